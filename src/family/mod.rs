@@ -1,0 +1,87 @@
+//! Game families: the plug-in boundary.
+//!
+//! A family turns a sweep's parameters into [`Case`]s (the unit of work the
+//! driver schedules, stores and resumes), lists the [`View`]s its data support,
+//! and answers single positions for `nimlab solve`. The driver, the store, the
+//! renderer and the checker only see these traits.
+//!
+//! Adding a family: write `src/family/<name>/mod.rs` with a unit struct that
+//! implements [`Family`], and add one line to [`FAMILIES`].
+
+use std::sync::atomic::AtomicBool;
+
+use crate::spec::{Node, SpecError};
+use crate::table::Table;
+use crate::view::View;
+
+pub mod takeaway;
+
+/// Every family nimlab knows, by the name used in specs and on the command line.
+pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway];
+
+/// Looks a family up by name.
+pub fn by_name(name: &str) -> Option<&'static dyn Family> {
+    FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
+/// Named tables produced by one case (dataset name, rows).
+pub type Output = Vec<(&'static str, Table)>;
+
+/// What a running case may use: a progress callback (positions done since the
+/// last call) and a cancellation flag it should poll in long loops.
+pub struct CaseCtx<'a> {
+    /// Report progress, in the same unit as [`Case::cost`].
+    pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Set when the user pressed Ctrl-C.
+    pub cancel: &'a AtomicBool,
+}
+
+/// One unit of work: solved as a whole, stored as a whole.
+pub trait Case: Send + Sync {
+    /// A stable, human-readable key made of the family and all parameters that
+    /// affect the result. Equal keys mean equal results.
+    fn key(&self) -> String;
+    /// Estimated work (roughly positions visited), for balancing and progress.
+    fn cost(&self) -> u64;
+    /// Estimated peak memory in bytes.
+    fn memory(&self) -> u64 {
+        0
+    }
+    /// Solves the case.
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
+}
+
+/// The expansion of one sweep.
+pub struct Plan {
+    /// The cases, in the sweep's natural order.
+    pub cases: Vec<Box<dyn Case>>,
+    /// Every view the family offers for this sweep.
+    pub views: Vec<View>,
+    /// Things the user should know about the expansion (skipped combinations…).
+    pub notes: Vec<String>,
+}
+
+/// The answer to `nimlab solve`.
+pub struct Answer {
+    /// For people.
+    pub text: String,
+    /// For scripts (`--json`).
+    pub json: serde_json::Value,
+}
+
+/// A game family.
+pub trait Family: Sync {
+    /// Name used as `family:` in specs and on the command line.
+    fn name(&self) -> &'static str;
+    /// One paragraph for `nimlab families`.
+    fn about(&self) -> &'static str;
+    /// The parameters a sweep takes, for help and error hints.
+    fn params_help(&self) -> &'static str;
+    /// The views this family offers (names allowed in a sweep's `outputs:`).
+    fn view_names(&self) -> Vec<&'static str>;
+    /// Validates a sweep (a map that also holds the generic keys of
+    /// [`crate::spec::SWEEP_KEYS`]) and expands it into cases.
+    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
+    /// Answers one position given as a map of parameters (`nimlab solve`).
+    fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
+}

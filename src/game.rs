@@ -1,0 +1,145 @@
+//! What every family shares: the play convention, and the *reference* solvers —
+//! plain memoised recursion over a game tree given by [`Game::moves`]. They are
+//! slow and obviously correct; every fast path in a family is tested against
+//! them on small cases.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// Who wins when the player to move has no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Play {
+    /// A player who cannot move loses.
+    Normal,
+    /// A player who cannot move wins.
+    Misere,
+}
+
+impl Play {
+    /// `normal` or `misere` (the spelling used in specs and data).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        }
+    }
+    /// Parses `normal` / `misere` (also accepts `misère`).
+    pub fn parse(s: &str) -> Option<Play> {
+        match s {
+            "normal" => Some(Play::Normal),
+            "misere" | "misère" => Some(Play::Misere),
+            _ => None,
+        }
+    }
+}
+
+/// The words a spec may use for [`Play`].
+pub const PLAY_WORDS: &[&str] = &["normal", "misere", "misère"];
+
+/// A game given by its moves: the reference for every fast solver.
+pub trait Game: Clone + Eq + Hash {
+    /// A move, as shown to the user.
+    type Move: Clone;
+    /// Every legal move and the position it leads to.
+    fn moves(&self) -> Vec<(Self::Move, Self)>;
+}
+
+/// Reference outcome solver: `true` when the player to move loses (a P-position).
+pub struct BruteOutcome<G: Game> {
+    play: Play,
+    memo: HashMap<G, bool>,
+}
+
+impl<G: Game> BruteOutcome<G> {
+    /// A solver for the given convention.
+    pub fn new(play: Play) -> Self {
+        BruteOutcome { play, memo: HashMap::new() }
+    }
+    /// Is `g` a P-position?
+    pub fn is_p(&mut self, g: &G) -> bool {
+        if let Some(&v) = self.memo.get(g) {
+            return v;
+        }
+        let moves = g.moves();
+        let v = if moves.is_empty() {
+            // No move: the mover loses in normal play (P) and wins in misère (N).
+            self.play == Play::Normal
+        } else {
+            !moves.iter().any(|(_, c)| self.is_p(c))
+        };
+        self.memo.insert(g.clone(), v);
+        v
+    }
+    /// The moves of `g` that lead to P-positions.
+    pub fn winning_moves(&mut self, g: &G) -> Vec<G::Move> {
+        g.moves().into_iter().filter(|(_, c)| self.is_p(c)).map(|(m, _)| m).collect()
+    }
+}
+
+/// Reference Grundy solver (normal play): `G(x) = mex { G(y) }`.
+pub struct BruteGrundy<G: Game> {
+    memo: HashMap<G, u32>,
+}
+
+impl<G: Game> Default for BruteGrundy<G> {
+    fn default() -> Self {
+        BruteGrundy { memo: HashMap::new() }
+    }
+}
+
+impl<G: Game> BruteGrundy<G> {
+    /// The Grundy value of `g`.
+    pub fn grundy(&mut self, g: &G) -> u32 {
+        if let Some(&v) = self.memo.get(g) {
+            return v;
+        }
+        let mut seen: Vec<u32> = g.moves().iter().map(|(_, c)| self.grundy(c)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        let v = mex_sorted(&seen);
+        self.memo.insert(g.clone(), v);
+        v
+    }
+}
+
+/// The minimum excluded value of a sorted, deduplicated list.
+pub fn mex_sorted(v: &[u32]) -> u32 {
+    let mut m = 0;
+    for &x in v {
+        if x == m {
+            m += 1;
+        } else if x > m {
+            break;
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Subtraction game {1,2} on one heap, as a tiny `Game`.
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    struct Sub(u32);
+    impl Game for Sub {
+        type Move = u32;
+        fn moves(&self) -> Vec<(u32, Sub)> {
+            [1, 2].iter().filter(|&&t| t <= self.0).map(|&t| (t, Sub(self.0 - t))).collect()
+        }
+    }
+
+    #[test]
+    fn hand_checked_values() {
+        // By hand: G = 0,1,2,0,1,2,...; P-positions (normal) are multiples of 3.
+        let mut g = BruteGrundy::default();
+        let vals: Vec<u32> = (0..7).map(|n| g.grundy(&Sub(n))).collect();
+        assert_eq!(vals, vec![0, 1, 2, 0, 1, 2, 0]);
+        // Misère: 0 is N (no move, mover wins); 1 is P (must take the last); 2 → take 1 → 1: N.
+        let mut m = BruteOutcome::new(Play::Misere);
+        let ps: Vec<bool> = (0..8).map(|n| m.is_p(&Sub(n))).collect();
+        assert_eq!(ps, vec![false, true, false, false, true, false, false, true]);
+        assert_eq!(m.winning_moves(&Sub(3)), vec![2]);
+        assert_eq!(mex_sorted(&[0, 1, 3]), 2);
+    }
+}

@@ -1,0 +1,292 @@
+//! The sweep driver: plan → chunks → parallel solve → Parquet parts → views.
+//!
+//! Cases are grouped into chunks of consecutive cases (by estimated cost, so a
+//! chunk is neither a single tiny case nor hours of work). The chunking depends
+//! only on the plan, never on the machine, so a chunk's id is stable: a rerun
+//! skips every chunk whose record exists and recomputes the rest, and the
+//! final data are the same as an uninterrupted run's.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::family::{Case, CaseCtx, Plan};
+use crate::render;
+use crate::spec::{Experiment, Node, Sweep};
+use crate::store::{ChunkId, SweepDir, write_atomic};
+use crate::table::Table;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Output root (default `output/`).
+    pub out: PathBuf,
+    /// Recompute finished chunks.
+    pub force: bool,
+    /// No progress bars or per-sweep lines.
+    pub quiet: bool,
+    /// Skip rendering tables and figures.
+    pub no_render: bool,
+}
+
+/// The error returned when Ctrl-C stopped a run.
+#[derive(Debug)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted: finished chunks are saved; run the same command again to complete the rest")
+    }
+}
+impl std::error::Error for Interrupted {}
+
+/// A chunk: consecutive cases `start..end` of a plan.
+#[derive(Clone, Debug)]
+pub struct Chunk {
+    /// Stable id.
+    pub id: ChunkId,
+    /// First case.
+    pub start: usize,
+    /// One past the last case.
+    pub end: usize,
+    /// Estimated cost.
+    pub cost: u64,
+}
+
+/// Splits a plan's cases into chunks of roughly equal cost. Depends only on the
+/// cases (their keys and costs), never on the machine.
+pub fn chunks(cases: &[Box<dyn Case>]) -> Vec<Chunk> {
+    let total: u64 = cases.iter().map(|c| c.cost().max(1)).sum();
+    let target = (total / 64).max(1 << 20);
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut acc = 0u64;
+    let mut keys = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        acc += c.cost().max(1);
+        keys.push(c.key());
+        if acc >= target || keys.len() >= 4096 || i + 1 == cases.len() {
+            out.push(Chunk { id: ChunkId::new(out.len(), &keys), start, end: i + 1, cost: acc });
+            start = i + 1;
+            acc = 0;
+            keys.clear();
+        }
+    }
+    out
+}
+
+/// A progress bar on stderr, hidden when stderr is not a terminal or when quiet.
+pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{prefix:.bold} [{bar:30}] {percent:>3}% {msg} ({per_sec}, ETA {eta})")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    pb
+}
+
+/// What a sweep run did.
+#[derive(Clone, Debug, Default)]
+pub struct SweepReport {
+    /// Sweep name.
+    pub name: String,
+    /// Number of cases.
+    pub cases: usize,
+    /// Chunks computed now.
+    pub computed: usize,
+    /// Chunks found finished.
+    pub skipped: usize,
+    /// Seconds spent solving (summed over threads).
+    pub solve_secs: f64,
+    /// Seconds spent writing Parquet (summed over threads).
+    pub write_secs: f64,
+    /// Seconds spent rendering.
+    pub render_secs: f64,
+    /// Wall-clock seconds.
+    pub wall_secs: f64,
+    /// Files rendered.
+    pub files: Vec<PathBuf>,
+    /// Notes from the plan.
+    pub notes: Vec<String>,
+}
+
+/// Runs every sweep of an experiment. `cancel` is set by Ctrl-C.
+pub fn run_experiment(exp: &Experiment, opts: &RunOptions, cancel: &AtomicBool) -> Result<Vec<SweepReport>> {
+    let exp_dir = opts.out.join(&exp.name);
+    let started = chrono_now();
+    let t0 = Instant::now();
+    let mut reports = Vec::new();
+    for sweep in &exp.sweeps {
+        let file = exp.file.display().to_string();
+        let node = sweep_node(sweep, &file);
+        let plan = sweep.family.plan(&node).map_err(anyhow::Error::from)?;
+        let r = run_sweep(exp, sweep, plan, &exp_dir, opts, cancel)
+            .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
+        reports.push(r);
+    }
+    let manifest = json!({
+        "experiment": exp.name,
+        "title": exp.title,
+        "spec_file": exp.file.display().to_string(),
+        "spec_xxh3": format!("{:016x}", xxhash_rust::xxh3::xxh3_64(exp.text.as_bytes())),
+        "spec": exp.text,
+        "nimlab_version": env!("CARGO_PKG_VERSION"),
+        "started": started,
+        "finished": chrono_now(),
+        "wall_seconds": t0.elapsed().as_secs_f64(),
+        "threads": rayon::current_num_threads(),
+        "sweeps": reports.iter().map(|r| json!({
+            "name": r.name, "cases": r.cases, "chunks_computed": r.computed, "chunks_reused": r.skipped,
+            "solve_seconds": r.solve_secs, "write_seconds": r.write_secs, "render_seconds": r.render_secs,
+            "wall_seconds": r.wall_secs, "notes": r.notes,
+        })).collect::<Vec<_>>(),
+    });
+    write_atomic(&exp_dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    Ok(reports)
+}
+
+/// Seconds since the Unix epoch, as text (no date crate needed for provenance).
+fn chrono_now() -> String {
+    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("{}", d.as_secs())
+}
+
+/// A sweep's parameters as a spec node (for planning at run time).
+pub fn sweep_node<'a>(sweep: &'a Sweep, file: &'a str) -> Node<'a> {
+    Node::root(&sweep.params, file)
+}
+
+fn run_sweep(exp: &Experiment, sweep: &Sweep, plan: Plan, exp_dir: &Path, opts: &RunOptions, cancel: &AtomicBool) -> Result<SweepReport> {
+    let t0 = Instant::now();
+    let dir = SweepDir::new(exp_dir, &sweep.name);
+    let chunks = chunks(&plan.cases);
+    let ids: Vec<ChunkId> = chunks.iter().map(|c| c.id.clone()).collect();
+    dir.prune(&ids)?;
+    let mut todo: Vec<&Chunk> = chunks.iter().filter(|c| opts.force || !dir.is_done(&c.id)).collect();
+    let skipped = chunks.len() - todo.len();
+    // Biggest first: better balance on few cores; the output does not depend on the order.
+    todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
+    let total_cost: u64 = todo.iter().map(|c| c.cost).sum();
+    let pb = progress_bar(total_cost, opts.quiet);
+    pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
+    let cases_done = AtomicU64::new(0);
+    let cases_todo: usize = todo.iter().map(|c| c.end - c.start).sum();
+    pb.set_message(format!("0/{cases_todo} cases"));
+    let solve_ns = AtomicU64::new(0);
+    let write_ns = AtomicU64::new(0);
+    let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    todo.par_iter().for_each(|chunk| {
+        if cancel.load(Ordering::Relaxed) || first_error.lock().unwrap().is_some() {
+            return;
+        }
+        let res = (|| -> Result<()> {
+            let mut tables: Vec<(&'static str, Table)> = Vec::new();
+            let ts = Instant::now();
+            let mut timings = Vec::new();
+            for case in &plan.cases[chunk.start..chunk.end] {
+                if cancel.load(Ordering::Relaxed) {
+                    bail!(Interrupted);
+                }
+                let progress = |n: u64| pb.inc(n);
+                let ctx = CaseCtx { progress: &progress, cancel };
+                let tc = Instant::now();
+                let out = case.solve(&ctx).with_context(|| format!("case {}", case.key()))?;
+                timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
+                for (name, t) in out {
+                    match tables.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, acc)) => acc.append(&t)?,
+                        None => tables.push((name, t)),
+                    }
+                }
+                let done = cases_done.fetch_add(1, Ordering::Relaxed) + 1;
+                pb.set_message(format!("{done}/{cases_todo} cases"));
+            }
+            solve_ns.fetch_add(ts.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            if cancel.load(Ordering::Relaxed) {
+                bail!(Interrupted);
+            }
+            let tw = Instant::now();
+            for (name, t) in tables {
+                crate::store::write_parquet(&dir.part_path(name, &chunk.id), t)?;
+            }
+            dir.mark_done(&chunk.id, &json!({"chunk": chunk.id.stem(), "cases": timings}))?;
+            write_ns.fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            Ok(())
+        })();
+        if let Err(e) = res {
+            let mut slot = first_error.lock().unwrap();
+            if slot.is_none() {
+                *slot = Some(e);
+            }
+        }
+    });
+    pb.finish_and_clear();
+    if let Some(e) = first_error.into_inner().unwrap() {
+        return Err(e);
+    }
+    if cancel.load(Ordering::Relaxed) {
+        bail!(Interrupted);
+    }
+    let mut report = SweepReport {
+        name: sweep.name.clone(),
+        cases: plan.cases.len(),
+        computed: todo.len(),
+        skipped,
+        solve_secs: solve_ns.into_inner() as f64 / 1e9,
+        write_secs: write_ns.into_inner() as f64 / 1e9,
+        notes: plan.notes.clone(),
+        ..Default::default()
+    };
+    if !opts.no_render {
+        let tr = Instant::now();
+        report.files = render_sweep(sweep, &plan, &dir)?;
+        report.render_secs = tr.elapsed().as_secs_f64();
+    }
+    report.wall_secs = t0.elapsed().as_secs_f64();
+    if !opts.quiet {
+        eprintln!(
+            "{}/{}: {} cases ({} chunks computed, {} reused) in {:.2}s; {} files rendered",
+            exp.name,
+            sweep.name,
+            report.cases,
+            report.computed,
+            report.skipped,
+            report.wall_secs,
+            report.files.len()
+        );
+        for n in &report.notes {
+            eprintln!("  note: {n}");
+        }
+    }
+    Ok(report)
+}
+
+/// Renders the sweep's selected views from the stored datasets.
+pub fn render_sweep(sweep: &Sweep, plan: &Plan, dir: &SweepDir) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut cache: Vec<(String, Option<Table>)> = Vec::new();
+    for view in &plan.views {
+        if !sweep.outputs.is_empty() && !sweep.outputs.contains(&view.name) {
+            continue;
+        }
+        if !cache.iter().any(|(n, _)| *n == view.dataset) {
+            cache.push((view.dataset.clone(), dir.read(&view.dataset)?));
+        }
+        let data = cache.iter().find(|(n, _)| *n == view.dataset).unwrap().1.as_ref();
+        let Some(data) = data else { continue };
+        let written = render::render(view, data, &dir.root, &sweep.title)
+            .with_context(|| format!("rendering view {}", view.name))?;
+        files.extend(written);
+    }
+    Ok(files)
+}
