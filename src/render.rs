@@ -54,24 +54,131 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
         ViewKind::Scatter { x, y, filter, facet } => {
             let mut files = Vec::new();
             let filt: Vec<(String, String)> = filter.iter().cloned().collect();
-            let keep = filter_rows(data, &filt);
-            let sub = data.take_rows(&keep);
             // Axis ranges come from the whole dataset, so empty facets still show their range.
             let xr = int_range(data, x);
             let yr = int_range(data, y);
             for (fname, rows) in facets(data, facet.as_deref()) {
-                let pts: Vec<(i64, i64)> = if let Some(f) = facet {
-                    (0..sub.rows())
-                        .filter(|&i| Some(sub.cell(f, i).unwrap().to_string()) == fname)
-                        .filter_map(|i| Some((as_int(sub.cell(x, i)?)?, as_int(sub.cell(y, i)?)?)))
-                        .collect()
-                } else {
-                    let _ = rows;
-                    (0..sub.rows()).filter_map(|i| Some((as_int(sub.cell(x, i)?)?, as_int(sub.cell(y, i)?)?))).collect()
+                let sub = data.take_rows(&rows);
+                let keep = filter_rows(&sub, &filt);
+                let pts: Vec<(f64, f64)> =
+                    keep.iter().filter_map(|&i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?))).collect();
+                let fig = ScatterFig { pts, xr, yr, xl: x.clone(), yl: y.clone(), title: titled(&view.title, context, fname.as_deref()) };
+                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (900, 900))?);
+            }
+            Ok(files)
+        }
+        ViewKind::Heatmap { x, y, value, facet } => {
+            let mut files = Vec::new();
+            let xr = int_range(data, x);
+            let yr = int_range(data, y);
+            let cats = categories(data, value);
+            for (fname, rows) in facets(data, facet.as_deref()) {
+                let sub = data.take_rows(&rows);
+                let cells: Vec<(f64, f64, String)> = (0..sub.rows())
+                    .filter_map(|i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, sub.cell(value, i)?.to_string())))
+                    .collect();
+                let fig = CellFig {
+                    cells,
+                    cats: cats.clone(),
+                    xr: (xr.0 as f64 - 0.5, xr.1 as f64 + 0.5),
+                    yr: (yr.0 as f64 - 0.5, yr.1 as f64 + 0.5),
+                    xl: x.clone(),
+                    yl: y.clone(),
+                    legend: value.clone(),
+                    title: titled(&view.title, context, fname.as_deref()),
+                    hex: false,
+                    row_names: None,
                 };
-                let stem = suffix(&view.name, fname.as_deref());
-                let title = titled(&view.title, context, fname.as_deref());
-                files.extend(scatter(&pts, xr, yr, x, y, &title, &dir.join("figures"), &stem)?);
+                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1000, 900))?);
+            }
+            Ok(files)
+        }
+        ViewKind::Strip { row, x, value, facet } => {
+            let mut files = Vec::new();
+            let cats = categories(data, value);
+            for (fname, rows) in facets(data, facet.as_deref()) {
+                let sub = data.take_rows(&rows);
+                let names = distinct_in_order(&sub, row);
+                let idx: HashMap<&str, usize> = names.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+                let xr = int_range(&sub, x);
+                let cells: Vec<(f64, f64, String)> = (0..sub.rows())
+                    .filter_map(|i| {
+                        let r = idx[sub.cell(row, i)?.to_string().as_str()];
+                        Some((num(sub.cell(x, i)?)?, r as f64, sub.cell(value, i)?.to_string()))
+                    })
+                    .collect();
+                let fig = CellFig {
+                    cells,
+                    cats: cats.clone(),
+                    xr: (xr.0 as f64 - 0.5, xr.1 as f64 + 0.5),
+                    yr: (-0.5, names.len() as f64 - 0.5),
+                    xl: x.clone(),
+                    yl: row.clone(),
+                    legend: value.clone(),
+                    title: titled(&view.title, context, fname.as_deref()),
+                    hex: false,
+                    row_names: Some(names.clone()),
+                };
+                let h = (120 + 40 * names.len() as u32).min(4000);
+                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1400, h.max(300)))?);
+            }
+            Ok(files)
+        }
+        ViewKind::Cells { x, y, value, facet } => {
+            let mut files = Vec::new();
+            let cats = categories(data, value);
+            for (fname, rows) in facets(data, facet.as_deref()) {
+                let sub = data.take_rows(&rows);
+                let cells: Vec<(f64, f64, String)> = (0..sub.rows())
+                    .filter_map(|i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, sub.cell(value, i)?.to_string())))
+                    .collect();
+                let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+                for c in &cells {
+                    x0 = x0.min(c.0);
+                    x1 = x1.max(c.0);
+                    y0 = y0.min(c.1);
+                    y1 = y1.max(c.1);
+                }
+                if cells.is_empty() {
+                    (x0, x1, y0, y1) = (0.0, 1.0, 0.0, 1.0);
+                }
+                let span = (x1 - x0).max(y1 - y0) + 2.0;
+                let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                let fig = CellFig {
+                    cells,
+                    cats: cats.clone(),
+                    xr: (cx - span / 2.0, cx + span / 2.0),
+                    yr: (cy - span / 2.0, cy + span / 2.0),
+                    xl: String::new(),
+                    yl: String::new(),
+                    legend: value.clone(),
+                    title: titled(&view.title, context, fname.as_deref()),
+                    hex: true,
+                    row_names: None,
+                };
+                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (900, 960))?);
+            }
+            Ok(files)
+        }
+        ViewKind::Bars { x, y, series, facet } => {
+            let mut files = Vec::new();
+            let cats = match series {
+                Some(s) => categories(data, s),
+                None => vec![y.clone()],
+            };
+            for (fname, rows) in facets(data, facet.as_deref()) {
+                let sub = data.take_rows(&rows);
+                let bars: Vec<(f64, f64, String)> = (0..sub.rows())
+                    .filter_map(|i| {
+                        let cat = match series {
+                            Some(s) => sub.cell(s, i)?.to_string(),
+                            None => y.clone(),
+                        };
+                        Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, cat))
+                    })
+                    .collect();
+                let fig = BarsFig { bars, cats: cats.clone(), xl: x.clone(), yl: y.clone(), title: titled(&view.title, context, fname.as_deref()) };
+                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1100, 700))?);
             }
             Ok(files)
         }
@@ -89,6 +196,22 @@ fn view_columns(view: &View) -> Vec<String> {
         ViewKind::Scatter { x, y, filter, facet } => {
             let mut v = vec![x.clone(), y.clone()];
             v.extend(filter.iter().map(|f| f.0.clone()));
+            v.extend(facet.iter().cloned());
+            v
+        }
+        ViewKind::Heatmap { x, y, value, facet } | ViewKind::Cells { x, y, value, facet } => {
+            let mut v = vec![x.clone(), y.clone(), value.clone()];
+            v.extend(facet.iter().cloned());
+            v
+        }
+        ViewKind::Strip { row, x, value, facet } => {
+            let mut v = vec![row.clone(), x.clone(), value.clone()];
+            v.extend(facet.iter().cloned());
+            v
+        }
+        ViewKind::Bars { x, y, series, facet } => {
+            let mut v = vec![x.clone(), y.clone()];
+            v.extend(series.iter().cloned());
             v.extend(facet.iter().cloned());
             v
         }
@@ -121,6 +244,23 @@ fn as_int(c: Cell<'_>) -> Option<i64> {
         Cell::Int(v) => Some(v),
         _ => None,
     }
+}
+
+fn num(c: Cell<'_>) -> Option<f64> {
+    match c {
+        Cell::Int(v) => Some(v as f64),
+        Cell::Float(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// Distinct values of a column, sorted (numerically when all are integers).
+fn categories(t: &Table, col: &str) -> Vec<String> {
+    let mut v = distinct_in_order(t, col);
+    if !v.iter().all(|s| s.parse::<i64>().is_ok()) {
+        v.sort();
+    }
+    v
 }
 
 fn int_range(t: &Table, col: &str) -> (i64, i64) {
@@ -355,23 +495,28 @@ fn table_png(path: &Path, title: &str, corner: &str, rows: &[String], cols: &[St
     Ok(())
 }
 
-/// A scatter plot of integer points, as PNG and SVG.
-#[allow(clippy::too_many_arguments)]
-fn scatter(pts: &[(i64, i64)], xr: (i64, i64), yr: (i64, i64), xl: &str, yl: &str, title: &str, dir: &Path, stem: &str) -> Result<Vec<PathBuf>> {
+/// A figure drawable on any plotters backend.
+trait Figure {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static;
+}
+
+/// Saves a figure as PNG and SVG (each written to a temporary name, then renamed).
+fn save_figure<F: Figure>(fig: &F, dir: &Path, stem: &str, size: (u32, u32)) -> Result<Vec<PathBuf>> {
     ensure_font();
     std::fs::create_dir_all(dir)?;
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
-    let tmp_png = tmp_path(&png);
-    let tmp_svg = tmp_path(&svg);
+    let (tmp_png, tmp_svg) = (tmp_path(&png), tmp_path(&svg));
     {
-        let root = BitMapBackend::new(&tmp_png, (900, 900)).into_drawing_area();
-        draw_scatter(&root, pts, xr, yr, xl, yl, title)?;
+        let root = BitMapBackend::new(&tmp_png, size).into_drawing_area();
+        fig.draw(&root)?;
         root.present().with_context(|| format!("cannot write {}", png.display()))?;
     }
     {
-        let root = SVGBackend::new(&tmp_svg, (900, 900)).into_drawing_area();
-        draw_scatter(&root, pts, xr, yr, xl, yl, title)?;
+        let root = SVGBackend::new(&tmp_svg, size).into_drawing_area();
+        fig.draw(&root)?;
         root.present().with_context(|| format!("cannot write {}", svg.display()))?;
     }
     std::fs::rename(&tmp_png, &png)?;
@@ -379,40 +524,228 @@ fn scatter(pts: &[(i64, i64)], xr: (i64, i64), yr: (i64, i64), xl: &str, yl: &st
     Ok(vec![png, svg])
 }
 
-fn draw_scatter<DB: DrawingBackend>(
-    root: &DrawingArea<DB, plotters::coord::Shift>,
-    pts: &[(i64, i64)],
+fn perr<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing failed: {e}")
+}
+
+/// A colour per category: a fixed, colour-blind-friendly cycle.
+fn palette(i: usize) -> RGBColor {
+    const P: [RGBColor; 12] = [
+        RGBColor(0, 114, 178),
+        RGBColor(230, 159, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(86, 180, 233),
+        RGBColor(213, 94, 0),
+        RGBColor(240, 228, 66),
+        RGBColor(0, 0, 0),
+        RGBColor(150, 150, 150),
+        RGBColor(120, 60, 160),
+        RGBColor(140, 90, 40),
+        RGBColor(60, 120, 60),
+    ];
+    P[i % P.len()]
+}
+
+fn int_label(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { String::new() }
+}
+
+struct ScatterFig {
+    pts: Vec<(f64, f64)>,
     xr: (i64, i64),
     yr: (i64, i64),
-    xl: &str,
-    yl: &str,
-    title: &str,
-) -> Result<()>
-where
-    DB::ErrorType: 'static,
-{
-    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d((xr.0 as f64 - 0.5)..(xr.1 as f64 + 0.5), (yr.0 as f64 - 0.5)..(yr.1 as f64 + 0.5))
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    chart
-        .configure_mesh()
-        .x_desc(xl)
-        .y_desc(yl)
-        .light_line_style(WHITE)
-        .draw()
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let span = ((xr.1 - xr.0).max(yr.1 - yr.0) + 1) as f64;
-    let size = (800.0 / span / 2.0).clamp(1.0, 6.0) as i32;
-    chart
-        .draw_series(pts.iter().map(|&(x, y)| {
-            let c = (x as f64, y as f64);
-            EmptyElement::at(c) + Rectangle::new([(-size, -size), (size, size)], BLUE.filled())
-        }))
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    Ok(())
+    xl: String,
+    yl: String,
+    title: String,
+}
+
+impl Figure for ScatterFig {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(perr)?;
+        let (xr, yr) = (self.xr, self.yr);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, ("sans-serif", 17))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((xr.0 as f64 - 0.5)..(xr.1 as f64 + 0.5), (yr.0 as f64 - 0.5)..(yr.1 as f64 + 0.5))
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.xl)
+            .y_desc(&self.yl)
+            .x_label_formatter(&int_label)
+            .y_label_formatter(&int_label)
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(perr)?;
+        let span = ((xr.1 - xr.0).max(yr.1 - yr.0) + 1) as f64;
+        let size = (800.0 / span / 2.0).clamp(1.0, 6.0) as i32;
+        chart
+            .draw_series(self.pts.iter().map(|&c| EmptyElement::at(c) + Rectangle::new([(-size, -size), (size, size)], BLUE.filled())))
+            .map_err(perr)?;
+        Ok(())
+    }
+}
+
+/// Coloured cells: squares on an integer grid (heat maps, strips) or hexagons.
+struct CellFig {
+    cells: Vec<(f64, f64, String)>,
+    cats: Vec<String>,
+    xr: (f64, f64),
+    yr: (f64, f64),
+    xl: String,
+    yl: String,
+    legend: String,
+    title: String,
+    hex: bool,
+    row_names: Option<Vec<String>>,
+}
+
+impl Figure for CellFig {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(perr)?;
+        let cat_index: HashMap<&str, usize> = self.cats.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+        let ylabel = if self.row_names.is_some() {
+            8 * self.row_names.as_ref().unwrap().iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 20
+        } else {
+            50
+        };
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, ("sans-serif", 17))
+            .margin(12)
+            .x_label_area_size(if self.hex { 0 } else { 40 })
+            .y_label_area_size(if self.hex { 0 } else { ylabel })
+            .build_cartesian_2d(self.xr.0..self.xr.1, self.yr.0..self.yr.1)
+            .map_err(perr)?;
+        if !self.hex {
+            let names = self.row_names.clone();
+            let ylab = move |v: &f64| -> String {
+                match &names {
+                    Some(n) => {
+                        let i = v.round();
+                        if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n.len() { n[i as usize].clone() } else { String::new() }
+                    }
+                    None => int_label(v),
+                }
+            };
+            let rows = self.row_names.as_ref().map_or(10, |n| n.len().min(60));
+            chart
+                .configure_mesh()
+                .x_desc(&self.xl)
+                .y_desc(&self.yl)
+                .x_label_formatter(&int_label)
+                .y_label_formatter(&ylab)
+                .y_labels(rows.max(2))
+                .disable_mesh()
+                .draw()
+                .map_err(perr)?;
+        }
+        for (ci, cat) in self.cats.iter().enumerate() {
+            let color = palette(ci);
+            let pts: Vec<&(f64, f64, String)> = self.cells.iter().filter(|c| cat_index.get(c.2.as_str()) == Some(&ci)).collect();
+            let hex = self.hex;
+            let strip = self.row_names.is_some();
+            let series = chart
+                .draw_series(pts.into_iter().map(move |&(x, y, _)| {
+                    let shape: Vec<(f64, f64)> = if hex {
+                        (0..6)
+                            .map(|k| {
+                                let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                                (x + 0.55 * a.cos(), y + 0.55 * a.sin())
+                            })
+                            .collect()
+                    } else {
+                        let h = if strip { 0.4 } else { 0.5 };
+                        vec![(x - 0.5, y - h), (x + 0.5, y - h), (x + 0.5, y + h), (x - 0.5, y + h)]
+                    };
+                    Polygon::new(shape, color.filled())
+                }))
+                .map_err(perr)?;
+            series
+                .label(format!("{} = {cat}", self.legend))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        }
+        if self.hex {
+            // Cell outlines, so empty cells and neighbours are visible.
+            chart
+                .draw_series(self.cells.iter().map(|&(x, y, _)| {
+                    let mut shape: Vec<(f64, f64)> = (0..=6)
+                        .map(|k| {
+                            let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                            (x + 0.55 * a.cos(), y + 0.55 * a.sin())
+                        })
+                        .collect();
+                    shape.push(shape[0]);
+                    PathElement::new(shape, RGBColor(80, 80, 80).stroke_width(1))
+                }))
+                .map_err(perr)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(perr)?;
+        Ok(())
+    }
+}
+
+struct BarsFig {
+    bars: Vec<(f64, f64, String)>,
+    cats: Vec<String>,
+    xl: String,
+    yl: String,
+    title: String,
+}
+
+impl Figure for BarsFig {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE).map_err(perr)?;
+        let x0 = self.bars.iter().map(|b| b.0).fold(f64::MAX, f64::min).min(0.0);
+        let x1 = self.bars.iter().map(|b| b.0).fold(f64::MIN, f64::max).max(1.0);
+        let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, ("sans-serif", 17))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x0 - 0.6)..(x1 + 0.6), 0.0..y1)
+            .map_err(perr)?;
+        chart.configure_mesh().x_desc(&self.xl).y_desc(&self.yl).x_label_formatter(&int_label).draw().map_err(perr)?;
+        let k = self.cats.len().max(1) as f64;
+        let w = 0.8 / k;
+        for (ci, cat) in self.cats.iter().enumerate() {
+            let color = palette(ci);
+            let off = -0.4 + w * ci as f64;
+            let series = chart
+                .draw_series(
+                    self.bars
+                        .iter()
+                        .filter(|b| &b.2 == cat)
+                        .map(move |&(x, y, _)| Rectangle::new([(x + off, 0.0), (x + off + w, y)], color.filled())),
+                )
+                .map_err(perr)?;
+            series.label(cat.clone()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(perr)?;
+        Ok(())
+    }
 }

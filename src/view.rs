@@ -40,6 +40,56 @@ pub enum ViewKind {
         /// One figure per value of this column.
         facet: Option<String>,
     },
+    /// A heat map of an integer column over two integer axes (PNG and SVG), one
+    /// figure per value of `facet`, with a legend of the values.
+    Heatmap {
+        /// Horizontal axis column (integers).
+        x: String,
+        /// Vertical axis column (integers).
+        y: String,
+        /// Integer value shown as a colour.
+        value: String,
+        /// One figure per value of this column.
+        facet: Option<String>,
+    },
+    /// Bars of `y` over `x` (PNG and SVG), one figure per value of `facet`, one
+    /// coloured series per value of `series` (bars side by side).
+    Bars {
+        /// Horizontal axis column (integers).
+        x: String,
+        /// Bar height column (integers).
+        y: String,
+        /// One coloured series per value of this column.
+        series: Option<String>,
+        /// One figure per value of this column.
+        facet: Option<String>,
+    },
+    /// A strip chart (PNG and SVG): one horizontal strip per distinct value of
+    /// `row`, a coloured cell at each integer `x`, the colour chosen by the
+    /// value of `value` (with a legend); one figure per value of `facet`.
+    Strip {
+        /// Column naming each strip.
+        row: String,
+        /// Position along the strip (integers).
+        x: String,
+        /// Category that picks the colour.
+        value: String,
+        /// One figure per value of this column.
+        facet: Option<String>,
+    },
+    /// Cells drawn as hexagons at float coordinates `(x, y)` (PNG and SVG), coloured
+    /// by the category in `value` (with a legend); one figure per value of `facet`.
+    /// For boards on the triangular lattice (hexagonal cells).
+    Cells {
+        /// Horizontal position (floats or integers).
+        x: String,
+        /// Vertical position (floats or integers).
+        y: String,
+        /// Category that picks the colour.
+        value: String,
+        /// One figure per value of this column.
+        facet: Option<String>,
+    },
 }
 
 /// One view of a sweep's data.
