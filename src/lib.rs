@@ -43,10 +43,20 @@ use cli::{Cli, Command};
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     if let Some(t) = cli.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build_global().context("cannot start the thread pool")?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global()
+            .context("cannot start the thread pool")?;
     }
     match cli.command {
-        Command::Run { specs, out, force, quiet, no_render, dry_run } => {
+        Command::Run {
+            specs,
+            out,
+            force,
+            quiet,
+            no_render,
+            dry_run,
+        } => {
             let exps = load_specs(&specs)?;
             if dry_run {
                 for e in &exps {
@@ -61,9 +71,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 if c2.swap(true, Ordering::SeqCst) {
                     std::process::exit(130);
                 }
-                eprintln!("\nnimlab: stopping after the chunks in progress (Ctrl-C again to quit now)…");
+                eprintln!(
+                    "\nnimlab: stopping after the chunks in progress (Ctrl-C again to quit now)…"
+                );
             });
-            let opts = sweep::RunOptions { out, force, quiet, no_render };
+            let opts = sweep::RunOptions {
+                out,
+                force,
+                quiet,
+                no_render,
+            };
             for e in &exps {
                 sweep::run_experiment(e, &opts, &cancel)?;
             }
@@ -82,11 +99,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Solve { family, json, params } => {
+        Command::Solve {
+            family,
+            json,
+            params,
+        } => {
             let fam = family::by_name(&family).with_context(|| {
                 format!(
                     "unknown family {family:?}; known families: {}",
-                    family::FAMILIES.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                    family::FAMILIES
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             })?;
             let value = solve_params(&params)?;
@@ -138,15 +163,18 @@ pub fn solve_params(args: &[String]) -> Result<serde_json::Value> {
             bail!("cannot read argument {a:?}: give parameters as --key value or key=value");
         };
         let key = key.replace('-', "_");
-        let text = if val.contains(',') && !val.trim_start().starts_with(['[', '{']) && !val.contains(':') {
-            format!("[{val}]")
-        } else if val.contains(':') && !val.trim_start().starts_with(['[', '{']) {
-            // `max:5` or `min:2,max:7` as a map.
-            format!("{{{}}}", val.replace(':', ": "))
-        } else {
-            val.clone()
-        };
-        let v = spec::parse_yaml(&text, "<command line>").map_err(|e| anyhow::anyhow!("--{key}: {}", e.message))?;
+        let text =
+            if val.contains(',') && !val.trim_start().starts_with(['[', '{']) && !val.contains(':')
+            {
+                format!("[{val}]")
+            } else if val.contains(':') && !val.trim_start().starts_with(['[', '{']) {
+                // `max:5` or `min:2,max:7` as a map.
+                format!("{{{}}}", val.replace(':', ": "))
+            } else {
+                val.clone()
+            };
+        let v = spec::parse_yaml(&text, "<command line>")
+            .map_err(|e| anyhow::anyhow!("--{key}: {}", e.message))?;
         map.insert(key, v);
         i += 1;
     }
@@ -189,7 +217,12 @@ pub fn load_specs(paths: &[PathBuf]) -> Result<Vec<spec::Experiment>> {
     for f in files {
         let e = spec::load(&f)?;
         if let Some(other) = exps.iter().find(|o| o.name == e.name) {
-            bail!("{} and {} both name experiment {:?}", other.file.display(), f.display(), e.name);
+            bail!(
+                "{} and {} both name experiment {:?}",
+                other.file.display(),
+                f.display(),
+                e.name
+            );
         }
         exps.push(e);
     }

@@ -32,26 +32,56 @@ fn ensure_font() {
 pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Vec<PathBuf>> {
     for col in view_columns(view) {
         if data.column(&col).is_none() {
-            anyhow::bail!("view {} needs column {col}, which dataset {} does not have", view.name, view.dataset);
+            anyhow::bail!(
+                "view {} needs column {col}, which dataset {} does not have",
+                view.name,
+                view.dataset
+            );
         }
     }
     match &view.kind {
-        ViewKind::Grid { row, column, cell, empty, facet } => {
+        ViewKind::Grid {
+            row,
+            column,
+            cell,
+            empty,
+            facet,
+        } => {
             let mut files = Vec::new();
             for (fname, rows) in facets(data, facet.as_deref()) {
                 let sub = data.take_rows(&rows);
                 let stem = suffix(&view.name, fname.as_deref());
                 let title = titled(&view.title, context, fname.as_deref());
-                files.extend(grid(&sub, row, column, cell, empty, &dir.join("tables"), &stem, &title)?);
+                files.extend(grid(
+                    &sub,
+                    row,
+                    column,
+                    cell,
+                    empty,
+                    &dir.join("tables"),
+                    &stem,
+                    &title,
+                )?);
             }
             Ok(files)
         }
         ViewKind::Listing { columns, filter } => {
             let rows = filter_rows(data, filter);
             let sub = data.take_rows(&rows);
-            listing(&sub, columns, &dir.join("tables"), &view.name, &titled(&view.title, context, None))
+            listing(
+                &sub,
+                columns,
+                &dir.join("tables"),
+                &view.name,
+                &titled(&view.title, context, None),
+            )
         }
-        ViewKind::Scatter { x, y, filter, facet } => {
+        ViewKind::Scatter {
+            x,
+            y,
+            filter,
+            facet,
+        } => {
             let mut files = Vec::new();
             let filt: Vec<(String, String)> = filter.iter().cloned().collect();
             // Axis ranges come from the whole dataset, so empty facets still show their range.
@@ -60,10 +90,24 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
             for (fname, rows) in facets(data, facet.as_deref()) {
                 let sub = data.take_rows(&rows);
                 let keep = filter_rows(&sub, &filt);
-                let pts: Vec<(f64, f64)> =
-                    keep.iter().filter_map(|&i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?))).collect();
-                let fig = ScatterFig { pts, xr, yr, xl: x.clone(), yl: y.clone(), title: titled(&view.title, context, fname.as_deref()) };
-                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (900, 900))?);
+                let pts: Vec<(f64, f64)> = keep
+                    .iter()
+                    .filter_map(|&i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?)))
+                    .collect();
+                let fig = ScatterFig {
+                    pts,
+                    xr,
+                    yr,
+                    xl: x.clone(),
+                    yl: y.clone(),
+                    title: titled(&view.title, context, fname.as_deref()),
+                };
+                files.extend(save_figure(
+                    &fig,
+                    &dir.join("figures"),
+                    &suffix(&view.name, fname.as_deref()),
+                    (900, 900),
+                )?);
             }
             Ok(files)
         }
@@ -75,7 +119,13 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
             for (fname, rows) in facets(data, facet.as_deref()) {
                 let sub = data.take_rows(&rows);
                 let cells: Vec<(f64, f64, String)> = (0..sub.rows())
-                    .filter_map(|i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, sub.cell(value, i)?.to_string())))
+                    .filter_map(|i| {
+                        Some((
+                            num(sub.cell(x, i)?)?,
+                            num(sub.cell(y, i)?)?,
+                            sub.cell(value, i)?.to_string(),
+                        ))
+                    })
                     .collect();
                 let fig = CellFig {
                     cells,
@@ -89,22 +139,40 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
                     hex: false,
                     row_names: None,
                 };
-                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1000, 900))?);
+                files.extend(save_figure(
+                    &fig,
+                    &dir.join("figures"),
+                    &suffix(&view.name, fname.as_deref()),
+                    (1000, 900),
+                )?);
             }
             Ok(files)
         }
-        ViewKind::Strip { row, x, value, facet } => {
+        ViewKind::Strip {
+            row,
+            x,
+            value,
+            facet,
+        } => {
             let mut files = Vec::new();
             let cats = categories(data, value);
             for (fname, rows) in facets(data, facet.as_deref()) {
                 let sub = data.take_rows(&rows);
                 let names = distinct_in_order(&sub, row);
-                let idx: HashMap<&str, usize> = names.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+                let idx: HashMap<&str, usize> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.as_str(), i))
+                    .collect();
                 let xr = int_range(&sub, x);
                 let cells: Vec<(f64, f64, String)> = (0..sub.rows())
                     .filter_map(|i| {
                         let r = idx[sub.cell(row, i)?.to_string().as_str()];
-                        Some((num(sub.cell(x, i)?)?, r as f64, sub.cell(value, i)?.to_string()))
+                        Some((
+                            num(sub.cell(x, i)?)?,
+                            r as f64,
+                            sub.cell(value, i)?.to_string(),
+                        ))
                     })
                     .collect();
                 let fig = CellFig {
@@ -120,7 +188,12 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
                     row_names: Some(names.clone()),
                 };
                 let h = (120 + 40 * names.len() as u32).min(4000);
-                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1400, h.max(300)))?);
+                files.extend(save_figure(
+                    &fig,
+                    &dir.join("figures"),
+                    &suffix(&view.name, fname.as_deref()),
+                    (1400, h.max(300)),
+                )?);
             }
             Ok(files)
         }
@@ -130,7 +203,13 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
             for (fname, rows) in facets(data, facet.as_deref()) {
                 let sub = data.take_rows(&rows);
                 let cells: Vec<(f64, f64, String)> = (0..sub.rows())
-                    .filter_map(|i| Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, sub.cell(value, i)?.to_string())))
+                    .filter_map(|i| {
+                        Some((
+                            num(sub.cell(x, i)?)?,
+                            num(sub.cell(y, i)?)?,
+                            sub.cell(value, i)?.to_string(),
+                        ))
+                    })
                     .collect();
                 let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
                 for c in &cells {
@@ -156,11 +235,21 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
                     hex: true,
                     row_names: None,
                 };
-                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (900, 960))?);
+                files.extend(save_figure(
+                    &fig,
+                    &dir.join("figures"),
+                    &suffix(&view.name, fname.as_deref()),
+                    (900, 960),
+                )?);
             }
             Ok(files)
         }
-        ViewKind::Bars { x, y, series, facet } => {
+        ViewKind::Bars {
+            x,
+            y,
+            series,
+            facet,
+        } => {
             let mut files = Vec::new();
             let cats = match series {
                 Some(s) => categories(data, s),
@@ -177,8 +266,19 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
                         Some((num(sub.cell(x, i)?)?, num(sub.cell(y, i)?)?, cat))
                     })
                     .collect();
-                let fig = BarsFig { bars, cats: cats.clone(), xl: x.clone(), yl: y.clone(), title: titled(&view.title, context, fname.as_deref()) };
-                files.extend(save_figure(&fig, &dir.join("figures"), &suffix(&view.name, fname.as_deref()), (1100, 700))?);
+                let fig = BarsFig {
+                    bars,
+                    cats: cats.clone(),
+                    xl: x.clone(),
+                    yl: y.clone(),
+                    title: titled(&view.title, context, fname.as_deref()),
+                };
+                files.extend(save_figure(
+                    &fig,
+                    &dir.join("figures"),
+                    &suffix(&view.name, fname.as_deref()),
+                    (1100, 700),
+                )?);
             }
             Ok(files)
         }
@@ -187,13 +287,28 @@ pub fn render(view: &View, data: &Table, dir: &Path, context: &str) -> Result<Ve
 
 fn view_columns(view: &View) -> Vec<String> {
     match &view.kind {
-        ViewKind::Grid { row, column, cell, facet, .. } => {
+        ViewKind::Grid {
+            row,
+            column,
+            cell,
+            facet,
+            ..
+        } => {
             let mut v = vec![row.clone(), column.clone(), cell.clone()];
             v.extend(facet.iter().cloned());
             v
         }
-        ViewKind::Listing { columns, filter } => columns.iter().cloned().chain(filter.iter().map(|f| f.0.clone())).collect(),
-        ViewKind::Scatter { x, y, filter, facet } => {
+        ViewKind::Listing { columns, filter } => columns
+            .iter()
+            .cloned()
+            .chain(filter.iter().map(|f| f.0.clone()))
+            .collect(),
+        ViewKind::Scatter {
+            x,
+            y,
+            filter,
+            facet,
+        } => {
             let mut v = vec![x.clone(), y.clone()];
             v.extend(filter.iter().map(|f| f.0.clone()));
             v.extend(facet.iter().cloned());
@@ -204,12 +319,22 @@ fn view_columns(view: &View) -> Vec<String> {
             v.extend(facet.iter().cloned());
             v
         }
-        ViewKind::Strip { row, x, value, facet } => {
+        ViewKind::Strip {
+            row,
+            x,
+            value,
+            facet,
+        } => {
             let mut v = vec![row.clone(), x.clone(), value.clone()];
             v.extend(facet.iter().cloned());
             v
         }
-        ViewKind::Bars { x, y, series, facet } => {
+        ViewKind::Bars {
+            x,
+            y,
+            series,
+            facet,
+        } => {
             let mut v = vec![x.clone(), y.clone()];
             v.extend(series.iter().cloned());
             v.extend(facet.iter().cloned());
@@ -232,7 +357,13 @@ pub fn suffix(name: &str, facet: Option<&str>) -> String {
         Some(f) => {
             let clean: String = f
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect();
             format!("{name}-{}", clean.trim_matches('_'))
         }
@@ -278,13 +409,19 @@ fn int_range(t: &Table, col: &str) -> (i64, i64) {
 /// Row indices whose columns equal the given values (compared as text).
 pub fn filter_rows(t: &Table, filter: &[(String, String)]) -> Vec<usize> {
     (0..t.rows())
-        .filter(|&i| filter.iter().all(|(c, v)| t.cell(c, i).map(|x| x.to_string()) == Some(v.clone())))
+        .filter(|&i| {
+            filter
+                .iter()
+                .all(|(c, v)| t.cell(c, i).map(|x| x.to_string()) == Some(v.clone()))
+        })
         .collect()
 }
 
 /// Groups rows by a facet column, in order of first appearance.
 fn facets(t: &Table, facet: Option<&str>) -> Vec<(Option<String>, Vec<usize>)> {
-    let Some(f) = facet else { return vec![(None, (0..t.rows()).collect())] };
+    let Some(f) = facet else {
+        return vec![(None, (0..t.rows()).collect())];
+    };
     let mut order: Vec<String> = Vec::new();
     let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
     for i in 0..t.rows() {
@@ -294,10 +431,13 @@ fn facets(t: &Table, facet: Option<&str>) -> Vec<(Option<String>, Vec<usize>)> {
         }
         groups.entry(k).or_default().push(i);
     }
-    order.into_iter().map(|k| {
-        let rows = groups.remove(&k).unwrap();
-        (Some(k), rows)
-    }).collect()
+    order
+        .into_iter()
+        .map(|k| {
+            let rows = groups.remove(&k).unwrap();
+            (Some(k), rows)
+        })
+        .collect()
 }
 
 fn distinct_in_order(t: &Table, col: &str) -> Vec<String> {
@@ -332,11 +472,28 @@ fn md_field(s: &str) -> String {
 
 /// A pivot table as Markdown, CSV and (when small enough) PNG.
 #[allow(clippy::too_many_arguments)]
-fn grid(t: &Table, row: &str, column: &str, cell: &str, empty: &str, dir: &Path, stem: &str, title: &str) -> Result<Vec<PathBuf>> {
+fn grid(
+    t: &Table,
+    row: &str,
+    column: &str,
+    cell: &str,
+    empty: &str,
+    dir: &Path,
+    stem: &str,
+    title: &str,
+) -> Result<Vec<PathBuf>> {
     let rows = distinct_in_order(t, row);
     let cols = distinct_in_order(t, column);
-    let ri: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
-    let ci: HashMap<&str, usize> = cols.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+    let ri: HashMap<&str, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
+    let ci: HashMap<&str, usize> = cols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
     let mut m = vec![vec![String::new(); cols.len()]; rows.len()];
     let mut filled = vec![vec![false; cols.len()]; rows.len()];
     for i in 0..t.rows() {
@@ -374,7 +531,10 @@ fn grid(t: &Table, row: &str, column: &str, cell: &str, empty: &str, dir: &Path,
         md.push('\n');
         csv.push('\n');
     }
-    let mut files = vec![dir.join(format!("{stem}.md")), dir.join(format!("{stem}.csv"))];
+    let mut files = vec![
+        dir.join(format!("{stem}.md")),
+        dir.join(format!("{stem}.csv")),
+    ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], csv.as_bytes())?;
     if rows.len() * cols.len() <= MAX_PNG_CELLS {
@@ -386,7 +546,13 @@ fn grid(t: &Table, row: &str, column: &str, cell: &str, empty: &str, dir: &Path,
 }
 
 /// A listing as Markdown and CSV.
-fn listing(t: &Table, columns: &[String], dir: &Path, stem: &str, title: &str) -> Result<Vec<PathBuf>> {
+fn listing(
+    t: &Table,
+    columns: &[String],
+    dir: &Path,
+    stem: &str,
+    title: &str,
+) -> Result<Vec<PathBuf>> {
     let mut md = format!("# {title}\n\n|");
     let mut csv = String::new();
     for (i, c) in columns.iter().enumerate() {
@@ -424,7 +590,10 @@ fn listing(t: &Table, columns: &[String], dir: &Path, stem: &str, title: &str) -
     if t.rows() > MAX_MD_ROWS {
         let _ = writeln!(md, "\n({} more rows in {stem}.csv)", t.rows() - MAX_MD_ROWS);
     }
-    let files = vec![dir.join(format!("{stem}.md")), dir.join(format!("{stem}.csv"))];
+    let files = vec![
+        dir.join(format!("{stem}.md")),
+        dir.join(format!("{stem}.csv")),
+    ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], csv.as_bytes())?;
     Ok(files)
@@ -433,13 +602,23 @@ fn listing(t: &Table, columns: &[String], dir: &Path, stem: &str, title: &str) -
 /// A temporary name next to `path` that keeps its extension (the image
 /// encoder picks the format from it); renamed into place when complete.
 fn tmp_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
     let (stem, ext) = name.rsplit_once('.').unwrap_or((&name, "tmp"));
     path.with_file_name(format!(".{stem}.tmp-{}.{ext}", std::process::id()))
 }
 
 /// A picture of a table, laid out like the reports' printed tables.
-fn table_png(path: &Path, title: &str, corner: &str, rows: &[String], cols: &[String], m: &[Vec<String>]) -> Result<()> {
+fn table_png(
+    path: &Path,
+    title: &str,
+    corner: &str,
+    rows: &[String],
+    cols: &[String],
+    m: &[Vec<String>],
+) -> Result<()> {
     ensure_font();
     let char_w = 8u32;
     let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
@@ -448,12 +627,19 @@ fn table_png(path: &Path, title: &str, corner: &str, rows: &[String], cols: &[St
             widths[c] = widths[c].max(v.chars().count() as u32);
         }
     }
-    let head_w = rows.iter().map(|r| r.chars().count()).max().unwrap_or(1).max(corner.chars().count()) as u32;
+    let head_w = rows
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(corner.chars().count()) as u32;
     let col_px: Vec<u32> = widths.iter().map(|w| w.max(&2) * char_w + 12).collect();
     let head_px = head_w * char_w + 12;
     let row_h = 18u32;
     let top = 34u32;
-    let width = (head_px + col_px.iter().sum::<u32>() + 2).max(title.chars().count() as u32 * 8 + 20).min(30_000);
+    let width = (head_px + col_px.iter().sum::<u32>() + 2)
+        .max(title.chars().count() as u32 * 8 + 20)
+        .min(30_000);
     let height = (top + row_h * (rows.len() as u32 + 1) + 2).min(30_000);
     let tmp = tmp_path(path);
     let area = BitMapBackend::new(&tmp, (width, height)).into_drawing_area();
@@ -464,32 +650,48 @@ fn table_png(path: &Path, title: &str, corner: &str, rows: &[String], cols: &[St
     let p_bg = RGBColor(255, 236, 200);
     // Header row.
     let mut x = 1i32;
-    area.draw(&Rectangle::new([(x, top as i32), (x + head_px as i32, (top + row_h) as i32)], header_bg.filled()))?;
+    area.draw(&Rectangle::new(
+        [(x, top as i32), (x + head_px as i32, (top + row_h) as i32)],
+        header_bg.filled(),
+    ))?;
     area.draw_text(corner, &font.color(&BLACK), (x + 4, top as i32 + 2))?;
     x += head_px as i32;
     for (c, name) in cols.iter().enumerate() {
         let w = col_px[c] as i32;
-        area.draw(&Rectangle::new([(x, top as i32), (x + w, (top + row_h) as i32)], header_bg.filled()))?;
+        area.draw(&Rectangle::new(
+            [(x, top as i32), (x + w, (top + row_h) as i32)],
+            header_bg.filled(),
+        ))?;
         area.draw_text(name, &font.color(&BLACK), (x + 4, top as i32 + 2))?;
         x += w;
     }
     for (r, name) in rows.iter().enumerate() {
         let y = (top + row_h * (r as u32 + 1)) as i32;
         let mut x = 1i32;
-        area.draw(&Rectangle::new([(x, y), (x + head_px as i32, y + row_h as i32)], header_bg.filled()))?;
+        area.draw(&Rectangle::new(
+            [(x, y), (x + head_px as i32, y + row_h as i32)],
+            header_bg.filled(),
+        ))?;
         area.draw_text(name, &font.color(&BLACK), (x + 4, y + 2))?;
         x += head_px as i32;
         for (c, v) in m[r].iter().enumerate() {
             let w = col_px[c] as i32;
             if v == "E" {
-                area.draw(&Rectangle::new([(x, y), (x + w, y + row_h as i32)], p_bg.filled()))?;
+                area.draw(&Rectangle::new(
+                    [(x, y), (x + w, y + row_h as i32)],
+                    p_bg.filled(),
+                ))?;
             }
-            area.draw(&Rectangle::new([(x, y), (x + w, y + row_h as i32)], RGBColor(200, 200, 200).stroke_width(1)))?;
+            area.draw(&Rectangle::new(
+                [(x, y), (x + w, y + row_h as i32)],
+                RGBColor(200, 200, 200).stroke_width(1),
+            ))?;
             area.draw_text(v, &font.color(&BLACK), (x + 4, y + 2))?;
             x += w;
         }
     }
-    area.present().with_context(|| format!("cannot write {}", path.display()))?;
+    area.present()
+        .with_context(|| format!("cannot write {}", path.display()))?;
     drop(area);
     std::fs::rename(&tmp, path)?;
     Ok(())
@@ -497,13 +699,21 @@ fn table_png(path: &Path, title: &str, corner: &str, rows: &[String], cols: &[St
 
 /// A figure drawable on any plotters backend.
 trait Figure {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, plotters::coord::Shift>,
+    ) -> Result<()>
     where
         DB::ErrorType: 'static;
 }
 
 /// Saves a figure as PNG and SVG (each written to a temporary name, then renamed).
-fn save_figure<F: Figure>(fig: &F, dir: &Path, stem: &str, size: (u32, u32)) -> Result<Vec<PathBuf>> {
+fn save_figure<F: Figure>(
+    fig: &F,
+    dir: &Path,
+    stem: &str,
+    size: (u32, u32),
+) -> Result<Vec<PathBuf>> {
     ensure_font();
     std::fs::create_dir_all(dir)?;
     let png = dir.join(format!("{stem}.png"));
@@ -512,12 +722,14 @@ fn save_figure<F: Figure>(fig: &F, dir: &Path, stem: &str, size: (u32, u32)) -> 
     {
         let root = BitMapBackend::new(&tmp_png, size).into_drawing_area();
         fig.draw(&root)?;
-        root.present().with_context(|| format!("cannot write {}", png.display()))?;
+        root.present()
+            .with_context(|| format!("cannot write {}", png.display()))?;
     }
     {
         let root = SVGBackend::new(&tmp_svg, size).into_drawing_area();
         fig.draw(&root)?;
-        root.present().with_context(|| format!("cannot write {}", svg.display()))?;
+        root.present()
+            .with_context(|| format!("cannot write {}", svg.display()))?;
     }
     std::fs::rename(&tmp_png, &png)?;
     std::fs::rename(&tmp_svg, &svg)?;
@@ -548,7 +760,11 @@ fn palette(i: usize) -> RGBColor {
 }
 
 fn int_label(v: &f64) -> String {
-    if (v - v.round()).abs() < 1e-9 { format!("{}", v.round() as i64) } else { String::new() }
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        String::new()
+    }
 }
 
 struct ScatterFig {
@@ -572,7 +788,10 @@ impl Figure for ScatterFig {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(50)
-            .build_cartesian_2d((xr.0 as f64 - 0.5)..(xr.1 as f64 + 0.5), (yr.0 as f64 - 0.5)..(yr.1 as f64 + 0.5))
+            .build_cartesian_2d(
+                (xr.0 as f64 - 0.5)..(xr.1 as f64 + 0.5),
+                (yr.0 as f64 - 0.5)..(yr.1 as f64 + 0.5),
+            )
             .map_err(perr)?;
         chart
             .configure_mesh()
@@ -586,7 +805,9 @@ impl Figure for ScatterFig {
         let span = ((xr.1 - xr.0).max(yr.1 - yr.0) + 1) as f64;
         let size = (800.0 / span / 2.0).clamp(1.0, 6.0) as i32;
         chart
-            .draw_series(self.pts.iter().map(|&c| EmptyElement::at(c) + Rectangle::new([(-size, -size), (size, size)], BLUE.filled())))
+            .draw_series(self.pts.iter().map(|&c| {
+                EmptyElement::at(c) + Rectangle::new([(-size, -size), (size, size)], BLUE.filled())
+            }))
             .map_err(perr)?;
         Ok(())
     }
@@ -612,11 +833,15 @@ impl Figure for CellFig {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE).map_err(perr)?;
-        let cat_index: HashMap<&str, usize> = self.cats.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
-        let ylabel = if self.row_names.is_some() {
-            8 * self.row_names.as_ref().unwrap().iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 20
-        } else {
-            50
+        let cat_index: HashMap<&str, usize> = self
+            .cats
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.as_str(), i))
+            .collect();
+        let ylabel = match &self.row_names {
+            Some(names) => 8 * names.iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 20,
+            None => 50,
         };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 17))
@@ -631,7 +856,11 @@ impl Figure for CellFig {
                 match &names {
                     Some(n) => {
                         let i = v.round();
-                        if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n.len() { n[i as usize].clone() } else { String::new() }
+                        if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n.len() {
+                            n[i as usize].clone()
+                        } else {
+                            String::new()
+                        }
                     }
                     None => int_label(v),
                 }
@@ -650,7 +879,11 @@ impl Figure for CellFig {
         }
         for (ci, cat) in self.cats.iter().enumerate() {
             let color = palette(ci);
-            let pts: Vec<&(f64, f64, String)> = self.cells.iter().filter(|c| cat_index.get(c.2.as_str()) == Some(&ci)).collect();
+            let pts: Vec<&(f64, f64, String)> = self
+                .cells
+                .iter()
+                .filter(|c| cat_index.get(c.2.as_str()) == Some(&ci))
+                .collect();
             let hex = self.hex;
             let strip = self.row_names.is_some();
             let series = chart
@@ -658,20 +891,28 @@ impl Figure for CellFig {
                     let shape: Vec<(f64, f64)> = if hex {
                         (0..6)
                             .map(|k| {
-                                let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                                let a = std::f64::consts::PI / 3.0 * k as f64
+                                    + std::f64::consts::PI / 6.0;
                                 (x + 0.55 * a.cos(), y + 0.55 * a.sin())
                             })
                             .collect()
                     } else {
                         let h = if strip { 0.4 } else { 0.5 };
-                        vec![(x - 0.5, y - h), (x + 0.5, y - h), (x + 0.5, y + h), (x - 0.5, y + h)]
+                        vec![
+                            (x - 0.5, y - h),
+                            (x + 0.5, y - h),
+                            (x + 0.5, y + h),
+                            (x - 0.5, y + h),
+                        ]
                     };
                     Polygon::new(shape, color.filled())
                 }))
                 .map_err(perr)?;
             series
                 .label(format!("{} = {cat}", self.legend))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                });
         }
         if self.hex {
             // Cell outlines, so empty cells and neighbours are visible.
@@ -679,7 +920,8 @@ impl Figure for CellFig {
                 .draw_series(self.cells.iter().map(|&(x, y, _)| {
                     let mut shape: Vec<(f64, f64)> = (0..=6)
                         .map(|k| {
-                            let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                            let a =
+                                std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
                             (x + 0.55 * a.cos(), y + 0.55 * a.sin())
                         })
                         .collect();
@@ -713,8 +955,18 @@ impl Figure for BarsFig {
         DB::ErrorType: 'static,
     {
         root.fill(&WHITE).map_err(perr)?;
-        let x0 = self.bars.iter().map(|b| b.0).fold(f64::MAX, f64::min).min(0.0);
-        let x1 = self.bars.iter().map(|b| b.0).fold(f64::MIN, f64::max).max(1.0);
+        let x0 = self
+            .bars
+            .iter()
+            .map(|b| b.0)
+            .fold(f64::MAX, f64::min)
+            .min(0.0);
+        let x1 = self
+            .bars
+            .iter()
+            .map(|b| b.0)
+            .fold(f64::MIN, f64::max)
+            .max(1.0);
         let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 17))
@@ -723,7 +975,13 @@ impl Figure for BarsFig {
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - 0.6)..(x1 + 0.6), 0.0..y1)
             .map_err(perr)?;
-        chart.configure_mesh().x_desc(&self.xl).y_desc(&self.yl).x_label_formatter(&int_label).draw().map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.xl)
+            .y_desc(&self.yl)
+            .x_label_formatter(&int_label)
+            .draw()
+            .map_err(perr)?;
         let k = self.cats.len().max(1) as f64;
         let w = 0.8 / k;
         for (ci, cat) in self.cats.iter().enumerate() {
@@ -734,10 +992,14 @@ impl Figure for BarsFig {
                     self.bars
                         .iter()
                         .filter(|b| &b.2 == cat)
-                        .map(move |&(x, y, _)| Rectangle::new([(x + off, 0.0), (x + off + w, y)], color.filled())),
+                        .map(move |&(x, y, _)| {
+                            Rectangle::new([(x + off, 0.0), (x + off + w, y)], color.filled())
+                        }),
                 )
                 .map_err(perr)?;
-            series.label(cat.clone()).legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+            series.label(cat.clone()).legend(move |(x, y)| {
+                Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+            });
         }
         chart
             .configure_series_labels()

@@ -63,7 +63,11 @@ pub type Ints = Vec<i64>;
 impl<'a> Node<'a> {
     /// A root node.
     pub fn root(value: &'a Value, file: &'a str) -> Node<'a> {
-        Node { value, file, path: Rc::from("") }
+        Node {
+            value,
+            file,
+            path: Rc::from(""),
+        }
     }
     /// The raw value.
     pub fn value(&self) -> &'a Value {
@@ -79,10 +83,18 @@ impl<'a> Node<'a> {
     }
     /// An error at this node.
     pub fn err(&self, message: impl Into<String>) -> SpecError {
-        SpecError { file: self.file.to_string(), field: self.path.to_string(), message: message.into() }
+        SpecError {
+            file: self.file.to_string(),
+            field: self.path.to_string(),
+            message: message.into(),
+        }
     }
     fn child_path(&self, key: &str) -> String {
-        if self.path.is_empty() { key.to_string() } else { format!("{}.{key}", self.path) }
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
     }
     /// A field of a map, if present (and not null).
     pub fn get(&self, key: &str) -> Option<Node<'a>> {
@@ -90,7 +102,11 @@ impl<'a> Node<'a> {
         if v.is_null() {
             return None;
         }
-        Some(Node { value: v, file: self.file, path: Rc::from(self.child_path(key)) })
+        Some(Node {
+            value: v,
+            file: self.file,
+            path: Rc::from(self.child_path(key)),
+        })
     }
     /// A required field.
     pub fn req(&self, key: &str, what: &str) -> Result<Node<'a>, SpecError> {
@@ -112,7 +128,11 @@ impl<'a> Node<'a> {
             if !allowed.contains(&k.as_str()) {
                 let mut e = self.err(format!(
                     "unknown field `{k}`; allowed here: {}",
-                    allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
                 e.field = self.child_path(k);
                 return Err(e);
@@ -121,7 +141,9 @@ impl<'a> Node<'a> {
         Ok(())
     }
     fn expect_map(&self) -> Result<&'a serde_json::Map<String, Value>, SpecError> {
-        self.value.as_object().ok_or_else(|| self.err(format!("expected a map, got {}", describe(self.value))))
+        self.value
+            .as_object()
+            .ok_or_else(|| self.err(format!("expected a map, got {}", describe(self.value))))
     }
     /// The items of a list (a scalar counts as a one-item list).
     pub fn items(&self) -> Vec<Node<'a>> {
@@ -129,14 +151,20 @@ impl<'a> Node<'a> {
             Value::Array(a) => a
                 .iter()
                 .enumerate()
-                .map(|(i, v)| Node { value: v, file: self.file, path: Rc::from(format!("{}[{i}]", self.path)) })
+                .map(|(i, v)| Node {
+                    value: v,
+                    file: self.file,
+                    path: Rc::from(format!("{}[{i}]", self.path)),
+                })
                 .collect(),
             _ => vec![self.clone()],
         }
     }
     /// A string.
     pub fn str(&self) -> Result<&'a str, SpecError> {
-        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, got {}", describe(self.value))))
+        self.value
+            .as_str()
+            .ok_or_else(|| self.err(format!("expected a string, got {}", describe(self.value))))
     }
     /// One of the given words.
     pub fn word(&self, allowed: &[&str]) -> Result<&'a str, SpecError> {
@@ -144,7 +172,11 @@ impl<'a> Node<'a> {
         s.ok_or_else(|| {
             self.err(format!(
                 "expected one of {}, got {}",
-                allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", "),
+                allowed
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 describe(self.value)
             ))
         })
@@ -166,14 +198,19 @@ impl<'a> Node<'a> {
         items
             .iter()
             .map(|n| {
-                n.value.as_bool().ok_or_else(|| n.err(format!("expected true or false, got {}", describe(n.value))))
+                n.value.as_bool().ok_or_else(|| {
+                    n.err(format!("expected true or false, got {}", describe(n.value)))
+                })
             })
             .collect()
     }
     /// A single integer in `[lo, hi]`.
     pub fn int(&self, lo: i64, hi: i64) -> Result<i64, SpecError> {
         let v = self.value.as_i64().ok_or_else(|| {
-            self.err(format!("expected a whole number from {lo} to {hi}, got {}", describe(self.value)))
+            self.err(format!(
+                "expected a whole number from {lo} to {hi}, got {}",
+                describe(self.value)
+            ))
         })?;
         if v < lo || v > hi {
             return Err(self.err(format!("{v} is out of range: allowed {lo} to {hi}")));
@@ -203,11 +240,15 @@ impl<'a> Node<'a> {
                 out.push(self.int(lo, hi)?);
                 return Ok(());
             }
-            Value::String(s) => parse_range(s).ok_or_else(|| self.err(format!("cannot read {s:?}; {allowed}")))?,
+            Value::String(s) => {
+                parse_range(s).ok_or_else(|| self.err(format!("cannot read {s:?}; {allowed}")))?
+            }
             Value::Object(_) => {
                 self.expect_keys(&["from", "to", "step"])?;
                 let a = self.req("from", "first value")?.int(i64::MIN, i64::MAX)?;
-                let b = self.req("to", "last value (included)")?.int(i64::MIN, i64::MAX)?;
+                let b = self
+                    .req("to", "last value (included)")?
+                    .int(i64::MIN, i64::MAX)?;
                 let s = match self.get("step") {
                     Some(n) => n.int(1, i64::MAX)?,
                     None => 1,
@@ -220,14 +261,20 @@ impl<'a> Node<'a> {
             return Err(self.err("the step of a range must be at least 1"));
         }
         if a > b {
-            return Err(self.err(format!("empty range {a}..{b}: the first value is larger than the last")));
+            return Err(self.err(format!(
+                "empty range {a}..{b}: the first value is larger than the last"
+            )));
         }
         if a < lo || b > hi {
-            return Err(self.err(format!("range {a}..{b} is out of bounds: allowed {lo} to {hi}")));
+            return Err(self.err(format!(
+                "range {a}..{b} is out of bounds: allowed {lo} to {hi}"
+            )));
         }
         let count = (b - a) / step + 1;
         if count > 100_000_000 {
-            return Err(self.err(format!("range {a}..{b} has {count} values; at most 100000000 are allowed")));
+            return Err(self.err(format!(
+                "range {a}..{b} has {count} values; at most 100000000 are allowed"
+            )));
         }
         let mut x = a;
         while x <= b {
@@ -247,7 +294,12 @@ pub fn parse_range(s: &str) -> Option<(i64, i64, i64)> {
     };
     let (a, b) = range.split_once("..")?;
     let a = a.trim().parse::<i64>().ok()?;
-    let b = b.trim().trim_start_matches('=').trim().parse::<i64>().ok()?;
+    let b = b
+        .trim()
+        .trim_start_matches('=')
+        .trim()
+        .parse::<i64>()
+        .ok()?;
     Some((a, b, step))
 }
 
@@ -335,7 +387,11 @@ pub fn parse_yaml(text: &str, file: &str) -> Result<Value, SpecError> {
 }
 
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join("\n    ")
+    s.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n    ")
 }
 
 /// Loads and validates one spec file.
@@ -360,16 +416,38 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
             describe(&value)
         )));
     }
-    root.expect_keys(&["experiment", "title", "description", "sweeps", "conjectures"])?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+    root.expect_keys(&[
+        "experiment",
+        "title",
+        "description",
+        "sweeps",
+        "conjectures",
+    ])?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
     let name = match root.get("experiment") {
         Some(n) => n.str()?.to_string(),
         None => stem,
     };
     check_name(&root, &name, "experiment")?;
-    let title = root.get("title").map(|n| n.str()).transpose()?.unwrap_or(&name).to_string();
-    let description = root.get("description").map(|n| n.str()).transpose()?.unwrap_or("").to_string();
-    let sweeps_node = root.req("sweeps", "a list of sweeps, each with `name:` and `family:`")?;
+    let title = root
+        .get("title")
+        .map(|n| n.str())
+        .transpose()?
+        .unwrap_or(&name)
+        .to_string();
+    let description = root
+        .get("description")
+        .map(|n| n.str())
+        .transpose()?
+        .unwrap_or("")
+        .to_string();
+    let sweeps_node = root.req(
+        "sweeps",
+        "a list of sweeps, each with `name:` and `family:`",
+    )?;
     if !sweeps_node.value().is_array() || sweeps_node.items().is_empty() {
         return Err(sweeps_node.err("expected a non-empty list of sweeps"));
     }
@@ -381,16 +459,28 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         let family = family::by_name(fam_name).ok_or_else(|| {
             fam_node.err(format!(
                 "unknown family {fam_name:?}; known families: {}",
-                family::FAMILIES.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+                family::FAMILIES
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })?;
-        let sname = s.req("name", "a short name (letters, digits, - and _), used as a directory")?;
+        let sname = s.req(
+            "name",
+            "a short name (letters, digits, - and _), used as a directory",
+        )?;
         let sweep_name = sname.str()?.to_string();
         check_name(&sname, &sweep_name, "name")?;
         if sweeps.iter().any(|o| o.name == sweep_name) {
             return Err(sname.err(format!("duplicate sweep name {sweep_name:?}")));
         }
-        let title = s.get("title").map(|n| n.str()).transpose()?.unwrap_or(&sweep_name).to_string();
+        let title = s
+            .get("title")
+            .map(|n| n.str())
+            .transpose()?
+            .unwrap_or(&sweep_name)
+            .to_string();
         let outputs = match s.get("outputs") {
             Some(o) => {
                 let views = family.view_names();
@@ -411,27 +501,59 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
                 }
             }
         }
-        sweeps.push(Sweep { name: sweep_name, title, family, params: s.value().clone(), index, outputs });
+        sweeps.push(Sweep {
+            name: sweep_name,
+            title,
+            family,
+            params: s.value().clone(),
+            index,
+            outputs,
+        });
     }
     let mut conjectures = Vec::new();
     if let Some(cs) = root.get("conjectures") {
         for c in cs.items() {
-            c.expect_keys(&["name", "sweep", "dataset", "where", "claim", "source", "says"])?;
+            c.expect_keys(&[
+                "name", "sweep", "dataset", "where", "claim", "source", "says",
+            ])?;
             let name = c.req("name", "a short name")?.str()?.to_string();
             let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
             let sweep = sweep_node.str()?.to_string();
             if !sweeps.iter().any(|s| s.name == sweep) {
                 return Err(sweep_node.err(format!(
                     "no sweep named {sweep:?} in this spec; sweeps: {}",
-                    sweeps.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+                    sweeps
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
-            let dataset = c.get("dataset").map(|n| n.str()).transpose()?.unwrap_or("positions").to_string();
-            let filter = c.get("where").map(|n| n.str()).transpose()?.map(str::to_string);
+            let dataset = c
+                .get("dataset")
+                .map(|n| n.str())
+                .transpose()?
+                .unwrap_or("positions")
+                .to_string();
+            let filter = c
+                .get("where")
+                .map(|n| n.str())
+                .transpose()?
+                .map(str::to_string);
             let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
             let claim = claim_node.str()?.to_string();
-            let source = c.get("source").map(|n| n.str()).transpose()?.unwrap_or("").to_string();
-            let says = c.get("says").map(|n| n.str()).transpose()?.unwrap_or("").to_string();
+            let source = c
+                .get("source")
+                .map(|n| n.str())
+                .transpose()?
+                .unwrap_or("")
+                .to_string();
+            let says = c
+                .get("says")
+                .map(|n| n.str())
+                .transpose()?
+                .unwrap_or("")
+                .to_string();
             conjectures.push(Conjecture {
                 name,
                 sweep,
@@ -458,7 +580,9 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
 fn check_name(node: &Node<'_>, name: &str, what: &str) -> Result<(), SpecError> {
     let ok = !name.is_empty()
         && name.len() <= 100
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
         && !name.starts_with('.');
     if ok {
         Ok(())
@@ -485,7 +609,10 @@ mod tests {
         assert_eq!(node_ints("x: 2..5").unwrap(), vec![2, 3, 4, 5]);
         assert_eq!(node_ints("x: 0..10 by 5").unwrap(), vec![0, 5, 10]);
         assert_eq!(node_ints("x: [1, 3..4, 9]").unwrap(), vec![1, 3, 4, 9]);
-        assert_eq!(node_ints("x: {from: 1, to: 7, step: 3}").unwrap(), vec![1, 4, 7]);
+        assert_eq!(
+            node_ints("x: {from: 1, to: 7, step: 3}").unwrap(),
+            vec![1, 4, 7]
+        );
     }
 
     #[test]
@@ -500,5 +627,59 @@ mod tests {
         assert!(e.message.contains("empty"), "{e}");
         let e = node_ints("x: abc").unwrap_err();
         assert!(e.message.contains("cannot read"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    const VALID: &str = "experiment: t\nsweeps:\n  - name: a\n    family: takeaway\n    take: [{max: 2..3}, {min: 2, max: 5}, {set: [1, 3, 4]}, any]\n    play: [normal, misere]\n    no_repeat: [false, true]\n    heaps: 2\n    N: 0..9\n    outputs: [loss_scatter]\n";
+
+    /// Large numbers would only make the test slow (real sweeps may be big), so
+    /// inputs whose numbers have more than four digits are skipped.
+    fn small_numbers(s: &str) -> bool {
+        let mut run = 0;
+        for c in s.chars() {
+            run = if c.is_ascii_digit() { run + 1 } else { 0 };
+            if run > 4 {
+                return false;
+            }
+        }
+        true
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+
+        /// Arbitrary YAML-ish text never panics the loader.
+        #[test]
+        fn random_text_never_panics(s in "[-a-z0-9_:{}\\[\\], .\n\"'#|>&*!%@`]{0,200}") {
+            if small_numbers(&s) {
+                let _ = super::from_text(&s, Path::new("fuzz.yaml"));
+            }
+        }
+
+        /// Mutations of a valid spec (deleted, inserted and replaced characters)
+        /// give a spec or an error, never a panic.
+        #[test]
+        fn mutated_specs_never_panic(edits in proptest::collection::vec((0usize..400, 0u8..3, "[-a-z0-9_:{}\\[\\], .\n]"), 1..6)) {
+            let mut s: Vec<char> = VALID.chars().collect();
+            for (pos, kind, ch) in edits {
+                let p = pos % (s.len() + 1);
+                let c = ch.chars().next().unwrap();
+                match kind {
+                    0 if p < s.len() => { s.remove(p); }
+                    1 => s.insert(p, c),
+                    _ if p < s.len() => s[p] = c,
+                    _ => {}
+                }
+            }
+            let s: String = s.into_iter().collect();
+            if small_numbers(&s) {
+                let _ = super::from_text(&s, Path::new("fuzz.yaml"));
+            }
+        }
     }
 }

@@ -41,7 +41,10 @@ pub struct Interrupted;
 
 impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted: finished chunks are saved; run the same command again to complete the rest")
+        write!(
+            f,
+            "interrupted: finished chunks are saved; run the same command again to complete the rest"
+        )
     }
 }
 impl std::error::Error for Interrupted {}
@@ -72,7 +75,12 @@ pub fn chunks(cases: &[Box<dyn Case>]) -> Vec<Chunk> {
         acc += c.cost().max(1);
         keys.push(c.key());
         if acc >= target || keys.len() >= 4096 || i + 1 == cases.len() {
-            out.push(Chunk { id: ChunkId::new(out.len(), &keys), start, end: i + 1, cost: acc });
+            out.push(Chunk {
+                id: ChunkId::new(out.len(), &keys),
+                start,
+                end: i + 1,
+                cost: acc,
+            });
             start = i + 1;
             acc = 0;
             keys.clear();
@@ -88,9 +96,11 @@ pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     pb.set_style(
-        ProgressStyle::with_template("{prefix:.bold} [{bar:30}] {percent:>3}% {msg} ({per_sec}, ETA {eta})")
-            .unwrap()
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix:.bold} [{bar:30}] {percent:>3}% {msg} ({per_sec}, ETA {eta})",
+        )
+        .unwrap()
+        .progress_chars("=> "),
     );
     pb
 }
@@ -121,7 +131,11 @@ pub struct SweepReport {
 }
 
 /// Runs every sweep of an experiment. `cancel` is set by Ctrl-C.
-pub fn run_experiment(exp: &Experiment, opts: &RunOptions, cancel: &AtomicBool) -> Result<Vec<SweepReport>> {
+pub fn run_experiment(
+    exp: &Experiment,
+    opts: &RunOptions,
+    cancel: &AtomicBool,
+) -> Result<Vec<SweepReport>> {
     let exp_dir = opts.out.join(&exp.name);
     let started = chrono_now();
     let t0 = Instant::now();
@@ -151,13 +165,18 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions, cancel: &AtomicBool) 
             "wall_seconds": r.wall_secs, "notes": r.notes,
         })).collect::<Vec<_>>(),
     });
-    write_atomic(&exp_dir.join("manifest.json"), serde_json::to_string_pretty(&manifest)?.as_bytes())?;
+    write_atomic(
+        &exp_dir.join("manifest.json"),
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
+    )?;
     Ok(reports)
 }
 
 /// Seconds since the Unix epoch, as text (no date crate needed for provenance).
 fn chrono_now() -> String {
-    let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     format!("{}", d.as_secs())
 }
 
@@ -166,13 +185,23 @@ pub fn sweep_node<'a>(sweep: &'a Sweep, file: &'a str) -> Node<'a> {
     Node::root(&sweep.params, file)
 }
 
-fn run_sweep(exp: &Experiment, sweep: &Sweep, plan: Plan, exp_dir: &Path, opts: &RunOptions, cancel: &AtomicBool) -> Result<SweepReport> {
+fn run_sweep(
+    exp: &Experiment,
+    sweep: &Sweep,
+    plan: Plan,
+    exp_dir: &Path,
+    opts: &RunOptions,
+    cancel: &AtomicBool,
+) -> Result<SweepReport> {
     let t0 = Instant::now();
     let dir = SweepDir::new(exp_dir, &sweep.name);
     let chunks = chunks(&plan.cases);
     let ids: Vec<ChunkId> = chunks.iter().map(|c| c.id.clone()).collect();
     dir.prune(&ids)?;
-    let mut todo: Vec<&Chunk> = chunks.iter().filter(|c| opts.force || !dir.is_done(&c.id)).collect();
+    let mut todo: Vec<&Chunk> = chunks
+        .iter()
+        .filter(|c| opts.force || !dir.is_done(&c.id))
+        .collect();
     let skipped = chunks.len() - todo.len();
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
@@ -185,49 +214,79 @@ fn run_sweep(exp: &Experiment, sweep: &Sweep, plan: Plan, exp_dir: &Path, opts: 
     let solve_ns = AtomicU64::new(0);
     let write_ns = AtomicU64::new(0);
     let first_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    todo.par_iter().for_each(|chunk| {
-        if cancel.load(Ordering::Relaxed) || first_error.lock().unwrap().is_some() {
-            return;
+    let failed = AtomicBool::new(false);
+    let record_error = |e: anyhow::Error| {
+        failed.store(true, Ordering::Relaxed);
+        let mut slot = first_error.lock().unwrap();
+        if slot.is_none() {
+            *slot = Some(e);
         }
-        let res = (|| -> Result<()> {
-            let mut tables: Vec<(&'static str, Table)> = Vec::new();
-            let ts = Instant::now();
-            let mut timings = Vec::new();
-            for case in &plan.cases[chunk.start..chunk.end] {
-                if cancel.load(Ordering::Relaxed) {
-                    bail!(Interrupted);
+    };
+    // Solving runs on the rayon pool; writing runs on one plain thread fed by a
+    // bounded channel. Polars encodes on its own thread pool, and a rayon worker
+    // blocked on another pool would steal more chunks meanwhile (nesting them and
+    // their memory); a separate writer avoids that and overlaps I/O with solving.
+    type Done = (ChunkId, Vec<(&'static str, Table)>, serde_json::Value);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Done>(2);
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(|| {
+            for (id, tables, info) in rx {
+                if failed.load(Ordering::Relaxed) {
+                    continue;
                 }
-                let progress = |n: u64| pb.inc(n);
-                let ctx = CaseCtx { progress: &progress, cancel };
-                let tc = Instant::now();
-                let out = case.solve(&ctx).with_context(|| format!("case {}", case.key()))?;
-                timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
-                for (name, t) in out {
-                    match tables.iter_mut().find(|(n, _)| *n == name) {
-                        Some((_, acc)) => acc.append(&t)?,
-                        None => tables.push((name, t)),
+                let tw = Instant::now();
+                let res = (|| -> Result<()> {
+                    for (name, t) in tables {
+                        crate::store::write_parquet(&dir.part_path(name, &id), t)?;
+                    }
+                    dir.mark_done(&id, &info)
+                })();
+                write_ns.fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                if let Err(e) = res {
+                    record_error(e);
+                }
+            }
+        });
+        todo.par_iter().for_each_with(tx, |tx, chunk| {
+            if cancel.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let res = (|| -> Result<Done> {
+                let mut tables: Vec<(&'static str, Table)> = Vec::new();
+                let ts = Instant::now();
+                let mut timings = Vec::new();
+                for case in &plan.cases[chunk.start..chunk.end] {
+                    if cancel.load(Ordering::Relaxed) {
+                        bail!(Interrupted);
+                    }
+                    let progress = |n: u64| pb.inc(n);
+                    let ctx = CaseCtx { progress: &progress, cancel };
+                    let tc = Instant::now();
+                    let out = case.solve(&ctx).with_context(|| format!("case {}", case.key()))?;
+                    timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
+                    for (name, t) in out {
+                        match tables.iter_mut().find(|(n, _)| *n == name) {
+                            Some((_, acc)) => acc.append(&t)?,
+                            None => tables.push((name, t)),
+                        }
+                    }
+                    let done = cases_done.fetch_add(1, Ordering::Relaxed) + 1;
+                    pb.set_message(format!("{done}/{cases_todo} cases"));
+                }
+                solve_ns.fetch_add(ts.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                Ok((chunk.id.clone(), tables, json!({"chunk": chunk.id.stem(), "cases": timings})))
+            })();
+            match res {
+                Ok(done) => {
+                    if tx.send(done).is_err() {
+                        record_error(anyhow::anyhow!("the writer thread stopped"));
                     }
                 }
-                let done = cases_done.fetch_add(1, Ordering::Relaxed) + 1;
-                pb.set_message(format!("{done}/{cases_todo} cases"));
+                Err(e) => record_error(e),
             }
-            solve_ns.fetch_add(ts.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            if cancel.load(Ordering::Relaxed) {
-                bail!(Interrupted);
-            }
-            let tw = Instant::now();
-            for (name, t) in tables {
-                crate::store::write_parquet(&dir.part_path(name, &chunk.id), t)?;
-            }
-            dir.mark_done(&chunk.id, &json!({"chunk": chunk.id.stem(), "cases": timings}))?;
-            write_ns.fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            Ok(())
-        })();
-        if let Err(e) = res {
-            let mut slot = first_error.lock().unwrap();
-            if slot.is_none() {
-                *slot = Some(e);
-            }
+        });
+        if writer.join().is_err() {
+            record_error(anyhow::anyhow!("the writer thread panicked"));
         }
     });
     pb.finish_and_clear();
@@ -282,7 +341,12 @@ pub fn render_sweep(sweep: &Sweep, plan: &Plan, dir: &SweepDir) -> Result<Vec<Pa
         if !cache.iter().any(|(n, _)| *n == view.dataset) {
             cache.push((view.dataset.clone(), dir.read(&view.dataset)?));
         }
-        let data = cache.iter().find(|(n, _)| *n == view.dataset).unwrap().1.as_ref();
+        let data = cache
+            .iter()
+            .find(|(n, _)| *n == view.dataset)
+            .unwrap()
+            .1
+            .as_ref();
         let Some(data) = data else { continue };
         let written = render::render(view, data, &dir.root, &sweep.title)
             .with_context(|| format!("rendering view {}", view.name))?;

@@ -30,7 +30,15 @@ impl Game for Position {
                 let mut heaps = self.heaps.clone();
                 heaps[i] -= t;
                 let last = if self.no_repeat { Some(t) } else { None };
-                out.push(((i, t), Position { heaps, last, takes: self.takes.clone(), no_repeat: self.no_repeat }));
+                out.push((
+                    (i, t),
+                    Position {
+                        heaps,
+                        last,
+                        takes: self.takes.clone(),
+                        no_repeat: self.no_repeat,
+                    },
+                ));
             }
         }
         out

@@ -84,7 +84,10 @@ impl TakeForm {
 }
 
 fn join<T: ToString>(v: &[T], sep: &str) -> String {
-    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(sep)
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 /// A complete rule: take set, play convention, no-repeat.
@@ -112,12 +115,26 @@ impl Rule {
     }
 }
 
-const KEYS: &[&str] = &["take", "heaps", "N", "N1", "N2", "N3", "N4", "N5", "N6", "play", "no_repeat", "horizon"];
+const KEYS: &[&str] = &[
+    "take",
+    "heaps",
+    "N",
+    "N1",
+    "N2",
+    "N3",
+    "N4",
+    "N5",
+    "N6",
+    "play",
+    "no_repeat",
+    "horizon",
+];
 const MAX_HEAP: i64 = 1 << 40;
 
 /// Parses one `take:` item.
 fn parse_take(n: &Node<'_>, out: &mut Vec<TakeForm>, skipped: &mut usize) -> Result<(), SpecError> {
-    let allowed = "allowed: `any`, `{max: n}`, `{min: m, max: n}` (1 ≤ m ≤ n) or `{set: [1, 3, 4]}`";
+    let allowed =
+        "allowed: `any`, `{max: n}`, `{min: m, max: n}` (1 ≤ m ≤ n) or `{set: [1, 3, 4]}`";
     if let Some(s) = n.value().as_str() {
         if s == "any" {
             out.push(TakeForm::Any);
@@ -138,14 +155,20 @@ fn parse_take(n: &Node<'_>, out: &mut Vec<TakeForm>, skipped: &mut usize) -> Res
         let nested = items.iter().any(|i| i.value().is_array());
         let sets: Vec<Node<'_>> = if nested { items } else { vec![set.clone()] };
         for s in sets {
-            let mut v: Vec<u32> = s.ints(1, u32::MAX as i64)?.into_iter().map(|x| x as u32).collect();
+            let mut v: Vec<u32> = s
+                .ints(1, u32::MAX as i64)?
+                .into_iter()
+                .map(|x| x as u32)
+                .collect();
             v.sort_unstable();
             v.dedup();
             out.push(TakeForm::Set(v));
         }
         return Ok(());
     }
-    let maxs = n.req("max", "the largest take n (a number, list or range)")?.ints(1, u32::MAX as i64)?;
+    let maxs = n
+        .req("max", "the largest take n (a number, list or range)")?
+        .ints(1, u32::MAX as i64)?;
     let mins = match n.get("min") {
         Some(m) => m.ints(1, u32::MAX as i64)?,
         None => vec![1],
@@ -155,7 +178,9 @@ fn parse_take(n: &Node<'_>, out: &mut Vec<TakeForm>, skipped: &mut usize) -> Res
         for &x in &maxs {
             if m > x {
                 if single {
-                    return Err(n.err(format!("min ({m}) is larger than max ({x}); need 1 ≤ min ≤ max")));
+                    return Err(n.err(format!(
+                        "min ({m}) is larger than max ({x}); need 1 ≤ min ≤ max"
+                    )));
                 }
                 *skipped += 1;
                 continue;
@@ -181,7 +206,10 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     let mut allowed: Vec<&str> = SWEEP_KEYS.to_vec();
     allowed.extend_from_slice(KEYS);
     sweep.expect_keys(&allowed)?;
-    let take_node = sweep.req("take", "the take set: any, {max: n}, {min: m, max: n} or {set: [...]}")?;
+    let take_node = sweep.req(
+        "take",
+        "the take set: any, {max: n}, {min: m, max: n} or {set: [...]}",
+    )?;
     let mut takes = Vec::new();
     let mut skipped = 0;
     for item in take_node.items() {
@@ -197,10 +225,10 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     let mut sizes = Vec::new();
     for i in 1..=6 {
         let key = format!("N{i}");
-        if let Some(nk) = sweep.get(&key) {
-            if i > heaps {
-                return Err(nk.err(format!("there are only {heaps} heap(s) (`heaps: {heaps}`)")));
-            }
+        if let Some(nk) = sweep.get(&key)
+            && i > heaps
+        {
+            return Err(nk.err(format!("there are only {heaps} heap(s) (`heaps: {heaps}`)")));
         }
     }
     for i in 1..=heaps {
@@ -209,7 +237,11 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
             Some(n) => n,
             None => sweep.req("N", "heap sizes, e.g. `N: 0..50` (or N1:, N2:, … per heap)")?,
         };
-        let mut v: Vec<u64> = node.ints(0, MAX_HEAP)?.into_iter().map(|x| x as u64).collect();
+        let mut v: Vec<u64> = node
+            .ints(0, MAX_HEAP)?
+            .into_iter()
+            .map(|x| x as u64)
+            .collect();
         if heaps > 1 {
             v.sort_unstable();
             v.dedup();
@@ -217,18 +249,38 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         sizes.push(v);
     }
     let plays = match sweep.get("play") {
-        Some(p) => p.words(PLAY_WORDS)?.into_iter().map(|w| Play::parse(w).unwrap()).collect(),
+        Some(p) => p
+            .words(PLAY_WORDS)?
+            .into_iter()
+            .map(|w| Play::parse(w).unwrap())
+            .collect(),
         None => vec![Play::Normal],
     };
     let no_repeat = match sweep.get("no_repeat") {
         Some(b) => b.bools()?,
         None => vec![false],
     };
-    let horizon = sweep.get("horizon").map(|h| h.int(1, 1 << 32)).transpose()?.map(|h| h as usize);
-    let p = Params { takes, heaps, sizes, plays, no_repeat, horizon, skipped };
+    let horizon = sweep
+        .get("horizon")
+        .map(|h| h.int(1, 1 << 32))
+        .transpose()?
+        .map(|h| h as usize);
+    let p = Params {
+        takes,
+        heaps,
+        sizes,
+        plays,
+        no_repeat,
+        horizon,
+        skipped,
+    };
     // Refuse joint-state problems that cannot fit in memory, up front.
     if heaps > 1 {
-        let states: f64 = p.sizes.iter().map(|v| (*v.last().unwrap() + 1) as f64).product();
+        let states: f64 = p
+            .sizes
+            .iter()
+            .map(|v| (*v.last().unwrap() + 1) as f64)
+            .product();
         let joint = p.plays.contains(&Play::Misere) || p.no_repeat.contains(&true);
         if joint && states * 4.0 > 8e9 {
             return Err(sweep.err(format!(
@@ -236,7 +288,10 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
                 states * 4.0 / (1u64 << 30) as f64
             )));
         }
-        if p.takes.contains(&TakeForm::Any) && joint && states * (*p.sizes.iter().flatten().max().unwrap() as f64) > 1e11 {
+        if p.takes.contains(&TakeForm::Any)
+            && joint
+            && states * (*p.sizes.iter().flatten().max().unwrap() as f64) > 1e11
+        {
             return Err(sweep.err("take: any with misère/no_repeat on several heaps is solved by brute joint DP; these heaps are too large (more than 1e11 move checks)"));
         }
     } else if *p.sizes[0].last().unwrap() > (1 << 32) && p.takes.contains(&TakeForm::Any) {
@@ -255,11 +310,17 @@ pub struct TakeCase {
 
 impl TakeCase {
     fn max_sizes(&self) -> Vec<usize> {
-        self.sizes.iter().map(|v| *v.iter().max().unwrap() as usize).collect()
+        self.sizes
+            .iter()
+            .map(|v| *v.iter().max().unwrap() as usize)
+            .collect()
     }
     fn rule_columns(&self, t: Table) -> Table {
         let r = &self.rule;
-        let (min, max) = (r.take.min_take() as i64, r.take.max_take().map(|x| x as i64));
+        let (min, max) = (
+            r.take.min_take() as i64,
+            r.take.max_take().map(|x| x as i64),
+        );
         let set = match &r.take {
             TakeForm::Set(s) => join(s, ","),
             _ => String::new(),
@@ -289,6 +350,14 @@ fn repeat_str(s: &str, n: usize) -> StrVec {
     v
 }
 
+fn membership(takes: &[u32]) -> Vec<bool> {
+    let mut v = vec![false; *takes.last().unwrap() as usize + 1];
+    for &t in takes {
+        v[t as usize] = true;
+    }
+    v
+}
+
 /// The default horizon for one-heap sequences: far enough to prove most periods.
 fn default_horizon(take: &TakeForm, max_n: usize) -> usize {
     match take.max_take() {
@@ -310,6 +379,14 @@ pub struct OneHeap {
     pub joint: Option<Joint>,
     /// P-positions at the start of a game.
     pub is_p: Vec<bool>,
+    /// Positions with no winning take (Grundy 0, or joint code 0), ascending: the
+    /// only children that can be P-positions, apart from `single` below.
+    zeros: Vec<u32>,
+    /// With no_repeat: `(y + a, y)` for each y whose single winning take is `a`
+    /// (then `(y, last = a)` is a P-position), sorted.
+    single: Vec<(u64, u32)>,
+    /// Membership of each take (index = take), up to the largest take.
+    in_s: Vec<bool>,
 }
 
 impl OneHeap {
@@ -320,12 +397,21 @@ impl OneHeap {
         if rule.play == Play::Normal && !rule.no_repeat {
             let g = solver::grundy_sequence(&takes, len);
             progress(len as u64);
-            let is_p = (0..len).map(|n| g.get(n) == 0).collect();
-            OneHeap { rule: rule.clone(), takes, grundy: Some(g), joint: None, is_p }
+            let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();
+            let zeros = (0..len).filter(|&n| is_p[n]).map(|n| n as u32).collect();
+            let in_s = membership(&takes);
+            OneHeap { rule: rule.clone(), takes, grundy: Some(g), joint: None, is_p, zeros, single: vec![], in_s }
         } else {
             let j = Joint::solve(&[len], &takes, rule.play, rule.no_repeat, progress);
             let is_p = (0..len).map(|n| j.child_is_p(n, None)).collect();
-            OneHeap { rule: rule.clone(), takes, grundy: None, joint: Some(j), is_p }
+            let zeros = (0..len).filter(|&n| j.code[n] == 0).map(|n| n as u32).collect();
+            let mut single: Vec<(u64, u32)> = (0..len)
+                .filter(|&n| j.code[n] != 0 && j.code[n] != solver::MULTI)
+                .map(|n| (n as u64 + j.code[n] as u64, n as u32))
+                .collect();
+            single.sort_unstable();
+            let in_s = membership(&takes);
+            OneHeap { rule: rule.clone(), takes, grundy: None, joint: Some(j), is_p, zeros, single, in_s }
         }
     }
 
@@ -339,18 +425,31 @@ impl OneHeap {
 
     /// Winning takes from `n` (the opponent's last take `last`).
     pub fn winning_takes(&self, n: usize, last: Option<u32>) -> Vec<u32> {
+        // Only positions with no winning take (or, with no_repeat, whose single
+        // winning take is the move itself) can be P after a move: look those up
+        // in the window [n - max S, n - min S] instead of trying every take.
+        let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
         let mut out = Vec::new();
-        for &s in &self.takes {
-            if s as usize > n {
-                break;
-            }
-            if self.rule.no_repeat && last == Some(s) {
+        if n < smin {
+            return out;
+        }
+        let (lo, hi) = (n.saturating_sub(smax) as u32, (n - smin) as u32);
+        let start = self.zeros.partition_point(|&y| y < lo);
+        let cands = self.zeros[start..].iter().take_while(|&&y| y <= hi).copied();
+        let key = n as u64;
+        let s0 = self.single.partition_point(|&(t, _)| t < key);
+        let more = self.single[s0..].iter().take_while(|&&(t, _)| t == key).map(|&(_, y)| y);
+        for y in cands.chain(more) {
+            let s = n - y as usize;
+            if s > smax || !self.in_s[s] || (self.rule.no_repeat && last == Some(s as u32)) {
                 continue;
             }
-            if self.is_p_after(n - s as usize, Some(s)) {
-                out.push(s);
+            if self.is_p_after(y as usize, Some(s as u32)) {
+                out.push(s as u32);
             }
         }
+        out.sort_unstable();
+        out.dedup();
         out
     }
 
@@ -391,7 +490,11 @@ impl Case for TakeCase {
     fn cost(&self) -> u64 {
         let k = self.rule.take.takes(self.horizon.min(64)).len() as u64;
         if self.sizes.len() == 1 {
-            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat { 1 } else { k };
+            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
+                1
+            } else {
+                k
+            };
             self.horizon as u64 * per + self.sizes[0].len() as u64 * 4
         } else {
             let states: u64 = self.max_sizes().iter().map(|&m| m as u64 + 1).product();
@@ -454,8 +557,15 @@ impl TakeCase {
         );
         // Periods.
         let mut seq = StrVec::default();
-        let (mut per, mut pre, mut status, mut evidence, mut values, mut residues, mut form) =
-            (vec![], vec![], StrVec::default(), StrVec::default(), StrVec::default(), StrVec::default(), StrVec::default());
+        let (mut per, mut pre, mut status, mut evidence, mut values, mut residues, mut form) = (
+            vec![],
+            vec![],
+            StrVec::default(),
+            StrVec::default(),
+            StrVec::default(),
+            StrVec::default(),
+            StrVec::default(),
+        );
         let mut computed = Vec::new();
         for (name, p) in one.periods() {
             seq.push(name);
@@ -472,16 +582,27 @@ impl TakeCase {
                             p.preperiod
                         ),
                         period::Status::Observed => {
-                            format!("observed on [{}, {}], {} periods", p.preperiod, p.end, p.periods_seen())
+                            format!(
+                                "observed on [{}, {}], {} periods",
+                                p.preperiod,
+                                p.end,
+                                p.periods_seen()
+                            )
                         }
                     });
                     let range = p.preperiod..p.preperiod + p.period;
                     values.push(&match name {
                         "grundy" => {
                             let g = one.grundy.as_ref().unwrap();
-                            range.map(|n| g.get(n).to_string()).collect::<Vec<_>>().join(" ")
+                            range
+                                .map(|n| g.get(n).to_string())
+                                .collect::<Vec<_>>()
+                                .join(" ")
                         }
-                        _ => range.map(|n| if one.is_p[n] { "P" } else { "N" }).collect::<Vec<_>>().join(""),
+                        _ => range
+                            .map(|n| if one.is_p[n] { "P" } else { "N" })
+                            .collect::<Vec<_>>()
+                            .join(""),
                     });
                     let (_, res) = period::residues(&one.is_p, &p);
                     residues.push(&join(&res, ","));
@@ -491,7 +612,10 @@ impl TakeCase {
                     per.push(None);
                     pre.push(None);
                     status.push("none");
-                    evidence.push(&format!("no period with enough evidence on [0, {}]", self.horizon));
+                    evidence.push(&format!(
+                        "no period with enough evidence on [0, {}]",
+                        self.horizon
+                    ));
                     values.push("");
                     residues.push("");
                     form.push("");
@@ -515,9 +639,16 @@ impl TakeCase {
                 .with("N_min", Values::Int(vec![*ns.iter().min().unwrap() as i64]))
                 .with("N_max", Values::Int(vec![*ns.iter().max().unwrap() as i64]))
                 .with("count", Values::Int(vec![losses.len() as i64]))
-                .with("loss_set", Values::Str([join(&losses, ", ").as_str()].into_iter().collect())),
+                .with(
+                    "loss_set",
+                    Values::Str([join(&losses, ", ").as_str()].into_iter().collect()),
+                ),
         );
-        Ok(vec![("positions", positions), ("periods", periods), ("loss_sets", loss)])
+        Ok(vec![
+            ("positions", positions),
+            ("periods", periods),
+            ("loss_sets", loss),
+        ])
     }
 
     fn solve_many(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
@@ -529,7 +660,13 @@ impl TakeCase {
         let g = xor_path.then(|| solver::grundy_sequence(&takes, top + 1));
         let joint = (!xor_path).then(|| {
             let dims: Vec<usize> = maxs.iter().map(|m| m + 1).collect();
-            Joint::solve(&dims, &takes, self.rule.play, self.rule.no_repeat, ctx.progress)
+            Joint::solve(
+                &dims,
+                &takes,
+                self.rule.play,
+                self.rule.no_repeat,
+                ctx.progress,
+            )
         });
         if let Some(g) = &g {
             (ctx.progress)(g.len() as u64);
@@ -613,7 +750,12 @@ fn sizes_key(sizes: &[Vec<u64>]) -> String {
                 format!("N{}={}..{}", i + 1, v[0], v[v.len() - 1])
             } else {
                 let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-                format!("N{}=list{}:{:016x}", i + 1, v.len(), xxhash_rust::xxh3::xxh3_64(&bytes))
+                format!(
+                    "N{}=list{}:{:016x}",
+                    i + 1,
+                    v.len(),
+                    xxhash_rust::xxh3::xxh3_64(&bytes)
+                )
             }
         })
         .collect::<Vec<_>>()
@@ -638,7 +780,15 @@ impl Family for Takeaway {
          horizon: one-heap sequences are computed to this N for period detection (default max(N, 64·max(S)+64))"
     }
     fn view_names(&self) -> Vec<&'static str> {
-        vec!["winning_table", "loss_sets", "period_table", "move_table", "loss_scatter", "p_positions", "positions_table"]
+        vec![
+            "winning_table",
+            "loss_sets",
+            "period_table",
+            "move_table",
+            "loss_scatter",
+            "p_positions",
+            "positions_table",
+        ]
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         let p = parse_params(sweep)?;
@@ -650,12 +800,18 @@ impl Family for Takeaway {
             for &play in &p.plays {
                 for &no_repeat in &p.no_repeat {
                     let horizon = if p.heaps == 1 {
-                        p.horizon.unwrap_or_else(|| default_horizon(take, max_n)).max(max_n)
+                        p.horizon
+                            .unwrap_or_else(|| default_horizon(take, max_n))
+                            .max(max_n)
                     } else {
                         0
                     };
                     cases.push(Box::new(TakeCase {
-                        rule: Rule { take: take.clone(), play, no_repeat },
+                        rule: Rule {
+                            take: take.clone(),
+                            play,
+                            no_repeat,
+                        },
                         sizes: sizes.clone(),
                         sizes_key: skey.clone(),
                         horizon,
@@ -665,7 +821,10 @@ impl Family for Takeaway {
         }
         let mut notes = Vec::new();
         if p.skipped > 0 {
-            notes.push(format!("skipped {} min/max combinations with min > max", p.skipped));
+            notes.push(format!(
+                "skipped {} min/max combinations with min > max",
+                p.skipped
+            ));
         }
         let rule_cols = |extra: &[&str]| -> Vec<String> {
             let mut v: Vec<String> = ["rule"].iter().map(|s| s.to_string()).collect();
@@ -678,20 +837,38 @@ impl Family for Takeaway {
                 "winning_table",
                 "Winning first moves (E: P-position, no winning move)",
                 "positions",
-                ViewKind::Grid { row: "N".into(), column: "rule".into(), cell: "winning_moves".into(), empty: "E".into(), facet: None },
+                ViewKind::Grid {
+                    row: "N".into(),
+                    column: "rule".into(),
+                    cell: "winning_moves".into(),
+                    empty: "E".into(),
+                    facet: None,
+                },
             ));
             views.push(View::new(
                 "loss_sets",
                 "Loss sets L (P-positions)",
                 "loss_sets",
-                ViewKind::Listing { columns: rule_cols(&["N_min", "N_max", "count", "loss_set"]), filter: vec![] },
+                ViewKind::Listing {
+                    columns: rule_cols(&["N_min", "N_max", "count", "loss_set"]),
+                    filter: vec![],
+                },
             ));
             views.push(View::new(
                 "period_table",
                 "Periods (minimal period, then minimal preperiod)",
                 "periods",
                 ViewKind::Listing {
-                    columns: rule_cols(&["sequence", "preperiod", "period", "status", "loss_residues", "period_values", "closed_form", "evidence"]),
+                    columns: rule_cols(&[
+                        "sequence",
+                        "preperiod",
+                        "period",
+                        "status",
+                        "loss_residues",
+                        "period_values",
+                        "closed_form",
+                        "evidence",
+                    ]),
                     filter: vec![],
                 },
             ));
@@ -701,7 +878,13 @@ impl Family for Takeaway {
                     "move_table",
                     "Winning moves (A3: take 3 from heap A; E: P-position)",
                     "positions",
-                    ViewKind::Grid { row: "N2".into(), column: "N1".into(), cell: "winning_moves".into(), empty: "E".into(), facet: Some("rule".into()) },
+                    ViewKind::Grid {
+                        row: "N2".into(),
+                        column: "N1".into(),
+                        cell: "winning_moves".into(),
+                        empty: "E".into(),
+                        facet: Some("rule".into()),
+                    },
                 ));
                 views.push(View::new(
                     "loss_scatter",
@@ -718,22 +901,45 @@ impl Family for Takeaway {
             let mut cols = vec!["rule".to_string()];
             cols.extend((1..=p.heaps).map(|i| format!("N{i}")));
             let mut all = cols.clone();
-            all.extend(["outcome", "grundy", "winning_moves"].iter().map(|s| s.to_string()));
+            all.extend(
+                ["outcome", "grundy", "winning_moves"]
+                    .iter()
+                    .map(|s| s.to_string()),
+            );
             views.push(View::new(
                 "p_positions",
                 "P-positions",
                 "positions",
-                ViewKind::Listing { columns: cols, filter: vec![("outcome".into(), "P".into())] },
+                ViewKind::Listing {
+                    columns: cols,
+                    filter: vec![("outcome".into(), "P".into())],
+                },
             ));
-            views.push(View::new("positions_table", "Positions", "positions", ViewKind::Listing { columns: all, filter: vec![] }));
+            views.push(View::new(
+                "positions_table",
+                "Positions",
+                "positions",
+                ViewKind::Listing {
+                    columns: all,
+                    filter: vec![],
+                },
+            ));
         }
-        Ok(Plan { cases, views, notes })
+        Ok(Plan {
+            cases,
+            views,
+            notes,
+        })
     }
 
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         pos.expect_keys(&["heaps", "take", "play", "no_repeat", "last_take"])?;
-        let heaps: Vec<u64> =
-            pos.req("heaps", "the heap sizes, e.g. --heaps 3,5,7")?.ints(0, i64::MAX)?.into_iter().map(|x| x as u64).collect();
+        let heaps: Vec<u64> = pos
+            .req("heaps", "the heap sizes, e.g. --heaps 3,5,7")?
+            .ints(0, i64::MAX)?
+            .into_iter()
+            .map(|x| x as u64)
+            .collect();
         let take_node = pos.req("take", "the take set: any, max:n, min:m,max:n or set:1,3,4")?;
         let mut forms = Vec::new();
         let mut skipped = 0;
@@ -750,26 +956,43 @@ impl Family for Takeaway {
             Some(b) => *b.bools()?.first().unwrap(),
             None => false,
         };
-        let last = pos.get("last_take").map(|n| n.int(1, u32::MAX as i64)).transpose()?.map(|x| x as u32);
+        let last = pos
+            .get("last_take")
+            .map(|n| n.int(1, u32::MAX as i64))
+            .transpose()?
+            .map(|x| x as u32);
         if last.is_some() && !no_repeat {
             bail!("--last-take only matters with --no-repeat true");
         }
-        let rule = Rule { take, play, no_repeat };
+        let rule = Rule {
+            take,
+            play,
+            no_repeat,
+        };
         let a = answer(&rule, &heaps, last)?;
-        let moves: Vec<String> = a.moves.iter().map(|(i, s)| move_text(heaps.len(), *i, *s)).collect();
+        let moves: Vec<String> = a
+            .moves
+            .iter()
+            .map(|(i, s)| move_text(heaps.len(), *i, *s))
+            .collect();
         let mut text = format!(
             "position {:?}, take {}, {} play{}{}\n",
             heaps,
             rule.take.text(),
             rule.play.as_str(),
             if no_repeat { ", no repeat" } else { "" },
-            last.map(|l| format!(", opponent just took {l}")).unwrap_or_default()
+            last.map(|l| format!(", opponent just took {l}"))
+                .unwrap_or_default()
         );
         let _ = writeln!(
             text,
             "outcome: {} ({})",
             if a.is_p { "P" } else { "N" },
-            if a.is_p { "the player to move loses with perfect play" } else { "the player to move wins" }
+            if a.is_p {
+                "the player to move loses with perfect play"
+            } else {
+                "the player to move wins"
+            }
         );
         if let Some(g) = a.grundy {
             let _ = writeln!(text, "Grundy value: {g}");
@@ -805,7 +1028,11 @@ impl Family for Takeaway {
 
 /// `A3` for several heaps, `3` for one.
 fn move_text(d: usize, heap: usize, take: u32) -> String {
-    if d == 1 { take.to_string() } else { format!("{}{take}", (b'A' + heap as u8) as char) }
+    if d == 1 {
+        take.to_string()
+    } else {
+        format!("{}{take}", (b'A' + heap as u8) as char)
+    }
 }
 
 /// The answer for one position.
@@ -827,13 +1054,21 @@ pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<P
     if rule.take == TakeForm::Any && xor_path {
         // Nim: G(n) = n.
         let x = heaps.iter().fold(0u64, |a, &h| a ^ h);
-        let moves = heaps.iter().enumerate().filter(|&(_, &h)| (h ^ x) < h).map(|(i, &h)| (i, (h - (h ^ x)) as u32)).collect();
-        return Ok(PositionAnswer { is_p: x == 0, grundy: Some(x), moves, note: Some("Nim: G(n) = n, XOR of heaps".into()) });
+        let moves = heaps
+            .iter()
+            .enumerate()
+            .filter(|&(_, &h)| (h ^ x) < h)
+            .map(|(i, &h)| (i, (h - (h ^ x)) as u32))
+            .collect();
+        return Ok(PositionAnswer {
+            is_p: x == 0,
+            grundy: Some(x),
+            moves,
+            note: Some("Nim: G(n) = n, XOR of heaps".into()),
+        });
     }
-    if heaps.len() == 1 || xor_path {
-        if let Some(maxs) = rule.take.max_take() {
-            return answer_periodic(rule, heaps, last, maxs as usize);
-        }
+    if let (true, Some(maxs)) = (heaps.len() == 1 || xor_path, rule.take.max_take()) {
+        return answer_periodic(rule, heaps, last, maxs as usize);
     }
     // Joint state table (take any with misère/no_repeat, or several heaps under misère/no_repeat).
     let states: f64 = heaps.iter().map(|&h| h as f64 + 1.0).product();
@@ -856,17 +1091,35 @@ pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<P
     })
 }
 
-fn answer_periodic(rule: &Rule, heaps: &[u64], last: Option<u32>, maxs: usize) -> anyhow::Result<PositionAnswer> {
+fn answer_periodic(
+    rule: &Rule,
+    heaps: &[u64],
+    last: Option<u32>,
+    maxs: usize,
+) -> anyhow::Result<PositionAnswer> {
     let top = *heaps.iter().max().unwrap();
     let mut horizon = (64 * maxs + 64).max(4096);
     loop {
         let direct = top as usize <= horizon;
-        let one = OneHeap::solve(rule, if direct { (top as usize).max(maxs) } else { horizon }, &|_| {});
+        let one = OneHeap::solve(
+            rule,
+            if direct {
+                (top as usize).max(maxs)
+            } else {
+                horizon
+            },
+            &|_| {},
+        );
         let per = if direct {
             None
         } else {
             match one.witness() {
-                Some(w) => Some(Period { preperiod: w.1, period: w.0, status: period::Status::Proven, end: one.is_p.len() - 1 }),
+                Some(w) => Some(Period {
+                    preperiod: w.1,
+                    period: w.0,
+                    status: period::Status::Proven,
+                    end: one.is_p.len() - 1,
+                }),
                 None if horizon < (1 << 26) => {
                     horizon *= 4;
                     continue;
@@ -888,7 +1141,12 @@ fn answer_periodic(rule: &Rule, heaps: &[u64], last: Option<u32>, maxs: usize) -
                 }
             }
         };
-        let note = per.map(|p| format!("from the proven period {} (preperiod {}) of the joint state", p.period, p.preperiod));
+        let note = per.map(|p| {
+            format!(
+                "from the proven period {} (preperiod {}) of the joint state",
+                p.period, p.preperiod
+            )
+        });
         let takes = &one.takes;
         if heaps.len() == 1 {
             let n = heaps[0];
@@ -907,7 +1165,12 @@ fn answer_periodic(rule: &Rule, heaps: &[u64], last: Option<u32>, maxs: usize) -
                 None => one.is_p[r],
             };
             let grundy = one.grundy.as_ref().map(|g| g.get(r) as u64);
-            return Ok(PositionAnswer { is_p, grundy, moves, note });
+            return Ok(PositionAnswer {
+                is_p,
+                grundy,
+                moves,
+                note,
+            });
         }
         let g = one.grundy.as_ref().unwrap();
         let x = heaps.iter().fold(0, |a, &h| a ^ g.get(red(h)));
@@ -922,7 +1185,12 @@ fn answer_periodic(rule: &Rule, heaps: &[u64], last: Option<u32>, maxs: usize) -
                 }
             }
         }
-        return Ok(PositionAnswer { is_p: x == 0, grundy: Some(x as u64), moves, note });
+        return Ok(PositionAnswer {
+            is_p: x == 0,
+            grundy: Some(x as u64),
+            moves,
+            note,
+        });
     }
 }
 

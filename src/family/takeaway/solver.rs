@@ -61,11 +61,18 @@ pub fn is_interval(takes: &[u32]) -> bool {
 /// The Grundy sequence `G(0..len)` of the subtraction game with the sorted,
 /// duplicate-free take set `takes` (all ≥ 1).
 pub fn grundy_sequence(takes: &[u32], len: usize) -> Grundy {
-    assert!(!takes.is_empty() && takes[0] >= 1, "take sets are non-empty and positive");
+    assert!(
+        !takes.is_empty() && takes[0] >= 1,
+        "take sets are non-empty and positive"
+    );
     if takes.len() <= 7 {
         Grundy::OneHot(onehot_sequence(takes, len))
     } else if is_interval(takes) {
-        Grundy::Wide(interval_sequence(takes[0] as usize, *takes.last().unwrap() as usize, len))
+        Grundy::Wide(interval_sequence(
+            takes[0] as usize,
+            *takes.last().unwrap() as usize,
+            len,
+        ))
     } else {
         Grundy::Wide(generic_sequence(takes, len))
     }
@@ -91,7 +98,11 @@ pub fn onehot_sequence(takes: &[u32], len: usize) -> Vec<u8> {
     }
     let has1 = takes[0] == 1;
     let has2 = takes.contains(&2);
-    let far: Vec<usize> = takes.iter().map(|&s| s as usize).filter(|&s| s >= 3).collect();
+    let far: Vec<usize> = takes
+        .iter()
+        .map(|&s| s as usize)
+        .filter(|&s| s >= 3)
+        .collect();
     macro_rules! go {
         ($k:literal) => {{
             let mut a = [0usize; $k];
@@ -120,7 +131,11 @@ pub fn onehot_sequence(takes: &[u32], len: usize) -> Vec<u8> {
 /// The steady-state loop: `m[x]` for `x ≥ smax`, with `m[x-1]` and `m[x-2]` in
 /// registers and the takes ≥ 3 read from the array.
 #[inline(always)]
-fn onehot_loop<const H1: bool, const H2: bool, const K: usize>(m: &mut [u8], smax: usize, far: [usize; K]) {
+fn onehot_loop<const H1: bool, const H2: bool, const K: usize>(
+    m: &mut [u8],
+    smax: usize,
+    far: [usize; K],
+) {
     let len = m.len();
     let mut r1 = m[smax - 1];
     let mut r2 = if smax >= 2 { m[smax - 2] } else { 0 };
@@ -374,7 +389,9 @@ pub fn joint_state_sequence(j: &Joint) -> Vec<u32> {
     if j.no_repeat {
         j.code.clone()
     } else {
-        (0..j.code.len()).map(|x| j.child_is_p(x, None) as u32).collect()
+        (0..j.code.len())
+            .map(|x| j.child_is_p(x, None) as u32)
+            .collect()
     }
 }
 
@@ -385,7 +402,11 @@ mod tests {
     fn naive(takes: &[u32], len: usize) -> Vec<u32> {
         let mut g: Vec<u32> = Vec::new();
         for x in 0..len {
-            let mut seen: Vec<u32> = takes.iter().filter(|&&s| s as usize <= x).map(|&s| g[x - s as usize]).collect();
+            let mut seen: Vec<u32> = takes
+                .iter()
+                .filter(|&&s| s as usize <= x)
+                .map(|&s| g[x - s as usize])
+                .collect();
             seen.sort_unstable();
             seen.dedup();
             g.push(crate::game::mex_sorted(&seen));
@@ -399,9 +420,15 @@ mod tests {
         let g = grundy_sequence(&[1, 3, 4], 14).to_vec();
         assert_eq!(g, vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
         // S = {1..3}: G(n) = n mod 4.
-        assert_eq!(grundy_sequence(&[1, 2, 3], 9).to_vec(), vec![0, 1, 2, 3, 0, 1, 2, 3, 0]);
+        assert_eq!(
+            grundy_sequence(&[1, 2, 3], 9).to_vec(),
+            vec![0, 1, 2, 3, 0, 1, 2, 3, 0]
+        );
         // S = {2,3}: G = floor((n mod 5)/2): 0 0 1 1 2 0 0 1 1 2.
-        assert_eq!(grundy_sequence(&[2, 3], 10).to_vec(), vec![0, 0, 1, 1, 2, 0, 0, 1, 1, 2]);
+        assert_eq!(
+            grundy_sequence(&[2, 3], 10).to_vec(),
+            vec![0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
+        );
     }
 
     #[test]
@@ -423,10 +450,20 @@ mod tests {
         for s in &sets {
             let want = naive(s, 400);
             assert_eq!(grundy_sequence(s, 400).to_vec(), want, "S = {s:?}");
-            assert_eq!(generic_sequence(s, 400).iter().map(|&v| v as u32).collect::<Vec<_>>(), want);
+            assert_eq!(
+                generic_sequence(s, 400)
+                    .iter()
+                    .map(|&v| v as u32)
+                    .collect::<Vec<_>>(),
+                want
+            );
             if is_interval(s) {
                 let iv = interval_sequence(s[0] as usize, *s.last().unwrap() as usize, 400);
-                assert_eq!(iv.iter().map(|&v| v as u32).collect::<Vec<_>>(), want, "S = {s:?}");
+                assert_eq!(
+                    iv.iter().map(|&v| v as u32).collect::<Vec<_>>(),
+                    want,
+                    "S = {s:?}"
+                );
             }
         }
     }
