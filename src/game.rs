@@ -53,7 +53,10 @@ pub struct BruteOutcome<G: Game> {
 impl<G: Game> BruteOutcome<G> {
     /// A solver for the given convention.
     pub fn new(play: Play) -> Self {
-        BruteOutcome { play, memo: HashMap::new() }
+        BruteOutcome {
+            play,
+            memo: HashMap::new(),
+        }
     }
     /// Is `g` a P-position?
     pub fn is_p(&mut self, g: &G) -> bool {
@@ -72,7 +75,11 @@ impl<G: Game> BruteOutcome<G> {
     }
     /// The moves of `g` that lead to P-positions.
     pub fn winning_moves(&mut self, g: &G) -> Vec<G::Move> {
-        g.moves().into_iter().filter(|(_, c)| self.is_p(c)).map(|(m, _)| m).collect()
+        g.moves()
+            .into_iter()
+            .filter(|(_, c)| self.is_p(c))
+            .map(|(m, _)| m)
+            .collect()
     }
 }
 
@@ -83,7 +90,9 @@ pub struct BruteGrundy<G: Game> {
 
 impl<G: Game> Default for BruteGrundy<G> {
     fn default() -> Self {
-        BruteGrundy { memo: HashMap::new() }
+        BruteGrundy {
+            memo: HashMap::new(),
+        }
     }
 }
 
@@ -125,7 +134,11 @@ mod tests {
     impl Game for Sub {
         type Move = u32;
         fn moves(&self) -> Vec<(u32, Sub)> {
-            [1, 2].iter().filter(|&&t| t <= self.0).map(|&t| (t, Sub(self.0 - t))).collect()
+            [1, 2]
+                .iter()
+                .filter(|&&t| t <= self.0)
+                .map(|&t| (t, Sub(self.0 - t)))
+                .collect()
         }
     }
 
@@ -138,7 +151,10 @@ mod tests {
         // Misère: 0 is N (no move, mover wins); 1 is P (must take the last); 2 → take 1 → 1: N.
         let mut m = BruteOutcome::new(Play::Misere);
         let ps: Vec<bool> = (0..8).map(|n| m.is_p(&Sub(n))).collect();
-        assert_eq!(ps, vec![false, true, false, false, true, false, false, true]);
+        assert_eq!(
+            ps,
+            vec![false, true, false, false, true, false, false, true]
+        );
         assert_eq!(m.winning_moves(&Sub(3)), vec![2]);
         assert_eq!(mex_sorted(&[0, 1, 3]), 2);
     }

@@ -136,7 +136,12 @@ pub fn period_of<T: PartialEq>(a: &[T], witness: Option<(usize, usize)>) -> Opti
             let n0 = preperiod_for(a, d);
             let ok = d == p || n0.max(t0) + p - 1 + d <= end;
             if ok {
-                return Some(Period { preperiod: n0, period: d, status: Status::Proven, end });
+                return Some(Period {
+                    preperiod: n0,
+                    period: d,
+                    status: Status::Proven,
+                    end,
+                });
             }
         }
         unreachable!("d = p always qualifies");
@@ -156,7 +161,12 @@ pub fn observed_period<T: PartialEq>(a: &[T]) -> Option<Period> {
         let n0 = preperiod_for(a, p);
         let stretch = len - n0;
         if 2 * stretch >= len && stretch >= 3 * p {
-            return Some(Period { preperiod: n0, period: p, status: Status::Observed, end });
+            return Some(Period {
+                preperiod: n0,
+                period: p,
+                status: Status::Observed,
+                end,
+            });
         }
     }
     None
@@ -179,13 +189,27 @@ pub fn residues(a: &[bool], per: &Period) -> (Vec<usize>, Vec<usize>) {
 /// "N ∈ {…} or N ≥ n0 and N mod p ∈ {…}".
 pub fn closed_form(var: &str, a: &[bool], per: &Period) -> String {
     let (exc, res) = residues(a, per);
-    let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let list = |v: &[usize]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let periodic = if res.is_empty() {
         format!("never for {var} ≥ {}", per.preperiod)
     } else {
-        format!("{var} ≥ {} and {var} mod {} ∈ {{{}}}", per.preperiod, per.period, list(&res))
+        format!(
+            "{var} ≥ {} and {var} mod {} ∈ {{{}}}",
+            per.preperiod,
+            per.period,
+            list(&res)
+        )
     };
-    if exc.is_empty() { periodic } else { format!("{var} ∈ {{{}}} or {periodic}", list(&exc)) }
+    if exc.is_empty() {
+        periodic
+    } else {
+        format!("{var} ∈ {{{}}} or {periodic}", list(&exc))
+    }
 }
 
 #[cfg(test)]
@@ -223,14 +247,25 @@ mod tests {
         assert_eq!((p, t0), (6, 0));
         let proj: Vec<u32> = state.iter().map(|x| x % 3).collect();
         let per = period_of(&proj, Some((p, t0))).unwrap();
-        assert_eq!((per.period, per.preperiod, per.status), (3, 0, Status::Proven));
-        assert_eq!(per.reduce(1_000_000_000_000_000_000), (1_000_000_000_000_000_000u64 % 3) as usize);
+        assert_eq!(
+            (per.period, per.preperiod, per.status),
+            (3, 0, Status::Proven)
+        );
+        assert_eq!(
+            per.reduce(1_000_000_000_000_000_000),
+            (1_000_000_000_000_000_000u64 % 3) as usize
+        );
     }
 
     #[test]
     fn closed_form_text() {
         let a = [true, false, false, true, false, false, true, false, false];
-        let per = Period { preperiod: 0, period: 3, status: Status::Proven, end: 8 };
+        let per = Period {
+            preperiod: 0,
+            period: 3,
+            status: Status::Proven,
+            end: 8,
+        };
         assert_eq!(closed_form("N", &a, &per), "N ≥ 0 and N mod 3 ∈ {0}");
     }
 }

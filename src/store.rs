@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use polars::prelude::{
-    Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader, ParquetWriter, PlSmallStr, SerReader,
-    StringChunked,
+    Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader, ParquetWriter,
+    PlSmallStr, SerReader, StringChunked,
 };
 
 use crate::table::{StrVec, Table, Values};
@@ -32,17 +32,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes a file atomically through a callback that fills it.
-pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut fs::File) -> Result<()>) -> Result<()> {
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> Result<()>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).with_context(|| format!("cannot create directory {}", dir.display()))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}-{:x}", std::process::id(), tmp_nonce()));
+    fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{name}.tmp-{}-{:x}",
+        std::process::id(),
+        tmp_nonce()
+    ));
     let result = (|| {
-        let mut f = fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut f =
+            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         fill(&mut f)?;
-        f.sync_all().with_context(|| format!("cannot sync {}", tmp.display()))?;
+        f.sync_all()
+            .with_context(|| format!("cannot sync {}", tmp.display()))?;
         drop(f);
-        fs::rename(&tmp, path).with_context(|| format!("cannot move {} into place", path.display()))?;
+        fs::rename(&tmp, path)
+            .with_context(|| format!("cannot move {} into place", path.display()))?;
         Ok(())
     })();
     if result.is_err() {
@@ -84,12 +98,25 @@ pub fn from_dataframe(df: &DataFrame) -> Result<Table> {
         let name = c.name().to_string();
         let s = c.as_materialized_series();
         let v = match s.dtype() {
-            DataType::Int64 | DataType::Int32 | DataType::UInt32 | DataType::UInt64 | DataType::Int16 | DataType::UInt16 | DataType::Int8 | DataType::UInt8 => {
+            DataType::Int64
+            | DataType::Int32
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Int16
+            | DataType::UInt16
+            | DataType::Int8
+            | DataType::UInt8 => {
                 let s = s.cast(&DataType::Int64)?;
                 let ca = s.i64()?;
-                if ca.null_count() > 0 { Values::OptInt(ca.iter().collect()) } else { Values::Int(ca.into_no_null_iter().collect()) }
+                if ca.null_count() > 0 {
+                    Values::OptInt(ca.iter().collect())
+                } else {
+                    Values::Int(ca.into_no_null_iter().collect())
+                }
             }
-            DataType::Boolean => Values::Bool(s.bool()?.iter().map(|b| b.unwrap_or(false)).collect()),
+            DataType::Boolean => {
+                Values::Bool(s.bool()?.iter().map(|b| b.unwrap_or(false)).collect())
+            }
             DataType::Float64 | DataType::Float32 => {
                 let s = s.cast(&DataType::Float64)?;
                 Values::Float(s.f64()?.iter().map(|b| b.unwrap_or(f64::NAN)).collect())
@@ -124,7 +151,9 @@ pub fn write_parquet(path: &Path, t: Table) -> Result<()> {
 /// Reads one Parquet file.
 pub fn read_parquet(path: &Path) -> Result<Table> {
     let f = fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let df = ParquetReader::new(f).finish().with_context(|| format!("cannot read Parquet {}", path.display()))?;
+    let df = ParquetReader::new(f)
+        .finish()
+        .with_context(|| format!("cannot read Parquet {}", path.display()))?;
     from_dataframe(&df)
 }
 
@@ -145,7 +174,10 @@ impl ChunkId {
             h.update(k.as_bytes());
             h.update(b"\n");
         }
-        ChunkId { seq, hash: h.digest() }
+        ChunkId {
+            seq,
+            hash: h.digest(),
+        }
     }
     /// `SSSSS-HHHHHHHHHHHHHHHH`.
     pub fn stem(&self) -> String {
@@ -163,7 +195,9 @@ pub struct SweepDir {
 impl SweepDir {
     /// The sweep directory under an experiment directory.
     pub fn new(experiment_dir: &Path, sweep: &str) -> SweepDir {
-        SweepDir { root: experiment_dir.join(sweep) }
+        SweepDir {
+            root: experiment_dir.join(sweep),
+        }
     }
     /// Where a dataset's parts live.
     pub fn dataset_dir(&self, dataset: &str) -> PathBuf {
@@ -174,11 +208,14 @@ impl SweepDir {
     }
     /// The part file of a chunk in a dataset.
     pub fn part_path(&self, dataset: &str, chunk: &ChunkId) -> PathBuf {
-        self.dataset_dir(dataset).join(format!("part-{}.parquet", chunk.stem()))
+        self.dataset_dir(dataset)
+            .join(format!("part-{}.parquet", chunk.stem()))
     }
     /// Is this chunk complete on disk?
     pub fn is_done(&self, chunk: &ChunkId) -> bool {
-        self.chunks_dir().join(format!("{}.json", chunk.stem())).exists()
+        self.chunks_dir()
+            .join(format!("{}.json", chunk.stem()))
+            .exists()
     }
     /// Records a finished chunk (after all its parts are in place).
     pub fn mark_done(&self, chunk: &ChunkId, info: &serde_json::Value) -> Result<()> {
@@ -195,7 +232,9 @@ impl SweepDir {
     pub fn prune(&self, keep: &[ChunkId]) -> Result<usize> {
         let stems: std::collections::HashSet<String> = keep.iter().map(ChunkId::stem).collect();
         let mut removed = 0;
-        let Ok(entries) = fs::read_dir(&self.root) else { return Ok(0) };
+        let Ok(entries) = fs::read_dir(&self.root) else {
+            return Ok(0);
+        };
         for e in entries.flatten() {
             let dir = e.path();
             if !dir.is_dir() {
@@ -207,9 +246,13 @@ impl SweepDir {
             }
             for f in fs::read_dir(&dir)?.flatten() {
                 let fname = f.file_name().to_string_lossy().to_string();
-                let stem = fname.trim_start_matches("part-").trim_end_matches(".parquet").trim_end_matches(".json");
+                let stem = fname
+                    .trim_start_matches("part-")
+                    .trim_end_matches(".parquet")
+                    .trim_end_matches(".json");
                 let stale = fname.starts_with('.') && fname.contains(".tmp-")
-                    || ((fname.starts_with("part-") || dname == "_chunks") && !stems.contains(stem));
+                    || ((fname.starts_with("part-") || dname == "_chunks")
+                        && !stems.contains(stem));
                 if stale {
                     fs::remove_file(f.path())?;
                     removed += 1;
@@ -255,7 +298,8 @@ impl SweepDir {
         let mut t = Table::new();
         for p in parts {
             let part = read_parquet(&p)?;
-            t.append(&part).with_context(|| format!("while reading {}", p.display()))?;
+            t.append(&part)
+                .with_context(|| format!("while reading {}", p.display()))?;
         }
         Ok(Some(t))
     }
@@ -277,7 +321,10 @@ mod tests {
         write_parquet(&p, t.clone()).unwrap();
         assert_eq!(read_parquet(&p).unwrap(), t);
         // No temporary file is left behind.
-        let names: Vec<_> = fs::read_dir(dir.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = fs::read_dir(dir.path().join("a"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names.len(), 1);
     }
 }

@@ -32,7 +32,10 @@ pub struct StrVec {
 impl StrVec {
     /// An empty column with room for `rows` rows.
     pub fn with_capacity(rows: usize, bytes: usize) -> Self {
-        StrVec { buf: String::with_capacity(bytes), ends: Vec::with_capacity(rows) }
+        StrVec {
+            buf: String::with_capacity(bytes),
+            ends: Vec::with_capacity(rows),
+        }
     }
     /// Appends one string.
     pub fn push(&mut self, s: &str) {
@@ -188,7 +191,11 @@ impl Table {
     /// Adds a column.
     pub fn push(&mut self, name: &str, values: Values) {
         if let Some((_, first)) = self.columns.first() {
-            assert_eq!(first.len(), values.len(), "column {name} has a different length");
+            assert_eq!(
+                first.len(),
+                values.len(),
+                "column {name} has a different length"
+            );
         }
         assert!(self.column(name).is_none(), "duplicate column {name}");
         self.columns.push((name.to_string(), values));
@@ -261,12 +268,22 @@ impl Table {
     /// The rows at the given indices, in that order.
     pub fn take_rows(&self, rows: &[usize]) -> Table {
         Table {
-            columns: self.columns.iter().map(|(n, v)| (n.clone(), v.take_rows(rows))).collect(),
+            columns: self
+                .columns
+                .iter()
+                .map(|(n, v)| (n.clone(), v.take_rows(rows)))
+                .collect(),
         }
     }
     /// A table with the same columns and no rows.
     pub fn empty_like(&self) -> Table {
-        Table { columns: self.columns.iter().map(|(n, v)| (n.clone(), v.empty_like())).collect() }
+        Table {
+            columns: self
+                .columns
+                .iter()
+                .map(|(n, v)| (n.clone(), v.empty_like()))
+                .collect(),
+        }
     }
 }
 
@@ -285,7 +302,10 @@ mod tests {
         let mut a = Table::new().with("x", Values::Int(vec![1, 2]));
         let b = Table::new().with("x", Values::OptInt(vec![None]));
         a.append(&b).unwrap();
-        assert_eq!(a.column("x"), Some(&Values::OptInt(vec![Some(1), Some(2), None])));
+        assert_eq!(
+            a.column("x"),
+            Some(&Values::OptInt(vec![Some(1), Some(2), None]))
+        );
         let c = Table::new().with("y", Values::Int(vec![1]));
         assert!(a.append(&c).is_err());
     }

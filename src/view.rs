@@ -108,6 +108,11 @@ pub struct View {
 impl View {
     /// A view.
     pub fn new(name: &str, title: &str, dataset: &str, kind: ViewKind) -> View {
-        View { name: name.into(), title: title.into(), dataset: dataset.into(), kind }
+        View {
+            name: name.into(),
+            title: title.into(),
+            dataset: dataset.into(),
+            kind,
+        }
     }
 }
