@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use polars::prelude::{
-    Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader, ParquetWriter,
-    PlSmallStr, SerReader, StringChunked,
+    AnyValue, Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader, ParquetWriter,
+    PlSmallStr, Scalar, SerReader, StringChunked,
 };
 
 use crate::table::{StrVec, Table, Values};
@@ -76,7 +76,21 @@ pub fn to_dataframe(t: Table) -> Result<DataFrame> {
     let mut cols: Vec<Column> = Vec::new();
     for (name, v) in t.into_columns() {
         let name: PlSmallStr = name.as_str().into();
+        let n = v.len();
+        // Columns constant over a chunk (a case's parameters) become scalar
+        // columns: polars keeps one value instead of one per row.
         let c = match v {
+            Values::Int(v) if n > 1 && v.iter().all(|&x| x == v[0]) => {
+                Column::new_scalar(name, Scalar::new(DataType::Int64, AnyValue::Int64(v[0])), n)
+            }
+            Values::Bool(v) if n > 1 && v.iter().all(|&x| x == v[0]) => {
+                Column::new_scalar(name, Scalar::new(DataType::Boolean, AnyValue::Boolean(v[0])), n)
+            }
+            Values::Str(v) if n > 1 && v.iter().all(|x| x == v.get(0)) => Column::new_scalar(
+                name,
+                Scalar::new(DataType::String, AnyValue::StringOwned(v.get(0).into())),
+                n,
+            ),
             Values::Int(v) => Column::new(name, v),
             Values::OptInt(v) => Column::new(name, v),
             Values::Bool(v) => Column::new(name, v),

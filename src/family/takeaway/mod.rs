@@ -342,6 +342,22 @@ impl TakeCase {
     }
 }
 
+/// Appends the decimal digits of `v` (no allocation, no formatter).
+pub fn push_uint(buf: &mut String, mut v: u64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // Digits are ASCII.
+    buf.push_str(std::str::from_utf8(&tmp[i..]).unwrap_or_default());
+}
+
 fn repeat_str(s: &str, n: usize) -> StrVec {
     let mut v = StrVec::with_capacity(n, n * s.len());
     for _ in 0..n {
@@ -544,7 +560,7 @@ impl TakeCase {
                         buf.push(',');
                     }
                     first = false;
-                    let _ = write!(buf, "{s}");
+                    push_uint(buf, s as u64);
                 }
             });
         }
@@ -716,7 +732,8 @@ impl TakeCase {
                     if k > 0 {
                         buf.push(',');
                     }
-                    let _ = write!(buf, "{}{s}", (b'A' + *i as u8) as char);
+                    buf.push((b'A' + *i as u8) as char);
+                    push_uint(buf, *s as u64);
                 }
             });
             for i in (0..d).rev() {
