@@ -36,9 +36,26 @@ pub enum Command {
         /// Do not render tables and figures.
         #[arg(long)]
         no_render: bool,
-        /// Print the cases, the estimated work and memory, and exit.
+        /// Print the cases, the estimated work, time and memory, and exit.
         #[arg(long)]
         dry_run: bool,
+        /// Run only shard I of N (e.g. `--shard 0/4`): a deterministic share of the
+        /// work balanced by estimated cost. Shards do not render; `nimlab merge`
+        /// (or a plain `run` once all shards are in the same --out) completes the job.
+        #[arg(long, value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
+    },
+    /// Combine shard outputs into one output directory, check that every chunk is
+    /// present, and render.
+    Merge {
+        /// Spec files or directories (as for `run`).
+        specs: Vec<PathBuf>,
+        /// Shard output directories to take parts from.
+        #[arg(long = "from", required = true, num_args = 1..)]
+        from: Vec<PathBuf>,
+        /// Merged output directory.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
     },
     /// Answer one position: outcome, Grundy value, winning moves.
     ///
@@ -64,4 +81,23 @@ pub enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+}
+
+/// Parses `I/N` with 0 ≤ I < N.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("expected I/N (e.g. 0/4), got {s:?}"))?;
+    let i: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard index {i:?} is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("shard count {n:?} is not a number"))?;
+    if n == 0 || i >= n {
+        return Err(format!("need 0 ≤ I < N, got {i}/{n}"));
+    }
+    Ok((i, n))
 }

@@ -56,6 +56,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             quiet,
             no_render,
             dry_run,
+            shard,
         } => {
             let exps = load_specs(&specs)?;
             if dry_run {
@@ -80,9 +81,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 force,
                 quiet,
                 no_render,
+                shard,
             };
             for e in &exps {
                 sweep::run_experiment(e, &opts, &cancel)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge { specs, from, out } => {
+            let exps = load_specs(&specs)?;
+            for e in &exps {
+                let n = sweep::merge_experiment(e, &from, &out)?;
+                eprintln!(
+                    "{}: merged {n} chunks into {}",
+                    e.name,
+                    out.join(&e.name).display()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -101,9 +115,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Solve {
             family,
-            json,
-            params,
+            mut json,
+            mut params,
         } => {
+            // `--json` after the family's parameters lands in `params` (they are
+            // free-form); take it out wherever it stands.
+            if let Some(i) = params.iter().position(|p| p == "--json") {
+                params.remove(i);
+                json = true;
+            }
             let fam = family::by_name(&family).with_context(|| {
                 format!(
                     "unknown family {family:?}; known families: {}",
@@ -232,15 +252,36 @@ pub fn load_specs(paths: &[PathBuf]) -> Result<Vec<spec::Experiment>> {
 fn dry_run_text(e: &spec::Experiment) -> Result<String> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
+    let threads = rayon::current_num_threads();
     for sw in &e.sweeps {
         let file = e.file.display().to_string();
         let plan = sw.family.plan(&sweep::sweep_node(sw, &file))?;
         let cost: u64 = plan.cases.iter().map(|c| c.cost()).sum();
-        let mem = plan.cases.iter().map(|c| c.memory()).max().unwrap_or(0);
         let chunks = sweep::chunks(&plan.cases);
+        // Peak memory: a chunk's results are held until written; up to one chunk per
+        // thread plus two waiting for the writer.
+        let chunk_mem = chunks
+            .iter()
+            .map(|c| {
+                plan.cases[c.start..c.end]
+                    .iter()
+                    .map(|k| k.memory())
+                    .sum::<u64>()
+            })
+            .max()
+            .unwrap_or(0);
+        let mem = chunk_mem * (threads as u64 + 2);
+        let rate = calibrate(&plan);
+        let eta = match rate {
+            Some(r) => format!(
+                "~{:.1} s on {threads} threads (calibrated on the cheapest cases)",
+                cost as f64 / r / threads as f64
+            ),
+            None => "time unknown (no case cheap enough to calibrate on)".to_string(),
+        };
         let _ = writeln!(
             s,
-            "  {}: {} cases in {} chunks, ~{:.3e} positions, peak case memory ~{:.1} MiB",
+            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, peak memory ~{:.1} MiB",
             sw.name,
             plan.cases.len(),
             chunks.len(),
@@ -252,4 +293,32 @@ fn dry_run_text(e: &spec::Experiment) -> Result<String> {
         }
     }
     Ok(s)
+}
+
+/// Work units per second on one thread, measured by solving the cheapest cases
+/// (in memory, nothing written) for up to a quarter of a second.
+fn calibrate(plan: &family::Plan) -> Option<f64> {
+    let mut order: Vec<usize> = (0..plan.cases.len()).collect();
+    order.sort_by_key(|&i| plan.cases[i].cost());
+    let cancel = AtomicBool::new(false);
+    let progress = |_: u64| {};
+    let ctx = family::CaseCtx {
+        progress: &progress,
+        cancel: &cancel,
+    };
+    let t0 = std::time::Instant::now();
+    let mut done = 0u64;
+    for i in order {
+        let c = &plan.cases[i];
+        if c.cost() > 50_000_000 {
+            break;
+        }
+        c.solve(&ctx).ok()?;
+        done += c.cost();
+        if t0.elapsed().as_secs_f64() > 0.25 {
+            break;
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    (done > 0 && secs > 0.0).then(|| done as f64 / secs)
 }

@@ -7,8 +7,8 @@ fn main() -> ExitCode {
     match nimlab::run(cli) {
         Ok(code) => code,
         Err(e) => {
-            if e.downcast_ref::<nimlab::sweep::Interrupted>().is_some() {
-                eprintln!("nimlab: {e:#}");
+            if let Some(i) = e.downcast_ref::<nimlab::sweep::InterruptedRun>() {
+                eprintln!("nimlab: {i}");
                 return ExitCode::from(130);
             }
             eprintln!("error: {e:#}");

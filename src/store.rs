@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use polars::prelude::{
-    AnyValue, Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader, ParquetWriter,
-    PlSmallStr, Scalar, SerReader, StringChunked,
+    AnyValue, Column, DataFrame, DataType, IntoColumn, ParquetCompression, ParquetReader,
+    ParquetWriter, PlSmallStr, Scalar, SerReader, StringChunked,
 };
 
 use crate::table::{StrVec, Table, Values};
@@ -83,9 +83,11 @@ pub fn to_dataframe(t: Table) -> Result<DataFrame> {
             Values::Int(v) if n > 1 && v.iter().all(|&x| x == v[0]) => {
                 Column::new_scalar(name, Scalar::new(DataType::Int64, AnyValue::Int64(v[0])), n)
             }
-            Values::Bool(v) if n > 1 && v.iter().all(|&x| x == v[0]) => {
-                Column::new_scalar(name, Scalar::new(DataType::Boolean, AnyValue::Boolean(v[0])), n)
-            }
+            Values::Bool(v) if n > 1 && v.iter().all(|&x| x == v[0]) => Column::new_scalar(
+                name,
+                Scalar::new(DataType::Boolean, AnyValue::Boolean(v[0])),
+                n,
+            ),
             Values::Str(v) if n > 1 && v.iter().all(|x| x == v.get(0)) => Column::new_scalar(
                 name,
                 Scalar::new(DataType::String, AnyValue::StringOwned(v.get(0).into())),
@@ -184,6 +186,7 @@ impl ChunkId {
     /// The chunk of these case keys at position `seq`.
     pub fn new(seq: usize, keys: &[String]) -> ChunkId {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(crate::family::RESULTS_VERSION.as_bytes());
         for k in keys {
             h.update(k.as_bytes());
             h.update(b"\n");

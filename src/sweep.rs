@@ -33,21 +33,67 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Skip rendering tables and figures.
     pub no_render: bool,
+    /// Run only shard `I` of `N` (0-based): a deterministic share of the chunks,
+    /// balanced by estimated cost. Shards write disjoint part files in the same
+    /// layout and do not render.
+    pub shard: Option<(usize, usize)>,
 }
 
-/// The error returned when Ctrl-C stopped a run.
+/// Assigns chunks to `n` shards: largest estimated cost first, each to the
+/// least-loaded shard (ties to the lower shard). Depends only on the plan.
+pub fn assign_shards(chunks: &[Chunk], n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..chunks.len()).collect();
+    order.sort_by(|&a, &b| chunks[b].cost.cmp(&chunks[a].cost).then(a.cmp(&b)));
+    let mut load = vec![0u64; n.max(1)];
+    let mut out = vec![0usize; chunks.len()];
+    for i in order {
+        let s = (0..load.len()).min_by_key(|&s| (load[s], s)).unwrap();
+        load[s] += chunks[i].cost.max(1);
+        out[i] = s;
+    }
+    out
+}
+
+/// Peak resident memory of this process so far, in bytes (Linux), if known.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| std::env::var("HOSTNAME").unwrap_or_else(|_| "unknown".into()))
+}
+
+/// What a case returns when it notices the cancel flag (Ctrl-C).
 #[derive(Debug)]
 pub struct Interrupted;
 
 impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "interrupted: finished chunks are saved; run the same command again to complete the rest"
-        )
+        write!(f, "interrupted")
     }
 }
 impl std::error::Error for Interrupted {}
+
+/// The error a run ends with after Ctrl-C: what is saved.
+#[derive(Debug)]
+pub struct InterruptedRun(pub String);
+
+impl std::fmt::Display for InterruptedRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "interrupted{}; finished chunks are saved: run the same command again to complete the rest",
+            self.0
+        )
+    }
+}
+impl std::error::Error for InterruptedRun {}
 
 /// A chunk: consecutive cases `start..end` of a plan.
 #[derive(Clone, Debug)]
@@ -128,6 +174,10 @@ pub struct SweepReport {
     pub files: Vec<PathBuf>,
     /// Notes from the plan.
     pub notes: Vec<String>,
+    /// Per dataset: name, number of part files, xxh3 of their bytes in order.
+    pub checksums: Vec<(String, usize, String)>,
+    /// Per case (this run's or the chunk records'): key and seconds.
+    pub case_timing: Vec<serde_json::Value>,
 }
 
 /// Runs every sweep of an experiment. `cancel` is set by Ctrl-C.
@@ -148,8 +198,13 @@ pub fn run_experiment(
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         reports.push(r);
     }
+    let shard_json = opts.shard.map(|(i, n)| json!({"index": i, "count": n}));
     let manifest = json!({
         "experiment": exp.name,
+        "shard": shard_json,
+        "git_commit": env!("NIMLAB_GIT_COMMIT"),
+        "host": host_name(),
+        "peak_memory_bytes": peak_memory(),
         "title": exp.title,
         "spec_file": exp.file.display().to_string(),
         "spec_xxh3": format!("{:016x}", xxhash_rust::xxh3::xxh3_64(exp.text.as_bytes())),
@@ -163,10 +218,16 @@ pub fn run_experiment(
             "name": r.name, "cases": r.cases, "chunks_computed": r.computed, "chunks_reused": r.skipped,
             "solve_seconds": r.solve_secs, "write_seconds": r.write_secs, "render_seconds": r.render_secs,
             "wall_seconds": r.wall_secs, "notes": r.notes,
+            "datasets": r.checksums.iter().map(|(d, rows, h)| json!({"dataset": d, "parts": rows, "xxh3_of_parts": h})).collect::<Vec<_>>(),
+            "cases_timing": r.case_timing,
         })).collect::<Vec<_>>(),
     });
+    let name = match opts.shard {
+        Some((i, n)) => format!("manifest-shard-{i}-of-{n}.json"),
+        None => "manifest.json".to_string(),
+    };
     write_atomic(
-        &exp_dir.join("manifest.json"),
+        &exp_dir.join(name),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )?;
     Ok(reports)
@@ -198,11 +259,24 @@ fn run_sweep(
     let chunks = chunks(&plan.cases);
     let ids: Vec<ChunkId> = chunks.iter().map(|c| c.id.clone()).collect();
     dir.prune(&ids)?;
-    let mut todo: Vec<&Chunk> = chunks
+    let mine: Vec<&Chunk> = match opts.shard {
+        Some((i, n)) => {
+            let owner = assign_shards(&chunks, n);
+            chunks
+                .iter()
+                .zip(owner)
+                .filter(|(_, o)| *o == i)
+                .map(|(c, _)| c)
+                .collect()
+        }
+        None => chunks.iter().collect(),
+    };
+    let mut todo: Vec<&Chunk> = mine
         .iter()
+        .copied()
         .filter(|c| opts.force || !dir.is_done(&c.id))
         .collect();
-    let skipped = chunks.len() - todo.len();
+    let skipped = mine.len() - todo.len();
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
     let total_cost: u64 = todo.iter().map(|c| c.cost).sum();
@@ -260,9 +334,14 @@ fn run_sweep(
                         bail!(Interrupted);
                     }
                     let progress = |n: u64| pb.inc(n);
-                    let ctx = CaseCtx { progress: &progress, cancel };
+                    let ctx = CaseCtx {
+                        progress: &progress,
+                        cancel,
+                    };
                     let tc = Instant::now();
-                    let out = case.solve(&ctx).with_context(|| format!("case {}", case.key()))?;
+                    let out = case
+                        .solve(&ctx)
+                        .with_context(|| format!("case {}", case.key()))?;
                     timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
                     for (name, t) in out {
                         match tables.iter_mut().find(|(n, _)| *n == name) {
@@ -274,7 +353,11 @@ fn run_sweep(
                     pb.set_message(format!("{done}/{cases_todo} cases"));
                 }
                 solve_ns.fetch_add(ts.elapsed().as_nanos() as u64, Ordering::Relaxed);
-                Ok((chunk.id.clone(), tables, json!({"chunk": chunk.id.stem(), "cases": timings})))
+                Ok((
+                    chunk.id.clone(),
+                    tables,
+                    json!({"chunk": chunk.id.stem(), "cases": timings}),
+                ))
             })();
             match res {
                 Ok(done) => {
@@ -290,11 +373,22 @@ fn run_sweep(
         }
     });
     pb.finish_and_clear();
-    if let Some(e) = first_error.into_inner().unwrap() {
-        return Err(e);
+    let err = first_error.into_inner().unwrap();
+    if cancel.load(Ordering::Relaxed)
+        || err
+            .as_ref()
+            .is_some_and(|e| e.downcast_ref::<Interrupted>().is_some())
+    {
+        let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
+        bail!(InterruptedRun(format!(
+            " in {}/{}: {saved} of {} chunks saved",
+            exp.name,
+            sweep.name,
+            mine.len()
+        )));
     }
-    if cancel.load(Ordering::Relaxed) {
-        bail!(Interrupted);
+    if let Some(e) = err {
+        return Err(e);
     }
     let mut report = SweepReport {
         name: sweep.name.clone(),
@@ -306,7 +400,29 @@ fn run_sweep(
         notes: plan.notes.clone(),
         ..Default::default()
     };
-    if !opts.no_render {
+    for d in dir.datasets() {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut parts = 0;
+        for c in &mine {
+            let p = dir.part_path(&d, &c.id);
+            if let Ok(bytes) = std::fs::read(&p) {
+                h.update(&bytes);
+                parts += 1;
+            }
+        }
+        report
+            .checksums
+            .push((d, parts, format!("{:016x}", h.digest())));
+    }
+    for c in &mine {
+        if let Some(serde_json::Value::Array(cases)) = dir
+            .chunk_info(&c.id)
+            .and_then(|mut v| v.get_mut("cases").map(|x| x.take()))
+        {
+            report.case_timing.extend(cases);
+        }
+    }
+    if !opts.no_render && opts.shard.is_none() {
         let tr = Instant::now();
         report.files = render_sweep(sweep, &plan, &dir)?;
         report.render_secs = tr.elapsed().as_secs_f64();
@@ -353,4 +469,68 @@ pub fn render_sweep(sweep: &Sweep, plan: &Plan, dir: &SweepDir) -> Result<Vec<Pa
         files.extend(written);
     }
     Ok(files)
+}
+
+/// Copies every chunk of an experiment's plan from the shard directories into
+/// `out` (parts and records, atomically), fails naming the missing chunks if
+/// any shard is incomplete, then renders and writes the manifest. Returns the
+/// number of chunks copied.
+pub fn merge_experiment(exp: &Experiment, from: &[PathBuf], out: &Path) -> Result<usize> {
+    let exp_dir = out.join(&exp.name);
+    let mut copied = 0;
+    let mut reports = Vec::new();
+    for sweep in &exp.sweeps {
+        let file = exp.file.display().to_string();
+        let plan = sweep
+            .family
+            .plan(&sweep_node(sweep, &file))
+            .map_err(anyhow::Error::from)?;
+        let chunks = chunks(&plan.cases);
+        let dest = SweepDir::new(&exp_dir, &sweep.name);
+        let mut missing = Vec::new();
+        for c in &chunks {
+            if dest.is_done(&c.id) {
+                continue;
+            }
+            let src = from
+                .iter()
+                .map(|f| SweepDir::new(&f.join(&exp.name), &sweep.name))
+                .find(|d| d.is_done(&c.id));
+            let Some(src) = src else {
+                missing.push(c.id.stem());
+                continue;
+            };
+            for d in src.datasets() {
+                let p = src.part_path(&d, &c.id);
+                if p.exists() {
+                    let bytes = std::fs::read(&p)
+                        .with_context(|| format!("cannot read {}", p.display()))?;
+                    write_atomic(&dest.part_path(&d, &c.id), &bytes)?;
+                }
+            }
+            let info = src.chunk_info(&c.id).unwrap_or_default();
+            dest.mark_done(&c.id, &info)?;
+            copied += 1;
+        }
+        if !missing.is_empty() {
+            bail!(
+                "sweep {}: {} of {} chunks are in none of the shard directories (first: {}); run the missing shards first",
+                sweep.name,
+                missing.len(),
+                chunks.len(),
+                missing[0]
+            );
+        }
+        reports.push(sweep.name.clone());
+    }
+    // Everything is present: a plain run reuses every chunk, renders and writes the manifest.
+    let opts = RunOptions {
+        out: out.to_path_buf(),
+        force: false,
+        quiet: true,
+        no_render: false,
+        shard: None,
+    };
+    run_experiment(exp, &opts, &AtomicBool::new(false))?;
+    Ok(copied)
 }

@@ -67,7 +67,7 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
     );
     assert!(o.status.success());
     assert!(
-        text(&o.stderr).contains("0 chunks computed"),
+        text(&o.stderr).contains("(0 chunks computed, 1 reused)"),
         "{}",
         text(&o.stderr)
     );
@@ -85,7 +85,7 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
     );
     assert!(o.status.success());
     assert!(
-        !text(&o.stderr).contains(" 0 chunks computed"),
+        !text(&o.stderr).contains("(0 chunks computed"),
         "{}",
         text(&o.stderr)
     );
@@ -211,6 +211,11 @@ fn solve_answers_positions() {
         .map(|m| m["take"].as_u64().unwrap())
         .collect();
     assert_eq!(takes, vec![1, 2, 3]);
+    // `--json` may also come after the parameters.
+    let o = nimlab(&["solve", "parity", "--k", "3", "--r", "10", "--json"], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["family"], "parity");
     // Bad input: a clear error, exit 2.
     let o = nimlab(
         &["solve", "takeaway", "--heaps", "3", "--take", "max:0"],
@@ -229,4 +234,205 @@ fn families_lists_takeaway() {
     let o = nimlab(&["families"], tmp.path());
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("takeaway"));
+}
+
+/// Every dataset of every sweep of an output directory, read back.
+fn all_data(out: &Path, exp: &str) -> Vec<(String, String, nimlab::table::Table, Vec<String>)> {
+    let mut v = Vec::new();
+    let mut sweeps: Vec<_> = std::fs::read_dir(out.join(exp))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .collect();
+    sweeps.sort_by_key(|e| e.file_name());
+    for s in sweeps {
+        let name = s.file_name().to_string_lossy().to_string();
+        let dir = nimlab::store::SweepDir::new(&out.join(exp), &name);
+        for d in dir.datasets() {
+            let parts: Vec<String> = dir
+                .parts(&d)
+                .iter()
+                .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+                .collect();
+            v.push((
+                name.clone(),
+                d.clone(),
+                dir.read(&d).unwrap().unwrap(),
+                parts,
+            ));
+        }
+    }
+    v
+}
+
+/// Kill a real sweep with SIGKILL at several moments; rerunning completes it and
+/// the data equal an uninterrupted run's, row for row, part file for part file.
+#[test]
+fn killed_sweeps_resume_to_identical_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = fixture("valid/resume.yaml");
+    let spec = spec.to_str().unwrap();
+    let reference = tmp.path().join("ref");
+    let o = nimlab(
+        &["run", spec, "--out", reference.to_str().unwrap(), "-q"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let want = all_data(&reference, "resume");
+    assert!(want.len() >= 4);
+
+    let out = tmp.path().join("killed");
+    // Delays spread over the run (a fixed pseudo-random sequence, so failures reproduce).
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut kills = 0;
+    for _ in 0..5 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let ms = 50 + seed % 1500;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+            .args(["run", spec, "--out", out.to_str().unwrap(), "-q"])
+            .current_dir(tmp.path())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            kills += 1;
+        }
+        let _ = child.wait();
+    }
+    assert!(
+        kills >= 1,
+        "the sweep finished before any kill; make it bigger"
+    );
+    let o = nimlab(&["run", spec, "--out", out.to_str().unwrap()], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = all_data(&out, "resume");
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!((&g.0, &g.1), (&w.0, &w.1));
+        assert_eq!(g.3, w.3, "part files of {}/{}", g.0, g.1);
+        assert!(g.2 == w.2, "data of {}/{} differ after resuming", g.0, g.1);
+    }
+    // No temporary file survives the resumed run.
+    let stray = walk(&out)
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().to_string_lossy().contains(".tmp-"))
+        .count();
+    assert_eq!(stray, 0);
+}
+
+fn walk(p: &Path) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(p).unwrap().flatten() {
+        if e.path().is_dir() {
+            v.extend(walk(&e.path()));
+        } else {
+            v.push(e.path());
+        }
+    }
+    v
+}
+
+/// Three shards into three directories, merged, equal one run; a shard run
+/// twice changes nothing; merging with a shard missing fails, naming it.
+#[test]
+fn shards_merge_to_the_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = fixture("valid/resume.yaml");
+    let spec = spec.to_str().unwrap();
+    let single = tmp.path().join("single");
+    assert!(
+        nimlab(
+            &["run", spec, "--out", single.to_str().unwrap(), "-q"],
+            tmp.path()
+        )
+        .status
+        .success()
+    );
+    let mut dirs = Vec::new();
+    for i in 0..3 {
+        let d = tmp.path().join(format!("shard{i}"));
+        let shard = format!("{i}/3");
+        let o = nimlab(
+            &[
+                "run",
+                spec,
+                "--out",
+                d.to_str().unwrap(),
+                "--shard",
+                &shard,
+                "-q",
+            ],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            d.join(format!("resume/manifest-shard-{i}-of-3.json"))
+                .exists()
+        );
+        dirs.push(d);
+    }
+    // Requeue safety: running shard 1 again recomputes nothing and changes nothing.
+    let before = all_data(&dirs[1], "resume");
+    let o = nimlab(
+        &[
+            "run",
+            spec,
+            "--out",
+            dirs[1].to_str().unwrap(),
+            "--shard",
+            "1/3",
+        ],
+        tmp.path(),
+    );
+    assert!(
+        text(&o.stderr).contains("(0 chunks computed"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(all_data(&dirs[1], "resume") == before);
+    // Missing shard: a clear error.
+    let partial = tmp.path().join("partial");
+    let o = nimlab(
+        &[
+            "merge",
+            spec,
+            "--from",
+            dirs[0].to_str().unwrap(),
+            dirs[1].to_str().unwrap(),
+            "--out",
+            partial.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("in none of the shard directories"),
+        "{}",
+        text(&o.stderr)
+    );
+    // All three: equal to the single run.
+    let merged = tmp.path().join("merged");
+    let mut args = vec!["merge", spec, "--from"];
+    let ds: Vec<String> = dirs
+        .iter()
+        .map(|d| d.to_str().unwrap().to_string())
+        .collect();
+    args.extend(ds.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    let o = nimlab(&args, tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (a, b) = (all_data(&single, "resume"), all_data(&merged, "resume"));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((&x.0, &x.1, &x.3), (&y.0, &y.1, &y.3));
+        assert!(x.2 == y.2, "{}/{} differ", x.0, x.1);
+    }
+    assert!(
+        merged
+            .join("resume/intervals/tables/period_table.md")
+            .exists()
+    );
 }
