@@ -73,6 +73,15 @@ pub enum Command {
     },
     /// List the game families and their parameters.
     Families,
+    /// Check the specs' conjectures against stored results, without solving.
+    /// Exit code 1 when a conjecture fails or cannot be evaluated.
+    Check {
+        /// Spec files or directories (as for `run`).
+        specs: Vec<PathBuf>,
+        /// Output directory holding the results.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
     /// Re-render tables and figures from stored results, without solving.
     Render {
         /// Spec files or directories (as for `run`).

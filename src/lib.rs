@@ -20,6 +20,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod cli;
 pub mod family;
 pub mod game;
@@ -85,8 +86,32 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             };
             for e in &exps {
                 sweep::run_experiment(e, &opts, &cancel)?;
+                if opts.shard.is_none() && !e.conjectures.is_empty() {
+                    let results = write_conjectures(e, &opts.out)?;
+                    if !opts.quiet {
+                        for (v, n) in check::verdict_counts(&results) {
+                            eprintln!("{}: conjectures {}: {n}", e.name, v.as_str());
+                        }
+                    }
+                }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { specs, out } => {
+            let exps = load_specs(&specs)?;
+            let mut bad = 0;
+            for e in &exps {
+                if e.conjectures.is_empty() {
+                    continue;
+                }
+                let results = write_conjectures(e, &out)?;
+                print!("## {}\n\n{}\n", e.name, check::render_markdown(&results));
+                bad += results
+                    .iter()
+                    .filter(|r| matches!(r.verdict(), check::Verdict::Fails | check::Verdict::Error))
+                    .count();
+            }
+            Ok(if bad > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
         }
         Command::Merge { specs, from, out } => {
             let exps = load_specs(&specs)?;
@@ -155,6 +180,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Checks an experiment's conjectures on its stored results and writes
+/// `<out>/<experiment>/conjectures.md`.
+fn write_conjectures(e: &spec::Experiment, out: &Path) -> Result<Vec<check::ConjectureResult>> {
+    let dir = out.join(&e.name);
+    let results = check::check_conjectures(&dir, &e.conjectures, &check::CheckOptions::default());
+    let md = format!("# Conjectures — {}\n\n{}", e.title, check::render_markdown(&results));
+    store::write_atomic(&dir.join("conjectures.md"), md.as_bytes())?;
+    Ok(results)
 }
 
 /// Turns `--key value` / `key=value` arguments into a parameter map; each

@@ -542,6 +542,10 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
                 .map(str::to_string);
             let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
             let claim = claim_node.str()?.to_string();
+            crate::check::syntax_check(&claim).map_err(|e| claim_node.err(format!("{e}")))?;
+            if let Some(w) = c.get("where") {
+                crate::check::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
+            }
             let source = c
                 .get("source")
                 .map(|n| n.str())

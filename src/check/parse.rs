@@ -1,0 +1,767 @@
+//! Lexer and Pratt parser of the claim language: text → [`Ast`] with spans.
+//!
+//! Every token and node carries its byte span in the source, so that every
+//! error (here and in the type checker) can point at the mistake.
+
+use std::fmt;
+
+/// A byte range `[start, end)` in the expression's source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A mistake in an expression: what is wrong and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExprError {
+    /// The expression.
+    pub source: String,
+    /// Byte span of the mistake in `source` (empty at the end of the input).
+    pub span: Span,
+    /// What is wrong (and what is allowed).
+    pub message: String,
+}
+
+impl ExprError {
+    pub(crate) fn new(source: &str, span: Span, message: impl Into<String>) -> ExprError {
+        ExprError {
+            source: source.to_string(),
+            span,
+            message: message.into(),
+        }
+    }
+    /// The 1-based character column where the mistake starts.
+    pub fn column(&self) -> usize {
+        self.source[..self.span.start.min(self.source.len())]
+            .chars()
+            .count()
+            + 1
+    }
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let col = self.column();
+        let width = self.source
+            [self.span.start.min(self.source.len())..self.span.end.min(self.source.len())]
+            .chars()
+            .count()
+            .max(1);
+        write!(
+            f,
+            "{} (at column {col})\n    {}\n    {}{}",
+            self.message,
+            self.source,
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        )
+    }
+}
+
+impl std::error::Error for ExprError {}
+
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Tok {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Ident(String),
+    /// A back-quoted column name.
+    Quoted(String),
+    Op(&'static str),
+    End,
+}
+
+impl Tok {
+    fn describe(&self) -> String {
+        match self {
+            Tok::Int(v) => format!("the number {v}"),
+            Tok::Float(v) => format!("the number {v}"),
+            Tok::Str(s) => format!("the string {s:?}"),
+            Tok::Ident(s) if KEYWORDS.contains(&s.as_str()) => format!("`{s}`"),
+            Tok::Ident(s) => format!("the name `{s}`"),
+            Tok::Quoted(s) => format!("the column `{s}`"),
+            Tok::Op(o) => format!("`{o}`"),
+            Tok::End => "the end of the expression".to_string(),
+        }
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "and", "or", "not", "in", "true", "false", "null", "let", "implies", "iff",
+];
+
+/// Operators, longest first (so `==>` wins over `==`, `<=>` over `<=`).
+const OPS: &[&str] = &[
+    "==>", "<=>", "==", "!=", "<=", ">=", "&&", "||", "..", "+", "-", "*", "/", "%", "<", ">", "!",
+    "?", ":", "(", ")", "[", "]", ",", ";", "=",
+];
+
+/// Unicode spellings accepted for convenience when copying from a report.
+const UNICODE_OPS: &[(char, &str)] = &[
+    ('≤', "<="),
+    ('≥', ">="),
+    ('≠', "!="),
+    ('⇒', "==>"),
+    ('→', "==>"),
+    ('⇔', "<=>"),
+    ('↔', "<=>"),
+    ('¬', "!"),
+    ('∧', "&&"),
+    ('∨', "||"),
+    ('−', "-"),
+    ('×', "*"),
+];
+
+pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
+    let b = src.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+                i += 1;
+            }
+            let mut is_float = false;
+            // `2..9` is a range, not the float `2.`.
+            if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
+                is_float = true;
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            if i < b.len() && (b[i] == b'e' || b[i] == b'E') && is_float {
+                let mut j = i + 1;
+                if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                    j += 1;
+                }
+                if j < b.len() && b[j].is_ascii_digit() {
+                    i = j;
+                    while i < b.len() && b[i].is_ascii_digit() {
+                        i += 1;
+                    }
+                }
+            }
+            let text: String = src[start..i].chars().filter(|&c| c != '_').collect();
+            if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+                let mut j = i;
+                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                    j += 1;
+                }
+                return Err(ExprError::new(
+                    src,
+                    Span::new(start, j),
+                    format!(
+                        "`{}` is not a number or a name; write multiplication explicitly, e.g. `{}*{}`",
+                        &src[start..j],
+                        text,
+                        &src[i..j]
+                    ),
+                ));
+            }
+            let span = Span::new(start, i);
+            if is_float {
+                let v: f64 = text
+                    .parse()
+                    .map_err(|_| ExprError::new(src, span, "cannot read this number"))?;
+                out.push((Tok::Float(v), span));
+            } else {
+                let v: i64 = text.parse().map_err(|_| {
+                    ExprError::new(
+                        src,
+                        span,
+                        "integer literal too large (integers are 64-bit, at most 9223372036854775807)",
+                    )
+                })?;
+                out.push((Tok::Int(v), span));
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push((Tok::Ident(src[start..i].to_string()), Span::new(start, i)));
+            continue;
+        }
+        if c == b'"' || c == b'\'' || c == b'`' {
+            let quote = c;
+            i += 1;
+            let mut s = String::new();
+            loop {
+                if i >= b.len() {
+                    let what = if quote == b'`' {
+                        "unterminated back-quoted column name"
+                    } else {
+                        "unterminated string: add the closing quote"
+                    };
+                    return Err(ExprError::new(src, Span::new(start, start + 1), what));
+                }
+                if b[i] == quote {
+                    i += 1;
+                    break;
+                }
+                if b[i] == b'\\' && i + 1 < b.len() {
+                    let e = b[i + 1];
+                    match e {
+                        b'\\' | b'"' | b'\'' | b'`' => s.push(e as char),
+                        b'n' => s.push('\n'),
+                        b't' => s.push('\t'),
+                        _ => {
+                            return Err(ExprError::new(
+                                src,
+                                Span::new(i, i + 2),
+                                "unknown escape; allowed: \\\\ \\\" \\' \\n \\t",
+                            ));
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
+                let ch = src[i..].chars().next().unwrap();
+                s.push(ch);
+                i += ch.len_utf8();
+            }
+            let span = Span::new(start, i);
+            out.push((
+                if quote == b'`' {
+                    Tok::Quoted(s)
+                } else {
+                    Tok::Str(s)
+                },
+                span,
+            ));
+            continue;
+        }
+        if let Some(op) = OPS.iter().find(|o| src[i..].starts_with(**o)) {
+            i += op.len();
+            out.push((Tok::Op(op), Span::new(start, i)));
+            continue;
+        }
+        let ch = src[i..].chars().next().unwrap();
+        let span = Span::new(start, start + ch.len_utf8());
+        if let Some((_, op)) = UNICODE_OPS.iter().find(|(u, _)| *u == ch) {
+            i += ch.len_utf8();
+            out.push((Tok::Op(op), span));
+            continue;
+        }
+        if ch == '∈' {
+            i += ch.len_utf8();
+            out.push((Tok::Ident("in".into()), span));
+            continue;
+        }
+        if ch == '∉' {
+            i += ch.len_utf8();
+            out.push((Tok::Ident("not".into()), span));
+            out.push((Tok::Ident("in".into()), span));
+            continue;
+        }
+        let hint = match c {
+            b'&' => "; `and` is `and` or `&&`",
+            b'|' => "; `or` is `or` or `||`",
+            b'^' => "; there is no power operator: use pow(a, b) (`^` is not xor either)",
+            b'.' => "; ranges are written `a..b`",
+            _ => "",
+        };
+        return Err(ExprError::new(
+            src,
+            span,
+            format!("unexpected character `{ch}`{hint}"),
+        ));
+    }
+    out.push((Tok::End, Span::new(b.len(), b.len())));
+    Ok(out)
+}
+
+/// Binary operators of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (floor division on integers)
+    Div,
+    /// `%` (floor modulus on integers)
+    Rem,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `and`, `&&`
+    And,
+    /// `or`, `||`
+    Or,
+    /// `==>`
+    Implies,
+    /// `<=>`
+    Iff,
+}
+
+impl BinOp {
+    /// How the operator is written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Implies => "==>",
+            BinOp::Iff => "<=>",
+        }
+    }
+    pub(crate) fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+/// The syntax tree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ast {
+    /// An integer literal.
+    Int(i64, Span),
+    /// A float literal.
+    Float(f64, Span),
+    /// A string literal.
+    Str(String, Span),
+    /// `true` / `false`.
+    Bool(bool, Span),
+    /// `null`.
+    Null(Span),
+    /// A column or `let` name.
+    Name(String, Span),
+    /// `-x`.
+    Neg(Box<Ast>, Span),
+    /// `not x`, `!x`.
+    Not(Box<Ast>, Span),
+    /// `l op r`; the span is the operator's.
+    Bin(BinOp, Box<Ast>, Box<Ast>, Span),
+    /// `c ? a : b`; the span is the `?`.
+    Cond(Box<Ast>, Box<Ast>, Box<Ast>, Span),
+    /// `x in [..]` / `x not in [..]`; the span is the `in`, then the end of `]`.
+    InList(Box<Ast>, Vec<Ast>, bool, Span, usize),
+    /// `x in a..b` (both ends included) / `x not in a..b`.
+    InRange(Box<Ast>, Box<Ast>, Box<Ast>, bool, Span),
+    /// `f(args)`; the span is the name, then the end of `)`.
+    Call(String, Vec<Ast>, Span, usize),
+    /// `let name = value; body`.
+    Let(String, Span, Box<Ast>, Box<Ast>),
+}
+
+impl Ast {
+    /// The span of the whole node (operands included).
+    pub fn full_span(&self) -> Span {
+        match self {
+            Ast::Int(_, s)
+            | Ast::Float(_, s)
+            | Ast::Str(_, s)
+            | Ast::Bool(_, s)
+            | Ast::Null(s)
+            | Ast::Name(_, s) => *s,
+            Ast::Neg(x, s) | Ast::Not(x, s) => s.to(x.full_span()),
+            Ast::Bin(_, l, r, _) => l.full_span().to(r.full_span()),
+            Ast::Cond(c, _, b, _) => c.full_span().to(b.full_span()),
+            Ast::InList(x, _, _, _, end) => Span::new(x.full_span().start, *end),
+            Ast::InRange(x, _, hi, _, _) => x.full_span().to(hi.full_span()),
+            Ast::Call(_, _, s, end) => Span::new(s.start, *end),
+            Ast::Let(_, s, _, body) => s.to(body.full_span()),
+        }
+    }
+}
+
+// Binding powers (higher binds tighter).
+const BP_IFF: u8 = 1;
+const BP_IMPLIES: u8 = 2;
+const BP_COND: u8 = 3;
+const BP_OR: u8 = 4;
+const BP_AND: u8 = 5;
+const BP_NOT: u8 = 6;
+const BP_CMP: u8 = 7;
+const BP_ADD: u8 = 8;
+const BP_MUL: u8 = 9;
+const BP_NEG: u8 = 10;
+
+struct Parser<'s> {
+    src: &'s str,
+    toks: Vec<(Tok, Span)>,
+    pos: usize,
+}
+
+/// Parses an expression (with optional leading `let name = value;` bindings).
+pub fn parse(src: &str) -> Result<Ast, ExprError> {
+    let toks = lex(src)?;
+    let mut p = Parser { src, toks, pos: 0 };
+    if matches!(p.peek(), Tok::End) {
+        return Err(p.err_here("empty expression"));
+    }
+    let ast = p.lets()?;
+    if !matches!(p.peek(), Tok::End) {
+        let hint = match p.peek() {
+            Tok::Op(")") => "; this `)` has no matching `(`",
+            Tok::Op("=") => "; equality is written `==`",
+            Tok::Int(_) | Tok::Float(_) | Tok::Ident(_) | Tok::Str(_) | Tok::Quoted(_) => {
+                "; an operator is missing before it"
+            }
+            _ => "",
+        };
+        return Err(p.err_here(format!(
+            "unexpected {} after a complete expression{hint}",
+            p.peek().describe()
+        )));
+    }
+    Ok(ast)
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].0
+    }
+    fn span(&self) -> Span {
+        self.toks[self.pos].1
+    }
+    fn bump(&mut self) -> (Tok, Span) {
+        let t = self.toks[self.pos].clone();
+        if !matches!(t.0, Tok::End) {
+            self.pos += 1;
+        }
+        t
+    }
+    fn err_here(&self, msg: impl Into<String>) -> ExprError {
+        ExprError::new(self.src, self.span(), msg)
+    }
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Tok::Op(o) if *o == op)
+    }
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == w)
+    }
+    fn expect_op(&mut self, op: &str, what: &str) -> Result<Span, ExprError> {
+        if self.is_op(op) {
+            Ok(self.bump().1)
+        } else {
+            Err(self.err_here(format!(
+                "expected `{op}` {what}, found {}",
+                self.peek().describe()
+            )))
+        }
+    }
+
+    fn lets(&mut self) -> Result<Ast, ExprError> {
+        if self.is_word("let") {
+            self.bump();
+            let (tok, span) = self.bump();
+            let name = match tok {
+                Tok::Ident(n) if !KEYWORDS.contains(&n.as_str()) => n,
+                t => {
+                    return Err(ExprError::new(
+                        self.src,
+                        span,
+                        format!("expected a name after `let`, found {}", t.describe()),
+                    ));
+                }
+            };
+            self.expect_op("=", "after the name in `let name = value;`")?;
+            let value = self.expr(0)?;
+            self.expect_op(";", "after the value in `let name = value;`")?;
+            let body = self.lets()?;
+            return Ok(Ast::Let(name, span, Box::new(value), Box::new(body)));
+        }
+        self.expr(0)
+    }
+
+    /// The infix operator at the cursor, its binding power and whether it is
+    /// right-associative.
+    fn infix(&self) -> Option<(BinOp, u8, bool)> {
+        let op = match self.peek() {
+            Tok::Op(o) => match *o {
+                "<=>" => (BinOp::Iff, BP_IFF, false),
+                "==>" => (BinOp::Implies, BP_IMPLIES, true),
+                "||" => (BinOp::Or, BP_OR, false),
+                "&&" => (BinOp::And, BP_AND, false),
+                "==" => (BinOp::Eq, BP_CMP, false),
+                "!=" => (BinOp::Ne, BP_CMP, false),
+                "<" => (BinOp::Lt, BP_CMP, false),
+                "<=" => (BinOp::Le, BP_CMP, false),
+                ">" => (BinOp::Gt, BP_CMP, false),
+                ">=" => (BinOp::Ge, BP_CMP, false),
+                "+" => (BinOp::Add, BP_ADD, false),
+                "-" => (BinOp::Sub, BP_ADD, false),
+                "*" => (BinOp::Mul, BP_MUL, false),
+                "/" => (BinOp::Div, BP_MUL, false),
+                "%" => (BinOp::Rem, BP_MUL, false),
+                _ => return None,
+            },
+            Tok::Ident(w) => match w.as_str() {
+                "iff" => (BinOp::Iff, BP_IFF, false),
+                "implies" => (BinOp::Implies, BP_IMPLIES, true),
+                "or" => (BinOp::Or, BP_OR, false),
+                "and" => (BinOp::And, BP_AND, false),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(op)
+    }
+
+    /// Pratt loop: parses an expression whose operators all bind tighter than `min_bp`.
+    fn expr(&mut self, min_bp: u8) -> Result<Ast, ExprError> {
+        let mut lhs = self.prefix()?;
+        loop {
+            // Ternary.
+            if self.is_op("?") {
+                if BP_COND <= min_bp {
+                    break;
+                }
+                let q = self.bump().1;
+                let then = self.expr(0)?;
+                self.expect_op(":", "between the branches of `c ? a : b`")?;
+                // Right-associative: `a ? b : c ? d : e` is `a ? b : (c ? d : e)`.
+                let other = self.expr(BP_COND - 1)?;
+                lhs = Ast::Cond(Box::new(lhs), Box::new(then), Box::new(other), q);
+                continue;
+            }
+            // Membership, at comparison level: `x in ..`, `x not in ..`.
+            let negated_in = self.is_word("not")
+                && matches!(self.toks.get(self.pos + 1), Some((Tok::Ident(w), _)) if w == "in");
+            if self.is_word("in") || negated_in {
+                if BP_CMP <= min_bp {
+                    break;
+                }
+                if negated_in {
+                    self.bump();
+                }
+                let in_span = self.bump().1;
+                lhs = self.membership(lhs, negated_in, in_span)?;
+                if self.is_word("in") || self.infix().is_some_and(|(op, _, _)| op.is_comparison()) {
+                    return Err(self.err_here(
+                        "membership tests do not chain with comparisons; add parentheses",
+                    ));
+                }
+                continue;
+            }
+            let Some((op, bp, right)) = self.infix() else {
+                break;
+            };
+            if bp <= min_bp {
+                break;
+            }
+            let op_span = self.bump().1;
+            if op.is_comparison() {
+                // Chained comparisons read as in mathematics (and Python):
+                // `a < b <= c` is `a < b and b <= c`.
+                let rhs = self.expr(BP_CMP)?;
+                let mut result = Ast::Bin(op, Box::new(lhs), Box::new(rhs.clone()), op_span);
+                let mut prev = rhs;
+                while let Some((op2, BP_CMP, _)) = self.infix() {
+                    let s2 = self.bump().1;
+                    let next = self.expr(BP_CMP)?;
+                    let link = Ast::Bin(op2, Box::new(prev), Box::new(next.clone()), s2);
+                    result = Ast::Bin(BinOp::And, Box::new(result), Box::new(link), s2);
+                    prev = next;
+                }
+                lhs = result;
+                continue;
+            }
+            let rhs = self.expr(if right { bp - 1 } else { bp })?;
+            lhs = Ast::Bin(op, Box::new(lhs), Box::new(rhs), op_span);
+        }
+        Ok(lhs)
+    }
+
+    fn membership(&mut self, lhs: Ast, negated: bool, in_span: Span) -> Result<Ast, ExprError> {
+        if self.is_op("[") {
+            self.bump();
+            let mut items = Vec::new();
+            if !self.is_op("]") {
+                loop {
+                    items.push(self.expr(0)?);
+                    if self.is_op(",") {
+                        self.bump();
+                        if self.is_op("]") {
+                            break; // trailing comma
+                        }
+                        continue;
+                    }
+                    break;
+                }
+            }
+            if !self.is_op("]") {
+                return Err(self.err_here(format!(
+                    "expected `,` or `]` in the list, found {}",
+                    self.peek().describe()
+                )));
+            }
+            let end = self.bump().1.end;
+            return Ok(Ast::InList(Box::new(lhs), items, negated, in_span, end));
+        }
+        if matches!(self.peek(), Tok::End) {
+            return Err(self.err_here(
+                "expected a list `[a, b, ...]` or a range `a..b` after `in`, found the end of the expression",
+            ));
+        }
+        let lo = self.expr(BP_CMP)?;
+        if !self.is_op("..") {
+            return Err(self.err_here(format!(
+                "expected `..` of a range `a..b` (both ends included) or a list `[a, b, ...]` after `in`, found {}",
+                self.peek().describe()
+            )));
+        }
+        self.bump();
+        let hi = self.expr(BP_CMP)?;
+        Ok(Ast::InRange(
+            Box::new(lhs),
+            Box::new(lo),
+            Box::new(hi),
+            negated,
+            in_span,
+        ))
+    }
+
+    fn prefix(&mut self) -> Result<Ast, ExprError> {
+        let (tok, span) = self.bump();
+        Ok(match tok {
+            Tok::Int(v) => Ast::Int(v, span),
+            Tok::Float(v) => Ast::Float(v, span),
+            Tok::Str(s) => Ast::Str(s, span),
+            Tok::Quoted(s) => Ast::Name(s, span),
+            Tok::Op("-") => {
+                // Fold `-<literal>`: `-7 / 2` reads as the literal -7 divided by 2.
+                let x = self.expr(BP_NEG)?;
+                match x {
+                    Ast::Int(v, s) => Ast::Int(v.wrapping_neg(), span.to(s)),
+                    Ast::Float(v, s) => Ast::Float(-v, span.to(s)),
+                    x => Ast::Neg(Box::new(x), span),
+                }
+            }
+            Tok::Op("+") => self.expr(BP_NEG)?,
+            Tok::Op("!") => Ast::Not(Box::new(self.expr(BP_NOT)?), span),
+            Tok::Op("(") => {
+                if self.is_op(")") {
+                    return Err(self.err_here("empty parentheses: expected an expression"));
+                }
+                let e = self.expr(0)?;
+                if !self.is_op(")") {
+                    return Err(self.err_here(format!(
+                        "expected `)` to close the `(` at column {}, found {}",
+                        self.src[..span.start].chars().count() + 1,
+                        self.peek().describe()
+                    )));
+                }
+                self.bump();
+                e
+            }
+            Tok::Ident(w) => match w.as_str() {
+                "true" => Ast::Bool(true, span),
+                "false" => Ast::Bool(false, span),
+                "null" => Ast::Null(span),
+                "not" => Ast::Not(Box::new(self.expr(BP_NOT)?), span),
+                "let" => {
+                    return Err(ExprError::new(
+                        self.src,
+                        span,
+                        "`let name = value;` bindings may only stand at the start of the expression",
+                    ));
+                }
+                kw if KEYWORDS.contains(&kw) => {
+                    return Err(ExprError::new(
+                        self.src,
+                        span,
+                        format!("expected an expression, found the keyword `{kw}`"),
+                    ));
+                }
+                _ => {
+                    if self.is_op("(") {
+                        self.bump();
+                        let mut args = Vec::new();
+                        if !self.is_op(")") {
+                            loop {
+                                args.push(self.expr(0)?);
+                                if self.is_op(",") {
+                                    self.bump();
+                                    continue;
+                                }
+                                break;
+                            }
+                        }
+                        if !self.is_op(")") {
+                            return Err(self.err_here(format!(
+                                "expected `,` or `)` in the arguments of `{w}(`, found {}",
+                                self.peek().describe()
+                            )));
+                        }
+                        let end = self.bump().1.end;
+                        Ast::Call(w, args, span, end)
+                    } else {
+                        Ast::Name(w, span)
+                    }
+                }
+            },
+            Tok::End => {
+                let after = self.toks[..self.pos]
+                    .iter()
+                    .rev()
+                    .find(|(t, _)| !matches!(t, Tok::End))
+                    .map(|(t, _)| format!(" after {}", t.describe()))
+                    .unwrap_or_default();
+                return Err(ExprError::new(
+                    self.src,
+                    span,
+                    format!("expected an expression{after}, found the end of the expression"),
+                ));
+            }
+            t => {
+                let prev = if self.pos >= 2 {
+                    format!(" after {}", self.toks[self.pos - 2].0.describe())
+                } else {
+                    String::new()
+                };
+                return Err(ExprError::new(
+                    self.src,
+                    span,
+                    format!("expected an expression{prev}, found {}", t.describe()),
+                ));
+            }
+        })
+    }
+}

@@ -1,0 +1,590 @@
+use super::*;
+use crate::table::{StrVec, Table, Values};
+
+/// One row with a few typed columns, for expression tests.
+fn row() -> Table {
+    Table::new()
+        .with("a", Values::Bool(vec![true]))
+        .with("b", Values::Bool(vec![false]))
+        .with("c", Values::Bool(vec![false]))
+        .with("n", Values::Int(vec![3]))
+        .with("N", Values::Int(vec![12]))
+        .with("x", Values::Float(vec![2.5]))
+        .with("g", Values::OptInt(vec![None]))
+        .with("outcome", Values::Str(["P"].into_iter().collect()))
+}
+
+fn ev(src: &str) -> String {
+    let t = row();
+    let e = Expr::compile(src, &t).unwrap_or_else(|e| panic!("{src}: {e}"));
+    let b = e.bind(&t).unwrap();
+    b.eval(0).to_string()
+}
+
+fn err(src: &str) -> ExprError {
+    match Expr::compile_predicate(src, &row()) {
+        Ok(_) => panic!("{src}: expected an error"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn precedence() {
+    // and binds tighter than or.
+    assert_eq!(ev("a or b and c"), "true");
+    assert_eq!(ev("(a or b) and c"), "false");
+    assert_eq!(ev("b and c or a"), "true");
+    // not binds looser than comparisons: not (a == b).
+    assert_eq!(ev("not a == b"), "true");
+    assert_eq!(ev("!a == b"), "true");
+    assert_eq!(ev("(not a) == b"), "true");
+    assert_eq!(ev("not a and b"), "false"); // (not a) and b
+    // ==> is right-associative: false ==> (x ==> false) is true, but
+    // (false ==> true) ==> false would be false.
+    assert_eq!(ev("b ==> a ==> b"), "true");
+    assert_eq!(ev("(b ==> a) ==> b"), "false");
+    // <=> is loosest: (a or b) <=> (c or a).
+    assert_eq!(ev("a or b <=> c or a"), "true");
+    assert_eq!(ev("b <=> a ==> b"), "true"); // b <=> (a ==> b): false <=> false
+    assert_eq!(ev("(b <=> a) ==> b"), "true"); // (false) ==> b
+    // Arithmetic.
+    assert_eq!(ev("1 + 2 * 3"), "7");
+    assert_eq!(ev("(1 + 2) * 3"), "9");
+    assert_eq!(ev("10 - 3 - 2"), "5");
+    assert_eq!(ev("100 / 10 / 5"), "2");
+    assert_eq!(ev("-n * 2"), "-6");
+    assert_eq!(ev("- n % 2"), "1"); // (-3) % 2 == 1
+    assert_eq!(ev("2 * n + 3"), "9");
+    // Comparisons chain; arithmetic binds tighter.
+    assert_eq!(ev("0 <= N % 5 < 5"), "true");
+    assert_eq!(ev("1 < n < 3"), "false");
+    assert_eq!(ev("N == 4 * n"), "true");
+    // Ternary: below or, above ==>; right-associative.
+    assert_eq!(ev("n % 2 == 1 ? 2 * (n + 1) : n + 2"), "8");
+    assert_eq!(ev("b ? 1 : a ? 2 : 3"), "2");
+    assert_eq!(ev("b or a ? 1 : 2"), "1");
+    assert_eq!(ev("N == (n % 2 == 1 ? 4 * n : 0)"), "true");
+    // Membership at comparison level.
+    assert_eq!(ev("n in [1, 3, 5]"), "true");
+    assert_eq!(ev("n not in [1, 3, 5]"), "false");
+    assert_eq!(ev("n in 2..9"), "true");
+    assert_eq!(ev("n in 3..3"), "true");
+    assert_eq!(ev("N in 2..9"), "false");
+    assert_eq!(ev("N not in 2..9"), "true");
+    assert_eq!(ev("n + 1 in 4..n+1 and a"), "true");
+    assert_eq!(ev("not n in [3]"), "false");
+    assert_eq!(ev("outcome in [\"N\", \"P\"]"), "true");
+    // Synonyms and unicode.
+    assert_eq!(ev("a && !b || c"), "true");
+    assert_eq!(ev("a implies b iff c"), "true");
+    assert_eq!(ev("n ≥ 3 ∧ N ≠ 3 ⇒ n ∈ [3]"), "true");
+    assert_eq!(
+        ev("let m = n + 1; let k = 2*m; k == 8 and m in [4]"),
+        "true"
+    );
+}
+
+#[test]
+fn the_issues_examples_parse() {
+    let t = Table::new()
+        .with("N", Values::Int(vec![7]))
+        .with("n", Values::Int(vec![2]))
+        .with("k", Values::Int(vec![3]))
+        .with("period", Values::Int(vec![8]))
+        .with("grundy", Values::OptInt(vec![Some(4)]))
+        .with("y", Values::Int(vec![30]))
+        .with("outcome", Values::Str(["N"].into_iter().collect()));
+    for (src, want) in [
+        (r#"outcome == "P" <=> N % (n + 1) == 0"#, Some(true)),
+        (
+            r#"outcome == "P" <=> (N == 0 or (N - (n+2)) % (2*n+3) == 0 or N % (2*n+3) == 0)"#,
+            Some(false), // N = 7 = 0 mod 7 but outcome is N
+        ),
+        ("grundy == 4", Some(true)),
+        ("period == (k % 2 == 1 ? 2*(k+1) : k+2)", Some(true)),
+        ("y >= 22 ==> grundy == 4", Some(true)),
+    ] {
+        let e = Expr::compile_predicate(src, &t).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(e.bind(&t).unwrap().test(0), want, "{src}");
+    }
+}
+
+#[test]
+fn integer_semantics() {
+    // Floor division and floor modulus.
+    assert_eq!(ev("-7 / 2"), "-4");
+    assert_eq!(ev("7 / -2"), "-4");
+    assert_eq!(ev("-7 / -2"), "3");
+    assert_eq!(ev("7 / 2"), "3");
+    assert_eq!(ev("-7 % 3"), "2");
+    assert_eq!(ev("7 % -3"), "-2");
+    assert_eq!(ev("-6 % 3"), "0");
+    assert_eq!(ev("mod(-7, 3)"), "2");
+    assert_eq!(ev("(-7 / 3) * 3 + (-7 % 3)"), "-7");
+    assert_eq!(ev("0 - n / 2"), "-1"); // unary minus binds tighter only as a prefix
+    // Division by zero and overflow are null.
+    assert_eq!(ev("n / 0"), "null");
+    assert_eq!(ev("n % 0"), "null");
+    assert_eq!(ev("9223372036854775807 + 1"), "null");
+    // 2-adic valuation.
+    assert_eq!(ev("v2(12)"), "2");
+    assert_eq!(ev("v2(12) == 2"), "true");
+    assert_eq!(ev("v2(1)"), "0");
+    assert_eq!(ev("v2(-8)"), "3");
+    assert_eq!(ev("v2(0)"), "null");
+    assert_eq!(ev("v2(N - 12) >= 1"), "null");
+    assert_eq!(ev("N - 12 == 0 or v2(N - 12) >= 1"), "true");
+    // Other helpers.
+    assert_eq!(ev("gcd(12, 18)"), "6");
+    assert_eq!(ev("gcd(-4, 0)"), "4");
+    assert_eq!(ev("gcd(0, 0)"), "0");
+    assert_eq!(ev("lcm(4, 6, 10)"), "60");
+    assert_eq!(ev("abs(-5)"), "5");
+    assert_eq!(ev("min(4, n, 7)"), "3");
+    assert_eq!(ev("max(4, n, 7)"), "7");
+    assert_eq!(ev("pow(2, 10)"), "1024");
+    assert_eq!(ev("pow(2, -1)"), "null");
+    // Floats only when a float is involved.
+    assert_eq!(ev("x * 2"), "5");
+    assert_eq!(ev("floor(x)"), "2");
+    assert_eq!(ev("ceil(x)"), "3");
+    assert_eq!(ev("floor(-x)"), "-3");
+    assert_eq!(ev("x / 2"), "1.25");
+    assert_eq!(ev("-x % 2"), "1.5");
+    assert_eq!(ev("n / 2 == 1"), "true");
+    assert_eq!(ev("n / 2.0 == 1.5"), "true");
+    assert_eq!(ev("max(n, x)"), "3");
+    assert_eq!(ev("1_000 + 2"), "1002");
+}
+
+#[test]
+fn null_handling() {
+    assert_eq!(ev("g"), "null");
+    assert_eq!(ev("g == 1"), "null");
+    assert_eq!(ev("g != 1"), "null");
+    assert_eq!(ev("g + 1"), "null");
+    assert_eq!(ev("g == null"), "null");
+    assert_eq!(ev("is_null(g)"), "true");
+    assert_eq!(ev("is_null(n)"), "false");
+    assert_eq!(ev("coalesce(g, 7)"), "7");
+    // Kleene logic.
+    assert_eq!(ev("b and g == 1"), "false");
+    assert_eq!(ev("g == 1 and b"), "false");
+    assert_eq!(ev("a and g == 1"), "null");
+    assert_eq!(ev("a or g == 1"), "true");
+    assert_eq!(ev("g == 1 or a"), "true");
+    assert_eq!(ev("b or g == 1"), "null");
+    assert_eq!(ev("not g == 1"), "null");
+    assert_eq!(ev("b ==> g == 1"), "true");
+    assert_eq!(ev("g == 1 ==> a"), "true");
+    assert_eq!(ev("a ==> g == 1"), "null");
+    assert_eq!(ev("a <=> g == 1"), "null");
+    assert_eq!(ev("g in [1, 2]"), "null");
+    assert_eq!(ev("n in [1, g]"), "null");
+    assert_eq!(ev("n in [3, g]"), "true");
+    assert_eq!(ev("g in 1..2"), "null");
+    assert_eq!(ev("g == 1 ? 1 : 2"), "null");
+}
+
+#[test]
+fn errors_point_at_the_mistake() {
+    // (source, 1-based column of the mistake, part of the message)
+    let cases: &[(&str, usize, &str)] = &[
+        ("N % ", 5, "expected an expression after `%`, found the end"),
+        ("N %", 4, "expected an expression after `%`"),
+        ("foo(", 5, "expected an expression"),
+        ("v2(N", 5, "expected `,` or `)` in the arguments of `v2(`"),
+        ("foo(1) == 2", 1, "unknown function `foo`"),
+        ("N == 0 and M == 1", 12, "unknown column `M`"),
+        (
+            "1 +* 2 == 3",
+            4,
+            "expected an expression after `+`, found `*`",
+        ),
+        (
+            "(N + 1 == 2",
+            12,
+            "expected `)` to close the `(` at column 1",
+        ),
+        ("N + 1) == 2", 6, "this `)` has no matching `(`"),
+        ("N = 3", 3, "equality is written `==`"),
+        ("2n == 4", 1, "`2*n`"),
+        ("N == 3 & n == 2", 8, "`and`"),
+        (
+            r#"outcome == 1"#,
+            9,
+            "`==` cannot compare a string (`outcome`) with an integer (`1`)",
+        ),
+        (
+            r#"outcome + 1 == 2"#,
+            9,
+            "`+` needs numbers, but its left side is a string (`outcome`)",
+        ),
+        ("N + 1", 1, "must be true or false, but it is an integer"),
+        (
+            "a and N",
+            3,
+            "`and` needs true or false on both sides, but its right side is an integer (`N`)",
+        ),
+        (
+            "a ? 1 : \"x\"",
+            3,
+            "the branches of `? :` have different types",
+        ),
+        (
+            "v2(x) == 1",
+            1,
+            "`v2` needs an integer, but argument 1 is a float (`x`)",
+        ),
+        ("v2(1, 2) == 1", 1, "`v2` takes 1 argument, got 2"),
+        ("n in 1", 7, "expected `..` of a range"),
+        ("n in [1, 2", 11, "expected `,` or `]`"),
+        ("outcome == \"P", 12, "unterminated string"),
+        ("N == 3 n", 8, "an operator is missing"),
+        ("", 1, "empty expression"),
+        ("N ^ 2 == 4", 3, "pow(a, b)"),
+        ("let N = 3; N == 3", 5, "would hide the column `N`"),
+        ("n(2) == 6", 1, "`n` is a column"),
+        ("99999999999999999999 == 1", 1, "too large"),
+    ];
+    for (src, col, msg) in cases {
+        let e = err(src);
+        assert!(
+            e.message.contains(msg),
+            "{src:?}: message {:?} should contain {msg:?}",
+            e.message
+        );
+        assert_eq!(e.column(), *col, "{src:?}: {e}");
+    }
+    // The unknown-column message lists the available columns; Display shows
+    // a caret under the mistake.
+    let e = err("N == 0 and M == 1");
+    assert!(
+        e.message
+            .contains("available columns: a, b, c, n, N, x, g, outcome")
+    );
+    assert_eq!(
+        e.to_string().lines().nth(2).unwrap(),
+        "               ^",
+        "{e}"
+    );
+    let e = err("nn == 1");
+    assert!(e.message.contains("unknown column `nn`"), "{}", e.message);
+    let e = err("OUTCOME == \"P\"");
+    assert!(
+        e.message.contains("did you mean `outcome`"),
+        "{}",
+        e.message
+    );
+    assert!(syntax_check("N % ").is_err());
+    assert!(syntax_check("unknown_column == 1").is_ok());
+}
+
+/// Cond(1) with max take n: P ⇔ N ≡ 0 mod n+1. The table has one wrong row.
+fn cond1_table(flip: Option<(i64, i64)>) -> Table {
+    let mut rule = StrVec::default();
+    let mut take_max = Vec::new();
+    let mut n = Vec::new();
+    let mut outcome = StrVec::default();
+    let mut grundy = Vec::new();
+    for m in 2..=4 {
+        for k in 0..=20 {
+            rule.push(&format!("max:{m}"));
+            take_max.push(m);
+            n.push(k);
+            let mut p = k % (m + 1) == 0;
+            if flip == Some((m, k)) {
+                p = !p;
+            }
+            outcome.push(if p { "P" } else { "N" });
+            grundy.push(if m == 4 { None } else { Some(k % (m + 1)) });
+        }
+    }
+    Table::new()
+        .with("rule", Values::Str(rule))
+        .with("take_max", Values::Int(take_max))
+        .with("N", Values::Int(n))
+        .with("outcome", Values::Str(outcome))
+        .with("grundy", Values::OptInt(grundy))
+        .with("winning_moves", Values::Str((0..63).map(|_| "").collect()))
+}
+
+#[test]
+fn a_conjecture_that_holds() {
+    let t = cond1_table(None);
+    let r = check_table(
+        &t,
+        None,
+        r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!(
+        (r.rows, r.matched, r.failed, r.undetermined),
+        (63, 63, 0, 0)
+    );
+    assert!(r.counterexamples.is_empty());
+    assert_eq!(
+        r.ranges,
+        vec![("N".to_string(), 0, 20)],
+        "take_max is a rule detail column, left out of the key"
+    );
+    assert_eq!(r.summary(), "holds on all 63 rows (N 0..20)");
+    // With a filter and a let.
+    let r = check_table(
+        &t,
+        Some("take_max in [2, 3]"),
+        "let n = take_max; grundy == N % (n + 1)",
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!((r.verdict, r.matched), (Verdict::Holds, 42));
+}
+
+#[test]
+fn a_conjecture_that_fails_with_the_first_counterexample() {
+    let t = cond1_table(Some((3, 8)));
+    let opts = CheckOptions::default();
+    let claim = r#"outcome == "P" <=> N % (take_max + 1) == 0"#;
+    let r = check_table(&t, None, claim, &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Fails);
+    assert_eq!((r.matched, r.failed), (63, 1));
+    let ce = &r.counterexamples[0];
+    assert_eq!(ce.row, 21 + 8);
+    assert_eq!(
+        ce.key,
+        vec![
+            ("rule".to_string(), "max:3".to_string()),
+            ("N".to_string(), "8".to_string())
+        ]
+    );
+    assert_eq!(
+        ce.values,
+        vec![
+            ("outcome".to_string(), "\"N\"".to_string()),
+            ("take_max".to_string(), "3".to_string())
+        ]
+    );
+    assert_eq!(
+        ce.sides,
+        vec![
+            ("outcome == \"P\"".to_string(), "false".to_string()),
+            ("N % (take_max + 1) == 0".to_string(), "true".to_string())
+        ]
+    );
+    assert!(r.summary().starts_with(
+        "fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8: outcome=\"N\", take_max=3; [outcome == \"P\"] = false, [N % (take_max + 1) == 0] = true"
+    ), "{}", r.summary());
+
+    // A false claim: the counterexamples are the first rows in natural order.
+    let r = check_table(&t, Some("take_max >= 3"), "N % 2 == 0", &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Fails);
+    assert_eq!((r.matched, r.failed), (42, 20));
+    let rows: Vec<usize> = r.counterexamples.iter().map(|c| c.row).collect();
+    assert_eq!(rows, vec![22, 24, 26, 28, 30]);
+    assert_eq!(r.ranges, vec![("N".to_string(), 0, 20)]);
+}
+
+#[test]
+fn vacuous_and_undetermined() {
+    let t = cond1_table(None);
+    let opts = CheckOptions::default();
+    let r = check_table(&t, Some("take_max > 100"), "N == N + 1", &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Vacuous);
+    assert_eq!((r.rows, r.matched), (63, 0));
+    assert!(r.summary().starts_with("vacuous"));
+    // Empty table: vacuous too, never holds.
+    let empty = t.empty_like();
+    let r = check_table(&empty, None, "N >= 0", &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Vacuous);
+
+    // grundy is null for take_max = 4: those rows are undetermined.
+    let r = check_table(&t, None, "grundy == N % (take_max + 1)", &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert_eq!((r.matched, r.undetermined, r.decided()), (63, 21, 42));
+    assert_eq!(r.first_undetermined.as_ref().unwrap().row, 42);
+    assert!(
+        r.summary().contains("21 rows undetermined"),
+        "{}",
+        r.summary()
+    );
+    let r = check_table(&t, Some("take_max == 4"), "grundy == 0", &opts).unwrap();
+    assert_eq!(r.verdict, Verdict::Undetermined);
+    // A null filter leaves the row out and counts it.
+    let r = check_table(&t, Some("grundy == 0"), "outcome == \"P\"", &opts).unwrap();
+    assert_eq!(
+        (r.verdict, r.matched, r.filter_null),
+        (Verdict::Holds, 7 + 6, 21)
+    );
+}
+
+#[test]
+fn errors_name_the_part() {
+    let t = cond1_table(None);
+    let e = check_table(&t, Some("take_mx > 1"), "N >= 0", &CheckOptions::default()).unwrap_err();
+    assert_eq!(e.part, "where");
+    assert!(e.error.message.contains("unknown column `take_mx`"));
+    assert!(
+        e.error
+            .message
+            .contains("available columns: rule, take_max, N, outcome")
+    );
+    let e = check_table(&t, None, "N >= ", &CheckOptions::default()).unwrap_err();
+    assert_eq!((e.part, e.error.column()), ("claim", 6));
+}
+
+#[test]
+fn large_tables_use_chunks_in_order() {
+    // More rows than one chunk: counts and the first counterexamples still
+    // come out in row order.
+    let n = 3 * CHUNK + 17;
+    let t = Table::new().with("N", Values::Int((0..n as i64).collect()));
+    let r = check_table(
+        &t,
+        Some("N >= 100000"),
+        "N % 7 != 3",
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.verdict, Verdict::Fails);
+    assert_eq!(r.matched, n - 100000);
+    assert_eq!(r.failed, (100000..n).filter(|k| k % 7 == 3).count());
+    let rows: Vec<usize> = r.counterexamples.iter().map(|c| c.row).collect();
+    // 100000 % 7 == 5, so the first failure is 100005.
+    assert_eq!(rows, vec![100005, 100012, 100019, 100026, 100033]);
+    assert_eq!(r.ranges, vec![("N".to_string(), 100000, n as i64 - 1)]);
+}
+
+#[test]
+fn conjectures_against_stored_results_and_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = SweepDir::new(dir.path(), "cond1");
+    let chunk = crate::store::ChunkId::new(0, &["x".to_string()]);
+    crate::store::write_parquet(
+        &sweep.part_path("positions", &chunk),
+        cond1_table(Some((3, 8))),
+    )
+    .unwrap();
+    let conj = |name: &str, filter: Option<&str>, claim: &str| Conjecture {
+        name: name.to_string(),
+        sweep: "cond1".to_string(),
+        dataset: "positions".to_string(),
+        filter: filter.map(str::to_string),
+        claim: claim.to_string(),
+        source: "report 004, §2".to_string(),
+        says: "the losses are the multiples of n+1".to_string(),
+        field: format!("conjectures[{name}]"),
+    };
+    let cs = vec![
+        conj(
+            "holds",
+            Some("take_max != 3"),
+            r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
+        ),
+        conj(
+            "fails",
+            None,
+            r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
+        ),
+        conj("vacuous", Some("N < 0"), "N >= 0"),
+        conj("bad", None, "N | 2"),
+        Conjecture {
+            dataset: "periods".to_string(),
+            ..conj("missing", None, "period == 3")
+        },
+    ];
+    let rs = check_conjectures(dir.path(), &cs, &CheckOptions::default());
+    let v: Vec<Verdict> = rs.iter().map(|r| r.verdict()).collect();
+    assert_eq!(
+        v,
+        vec![
+            Verdict::Holds,
+            Verdict::Fails,
+            Verdict::Vacuous,
+            Verdict::Error,
+            Verdict::Error
+        ]
+    );
+    let bad = rs[3].result.as_ref().unwrap_err();
+    assert!(bad.starts_with("field `conjectures[bad].claim`: "), "{bad}");
+    let missing = rs[4].result.as_ref().unwrap_err();
+    assert!(missing.contains("datasets present: positions"), "{missing}");
+    let md = render_markdown(&rs);
+    assert!(
+        md.starts_with("5 conjectures: 1 holds, 1 fails, 1 vacuous, 2 error.\n"),
+        "{md}"
+    );
+    assert!(md.contains("| name | claim | source | verdict | evidence |"));
+    assert!(md.contains("| fails | the losses are the multiples of n+1<br>`outcome == \"P\" <=> N % (take_max + 1) == 0` | report 004, §2 | **FAILS** | fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8"), "{md}");
+    assert!(md.contains("where `take_max != 3`"));
+    assert!(md.contains("`N \\| 2`"), "{md}");
+    for l in md.lines().filter(|l| l.starts_with('|')) {
+        // Every row has the 5 cells (no unescaped `|` inside a cell).
+        let cells = l.replace("\\|", "").matches('|').count();
+        assert_eq!(cells, 6, "{l}");
+    }
+}
+
+#[test]
+#[ignore]
+fn speed() {
+    // cargo test --release check::tests::speed -- --ignored --nocapture
+    let n = 1_000_000usize;
+    let mut rule = StrVec::default();
+    let mut outcome = StrVec::default();
+    let mut take_max = Vec::with_capacity(n);
+    let mut big_n = Vec::with_capacity(n);
+    let mut grundy = Vec::with_capacity(n);
+    for i in 0..n as i64 {
+        let m = 2 + (i / 100_000);
+        let k = i % 100_000;
+        rule.push(&format!("max:{m}"));
+        take_max.push(m);
+        big_n.push(k);
+        outcome.push(if k % (m + 1) == 0 { "P" } else { "N" });
+        grundy.push(Some(k % (m + 1)));
+    }
+    let t = Table::new()
+        .with("rule", Values::Str(rule))
+        .with("take_max", Values::Int(take_max))
+        .with("N", Values::Int(big_n))
+        .with("outcome", Values::Str(outcome))
+        .with("grundy", Values::OptInt(grundy));
+    for (filter, claim) in [
+        (None, r#"outcome == "P" <=> N % (take_max + 1) == 0"#),
+        (
+            Some("take_max % 2 == 1"),
+            r#"let n = take_max; outcome == "P" <=> (N == 0 or (N - (n+2)) % (2*n+3) == 0 or N % (2*n+3) == 0)"#,
+        ),
+        (
+            None,
+            "grundy == (take_max % 2 == 1 ? N % (take_max + 1) : mod(N, take_max + 1)) and v2(N + 1) >= 0",
+        ),
+    ] {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let t0 = std::time::Instant::now();
+            let r =
+                pool.install(|| check_table(&t, filter, claim, &CheckOptions::default()).unwrap());
+            let dt = t0.elapsed().as_secs_f64();
+            println!(
+                "{threads} thread(s): {:.1} M rows/s ({:.3} s) {} — {claim}",
+                n as f64 / dt / 1e6,
+                dt,
+                r.verdict
+            );
+        }
+    }
+}
+
+#[test]
+fn xor_is_the_nim_sum() {
+    // 3 ^ 5 ^ 7 = 1 (011 ^ 101 = 110; 110 ^ 111 = 001), by hand.
+    let t = Table::new().with("a", Values::Int(vec![3, 1])).with("b", Values::Int(vec![5, 2])).with("c", Values::Int(vec![7, 3]));
+    let r = check_table(&t, None, "xor(a, b, c) == (a == 3 ? 1 : 0)", &CheckOptions::default()).unwrap();
+    assert_eq!(r.verdict, Verdict::Holds);
+}
