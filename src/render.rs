@@ -736,6 +736,12 @@ fn save_figure<F: Figure>(
     Ok(vec![png, svg])
 }
 
+/// A caption size that fits the title on one line of the figure's width.
+fn caption_size(title: &str, width: u32) -> u32 {
+    let chars = title.chars().count().max(1) as u32;
+    (width * 17 / 10 / chars).clamp(9, 17)
+}
+
 fn perr<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing failed: {e}")
 }
@@ -784,7 +790,7 @@ impl Figure for ScatterFig {
         root.fill(&WHITE).map_err(perr)?;
         let (xr, yr) = (self.xr, self.yr);
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 17))
+            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -844,7 +850,7 @@ impl Figure for CellFig {
             None => 50,
         };
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 17))
+            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
             .margin(12)
             .x_label_area_size(if self.hex { 0 } else { 40 })
             .y_label_area_size(if self.hex { 0 } else { ylabel })
@@ -969,7 +975,7 @@ impl Figure for BarsFig {
             .max(1.0);
         let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 17))
+            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)

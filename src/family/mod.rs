@@ -14,11 +14,12 @@ use crate::spec::{Node, SpecError};
 use crate::table::Table;
 use crate::view::View;
 
+pub mod lines;
 pub mod parity;
 pub mod takeaway;
 
 /// Every family nimlab knows, by the name used in specs and on the command line.
-pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway, &parity::Parity];
+pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway, &parity::Parity, &lines::Lines];
 
 /// Changes whenever a nimlab change alters any result for the same case keys;
 /// it is part of every chunk id, so stored results of another version are

@@ -416,18 +416,39 @@ impl OneHeap {
             let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();
             let zeros = (0..len).filter(|&n| is_p[n]).map(|n| n as u32).collect();
             let in_s = membership(&takes);
-            OneHeap { rule: rule.clone(), takes, grundy: Some(g), joint: None, is_p, zeros, single: vec![], in_s }
+            OneHeap {
+                rule: rule.clone(),
+                takes,
+                grundy: Some(g),
+                joint: None,
+                is_p,
+                zeros,
+                single: vec![],
+                in_s,
+            }
         } else {
             let j = Joint::solve(&[len], &takes, rule.play, rule.no_repeat, progress);
             let is_p = (0..len).map(|n| j.child_is_p(n, None)).collect();
-            let zeros = (0..len).filter(|&n| j.code[n] == 0).map(|n| n as u32).collect();
+            let zeros = (0..len)
+                .filter(|&n| j.code[n] == 0)
+                .map(|n| n as u32)
+                .collect();
             let mut single: Vec<(u64, u32)> = (0..len)
                 .filter(|&n| j.code[n] != 0 && j.code[n] != solver::MULTI)
                 .map(|n| (n as u64 + j.code[n] as u64, n as u32))
                 .collect();
             single.sort_unstable();
             let in_s = membership(&takes);
-            OneHeap { rule: rule.clone(), takes, grundy: None, joint: Some(j), is_p, zeros, single, in_s }
+            OneHeap {
+                rule: rule.clone(),
+                takes,
+                grundy: None,
+                joint: Some(j),
+                is_p,
+                zeros,
+                single,
+                in_s,
+            }
         }
     }
 
@@ -451,10 +472,16 @@ impl OneHeap {
         }
         let (lo, hi) = (n.saturating_sub(smax) as u32, (n - smin) as u32);
         let start = self.zeros.partition_point(|&y| y < lo);
-        let cands = self.zeros[start..].iter().take_while(|&&y| y <= hi).copied();
+        let cands = self.zeros[start..]
+            .iter()
+            .take_while(|&&y| y <= hi)
+            .copied();
         let key = n as u64;
         let s0 = self.single.partition_point(|&(t, _)| t < key);
-        let more = self.single[s0..].iter().take_while(|&&(t, _)| t == key).map(|&(_, y)| y);
+        let more = self.single[s0..]
+            .iter()
+            .take_while(|&&(t, _)| t == key)
+            .map(|&(_, y)| y);
         for y in cands.chain(more) {
             let s = n - y as usize;
             if s > smax || !self.in_s[s] || (self.rule.no_repeat && last == Some(s as u32)) {

@@ -1,0 +1,121 @@
+//! The exhaustive retrograde kernel of the `lines` family
+//! (`src/family/lines/retro.rs`): misère, runs of at most 3 pieces, the
+//! triangle of 7 rows (28 pieces, 2^28 positions), the whole table, on a
+//! rayon pool of 1 and of 2 threads (issue 3's targets: within 2× of 0.09 s
+//! and 0.046 s, aiming at 1.2×).
+//!
+//! `cargo bench --bench lines_retro`.
+//!
+//! `lines_retro --triangle ROWS` (the executable cargo builds, see
+//! `scripts/bench-triangle8.sh`) instead solves one triangle once on the
+//! global pool and prints the time, the P-positions per piece count, the
+//! outcome of the full board and its winning first moves.
+
+use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use nimlab::family::lines::retro::{Exhaustive, Move, memory_bytes, solve};
+use nimlab::game::Play;
+
+/// The triangle of `rows` rows: points (q, r), q, r ≥ 0, q + r < rows,
+/// numbered bottom row first, q ascending (as `board::Board` numbers them);
+/// every run of 1..=`max_len` pieces along (1,0), (0,1), (1,-1).
+fn triangle(rows: i32, max_len: i32) -> (usize, Vec<Move>, Vec<(i32, i32)>) {
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        for q in 0..rows - r {
+            cells.push((q, r));
+        }
+    }
+    let idx = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
+    let mut moves = Vec::new();
+    for (dq, dr) in [(1, 0), (0, 1), (1, -1)] {
+        for &(q, r) in &cells {
+            let mut mask = 0u64;
+            for len in 0..max_len {
+                let Some(i) = idx(q + dq * len, r + dr * len) else {
+                    break;
+                };
+                mask |= 1 << i;
+                moves.push(Move { mask, blockers: 0 });
+            }
+        }
+    }
+    moves.sort_by_key(|m| m.mask);
+    moves.dedup();
+    (cells.len(), moves, cells)
+}
+
+fn run(n: usize, moves: &[Move]) -> Exhaustive {
+    solve(n, moves, Play::Misere, &|_| {}, &AtomicBool::new(false)).expect("solve")
+}
+
+fn kernels(c: &mut Criterion) {
+    let (n, moves, _) = triangle(7, 3);
+    let mut g = c.benchmark_group("lines_retro_triangle7_misere_max3");
+    g.sample_size(10).measurement_time(Duration::from_secs(6));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool");
+        g.bench_function(format!("threads={threads}"), |b| {
+            b.iter(|| pool.install(|| black_box(run(n, black_box(&moves)))))
+        });
+    }
+    g.finish();
+}
+
+/// One big triangle, once: time, counts, outcome, winning first moves.
+fn one_triangle(rows: i32) {
+    let (n, moves, cells) = triangle(rows, 3);
+    println!(
+        "triangle of {rows} rows: {n} pieces, {} moves (runs ≤ 3), misère, {} threads, {:.2} GiB of bits",
+        moves.len(),
+        rayon::current_num_threads(),
+        memory_bytes(n) as f64 / (1u64 << 30) as f64
+    );
+    let t = Instant::now();
+    let e = run(n, &moves);
+    let secs = t.elapsed().as_secs_f64();
+    println!("solve: {secs:.2} s");
+    println!("k  positions  P-positions");
+    for (k, (pos, p)) in e.counts.iter().enumerate() {
+        println!("{k:2} {pos:10} {p:12}");
+    }
+    let total: u64 = e.counts.iter().map(|c| c.1).sum();
+    println!("total P-positions: {total}");
+    let full = (1u64 << n) - 1;
+    let outcome = if e.is_p(full) {
+        "P (the first player loses)"
+    } else {
+        "N (the first player wins)"
+    };
+    println!("full board: {outcome}");
+    for m in &moves {
+        if e.is_p(full ^ m.mask) {
+            let run: Vec<String> = (0..n)
+                .filter(|i| m.mask >> i & 1 == 1)
+                .map(|i| format!("({},{})", cells[i].0, cells[i].1))
+                .collect();
+            println!("winning first move: take {}", run.join(" "));
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--triangle") {
+        let rows = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .expect("--triangle ROWS");
+        one_triangle(rows);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    kernels(&mut c);
+    c.final_summary();
+}

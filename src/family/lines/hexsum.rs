@@ -1,0 +1,227 @@
+//! `take: maximal`, normal play, on convex boards (every hexagon-family shape).
+//!
+//! In a full convex hexagon every maximal run is a whole chord (the board's
+//! intersection with one line), and removing chord `r = k` (or `q = k`, or
+//! `q + r = k`) leaves the parts on either side of it, which are again convex
+//! hexagons and are not adjacent to each other. So every position reachable
+//! from such a board is a sum of hexagons given by six side lengths, and
+//! `G(H) = mex { G(H ∩ {line < k}) xor G(H ∩ {line > k}) }` over the three
+//! directions and every `k`. The memo is keyed by side tuples: a dense table
+//! over `(p0, p1, p2, p3)` (the other two follow from closure) when the
+//! longest side is small enough, with each value written under all 12 images
+//! of its tuple; otherwise a concurrent hash map keyed by the canonical tuple.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
+use super::components::Mex;
+use super::memo::Sharded;
+
+/// Dense tables up to this many entries (bytes).
+const DENSE_MAX: u64 = 700_000_000;
+
+/// Largest side the hashed memo can key (10 bits per side).
+pub const MAX_SIDE: u32 = 1023;
+
+enum Memo {
+    /// `g + 1` in one byte; 255 means "g ≥ 254, see `big`".
+    Dense {
+        d: usize,
+        cells: Vec<AtomicU8>,
+        big: Sharded<u64, u32>,
+    },
+    Hashed(Sharded<u64, u32>),
+}
+
+/// The chord solver; shared by every case of a sweep.
+pub struct HexSolver {
+    memo: Memo,
+    max_side: u32,
+    computed: AtomicU64,
+}
+
+/// A chord: direction index into [`DIRS`] and the line's coordinate
+/// (`r` for direction 0, `q` for 1, `q + r` for 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chord {
+    /// Direction index.
+    pub dir: u8,
+    /// Line coordinate.
+    pub k: i32,
+}
+
+impl HexSolver {
+    /// A solver for hexagons all of whose sub-hexagons have sides at most `max_side`.
+    pub fn new(max_side: u32) -> HexSolver {
+        assert!(max_side <= MAX_SIDE);
+        let d = max_side.max(1) as u64;
+        let memo = if d.pow(4) <= DENSE_MAX {
+            Memo::Dense {
+                d: d as usize,
+                cells: (0..d.pow(4)).map(|_| AtomicU8::new(0)).collect(),
+                big: Sharded::default(),
+            }
+        } else {
+            Memo::Hashed(Sharded::default())
+        };
+        HexSolver {
+            memo,
+            max_side,
+            computed: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes a solver for `max_side` allocates up front.
+    pub fn upfront_bytes(max_side: u32) -> u64 {
+        let d = max_side.max(1) as u64;
+        if d.pow(4) <= DENSE_MAX { d.pow(4) } else { 0 }
+    }
+
+    /// Shapes solved so far.
+    pub fn computed(&self) -> u64 {
+        self.computed.load(Ordering::Relaxed)
+    }
+
+    /// The largest side this solver handles.
+    pub fn max_side(&self) -> u32 {
+        self.max_side
+    }
+
+    fn dense_index(d: usize, p: &[u32; 6]) -> usize {
+        (((p[0] as usize - 1) * d + p[1] as usize - 1) * d + p[2] as usize - 1) * d + p[3] as usize
+            - 1
+    }
+
+    fn pack(p: [u32; 6]) -> u64 {
+        p.iter().fold(0u64, |a, &x| (a << 10) | x as u64)
+    }
+
+    fn get(&self, p: &[u32; 6]) -> Option<u32> {
+        match &self.memo {
+            Memo::Dense { d, cells, big } => {
+                match cells[Self::dense_index(*d, p)].load(Ordering::Relaxed) {
+                    0 => None,
+                    255 => big.get(&Self::pack(canonical_sides(*p))),
+                    v => Some(v as u32 - 1),
+                }
+            }
+            Memo::Hashed(m) => m.get(&Self::pack(canonical_sides(*p))),
+        }
+    }
+
+    fn put(&self, p: [u32; 6], g: u32) {
+        match &self.memo {
+            Memo::Dense { d, cells, big } => {
+                if g >= 254 {
+                    big.insert(Self::pack(canonical_sides(p)), g);
+                }
+                let v = (g + 1).min(255) as u8;
+                for img in side_images(p) {
+                    cells[Self::dense_index(*d, &img)].store(v, Ordering::Relaxed);
+                }
+            }
+            Memo::Hashed(m) => m.insert(Self::pack(canonical_sides(p)), g),
+        }
+    }
+
+    /// Grundy value of a (possibly empty) region.
+    fn value(&self, h: Option<Hex>, progress: &(dyn Fn(u64) + Sync)) -> u32 {
+        match h {
+            None => 0,
+            Some(h) => self.grundy(h, progress),
+        }
+    }
+
+    /// The two parts left by removing a chord.
+    pub fn split(h: &Hex, c: Chord) -> (Option<Hex>, Option<Hex>) {
+        let k = c.k;
+        match c.dir {
+            0 => (
+                Hex { r1: k - 1, ..*h }.tighten(),
+                Hex { r0: k + 1, ..*h }.tighten(),
+            ),
+            1 => (
+                Hex { q1: k - 1, ..*h }.tighten(),
+                Hex { q0: k + 1, ..*h }.tighten(),
+            ),
+            _ => (
+                Hex { s1: k - 1, ..*h }.tighten(),
+                Hex { s0: k + 1, ..*h }.tighten(),
+            ),
+        }
+    }
+
+    /// Every chord of a tight hexagon.
+    pub fn chords(h: &Hex) -> impl Iterator<Item = Chord> + '_ {
+        (h.r0..=h.r1)
+            .map(|k| Chord { dir: 0, k })
+            .chain((h.q0..=h.q1).map(|k| Chord { dir: 1, k }))
+            .chain((h.s0..=h.s1).map(|k| Chord { dir: 2, k }))
+    }
+
+    /// The points of a chord, in order along its direction.
+    pub fn chord_cells(h: &Hex, c: Chord) -> Vec<Pt> {
+        let k = c.k;
+        match c.dir {
+            0 => {
+                let (lo, hi) = h.row(k);
+                (lo..=hi).map(|q| (q, k)).collect()
+            }
+            1 => {
+                let (lo, hi) = (h.r0.max(h.s0 - k), h.r1.min(h.s1 - k));
+                (lo..=hi).map(|r| (k, r)).collect()
+            }
+            _ => {
+                let (lo, hi) = (h.q0.max(k - h.r1), h.q1.min(k - h.r0));
+                (lo..=hi).map(|q| (q, k - q)).collect()
+            }
+        }
+    }
+
+    /// Grundy value of a tight hexagon.
+    pub fn grundy(&self, h: Hex, progress: &(dyn Fn(u64) + Sync)) -> u32 {
+        let p = h.sides();
+        if let Some(g) = self.get(&p) {
+            return g;
+        }
+        let mut seen = Mex::default();
+        for c in Self::chords(&h) {
+            let (a, b) = Self::split(&h, c);
+            seen.insert(self.value(a, progress) ^ self.value(b, progress));
+        }
+        let g = seen.mex();
+        self.put(p, g);
+        let n = self.computed.fetch_add(1, Ordering::Relaxed) + 1;
+        if n.is_multiple_of(4096) {
+            progress(4096);
+        }
+        g
+    }
+
+    /// The Grundy value of a tight hexagon and the value after each chord.
+    pub fn options(&self, h: Hex, progress: &(dyn Fn(u64) + Sync)) -> (u32, Vec<(Chord, u32)>) {
+        let mut seen = Mex::default();
+        let mut out = Vec::new();
+        for c in Self::chords(&h) {
+            let (a, b) = Self::split(&h, c);
+            let g = self.value(a, progress) ^ self.value(b, progress);
+            seen.insert(g);
+            out.push((c, g));
+        }
+        let g = seen.mex();
+        if self.get(&h.sides()).is_none() {
+            self.put(h.sides(), g);
+        }
+        (g, out)
+    }
+}
+
+/// A chord as text, like [`super::rules::run_text`].
+pub fn chord_text(h: &Hex, c: Chord) -> String {
+    super::rules::run_text(&HexSolver::chord_cells(h, c), c.dir as usize)
+}
+
+/// Direction of a chord.
+pub fn chord_dir(c: Chord) -> Pt {
+    DIRS[c.dir as usize]
+}

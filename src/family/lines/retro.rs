@@ -1,0 +1,1257 @@
+//! Exhaustive retrograde analysis of a `lines` board: the outcome (P or N) of
+//! every one of the 2^n subsets of an n-piece board, one bit per position.
+//!
+//! # Positions and moves
+//!
+//! Pieces are numbered `0..n` (n ≤ 40); a position is a subset `x` (bit i set
+//! when piece i is present). A [`Move`] `(mask, blockers)` is legal in `x` when
+//! `x & mask == mask && x & blockers == 0` and leads to `x ^ mask`, always a
+//! smaller number. A position is P when it has at least one move and no move
+//! reaches a P-position; a position without moves is P in normal play and N
+//! in misère play.
+//!
+//! # Layout
+//!
+//! Position `x` lives in word `w = x >> 6`, bit `i = x & 63`. Every move splits
+//! into a *word part* `(mh, bh) = (mask >> 6, blockers >> 6)` and a *low part*
+//! `(ml, bl) = (mask & 63, blockers & 63)`. For the 64 positions of word `w`
+//! the move is legal for all-or-none on the word part (`w ⊇ mh`, `w ∩ bh = ∅`),
+//! and then for exactly the low patterns `i ⊇ ml`, `i ∩ bl = ∅`. Its child is
+//! bit `i ^ ml = i - ml` of word `w ^ mh`. So, for a whole word at once,
+//!
+//! ```text
+//! N[w] |= ((P[w ^ mh] & Z(ml)) << ml) & A(bl)
+//! ```
+//!
+//! where `Z(ml)` is the set of bit indices `j` with `j & ml == 0` (the children
+//! that have room for the move's low pieces) and `A(bl)` the set of `i` with
+//! `i & bl == 0`. A move with `ml = bl = 0` is a plain `N[w] |= P[w ^ mh]`.
+//! Moves with the same word part are grouped: one read of the child word,
+//! one shift/mask per distinct low part.
+//!
+//! # Order: every child final before it is read
+//!
+//! One `u64` per word, in place: before word `w` is final its slot
+//! accumulates `N` (positions known to reach a P-position); finalising turns
+//! it into `P`. Only one array of 2^n bits is ever allocated.
+//!
+//! * **Blocks in popcount layers (parallel).** The word index is split into
+//!   `T` top bits (the block; at least 8 for load balance) and `lb ≤ 20` local
+//!   bits. A move whose word part touches the top bits leads to a block whose
+//!   index has fewer bits set, so blocks are processed in layers by popcount
+//!   of the block index; the blocks of a layer are independent and run in
+//!   parallel (rayon).
+//! * **Tiles** (4096 words, 32 KiB). A block's tiles run in increasing order.
+//!   Before a tile is solved it *pulls* every group whose word part reaches
+//!   above the tile bits, from a tile that is already final (an earlier tile
+//!   of the block, or a tile of a block of an earlier layer). Each pull is a
+//!   loop over contiguous runs of words of the sub-cube `u ⊇ mh, u ∩ bh = ∅`
+//!   of the tile, fused over the group's low parts (up to four), compiled for
+//!   AVX2 when the CPU has it. The destination stays in L1/L2; groups with the
+//!   same source tile are consecutive.
+//! * **Inside a tile: divide and conquer**, unrolled into a loop: leaves of 16
+//!   words in increasing order, and after the leaf ending at `e` the cross
+//!   step of level `t = trailing_zeros(e)`: every group whose highest word bit
+//!   is t, from the lower half `e - 2^t .. e` into the upper half
+//!   `e .. e + 2^t` (exactly the moves from the upper half into the lower one).
+//! * **Leaves**: one word at a time, by increasing popcount of the word's
+//!   index in the leaf (words of equal popcount are independent, so the CPU
+//!   overlaps them). Per word: pull the groups whose word part lies inside the
+//!   leaf, then *finalise*: `base = !N`, in misère `& has_move` (all ones as
+//!   soon as the word holds a piece that can always be taken alone, else an OR
+//!   over the moves' legality masks with an early exit), then the in-word
+//!   moves (`mh = 0`, child in the same word), if `base != 0`:
+//!   - in general, iterate `P = base & !IN(P)` from `P = base` until it stops
+//!     changing (the in-word moves form a DAG of depth ≤ 6, so this reaches the
+//!     unique fixpoint in at most 7 rounds; 1.5–1.7 on the triangles);
+//!   - when they allow it (no word-level blockers; moves within bits 0..3 with
+//!     blockers within bits 0..3 only; every `take: {max: P}`/`any` board) and
+//!     n ≥ 20, by `Chunks`: four 16-bit chunks solved by a 2^16-entry table,
+//!     in the order 0 | 1, 2 | 3, with the chunk-crossing moves applied to the
+//!     whole word in between.
+//!
+//! P-positions are counted per piece count with one `popcount` per in-word
+//! level (`i` with `popcount(i) = j`) on every non-zero word, tile by tile
+//! while the tile is in cache.
+//!
+//! Piece numbering matters only for speed: moves among pieces 0..5 are in-word
+//! moves and moves among pieces 6..9 are pulled word by word; everything above
+//! runs as whole-word loops. The family's numbering (bottom row first) is the
+//! benchmarked one; a numbering with fewer runs among the lowest ten pieces
+//! (e.g. one colour class of the lattice's 3-colouring first) is a little
+//! faster.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Result, bail};
+use rayon::prelude::*;
+
+use crate::game::Play;
+
+/// The largest board [`solve`] accepts (2^40 bits = 128 GiB, refused by
+/// [`memory_bytes`]-aware callers well before that).
+pub const MAX_PIECES: usize = 40;
+
+/// One move: legal in `x` iff `x & mask == mask && x & blockers == 0`; it leads
+/// to `x ^ mask`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The pieces removed (non-empty).
+    pub mask: u64,
+    /// Cells that must be empty (`take: maximal`: the cells just beyond the
+    /// run's ends); 0 for `take: {max: P}` and `take: any`.
+    pub blockers: u64,
+}
+
+/// The outcome of every subset of an n-piece board.
+#[derive(Clone, Debug)]
+pub struct Exhaustive {
+    /// Number of pieces.
+    pub n: usize,
+    /// Bit `x` (word `x >> 6`, bit `x & 63`) is set iff position `x` is a
+    /// P-position; `max(1, 2^n / 64)` words, bits ≥ 2^n clear.
+    pub p_bits: Vec<u64>,
+    /// Index k = piece count: (C(n, k) positions, P-positions with k pieces).
+    pub counts: Vec<(u64, u64)>,
+}
+
+impl Exhaustive {
+    /// Is position `x` (a subset of `0..n`) a P-position?
+    pub fn is_p(&self, x: u64) -> bool {
+        debug_assert!(
+            self.n >= 64 || x >> self.n == 0,
+            "position {x:#x} outside a {}-piece board",
+            self.n
+        );
+        (self.p_bits[(x >> 6) as usize] >> (x & 63)) & 1 == 1
+    }
+}
+
+/// Peak bytes [`solve`] allocates for an n-piece board: one bit per position
+/// (at least one word) plus small move tables.
+pub fn memory_bytes(n: usize) -> u64 {
+    let bits = 1u64 << n.min(63);
+    (bits / 8).max(8) + (1 << 20)
+}
+
+/// Word bits of a tile (2^12 words = 32 KiB, L1-sized): moves reaching above
+/// it are pulled tile by tile, just before the tile is solved.
+const TILE_BITS: u32 = 12;
+/// Boards from this size on solve in-word moves with [`Chunks`] (building its
+/// 128 KiB table costs about a millisecond).
+const CHUNK_TABLE_MIN_PIECES: usize = 20;
+/// Word bits handled by the per-word leaf loop.
+const LEAF_BITS: u32 = 4;
+/// Largest block (local word bits) of the parallel layer scheme: 2^20 words =
+/// 8 MiB, so that a block and the sources it pulls from stay in L3.
+const MAX_BLOCK_BITS: u32 = 20;
+/// Top (block) bits wanted for load balance on a few cores.
+const MIN_TOP_BITS: u32 = 8;
+/// Words per chunk when a group has several low parts (fits in L1).
+const CHUNK: usize = 256;
+
+/// The low part of a move: child bit `j` (with `j & z`) goes to parent bit
+/// `j + sh`, kept where `a` allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Low {
+    sh: u32,
+    z: u64,
+    a: u64,
+}
+
+impl Low {
+    fn new(ml: u64, bl: u64) -> Low {
+        let mut z = 0u64;
+        let mut a = 0u64;
+        for j in 0..64u64 {
+            if j & ml == 0 {
+                z |= 1 << j;
+            }
+            if j & bl == 0 {
+                a |= 1 << j;
+            }
+        }
+        Low {
+            sh: ml as u32,
+            z,
+            a,
+        }
+    }
+    /// Parent positions reaching a P-child in `p` by this low part.
+    #[inline(always)]
+    fn route(&self, p: u64) -> u64 {
+        ((p & self.z) << self.sh) & self.a
+    }
+    /// Low patterns where the low part is legal.
+    fn legal(&self) -> u64 {
+        (self.z << self.sh) & self.a
+    }
+}
+
+/// Moves sharing one word part.
+#[derive(Clone, Debug)]
+struct Group {
+    mh: u64,
+    bh: u64,
+    /// Has the identity low part (`ml = bl = 0`): a plain OR.
+    ident: bool,
+    /// The other low parts.
+    lows: Vec<Low>,
+}
+
+impl Group {
+    #[inline(always)]
+    fn route(&self, p: u64) -> u64 {
+        let mut r = if self.ident { p } else { 0 };
+        for l in &self.lows {
+            r |= l.route(p);
+        }
+        r
+    }
+}
+
+/// A move inside one word (`mh = 0`), legal for words with `w & bh == 0`.
+#[derive(Clone, Copy, Debug)]
+struct InMove {
+    bh: u64,
+    low: Low,
+}
+
+/// In-word moves solved by 16-bit chunks: bits 4 and 5 of the low index pick
+/// the chunk. Moves inside a chunk (low mask and low blockers within bits
+/// 0..4, no word-level blockers) are the same in every chunk, so a 2^16-entry
+/// table maps a chunk's candidates (`base` bits) to its P bits. Chunks are
+/// final in the order 0, then 1 and 2, then 3; before each step the moves
+/// that cross chunks are applied to the whole word from the final chunks.
+struct Chunks {
+    table: Vec<u16>,
+    cross: Vec<Low>,
+}
+
+impl Chunks {
+    fn new(inword: &[Low]) -> Option<Chunks> {
+        let (inner, cross): (Vec<Low>, Vec<Low>) = inword.iter().partition(|l| l.sh < 16);
+        if inner.iter().any(|l| !chunk_uniform(l)) {
+            return None;
+        }
+        let mut table = vec![0u16; 1 << 16];
+        for (b, t) in table.iter_mut().enumerate() {
+            let base = b as u64;
+            let mut p = base;
+            loop {
+                let reach = inner.iter().fold(0u64, |r, l| r | l.route(p));
+                let q = base & !reach & 0xffff;
+                if q == p {
+                    break;
+                }
+                p = q;
+            }
+            *t = p as u16;
+        }
+        Some(Chunks { table, cross })
+    }
+
+    #[inline(always)]
+    fn solve(&self, base: u64) -> u64 {
+        let t = |x: u64| self.table[(x & 0xffff) as usize] as u64;
+        let mut p = t(base);
+        let reach = self.cross.iter().fold(0u64, |r, l| r | l.route(p));
+        let b = base & !reach;
+        p |= t(b >> 16) << 16 | t(b >> 32) << 32;
+        let reach = self.cross.iter().fold(0u64, |r, l| r | l.route(p));
+        p | t((base & !reach) >> 48) << 48
+    }
+}
+
+/// Is a low part inside chunk 0 the same move in all four chunks (its
+/// legality `a` repeats with period 16)?
+fn chunk_uniform(l: &Low) -> bool {
+    let a0 = l.a & 0xffff;
+    l.a == a0 | a0 << 16 | a0 << 32 | a0 << 48
+}
+
+/// A move pulled word by word inside a leaf.
+#[derive(Clone, Copy, Debug)]
+struct LeafMove {
+    mh: u32,
+    bh: u64,
+    low: Low,
+}
+
+/// Word-level legality and the low patterns it makes movable (misère only).
+#[derive(Clone, Copy, Debug)]
+struct HasMove {
+    mh: u64,
+    bh: u64,
+    legal: u64,
+}
+
+/// Everything the kernel needs, built once from the move list.
+struct Plan {
+    misere: bool,
+    /// Local word bits of a block.
+    lb: u32,
+    /// Word bits handled by the leaf loop (≤ lb).
+    leaf_bits: u32,
+    /// Word bits of a tile (≤ lb).
+    tile_bits: u32,
+    /// Groups whose word part reaches above the tile bits, pulled tile by tile.
+    far: Vec<Group>,
+    /// `by_top[t]`: groups whose highest word bit is t (leaf_bits ≤ t < tile_bits).
+    by_top: Vec<Vec<Group>>,
+    /// Moves whose word part lies inside a leaf, flattened: for every local
+    /// leaf index l, `leaf_moves[leaf_range[l]]` are the ones with `mh ⊆ l`.
+    leaf_moves: Vec<LeafMove>,
+    leaf_range: Vec<(u32, u32)>,
+    /// The words of a leaf by increasing popcount: words of equal popcount
+    /// do not depend on each other, so the CPU overlaps their finalisation.
+    leaf_order: Vec<u8>,
+    /// In-word moves without word-level blockers, and with.
+    inword: Vec<Low>,
+    inword_blocked: Vec<InMove>,
+    /// The in-word moves solved by 16-bit chunks, when they allow it.
+    chunks: Option<Chunks>,
+    /// Word bits j whose single piece can always be taken alone (misère: the
+    /// word then has a move at every low pattern).
+    always_movable: u64,
+    has_move: Vec<HasMove>,
+    /// The CPU has AVX2 (whole-word loops run 4 words per instruction).
+    avx2: bool,
+}
+
+/// Bits `i` of a word with `popcount(i) == j`, for j = 0..=6.
+const LEVELS: [u64; 7] = {
+    let mut l = [0u64; 7];
+    let mut i = 0;
+    while i < 64 {
+        l[(i as u64).count_ones() as usize] |= 1 << i;
+        i += 1;
+    }
+    l
+};
+
+/// Block, tile and leaf sizes (the constants above; tests shrink them so
+/// that small boards go through every path).
+#[derive(Clone, Copy, Debug)]
+struct Sizes {
+    min_top_bits: u32,
+    max_block_bits: u32,
+    tile_bits: u32,
+    leaf_bits: u32,
+    chunk_min_pieces: usize,
+}
+
+const SIZES: Sizes = Sizes {
+    min_top_bits: MIN_TOP_BITS,
+    max_block_bits: MAX_BLOCK_BITS,
+    tile_bits: TILE_BITS,
+    leaf_bits: LEAF_BITS,
+    chunk_min_pieces: CHUNK_TABLE_MIN_PIECES,
+};
+
+impl Plan {
+    fn new(n: usize, moves: &[Move], play: Play, sz: Sizes) -> Plan {
+        let nh = n.saturating_sub(6) as u32;
+        let lb = if nh <= sz.min_top_bits + sz.leaf_bits {
+            nh
+        } else {
+            (nh - sz.min_top_bits).min(sz.max_block_bits)
+        };
+        let tile_bits = sz.tile_bits.min(lb);
+        let leaf_bits = sz.leaf_bits.min(tile_bits);
+        let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
+
+        // Group word moves by (mh, bh); keep distinct low parts.
+        let mut groups: Vec<Group> = Vec::new();
+        let mut inword: Vec<InMove> = Vec::new();
+        let mut has: Vec<HasMove> = Vec::new();
+        for m in moves {
+            let blockers = m.blockers & full;
+            if m.mask & blockers != 0 {
+                continue; // never legal
+            }
+            let (mh, bh) = (m.mask >> 6, blockers >> 6);
+            let (ml, bl) = (m.mask & 63, blockers & 63);
+            let low = Low::new(ml, bl);
+            match has.iter_mut().find(|h| h.mh == mh && h.bh == bh) {
+                Some(h) => h.legal |= low.legal(),
+                None => has.push(HasMove {
+                    mh,
+                    bh,
+                    legal: low.legal(),
+                }),
+            }
+            if mh == 0 {
+                if !inword.iter().any(|im| im.bh == bh && im.low == low) {
+                    inword.push(InMove { bh, low });
+                }
+                continue;
+            }
+            let g = match groups.iter_mut().find(|g| g.mh == mh && g.bh == bh) {
+                Some(g) => g,
+                None => {
+                    groups.push(Group {
+                        mh,
+                        bh,
+                        ident: false,
+                        lows: Vec::new(),
+                    });
+                    groups.last_mut().unwrap()
+                }
+            };
+            if ml == 0 && bl == 0 {
+                g.ident = true;
+            } else if !g.lows.contains(&low) {
+                g.lows.push(low);
+            }
+        }
+        // Most likely to fill the word first: full legality, then small word parts.
+        has.sort_by_key(|h| {
+            (
+                h.legal != !0,
+                h.mh.count_ones() + h.bh.count_ones(),
+                h.mh,
+                h.bh,
+            )
+        });
+
+        let mut far = Vec::new();
+        let mut by_top = vec![Vec::new(); tile_bits as usize];
+        let mut leaf = Vec::new();
+        for g in groups {
+            let t = 63 - g.mh.leading_zeros();
+            if t >= tile_bits {
+                far.push(g);
+            } else if t >= leaf_bits {
+                by_top[t as usize].push(g);
+            } else {
+                leaf.push(g);
+            }
+        }
+        // Pulls from the same source block next to each other.
+        far.sort_by_key(|g| (g.mh >> tile_bits, g.mh));
+        let mut leaf_moves = Vec::new();
+        let mut leaf_range = Vec::new();
+        for l in 0..(1u64 << leaf_bits) {
+            let start = leaf_moves.len() as u32;
+            for g in leaf.iter().filter(|g| g.mh & l == g.mh) {
+                let mh = g.mh as u32;
+                if g.ident {
+                    leaf_moves.push(LeafMove {
+                        mh,
+                        bh: g.bh,
+                        low: Low::new(0, 0),
+                    });
+                }
+                leaf_moves.extend(g.lows.iter().map(|&low| LeafMove { mh, bh: g.bh, low }));
+            }
+            leaf_range.push((start, leaf_moves.len() as u32));
+        }
+        let always_movable = has
+            .iter()
+            .filter(|h| h.legal == !0 && h.bh == 0 && h.mh.count_ones() == 1)
+            .fold(0, |a, h| a | h.mh);
+        let (free, blocked): (Vec<InMove>, Vec<InMove>) =
+            inword.into_iter().partition(|m| m.bh == 0);
+        let inword: Vec<Low> = free.into_iter().map(|m| m.low).collect();
+        let chunks = if blocked.is_empty() && n >= sz.chunk_min_pieces {
+            Chunks::new(&inword)
+        } else {
+            None
+        };
+        Plan {
+            misere: play == Play::Misere,
+            lb,
+            leaf_bits,
+            tile_bits,
+            far,
+            by_top,
+            leaf_moves,
+            leaf_range,
+            leaf_order: {
+                let mut o: Vec<u8> = (0..1u8 << leaf_bits).collect();
+                o.sort_by_key(|l| l.count_ones());
+                o
+            },
+            inword,
+            inword_blocked: blocked,
+            chunks,
+            always_movable,
+            has_move: has,
+            avx2: has_avx2(),
+        }
+    }
+
+    /// Turns word `w`'s accumulated N bits into its P bits.
+    #[inline(always)]
+    fn finalize(&self, w: u64, n_acc: u64) -> u64 {
+        let mut base = !n_acc;
+        if self.misere && base != 0 && w & self.always_movable == 0 {
+            let mut h = 0u64;
+            for e in &self.has_move {
+                if w & e.mh == e.mh && w & e.bh == 0 {
+                    h |= e.legal;
+                    if h == !0 {
+                        break;
+                    }
+                }
+            }
+            base &= h;
+        }
+        if base == 0 || (self.inword.is_empty() && self.inword_blocked.is_empty()) {
+            return base;
+        }
+        if let Some(c) = &self.chunks {
+            return c.solve(base);
+        }
+        let mut p = base;
+        loop {
+            let mut reach = 0u64;
+            for m in &self.inword {
+                reach |= m.route(p);
+            }
+            for m in &self.inword_blocked {
+                if w & m.bh == 0 {
+                    reach |= m.low.route(p);
+                }
+            }
+            let q = base & !reach;
+            if q == p {
+                return p;
+            }
+            p = q;
+        }
+    }
+
+    /// Solves the `len` words `base..base + len` of one block, tile by tile,
+    /// and adds their P-positions to `counts`.
+    ///
+    /// # Safety
+    ///
+    /// `all` points to the whole table; nobody else reads or writes words
+    /// `base..base + len` meanwhile, and every word below `base` that a move
+    /// from this block can reach (`base | l` minus a word part) is final and
+    /// not written meanwhile.
+    unsafe fn solve_block(&self, all: Words, base: u64, len: usize, counts: &mut [u64]) {
+        let tile = 1usize << self.tile_bits;
+        let high = !(tile as u64 - 1);
+        for s in (0..len).step_by(tile) {
+            let w0 = base | s as u64;
+            // SAFETY: words w0..w0 + tile lie in this block, which only this
+            // call touches (caller's contract); no other reference to them
+            // exists while `dst` lives.
+            let dst = unsafe { std::slice::from_raw_parts_mut(all.0.add(w0 as usize), tile) };
+            for g in &self.far {
+                let mh = g.mh & high;
+                if w0 & mh != mh || w0 & g.bh & high != 0 {
+                    continue;
+                }
+                let from = (w0 ^ mh) as usize;
+                // SAFETY: `mh` is a non-zero part of w0's bits above the tile,
+                // so the source tile from..from + tile is a different, earlier
+                // tile: in this block (finished by the loop already) or in a
+                // block with fewer top bits (final, caller's contract). It does
+                // not overlap `dst` and nobody writes it meanwhile.
+                let src = unsafe { std::slice::from_raw_parts(all.0.add(from), tile) };
+                self.apply(dst, src, g.mh & !high, g.bh & !high, g);
+            }
+            self.solve_tile(dst, w0);
+            count_into(dst, w0, counts);
+        }
+    }
+
+    /// Solves the words of one tile (`words[l]` is word `base | l`), all
+    /// of whose children outside the tile are final and already pulled in.
+    ///
+    /// This is the divide and conquer of the module docs unrolled into a loop:
+    /// leaves in increasing order, and after the leaf ending at local index
+    /// `e`, the one cross step whose lower half ends there (level
+    /// `t = trailing_zeros(e)`, lower half `e - 2^t .. e`, upper half
+    /// `e .. e + 2^t`).
+    fn solve_tile(&self, words: &mut [u64], base: u64) {
+        let len = words.len();
+        let leaf = 1usize << self.leaf_bits;
+        let mut start = 0;
+        while start < len {
+            self.leaf(&mut words[start..start + leaf], base | start as u64);
+            let e = start + leaf;
+            let t = e.trailing_zeros();
+            if e < len {
+                let node = base | (e - (1 << t)) as u64;
+                let (lo, hi) = words[e - (1 << t)..e + (1 << t)].split_at_mut(1 << t);
+                let below = (1u64 << t) - 1;
+                for g in &self.by_top[t as usize] {
+                    if g.bh & node & !below != 0 {
+                        continue;
+                    }
+                    self.apply(hi, lo, g.mh & below, g.bh & below, g);
+                }
+            }
+            start = e;
+        }
+    }
+
+    /// [`apply`] with AVX2 when the CPU has it.
+    #[inline(always)]
+    fn apply(&self, dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only when the CPU has AVX2.
+            unsafe { apply_avx2(dst, src, mh, bh, g) };
+            return;
+        }
+        apply(dst, src, mh, bh, g);
+    }
+
+    /// The per-word loop over a leaf (2^leaf_bits words).
+    fn leaf(&self, words: &mut [u64], base: u64) {
+        debug_assert_eq!(words.len(), self.leaf_order.len());
+        for &l in &self.leaf_order {
+            let l = l as usize;
+            let w = base | l as u64;
+            let mut acc = words[l];
+            let (s, e) = self.leaf_range[l];
+            for m in &self.leaf_moves[s as usize..e as usize] {
+                if w & m.bh == 0 {
+                    acc |= m.low.route(words[l ^ m.mh as usize]);
+                }
+            }
+            words[l] = self.finalize(w, acc);
+        }
+    }
+}
+
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`apply`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn apply_avx2(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+    apply_impl(dst, src, mh, bh, g);
+}
+
+/// `dst[u] |= g(src[u ^ mh])` for every local index `u ⊇ mh` with `u ∩ bh = ∅`
+/// (`dst`, `src` of equal power-of-two length, `mh`, `bh` below it).
+fn apply(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+    apply_impl(dst, src, mh, bh, g);
+}
+
+#[inline(always)]
+fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+    let len = dst.len();
+    debug_assert!(len.is_power_of_two() && src.len() == len);
+    let cons = mh | bh;
+    let c = if cons == 0 {
+        len.trailing_zeros()
+    } else {
+        cons.trailing_zeros().min(len.trailing_zeros())
+    };
+    let seg = 1usize << c;
+    // The sub-cube is a set of runs of `seg` words; `s` walks the subsets of
+    // the free bits above them.
+    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
+    let mut s = 0u64;
+    loop {
+        let d = (s | mh) as usize;
+        let from = s as usize;
+        let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
+        if seg == 1 {
+            dst[0] |= g.route(src[0]);
+        } else {
+            match g.lows.len() {
+                0 => fused::<0>(dst, src, g),
+                1 => fused::<1>(dst, src, g),
+                2 => fused::<2>(dst, src, g),
+                3 => fused::<3>(dst, src, g),
+                4 => fused::<4>(dst, src, g),
+                _ => chunked(dst, src, g),
+            }
+        }
+        if s == free {
+            break;
+        }
+        s = s.wrapping_sub(free) & free;
+    }
+}
+
+/// One pass, all `K` low parts of the group per word (vectorises).
+#[inline(always)]
+fn fused<const K: usize>(dst: &mut [u64], src: &[u64], g: &Group) {
+    let lows: [Low; K] = std::array::from_fn(|i| g.lows[i]);
+    let keep = if g.ident { !0u64 } else { 0 };
+    for (d, &s) in dst.iter_mut().zip(src) {
+        let mut r = s & keep;
+        for l in &lows {
+            r |= l.route(s);
+        }
+        *d |= r;
+    }
+}
+
+/// Many low parts: one pass per low part over L1-sized chunks.
+#[inline(always)]
+fn chunked(dst: &mut [u64], src: &[u64], g: &Group) {
+    for (dc, sc) in dst.chunks_mut(CHUNK).zip(src.chunks(CHUNK)) {
+        if g.ident {
+            for (d, s) in dc.iter_mut().zip(sc) {
+                *d |= *s;
+            }
+        }
+        for low in &g.lows {
+            let low = *low;
+            for (d, s) in dc.iter_mut().zip(sc) {
+                *d |= low.route(*s);
+            }
+        }
+    }
+}
+
+/// Adds the P-positions of `words` (word index `base..`) to `counts` by piece count.
+fn count_into(words: &[u64], base: u64, counts: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has the popcnt instruction (checked just above).
+        unsafe { count_popcnt(words, base, counts) };
+        return;
+    }
+    count_words(words, base, counts);
+}
+
+/// [`count_words`] compiled with the popcnt instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_popcnt(words: &[u64], base: u64, counts: &mut [u64]) {
+    count_words(words, base, counts);
+}
+
+#[inline(always)]
+fn count_words(words: &[u64], base: u64, counts: &mut [u64]) {
+    // By level first (`by_level[j][k]`): the seven adds of a word go to
+    // seven separate rows, which keeps them scalar and free of store
+    // forwarding stalls between words of different popcount.
+    let mut by_level = [[0u64; MAX_PIECES + 1]; 7];
+    for (l, &p) in words.iter().enumerate() {
+        if p == 0 {
+            continue;
+        }
+        let k = (base | l as u64).count_ones() as usize;
+        for (row, lv) in by_level.iter_mut().zip(LEVELS) {
+            row[k] += (p & lv).count_ones() as u64;
+        }
+    }
+    for (j, row) in by_level.iter().enumerate() {
+        for (k, &c) in row.iter().enumerate() {
+            if c != 0 {
+                counts[k + j] += c;
+            }
+        }
+    }
+}
+
+fn binomials(n: usize) -> Vec<u64> {
+    let mut row = vec![1u64];
+    for _ in 0..n {
+        let mut next = vec![1u64; row.len() + 1];
+        for k in 1..row.len() {
+            next[k] = row[k - 1] + row[k];
+        }
+        row = next;
+    }
+    row
+}
+
+/// Raw block pointer shared by the workers of one layer.
+#[derive(Clone, Copy)]
+struct Words(*mut u64);
+// SAFETY: the pointer is only turned into slices under the layer discipline
+// described at the use site (disjoint mutable blocks, read-only final blocks).
+unsafe impl Send for Words {}
+// SAFETY: as above.
+unsafe impl Sync for Words {}
+
+/// Solves every position of an `n`-piece board under `moves` and `play`.
+///
+/// Runs on the current rayon pool; calls `progress` with the number of
+/// positions finished since the last call; returns an error soon after
+/// `cancel` is set.
+pub fn solve(
+    n: usize,
+    moves: &[Move],
+    play: Play,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> Result<Exhaustive> {
+    solve_sized(n, moves, play, progress, cancel, SIZES)
+}
+
+fn solve_sized(
+    n: usize,
+    moves: &[Move],
+    play: Play,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+    sizes: Sizes,
+) -> Result<Exhaustive> {
+    if n > MAX_PIECES {
+        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {MAX_PIECES})");
+    }
+    let full = (1u64 << n) - 1;
+    for m in moves {
+        if m.mask == 0 {
+            bail!("a move removes no piece");
+        }
+        if m.mask & !full != 0 {
+            bail!(
+                "a move names piece {} on a board of {n} pieces",
+                63 - (m.mask & !full).leading_zeros()
+            );
+        }
+    }
+    let plan = Plan::new(n, moves, play, sizes);
+    let nh = n.saturating_sub(6) as u32;
+    let lb = plan.lb;
+    let top_bits = nh - lb;
+    let mut words = vec![0u64; 1usize << nh];
+    let block = 1usize << lb;
+    let block_positions = if n < 6 { 1u64 << n } else { 64u64 << lb };
+    let mut counts = vec![0u64; n + 8];
+
+    let all = Words(words.as_mut_ptr());
+    let nblocks = 1u64 << top_bits;
+    for k in 0..=top_bits {
+        let layer: Vec<u64> = (0..nblocks).filter(|b| b.count_ones() == k).collect();
+        let layer_counts = layer
+            .par_iter()
+            .map(|&b| -> Result<Vec<u64>> {
+                if cancel.load(Ordering::Relaxed) {
+                    bail!("cancelled");
+                }
+                let mut c = vec![0u64; n + 8];
+                // SAFETY: `words` (2^nh = nblocks · block words) is only reached
+                // through `all` while the layers run. The blocks of one layer
+                // are distinct, so block b is touched by this task only; a move
+                // from block b reaches either block b itself (earlier words) or
+                // a block b ^ t (t ⊆ b, t ≠ 0) with fewer bits set, finished in
+                // an earlier layer and read-only now.
+                unsafe { plan.solve_block(all, b << lb, block, &mut c) };
+                progress(block_positions);
+                Ok(c)
+            })
+            .try_reduce(
+                || vec![0u64; n + 8],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        *x += y;
+                    }
+                    Ok(a)
+                },
+            )?;
+        for (x, y) in counts.iter_mut().zip(&layer_counts) {
+            *x += y;
+        }
+    }
+    if n < 6 {
+        // Bits ≥ 2^n are not positions (they were computed as if they were).
+        let extra = words[0] & !((1u64 << (1u32 << n)) - 1);
+        words[0] &= (1u64 << (1u32 << n)) - 1;
+        for x in 0..64u64 {
+            if extra >> x & 1 == 1 {
+                counts[x.count_ones() as usize] -= 1;
+            }
+        }
+    }
+    let binom = binomials(n);
+    let counts = (0..=n).map(|k| (binom[k], counts[k])).collect();
+    Ok(Exhaustive {
+        n,
+        p_bits: words,
+        counts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Obviously correct: one position at a time, children first.
+    fn reference(n: usize, moves: &[Move], play: Play) -> Vec<bool> {
+        let mut p = vec![false; 1 << n];
+        for x in 0..(1u64 << n) {
+            let mut any = false;
+            let mut reaches_p = false;
+            for m in moves {
+                if x & m.mask == m.mask && x & m.blockers == 0 {
+                    any = true;
+                    if p[(x ^ m.mask) as usize] {
+                        reaches_p = true;
+                    }
+                }
+            }
+            p[x as usize] = if any {
+                !reaches_p
+            } else {
+                play == Play::Normal
+            };
+        }
+        p
+    }
+
+    fn run(n: usize, moves: &[Move], play: Play) -> Exhaustive {
+        run_sized(n, moves, play, SIZES)
+    }
+
+    fn run_sized(n: usize, moves: &[Move], play: Play, sizes: Sizes) -> Exhaustive {
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let progress = |d| {
+            done.fetch_add(d, Ordering::Relaxed);
+        };
+        let e = solve_sized(n, moves, play, &progress, &AtomicBool::new(false), sizes).unwrap();
+        assert_eq!(
+            done.load(Ordering::Relaxed),
+            1u64 << n,
+            "progress adds up to 2^n"
+        );
+        e
+    }
+
+    /// The real sizes, and small blocks, tiles and leaves so that boards of
+    /// 7..20 pieces use every path (several layers of blocks, tiles pulling
+    /// from tiles of the same block and of other blocks, cross steps, leaves,
+    /// in-word moves by fixpoint and by chunk table).
+    const TEST_SIZES: [Sizes; 4] = [
+        SIZES,
+        Sizes {
+            min_top_bits: 2,
+            max_block_bits: 6,
+            tile_bits: 3,
+            leaf_bits: 1,
+            chunk_min_pieces: 99,
+        },
+        Sizes {
+            min_top_bits: 3,
+            max_block_bits: 4,
+            tile_bits: 2,
+            leaf_bits: 2,
+            chunk_min_pieces: 0,
+        },
+        Sizes {
+            min_top_bits: 1,
+            max_block_bits: 20,
+            tile_bits: 0,
+            leaf_bits: 0,
+            chunk_min_pieces: 6,
+        },
+    ];
+
+    fn check(n: usize, moves: &[Move], play: Play) {
+        let want = reference(n, moves, play);
+        for sizes in TEST_SIZES {
+            check_against(n, moves, play, &want, sizes);
+        }
+    }
+
+    fn check_against(n: usize, moves: &[Move], play: Play, want: &[bool], sizes: Sizes) {
+        let got = run_sized(n, moves, play, sizes);
+        assert_eq!(got.n, n);
+        assert_eq!(got.p_bits.len(), (1usize << n.saturating_sub(6)).max(1));
+        for (x, &w) in want.iter().enumerate() {
+            assert_eq!(
+                got.is_p(x as u64),
+                w,
+                "n={n} play={play:?} {sizes:?} position {x:#b}"
+            );
+        }
+        if n < 6 {
+            assert_eq!(got.p_bits[0] >> (1u32 << n), 0, "bits beyond 2^n are clear");
+        }
+        let mut counts = vec![(0u64, 0u64); n + 1];
+        for (x, &w) in want.iter().enumerate() {
+            let k = (x as u64).count_ones() as usize;
+            counts[k].0 += 1;
+            counts[k].1 += w as u64;
+        }
+        assert_eq!(got.counts, counts, "n={n} play={play:?} {sizes:?} counts");
+    }
+
+    /// Small xorshift, so the tests need no extra crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, k: u64) -> u64 {
+            self.next() % k
+        }
+    }
+
+    fn random_moves(rng: &mut Rng, n: usize, count: usize, blockers: bool) -> Vec<Move> {
+        (0..count)
+            .map(|_| {
+                let mut mask = 0u64;
+                for _ in 0..1 + rng.below(3) {
+                    mask |= 1 << rng.below(n as u64);
+                }
+                let mut b = 0u64;
+                if blockers && rng.below(2) == 0 {
+                    for _ in 0..1 + rng.below(2) {
+                        b |= 1 << rng.below(n as u64);
+                    }
+                    b &= !mask;
+                }
+                Move { mask, blockers: b }
+            })
+            .collect()
+    }
+
+    /// Triangle of `rows` rows: pieces (q, r), q, r ≥ 0, q + r < rows, numbered
+    /// row by row (r = 0 first). `maximal`: maximal runs with blockers;
+    /// otherwise every run of 1..=max_len pieces.
+    fn triangle(rows: i32, max_len: usize, maximal: bool) -> (usize, Vec<Move>) {
+        let mut cells = Vec::new();
+        for r in 0..rows {
+            for q in 0..rows - r {
+                cells.push((q, r));
+            }
+        }
+        let idx = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
+        let mut moves = Vec::new();
+        for &(dq, dr) in &[(1, 0), (0, 1), (1, -1)] {
+            for &(q, r) in &cells {
+                let mut mask = 0u64;
+                let mut len = 0;
+                while let Some(i) = idx(q + dq * len, r + dr * len) {
+                    mask |= 1 << i;
+                    len += 1;
+                    if len as usize > max_len {
+                        break;
+                    }
+                    let mut blockers = 0u64;
+                    if maximal {
+                        for (bq, br) in [(q - dq, r - dr), (q + dq * len, r + dr * len)] {
+                            if let Some(j) = idx(bq, br) {
+                                blockers |= 1 << j;
+                            }
+                        }
+                    }
+                    moves.push(Move { mask, blockers });
+                }
+            }
+        }
+        moves.sort_by_key(|m| (m.mask, m.blockers));
+        moves.dedup();
+        (cells.len(), moves)
+    }
+
+    #[test]
+    fn retro_row_of_three_by_hand() {
+        // Pieces 0-1-2 in a row, take 1 or 2 adjacent pieces.
+        let m = |mask| Move { mask, blockers: 0 };
+        let moves = [m(0b001), m(0b010), m(0b100), m(0b011), m(0b110)];
+        // Normal: {} P; singles N; {0,1}, {1,2} N (take both); {0,2} P (either
+        // single leaves a single); {0,1,2} N (take 1 → {0,2}).
+        let e = run(3, &moves, Play::Normal);
+        let p: Vec<u64> = (0..8).filter(|&x| e.is_p(x)).collect();
+        assert_eq!(p, vec![0b000, 0b101]);
+        assert_eq!(e.counts, vec![(1, 1), (3, 0), (3, 1), (1, 0)]);
+        // Misère: {} N; singles P (forced to leave {}); every pair can leave a
+        // single: N; {0,1,2} takes {0,1} → {2}: N.
+        let e = run(3, &moves, Play::Misere);
+        let p: Vec<u64> = (0..8).filter(|&x| e.is_p(x)).collect();
+        assert_eq!(p, vec![0b001, 0b010, 0b100]);
+        assert_eq!(e.counts, vec![(1, 0), (3, 3), (3, 0), (1, 0)]);
+        check(3, &moves, Play::Normal);
+        check(3, &moves, Play::Misere);
+    }
+
+    #[test]
+    fn retro_trivial_boards() {
+        for play in [Play::Normal, Play::Misere] {
+            let e = run(0, &[], play);
+            assert_eq!(e.is_p(0), play == Play::Normal);
+            assert_eq!(e.counts, vec![(1, (play == Play::Normal) as u64)]);
+            // No moves at all: every position is terminal.
+            check(9, &[], play);
+            let e = run(
+                1,
+                &[Move {
+                    mask: 1,
+                    blockers: 0,
+                }],
+                play,
+            );
+            assert_eq!(
+                e.counts,
+                vec![
+                    (1, (play == Play::Normal) as u64),
+                    (1, (play == Play::Misere) as u64)
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn retro_single_row_take_any_is_nim_like() {
+        // Maximal runs in a single row: every block of consecutive pieces is a
+        // heap removed whole; compare with the reference anyway on 14 pieces.
+        let n = 14;
+        let mut moves = Vec::new();
+        for a in 0..n {
+            for b in a..n {
+                let mask = ((1u64 << (b + 1)) - 1) & !((1u64 << a) - 1);
+                let mut bl = 0;
+                if a > 0 {
+                    bl |= 1 << (a - 1);
+                }
+                if b + 1 < n {
+                    bl |= 1 << (b + 1);
+                }
+                moves.push(Move { mask, blockers: bl });
+            }
+        }
+        for play in [Play::Normal, Play::Misere] {
+            check(n, &moves, play);
+        }
+        // Normal play, maximal runs: every position's value is its number of
+        // runs mod 2 (each heap has Grundy value 1).
+        let e = run(n, &moves, Play::Normal);
+        for x in 0..(1u64 << n) {
+            let runs = (x & !(x << 1)).count_ones();
+            assert_eq!(e.is_p(x), runs % 2 == 0, "{x:#b}");
+        }
+    }
+
+    #[test]
+    fn retro_random_moves_against_reference() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..60 {
+            let n = 1 + rng.below(20) as usize;
+            let count = 1 + rng.below(3 * n as u64 + 4) as usize;
+            let blockers = round % 2 == 1;
+            let moves = random_moves(&mut rng, n, count, blockers);
+            for play in [Play::Normal, Play::Misere] {
+                check(n, &moves, play);
+            }
+        }
+    }
+
+    #[test]
+    fn retro_random_high_bits_and_blocks() {
+        // n large enough for the parallel block layers (n ≥ 6 + 6 + 4 + 1).
+        let mut rng = Rng(12345);
+        for &n in &[17usize, 18, 19, 20] {
+            for blockers in [false, true] {
+                let moves = random_moves(&mut rng, n, 3 * n, blockers);
+                for play in [Play::Normal, Play::Misere] {
+                    check(n, &moves, play);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn retro_triangles_against_reference() {
+        for rows in 1..=5 {
+            for (max_len, maximal) in [
+                (1, false),
+                (2, false),
+                (3, false),
+                (rows as usize, false),
+                (99, true),
+            ] {
+                let (n, moves) = triangle(rows, max_len, maximal);
+                assert_eq!(n, (rows * (rows + 1) / 2) as usize);
+                for play in [Play::Normal, Play::Misere] {
+                    check(n, &moves, play);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn retro_triangle_6_rows_against_reference() {
+        // 21 pieces: the block layers, the recursion and the leaves all active.
+        for (max_len, maximal) in [(2, false), (3, false), (99, true)] {
+            let (n, moves) = triangle(6, max_len, maximal);
+            assert_eq!(n, 21);
+            for play in [Play::Normal, Play::Misere] {
+                check(n, &moves, play);
+            }
+        }
+    }
+
+    #[test]
+    fn retro_reversed_numbering_and_one_thread() {
+        // Same board numbered from the other end (many in-word moves), on a
+        // one-thread pool: same answer as the reference.
+        let (n, moves) = triangle(5, 3, false);
+        let rev = |m: u64| {
+            (0..n)
+                .filter(|&i| m >> i & 1 == 1)
+                .fold(0u64, |a, i| a | 1 << (n - 1 - i))
+        };
+        let moves: Vec<Move> = moves
+            .iter()
+            .map(|m| Move {
+                mask: rev(m.mask),
+                blockers: rev(m.blockers),
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for play in [Play::Normal, Play::Misere] {
+                check(n, &moves, play);
+            }
+        });
+    }
+
+    #[test]
+    fn retro_cancel_and_bad_input() {
+        let (n, moves) = triangle(6, 3, false);
+        let cancel = AtomicBool::new(true);
+        assert!(solve(n, &moves, Play::Misere, &|_| {}, &cancel).is_err());
+        let no = AtomicBool::new(false);
+        assert!(solve(41, &[], Play::Misere, &|_| {}, &no).is_err());
+        assert!(
+            solve(
+                3,
+                &[Move {
+                    mask: 0,
+                    blockers: 0
+                }],
+                Play::Misere,
+                &|_| {},
+                &no
+            )
+            .is_err()
+        );
+        assert!(
+            solve(
+                3,
+                &[Move {
+                    mask: 8,
+                    blockers: 0
+                }],
+                Play::Misere,
+                &|_| {},
+                &no
+            )
+            .is_err()
+        );
+        assert_eq!(memory_bytes(36), (1 << 33) + (1 << 20));
+    }
+}

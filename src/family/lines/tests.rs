@@ -1,0 +1,743 @@
+//! Tests: board construction against the piece-count formulas, every fast path
+//! against the plain references of [`super::brute`] on all positions of small
+//! boards (every rule, both plays), known values worked out by hand, and spec
+//! errors.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::board::{Board, Hex, Shape, canonical_sides, closes, hexagons, side_images, transform};
+use super::brute::{Geo, Pos, exhaustive_bytes};
+use super::components::Components;
+use super::hexsum::HexSolver;
+use super::rules::{Take, moves};
+use super::*;
+use crate::game::{BruteGrundy, BruteOutcome, Game};
+
+const RULES: [Take; 5] = [
+    Take::Maximal,
+    Take::Max(1),
+    Take::Max(2),
+    Take::Max(3),
+    Take::Any,
+];
+
+fn no_progress(_: u64) {}
+
+/// Small boards of every kind, including masks with holes and several components.
+fn small_boards() -> Vec<Shape> {
+    let mask = |rows: &[&str]| Shape::Mask(parse_mask(rows).unwrap());
+    vec![
+        Shape::Triangle(4),
+        Shape::Hexagon([2, 2, 2, 2, 2, 2]),
+        Shape::Trapezoid(2, 3),
+        Shape::Parallelogram(2, 3),
+        Shape::Parallelogram(3, 3),
+        Shape::Pentagon(2, 2, 2),
+        Shape::Hexagon([3, 2, 2, 2, 3, 1]),
+        Shape::Trapezoid(1, 6),
+        mask(&["O O . O", "O . O O", "O O O ."]),
+        mask(&["O . O", ". . .", "O O O"]),
+        mask(&["O O O O", "O . . O", "O O O O"]),
+    ]
+}
+
+#[test]
+fn piece_counts_match_the_formulas() {
+    for s in 1..=12u32 {
+        let b = Shape::Hexagon([s; 6]);
+        assert_eq!(
+            b.board().len() as u32,
+            3 * s * (s - 1) + 1,
+            "regular hexagon {s}"
+        );
+        assert_eq!(b.pieces() as u32, 3 * s * (s - 1) + 1);
+    }
+    for n in 1..=12u32 {
+        assert_eq!(
+            Shape::Triangle(n).board().len() as u32,
+            n * (n + 1) / 2,
+            "triangle {n}"
+        );
+    }
+    assert_eq!(Shape::Hexagon([3; 6]).pieces(), 19);
+    assert_eq!(Shape::Trapezoid(2, 3).board().len(), 7);
+    assert_eq!(Shape::Parallelogram(2, 3).board().len(), 6);
+    assert_eq!(Shape::Pentagon(2, 2, 2).board().len(), 8);
+    // A(x,y): x rows from y up to x+y-1; B(x,y): x rows of y; C = A(x,y) on B(z,x+y-1) sharing a row.
+    for x in 1..6u32 {
+        for y in 1..6u32 {
+            assert_eq!(
+                Shape::Trapezoid(x, y).pieces() as u32,
+                x * y + x * (x - 1) / 2
+            );
+            assert_eq!(Shape::Parallelogram(x, y).pieces() as u32, x * y);
+            for z in 1..5u32 {
+                let c = Shape::Pentagon(x, y, z).pieces() as u32;
+                assert_eq!(
+                    c,
+                    x * y + x * (x - 1) / 2 + z * (x + y - 1) - (x + y - 1),
+                    "C({x},{y},{z})"
+                );
+            }
+        }
+    }
+    // The rows of a trapezoid, bottom first: x+y-1, ..., y.
+    let b = Shape::Trapezoid(3, 2).board();
+    let rows: Vec<usize> = (0..3)
+        .map(|r| b.points.iter().filter(|p| p.1 == r).count())
+        .collect();
+    assert_eq!(rows, vec![4, 3, 2]);
+}
+
+/// Every named shape is a closing hexagon whose computed sides are the given ones.
+#[test]
+fn sides_roundtrip_and_closure() {
+    for p in hexagons(1, 6, u64::MAX) {
+        assert!(closes(p));
+        let h = Hex::from_sides(p);
+        assert_eq!(h.tighten(), Some(h), "{p:?} is tight");
+        assert_eq!(h.sides(), p);
+        // Walking the sides visits only board points, and the point count matches.
+        assert_eq!(h.points().len() as u64, h.count());
+        assert_eq!(canonical_sides(p), p);
+        for img in side_images(p) {
+            assert!(closes(img));
+            // The image is the same shape up to a lattice symmetry: equal point counts.
+            assert_eq!(Hex::from_sides(img).count(), h.count());
+        }
+    }
+    assert!(!closes([3, 3, 3, 3, 3, 2]));
+    assert!(!closes([1, 1, 1, 1, 0, 2]));
+}
+
+/// Tightening and side counting against brute-force point sets: every region
+/// cut from a hexagon by the three strips is (a translate of) the hexagon of its sides.
+#[test]
+fn tightened_regions_are_hexagons_of_their_sides() {
+    let big = Hex::from_sides([4, 3, 5, 2, 5, 2]);
+    let pts: Vec<(i32, i32)> = big.points();
+    let mut checked = 0;
+    for r0 in -1..4 {
+        for dr in [0, 2, 5] {
+            for q0 in -3..2 {
+                for dq in [1, 3, 6] {
+                    for s0 in 0..3 {
+                        for ds in [0, 4, 8] {
+                            let cut = Hex {
+                                r0,
+                                r1: r0 + dr,
+                                q0,
+                                q1: q0 + dq,
+                                s0,
+                                s1: s0 + ds,
+                            };
+                            let inside: Vec<(i32, i32)> = pts
+                                .iter()
+                                .copied()
+                                .filter(|&(q, r)| {
+                                    r >= cut.r0
+                                        && r <= cut.r1
+                                        && q >= cut.q0
+                                        && q <= cut.q1
+                                        && q + r >= cut.s0
+                                        && q + r <= cut.s1
+                                })
+                                .collect();
+                            let region = Hex {
+                                r0: cut.r0.max(big.r0),
+                                r1: cut.r1.min(big.r1),
+                                q0: cut.q0.max(big.q0),
+                                q1: cut.q1.min(big.q1),
+                                s0: cut.s0.max(big.s0),
+                                s1: cut.s1.min(big.s1),
+                            };
+                            match region.tighten() {
+                                None => assert!(inside.is_empty(), "{cut:?}"),
+                                Some(t) => {
+                                    let mut got = t.points();
+                                    got.sort();
+                                    let mut want = inside.clone();
+                                    want.sort();
+                                    assert_eq!(got, want, "{cut:?}");
+                                    let sides = t.sides();
+                                    assert!(closes(sides), "{sides:?}");
+                                    // Translate the hexagon of these sides onto the region.
+                                    let mut h: Vec<(i32, i32)> = Hex::from_sides(sides).points();
+                                    let (dq, dr) = (t.row(t.r0).0, t.r0);
+                                    for p in &mut h {
+                                        *p = (p.0 + dq, p.1 + dr);
+                                    }
+                                    h.sort();
+                                    assert_eq!(h, want, "{cut:?} {sides:?}");
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100);
+}
+
+#[test]
+fn symmetries_permute_the_line_directions() {
+    let mut images = HashSet::new();
+    for t in 0..12 {
+        let d: Vec<(i32, i32)> = board::DIRS.iter().map(|&p| transform(t, p)).collect();
+        for v in &d {
+            assert!(
+                board::DIRS
+                    .iter()
+                    .any(|&u| u == *v || (u.0 == -v.0 && u.1 == -v.1)),
+                "{t}: {v:?}"
+            );
+        }
+        images.insert(d);
+    }
+    assert_eq!(images.len(), 12, "twelve distinct symmetries");
+}
+
+/// The precomputed (mask, blockers) moves give exactly the geometric moves, on every position.
+#[test]
+fn move_lists_match_the_lattice_walk() {
+    for shape in small_boards() {
+        let board = shape.board();
+        for take in RULES {
+            let all = moves(&board, take);
+            let geo = Arc::new(Geo {
+                board: board.clone(),
+                take,
+            });
+            for x in 0..=board.full() {
+                let mut fast: Vec<u64> =
+                    all.iter().filter(|m| m.legal(x)).map(|m| m.mask).collect();
+                fast.sort_unstable();
+                fast.dedup();
+                let slow: Vec<u64> = Pos {
+                    x,
+                    geo: geo.clone(),
+                }
+                .moves()
+                .into_iter()
+                .map(|(m, _)| m)
+                .collect();
+                assert_eq!(fast, slow, "{} {} x={x:b}", shape.name(), take.text());
+            }
+        }
+    }
+}
+
+/// Components + canonical forms against the plain Grundy recursion, on all positions.
+#[test]
+fn components_match_brute_grundy_on_all_positions() {
+    for shape in small_boards() {
+        let board = shape.board();
+        for take in RULES {
+            let geo = Arc::new(Geo {
+                board: board.clone(),
+                take,
+            });
+            let mut bg = BruteGrundy::default();
+            let c = Components::new(&board, take, 1 << 30);
+            for x in 0..=board.full() {
+                let want = bg.grundy(&Pos {
+                    x,
+                    geo: geo.clone(),
+                });
+                assert_eq!(
+                    c.grundy(x, &no_progress),
+                    want,
+                    "{} {} x={x:b}",
+                    shape.name(),
+                    take.text()
+                );
+            }
+        }
+    }
+}
+
+/// The chord recursion against the plain Grundy recursion, on every hexagon with at most 16 pieces.
+#[test]
+fn chords_match_brute_grundy() {
+    let solver = HexSolver::new(16);
+    let hashed = HexSolver::new(hexsum::MAX_SIDE);
+    let mut n = 0;
+    for p in hexagons(1, 16, 16) {
+        let shape = Shape::Hexagon(p);
+        let board = shape.board();
+        let geo = Arc::new(Geo {
+            board: board.clone(),
+            take: Take::Maximal,
+        });
+        let mut bg = BruteGrundy::default();
+        let want = bg.grundy(&Pos {
+            x: board.full(),
+            geo: geo.clone(),
+        });
+        let h = Hex::from_sides(p);
+        assert_eq!(solver.grundy(h, &no_progress), want, "{p:?}");
+        assert_eq!(hashed.grundy(h, &no_progress), want, "{p:?} (hashed memo)");
+        // Every image of the shape has the same value.
+        for img in side_images(p) {
+            assert_eq!(solver.grundy(Hex::from_sides(img), &no_progress), want);
+        }
+        // Winning chords are exactly the brute force's winning moves.
+        let (g, opts) = solver.options(h, &no_progress);
+        assert_eq!(g, want);
+        let mut fast: Vec<u64> = opts
+            .iter()
+            .filter(|o| o.1 == 0)
+            .map(|&(c, _)| {
+                HexSolver::chord_cells(&h, c)
+                    .iter()
+                    .fold(0u64, |a, &pt| a | 1 << board.index(pt).unwrap())
+            })
+            .collect();
+        fast.sort_unstable();
+        fast.dedup();
+        let mut bo = BruteOutcome::new(Play::Normal);
+        let slow = bo.winning_moves(&Pos {
+            x: board.full(),
+            geo,
+        });
+        assert_eq!(fast, slow, "{p:?}");
+        n += 1;
+    }
+    assert!(n > 20, "{n} hexagons");
+}
+
+/// Chords against components on larger hexagon-family boards (up to 40 pieces).
+#[test]
+fn chords_match_components_on_larger_boards() {
+    let solver = HexSolver::new(40);
+    for shape in [
+        Shape::Triangle(6),
+        Shape::Triangle(8),
+        Shape::Hexagon([3; 6]),
+        Shape::Hexagon([4, 3, 3, 4, 3, 3]),
+        Shape::Trapezoid(3, 8),
+        Shape::Parallelogram(4, 7),
+        Shape::Pentagon(3, 3, 3),
+        Shape::Trapezoid(1, 30),
+    ] {
+        let board = shape.board();
+        let c = Components::new(&board, Take::Maximal, 1 << 30);
+        let want = c.grundy(board.full(), &no_progress);
+        assert_eq!(
+            solver.grundy(Hex::from_sides(shape.sides().unwrap()), &no_progress),
+            want,
+            "{}",
+            shape.name()
+        );
+    }
+}
+
+/// The exhaustive analysis (retro) against the plain game tree, on all
+/// positions, every rule, both plays; and its counts against counting.
+#[test]
+fn exhaustive_matches_brute_outcome_on_all_positions() {
+    let cancel = AtomicBool::new(false);
+    for shape in small_boards() {
+        let board = shape.board();
+        for take in RULES {
+            let all = moves(&board, take);
+            let rm: Vec<retro::Move> = all
+                .iter()
+                .map(|m| retro::Move {
+                    mask: m.mask,
+                    blockers: m.blockers,
+                })
+                .collect();
+            let pairs: Vec<(u64, u64)> = all.iter().map(|m| (m.mask, m.blockers)).collect();
+            let geo = Arc::new(Geo {
+                board: board.clone(),
+                take,
+            });
+            for play in [Play::Normal, Play::Misere] {
+                let ex = retro::solve(board.len(), &rm, play, &no_progress, &cancel).unwrap();
+                let plain = exhaustive_bytes(board.len(), &pairs, play);
+                let mut bo = BruteOutcome::new(play);
+                let mut counts = vec![(0u64, 0u64); board.len() + 1];
+                for x in 0..=board.full() {
+                    let want = bo.is_p(&Pos {
+                        x,
+                        geo: geo.clone(),
+                    });
+                    assert_eq!(
+                        ex.is_p(x),
+                        want,
+                        "{} {} {} x={x:b}",
+                        shape.name(),
+                        take.text(),
+                        play.as_str()
+                    );
+                    assert_eq!(plain[x as usize] == 1, want);
+                    let k = x.count_ones() as usize;
+                    counts[k].0 += 1;
+                    counts[k].1 += u64::from(want);
+                }
+                assert_eq!(
+                    ex.counts,
+                    counts,
+                    "{} {} {}",
+                    shape.name(),
+                    take.text(),
+                    play.as_str()
+                );
+            }
+        }
+    }
+}
+
+/// The board-level entry point: winning moves and cross-checks on every path.
+#[test]
+fn solve_board_matches_brute_winning_moves() {
+    let cancel = AtomicBool::new(false);
+    for shape in small_boards() {
+        let board = shape.board();
+        for take in RULES {
+            for play in [Play::Normal, Play::Misere] {
+                let r = solve_board(
+                    Some(&shape),
+                    None,
+                    take,
+                    play,
+                    true,
+                    true,
+                    None,
+                    1 << 30,
+                    &no_progress,
+                    &cancel,
+                )
+                .unwrap();
+                let geo = Arc::new(Geo {
+                    board: board.clone(),
+                    take,
+                });
+                let mut bo = BruteOutcome::new(play);
+                let pos = Pos {
+                    x: board.full(),
+                    geo,
+                };
+                assert_eq!(
+                    r.is_p,
+                    bo.is_p(&pos),
+                    "{} {} {}",
+                    shape.name(),
+                    take.text(),
+                    play.as_str()
+                );
+                let mut fast: Vec<u64> = r
+                    .wins
+                    .iter()
+                    .map(|(_, cells)| {
+                        cells
+                            .iter()
+                            .fold(0u64, |a, &p| a | 1 << board.index(p).unwrap())
+                    })
+                    .collect();
+                fast.sort_unstable();
+                let slow = bo.winning_moves(&pos);
+                assert_eq!(
+                    fast,
+                    slow,
+                    "{} {} {}",
+                    shape.name(),
+                    take.text(),
+                    play.as_str()
+                );
+                if play == Play::Normal {
+                    let mut bg = BruteGrundy::default();
+                    assert_eq!(r.grundy, Some(bg.grundy(&pos)));
+                }
+            }
+        }
+    }
+}
+
+/// Values worked out by hand.
+#[test]
+fn known_values_by_hand() {
+    let g = |s: Shape| HexSolver::new(64).grundy(Hex::from_sides(s.sides().unwrap()), &no_progress);
+    // A(1,y), one row: take all (→ 0) or one piece (→ two rows). G = 1 for odd y, 2 for even y:
+    // odd y splits into two rows of equal parity (XOR 0) or leaves y-1 (G 2); even y leaves
+    // one odd and one even row (1 xor 2 = 3) or y-1 (G 1).
+    let a1: Vec<u32> = (1..=12).map(|y| g(Shape::Trapezoid(1, y))).collect();
+    assert_eq!(a1, vec![1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
+    // T(2) = A(2,1): every move leaves a lone piece (1) or an adjacent pair (2): G = 0 (report 000: N2).
+    assert_eq!(g(Shape::Triangle(2)), 0);
+    assert_eq!(g(Shape::Trapezoid(2, 1)), 0);
+    // B(2,1) is a pair: 2 (N3). B(2,2): rows and columns leave a pair (2), the long diagonal two
+    // lone pieces (0), a corner piece a T(2) (0): mex {0, 2} = 1 (report 000: N1).
+    assert_eq!(g(Shape::Parallelogram(2, 1)), 2);
+    assert_eq!(g(Shape::Parallelogram(2, 2)), 1);
+    // A single piece: 1; regular hexagons are first-player wins (the central chord leaves two
+    // congruent halves).
+    assert_eq!(g(Shape::Hexagon([1; 6])), 1);
+    for s in 2..8 {
+        assert_ne!(g(Shape::Hexagon([s; 6])), 0);
+    }
+    // Misère: a lone piece is P (its mover must take the last piece); a pair under max:1 is N.
+    let cancel = AtomicBool::new(false);
+    let one = Shape::Mask(vec!["O".into()]);
+    let r = solve_board(
+        Some(&one),
+        None,
+        Take::Max(1),
+        Play::Misere,
+        true,
+        true,
+        None,
+        1 << 20,
+        &no_progress,
+        &cancel,
+    )
+    .unwrap();
+    assert!(r.is_p);
+    assert_eq!(r.counts, Some(vec![(1, 0), (1, 1)]));
+    let pair = Shape::Mask(vec!["OO".into()]);
+    let r = solve_board(
+        Some(&pair),
+        None,
+        Take::Max(1),
+        Play::Misere,
+        false,
+        true,
+        None,
+        1 << 20,
+        &no_progress,
+        &cancel,
+    )
+    .unwrap();
+    assert!(!r.is_p);
+    assert_eq!(r.wins.len(), 2);
+    // Misère, take max:2, a row of three: taking two leaves one piece (P for the opponent).
+    let three = Shape::Mask(vec!["OOO".into()]);
+    let r = solve_board(
+        Some(&three),
+        None,
+        Take::Max(2),
+        Play::Misere,
+        false,
+        true,
+        None,
+        1 << 20,
+        &no_progress,
+        &cancel,
+    )
+    .unwrap();
+    assert!(!r.is_p);
+    let wins: Vec<String> = r.wins.iter().map(|(d, c)| run_text(c, *d)).collect();
+    assert_eq!(wins, vec!["(1,0):(0,0)..(1,0)", "(1,0):(1,0)..(2,0)"]);
+    assert_eq!(class_of(0), "N2");
+    assert_eq!(class_of(1), "N1");
+    assert_eq!(class_of(4), "N5");
+    assert_eq!(class_of(7), "beyond N5");
+}
+
+/// Mask coordinates: the k-th symbol of the line of row r is (k, r), the last line is r = 0.
+#[test]
+fn mask_frame() {
+    let s = Shape::Mask(parse_mask(&["O . O", "O O ."]).unwrap());
+    let b = s.board();
+    assert_eq!(b.points, vec![(0, 0), (1, 0), (0, 1), (2, 1)]);
+    // (0,0)-(0,1) is a (0,1) line; (1,0)-(0,1) a (1,-1) line (one right, one down).
+    let m = moves(&b, Take::Max(2));
+    assert!(m.iter().any(|m| m.mask == 0b101 && m.dir == 1));
+    assert!(m.iter().any(|m| m.mask == 0b110 && m.dir == 2));
+    assert!(
+        !m.iter().any(|m| m.mask == 0b1100),
+        "(0,1) and (2,1) are not adjacent"
+    );
+    let _ = Board::from_points(vec![], None);
+}
+
+fn plan_err(yaml: &str) -> SpecError {
+    let v = crate::spec::parse_yaml(yaml, "t.yaml").unwrap();
+    let n = Node::root(&v, "t.yaml");
+    match Lines.plan(&n) {
+        Ok(_) => panic!("expected an error for {yaml}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_boards_get_clear_errors() {
+    let e = plan_err("board: {hexagon: [3, 3, 3, 3, 3, 2]}");
+    assert_eq!(e.field, "board.hexagon");
+    assert!(
+        e.message.contains("do not close") && e.message.contains("p0 + p1 = p3 + p4"),
+        "{e}"
+    );
+    let e = plan_err("board: {mask: \"...\\n. .\"}");
+    assert_eq!(e.field, "board.mask");
+    assert!(e.message.contains("no piece"), "{e}");
+    let e = plan_err("board: {mask: [\"O O\", \"O X\"]}");
+    assert_eq!(e.field, "board.mask");
+    assert!(
+        e.message.contains("'X'") && e.message.contains("row 2"),
+        "{e}"
+    );
+    let e = plan_err("board: {triangle: 4}\ntake: {max: 0}");
+    assert_eq!(e.field, "take.max");
+    assert!(e.message.contains("P = 0"), "{e}");
+    let e = plan_err("board: {triangle: 4}\ntake: biggest");
+    assert_eq!(e.field, "take");
+    let e = plan_err("board: {triangle: 9}\nplay: misere");
+    assert!(e.message.contains("GiB"), "{e}");
+    let e = plan_err("board: {trapezoid: [2]}");
+    assert_eq!(e.field, "board.trapezoid");
+    let e = plan_err("board: {triangle: 4, trapezoid: [1, 2]}");
+    assert!(e.message.contains("exactly one shape"), "{e}");
+    let e = plan_err("board: {trapezoid: [1..3, 2]}\nalong: z");
+    assert!(e.message.contains("along"), "{e}");
+}
+
+fn run_plan(yaml: &str) -> Vec<Output> {
+    let v = crate::spec::parse_yaml(yaml, "t.yaml").unwrap();
+    let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
+    let cancel = AtomicBool::new(false);
+    plan.cases
+        .iter()
+        .map(|c| {
+            c.solve(&CaseCtx {
+                progress: &no_progress,
+                cancel: &cancel,
+            })
+            .unwrap()
+        })
+        .collect()
+}
+
+fn table<'a>(out: &'a Output, name: &str) -> &'a Table {
+    &out.iter().find(|(n, _)| *n == name).unwrap().1
+}
+
+#[test]
+fn sweeps_produce_sequences_and_periods() {
+    let outs = run_plan("board: {trapezoid: [1, 1..40]}\ntake: maximal");
+    assert_eq!(outs.len(), 1);
+    let pos = table(&outs[0], "positions");
+    assert_eq!(pos.rows(), 40);
+    assert_eq!(pos.cell("sequence", 0).unwrap().to_string(), "A(1,y)");
+    assert_eq!(
+        pos.cell("hexagon_sides", 2).unwrap().to_string(),
+        "3,1,1,3,1,1"
+    );
+    assert_eq!(pos.cell("class", 1).unwrap().to_string(), "N3");
+    let per = table(&outs[0], "periods");
+    assert_eq!(per.cell("values", 0).unwrap().to_string(), "grundy");
+    assert_eq!(per.cell("period", 0).unwrap().to_string(), "2");
+    assert_eq!(per.cell("periodic_from", 0).unwrap().to_string(), "1");
+    // Groups: one sequence per x.
+    let outs = run_plan("board: {parallelogram: [1..3, 1..12]}\nalong: y");
+    assert_eq!(outs.len(), 3);
+    // Hexagon ranges keep only closing side tuples.
+    let outs = run_plan("board: {hexagon: [2, 2, 1..3, 2, 2, 1..3]}");
+    let n: usize = outs.iter().map(|o| table(o, "positions").rows()).sum();
+    assert_eq!(n, 3);
+}
+
+#[test]
+fn count_tables_and_pictures() {
+    let outs =
+        run_plan("board: {triangle: 4}\ntake: {max: 3}\nplay: [normal, misere]\ncounts: true");
+    assert_eq!(outs.len(), 2);
+    for o in &outs {
+        let c = table(o, "counts");
+        assert_eq!(c.rows(), 11);
+        let total: i64 = (0..11)
+            .map(|i| {
+                c.cell("positions", i)
+                    .unwrap()
+                    .to_string()
+                    .parse::<i64>()
+                    .unwrap()
+            })
+            .sum();
+        assert_eq!(total, 1 << 10);
+        let cells = table(o, "cells");
+        assert_eq!(cells.rows(), 10);
+    }
+    // Misère, one piece left: always P.
+    let c = table(&outs[1], "counts");
+    assert_eq!(c.cell("p_positions", 1).unwrap().to_string(), "10");
+}
+
+#[test]
+fn every_hexagon_once_per_symmetry_class() {
+    // Brute force: all closing tuples with sides ≤ 5, grouped by their 12 images.
+    let mut classes = HashSet::new();
+    for p0 in 1..=5u32 {
+        for p1 in 1..=5 {
+            for p2 in 1..=5 {
+                for p3 in 1..=5 {
+                    for p4 in 1..=5 {
+                        for p5 in 1..=5 {
+                            let p = [p0, p1, p2, p3, p4, p5];
+                            if closes(p) {
+                                classes.insert(side_images(p).into_iter().min().unwrap());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let listed = hexagons(1, 5, u64::MAX);
+    assert_eq!(listed.len(), classes.len());
+    assert!(listed.iter().all(|p| classes.contains(p)));
+    // With a piece limit.
+    assert!(
+        hexagons(1, 5, 19)
+            .iter()
+            .all(|&p| Hex::from_sides(p).count() <= 19)
+    );
+    assert!(hexagons(1, 5, 19).contains(&[3; 6]));
+}
+
+#[test]
+fn solve_answers_positions() {
+    let v =
+        crate::spec::parse_yaml("{triangle: 3, take: maximal, remove: [[0, 0]]}", "<t>").unwrap();
+    let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
+    assert_eq!(a.json["pieces"], 5);
+    let v = crate::spec::parse_yaml("{triangle: 3, remove: [[9, 9]]}", "<t>").unwrap();
+    assert!(Lines.solve(&Node::root(&v, "<t>")).is_err());
+    let v = crate::spec::parse_yaml("{hexagon: [3,3,3,3,3,3], take: maximal}", "<t>").unwrap();
+    let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
+    assert_eq!(a.json["grundy"], 1);
+    assert_eq!(a.json["class"], "N1");
+}
+
+/// Classes beyond N5 exist: the smallest boards found by the sweeps, confirmed
+/// by the plain game tree (no chords, no components, no symmetry).
+#[test]
+fn grundy_values_beyond_n5_by_brute_force() {
+    for (shape, want) in [
+        (Shape::Pentagon(2, 2, 3), 6),
+        (Shape::Parallelogram(2, 6), 5),
+        (Shape::Hexagon([1, 2, 6, 1, 2, 6]), 5),
+    ] {
+        let board = shape.board();
+        let geo = Arc::new(Geo {
+            board: board.clone(),
+            take: Take::Maximal,
+        });
+        let mut bg = BruteGrundy::default();
+        assert_eq!(
+            bg.grundy(&Pos {
+                x: board.full(),
+                geo
+            }),
+            want,
+            "{}",
+            shape.name()
+        );
+        assert_eq!(class_of(want), "beyond N5");
+    }
+}
