@@ -156,10 +156,51 @@ pub fn from_dataframe(df: &DataFrame) -> Result<Table> {
 pub fn write_parquet(path: &Path, t: Table) -> Result<()> {
     let mut df = to_dataframe(t)?;
     write_atomic_with(path, |f| {
-        ParquetWriter::new(f)
+        let mut buf = std::io::BufWriter::with_capacity(1 << 20, f);
+        ParquetWriter::new(&mut buf)
             .with_compression(ParquetCompression::Zstd(None))
             .finish(&mut df)
             .with_context(|| format!("cannot write Parquet {}", path.display()))?;
+        buf.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(())
+    })
+}
+
+/// Writes several tables with the same columns as one Parquet file,
+/// atomically. Small tables are concatenated into row groups of at least
+/// 2^17 rows (polars' per-row-group cost dominates below that).
+pub fn write_parquet_parts(path: &Path, tables: Vec<Table>) -> Result<()> {
+    let mut groups: Vec<Table> = Vec::new();
+    for t in tables {
+        match groups.last_mut() {
+            Some(g) if g.rows() < 1 << 17 => g.append(&t)?,
+            _ => groups.push(t),
+        }
+    }
+    let mut frames = Vec::with_capacity(groups.len());
+    for t in groups {
+        frames.push(to_dataframe(t)?);
+    }
+    let Some(first) = frames.first() else {
+        anyhow::bail!("no table to write to {}", path.display());
+    };
+    let schema = first.schema().clone();
+    write_atomic_with(path, |f| {
+        let mut buf = std::io::BufWriter::with_capacity(1 << 20, f);
+        let mut w = ParquetWriter::new(&mut buf)
+            .with_compression(ParquetCompression::Zstd(None))
+            .batched(&schema)
+            .with_context(|| format!("cannot write Parquet {}", path.display()))?;
+        for df in &frames {
+            w.write_batch(df)
+                .with_context(|| format!("cannot write Parquet {}", path.display()))?;
+        }
+        w.finish()
+            .with_context(|| format!("cannot finish Parquet {}", path.display()))?;
+        drop(w);
+        buf.flush()
+            .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(())
     })
 }

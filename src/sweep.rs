@@ -300,7 +300,7 @@ fn run_sweep(
     // bounded channel. Polars encodes on its own thread pool, and a rayon worker
     // blocked on another pool would steal more chunks meanwhile (nesting them and
     // their memory); a separate writer avoids that and overlaps I/O with solving.
-    type Done = (ChunkId, Vec<(&'static str, Table)>, serde_json::Value);
+    type Done = (ChunkId, Vec<(&'static str, Vec<Table>)>, serde_json::Value);
     let (tx, rx) = std::sync::mpsc::sync_channel::<Done>(2);
     std::thread::scope(|scope| {
         let writer = scope.spawn(|| {
@@ -310,8 +310,8 @@ fn run_sweep(
                 }
                 let tw = Instant::now();
                 let res = (|| -> Result<()> {
-                    for (name, t) in tables {
-                        crate::store::write_parquet(&dir.part_path(name, &id), t)?;
+                    for (name, parts) in tables {
+                        crate::store::write_parquet_parts(&dir.part_path(name, &id), parts)?;
                     }
                     dir.mark_done(&id, &info)
                 })();
@@ -326,7 +326,7 @@ fn run_sweep(
                 return;
             }
             let res = (|| -> Result<Done> {
-                let mut tables: Vec<(&'static str, Table)> = Vec::new();
+                let mut tables: Vec<(&'static str, Vec<Table>)> = Vec::new();
                 let ts = Instant::now();
                 let mut timings = Vec::new();
                 for case in &plan.cases[chunk.start..chunk.end] {
@@ -345,8 +345,18 @@ fn run_sweep(
                     timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
                     for (name, t) in out {
                         match tables.iter_mut().find(|(n, _)| *n == name) {
-                            Some((_, acc)) => acc.append(&t)?,
-                            None => tables.push((name, t)),
+                            Some((_, acc)) => {
+                                if acc[0].names() != t.names() {
+                                    bail!(
+                                        "dataset {name}: case {} gives columns [{}], others [{}]",
+                                        case.key(),
+                                        t.names().join(", "),
+                                        acc[0].names().join(", ")
+                                    );
+                                }
+                                acc.push(t);
+                            }
+                            None => tables.push((name, vec![t])),
                         }
                     }
                     let done = cases_done.fetch_add(1, Ordering::Relaxed) + 1;
