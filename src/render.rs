@@ -790,7 +790,13 @@ impl Figure for ScatterFig {
         root.fill(&WHITE).map_err(perr)?;
         let (xr, yr) = (self.xr, self.yr);
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
+            .caption(
+                &self.title,
+                (
+                    "sans-serif",
+                    caption_size(&self.title, root.dim_in_pixel().0),
+                ),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(50)
@@ -850,7 +856,13 @@ impl Figure for CellFig {
             None => 50,
         };
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
+            .caption(
+                &self.title,
+                (
+                    "sans-serif",
+                    caption_size(&self.title, root.dim_in_pixel().0),
+                ),
+            )
             .margin(12)
             .x_label_area_size(if self.hex { 0 } else { 40 })
             .y_label_area_size(if self.hex { 0 } else { ylabel })
@@ -975,7 +987,13 @@ impl Figure for BarsFig {
             .max(1.0);
         let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", caption_size(&self.title, root.dim_in_pixel().0)))
+            .caption(
+                &self.title,
+                (
+                    "sans-serif",
+                    caption_size(&self.title, root.dim_in_pixel().0),
+                ),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)

@@ -212,7 +212,10 @@ fn solve_answers_positions() {
         .collect();
     assert_eq!(takes, vec![1, 2, 3]);
     // `--json` may also come after the parameters.
-    let o = nimlab(&["solve", "parity", "--k", "3", "--r", "10", "--json"], tmp.path());
+    let o = nimlab(
+        &["solve", "parity", "--k", "3", "--r", "10", "--json"],
+        tmp.path(),
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["family"], "parity");

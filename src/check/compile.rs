@@ -160,7 +160,12 @@ pub const FUNCTIONS: &[(&str, usize, usize, &str)] = &[
         "gcd(a, b, ...): non-negative; gcd(0, 0) = 0",
     ),
     ("lcm", 1, usize::MAX, "lcm(a, b, ...): non-negative"),
-    ("xor", 1, usize::MAX, "xor(a, b, ...): bitwise exclusive or (the Nim-sum)"),
+    (
+        "xor",
+        1,
+        usize::MAX,
+        "xor(a, b, ...): bitwise exclusive or (the Nim-sum)",
+    ),
     (
         "pow",
         2,

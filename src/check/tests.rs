@@ -584,7 +584,16 @@ fn speed() {
 #[test]
 fn xor_is_the_nim_sum() {
     // 3 ^ 5 ^ 7 = 1 (011 ^ 101 = 110; 110 ^ 111 = 001), by hand.
-    let t = Table::new().with("a", Values::Int(vec![3, 1])).with("b", Values::Int(vec![5, 2])).with("c", Values::Int(vec![7, 3]));
-    let r = check_table(&t, None, "xor(a, b, c) == (a == 3 ? 1 : 0)", &CheckOptions::default()).unwrap();
+    let t = Table::new()
+        .with("a", Values::Int(vec![3, 1]))
+        .with("b", Values::Int(vec![5, 2]))
+        .with("c", Values::Int(vec![7, 3]));
+    let r = check_table(
+        &t,
+        None,
+        "xor(a, b, c) == (a == 3 ? 1 : 0)",
+        &CheckOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.verdict, Verdict::Holds);
 }

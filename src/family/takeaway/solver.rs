@@ -96,7 +96,11 @@ pub fn zeroed_huge<T: Copy + Default>(len: usize) -> Vec<T> {
                 // page-aligned here; MADV_HUGEPAGE is only advice (it never changes
                 // the contents) and a failure is harmless, so the result is ignored.
                 unsafe {
-                    libc::madvise(aligned as *mut libc::c_void, end - aligned, libc::MADV_HUGEPAGE);
+                    libc::madvise(
+                        aligned as *mut libc::c_void,
+                        end - aligned,
+                        libc::MADV_HUGEPAGE,
+                    );
                 }
             }
         }
