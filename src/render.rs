@@ -607,7 +607,7 @@ fn tmp_path(path: &Path) -> PathBuf {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let (stem, ext) = name.rsplit_once('.').unwrap_or((&name, "tmp"));
-    path.with_file_name(format!(".{stem}.tmp-{}.{ext}", std::process::id()))
+    path.with_file_name(format!(".{stem}.tmp-{}-0.{ext}", crate::store::tmp_owner()))
 }
 
 /// A picture of a table, laid out like the reports' printed tables.

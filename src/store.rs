@@ -43,11 +43,7 @@ pub fn write_atomic_with(
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{name}.tmp-{}-{:x}",
-        std::process::id(),
-        tmp_nonce()
-    ));
+    let tmp = dir.join(format!(".{name}.tmp-{}-{:x}", tmp_owner(), tmp_nonce()));
     let result = (|| {
         let mut f =
             fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -63,6 +59,43 @@ pub fn write_atomic_with(
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// `<host>~<pid>`: who writes a temporary file. Shards may share an output
+/// directory (on one machine or across a cluster's shared filesystem), so a
+/// run only removes temporaries whose writer is gone.
+pub fn tmp_owner() -> String {
+    let host: String = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{host}~{}", std::process::id())
+}
+
+/// A temporary file left by a process of this host that no longer runs.
+/// Temporaries of other hosts are left alone (their writers may be alive).
+fn tmp_is_orphan(fname: &str) -> bool {
+    let Some(rest) = fname.split(".tmp-").nth(1) else {
+        return false;
+    };
+    let Some((owner, _)) = rest.rsplit_once('-') else {
+        return false;
+    };
+    let Some((host, pid)) = owner.split_once('~') else {
+        // An old-style name (pid only): treat as orphaned unless that pid runs here.
+        return !Path::new(&format!("/proc/{owner}")).exists();
+    };
+    let me = tmp_owner();
+    let my_host = me.split('~').next().unwrap_or("");
+    host == my_host && !Path::new(&format!("/proc/{pid}")).exists()
 }
 
 fn tmp_nonce() -> u64 {
@@ -308,9 +341,10 @@ impl SweepDir {
                     .trim_start_matches("part-")
                     .trim_end_matches(".parquet")
                     .trim_end_matches(".json");
-                let stale = fname.starts_with('.') && fname.contains(".tmp-")
-                    || ((fname.starts_with("part-") || dname == "_chunks")
-                        && !stems.contains(stem));
+                let stale =
+                    fname.starts_with('.') && fname.contains(".tmp-") && tmp_is_orphan(&fname)
+                        || ((fname.starts_with("part-") || dname == "_chunks")
+                            && !stems.contains(stem));
                 if stale {
                     fs::remove_file(f.path())?;
                     removed += 1;
@@ -366,6 +400,16 @@ impl SweepDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_orphaned_temporaries_are_stale() {
+        let me = tmp_owner();
+        let host = me.split('~').next().unwrap().to_string();
+        assert!(!tmp_is_orphan(&format!(".part-1.parquet.tmp-{me}-3")), "our own file");
+        assert!(tmp_is_orphan(&format!(".part-1.parquet.tmp-{host}~4000000000-3")), "a dead process here");
+        assert!(!tmp_is_orphan(".part-1.parquet.tmp-otherhost~12-3"), "another host's writer may be alive");
+        assert!(!tmp_is_orphan("part-1.parquet"));
+    }
 
     #[test]
     fn parquet_roundtrip() {
