@@ -82,6 +82,16 @@ pub enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+    /// Rebuild OUT/REPORT.md and OUT/REPORT.html from stored results, without
+    /// solving: the given specs' experiments plus every other experiment found
+    /// in the output directory (its spec read back from its manifest).
+    Report {
+        /// Spec files or directories (as for `run`); none: every experiment in --out.
+        specs: Vec<PathBuf>,
+        /// Output directory holding the results.
+        #[arg(long, default_value = "output")]
+        out: PathBuf,
+    },
     /// Re-render tables and figures from stored results, without solving.
     Render {
         /// Spec files or directories (as for `run`).

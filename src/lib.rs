@@ -16,6 +16,9 @@
 //! * [`render`] — Markdown/CSV/PNG tables and PNG/SVG figures from stored data.
 //! * [`period`] — minimal period and preperiod, proven or observed.
 //! * [`table`] — the small columnar table everything exchanges.
+//! * [`check`] — conjectures judged on stored results; [`fit`] — simple
+//!   closed forms fitted to two-heap loss sets; [`report`] — `REPORT.md` and
+//!   `REPORT.html` over an output directory.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -23,9 +26,11 @@
 pub mod check;
 pub mod cli;
 pub mod family;
+pub mod fit;
 pub mod game;
 pub mod period;
 pub mod render;
+pub mod report;
 pub mod spec;
 pub mod store;
 pub mod sweep;
@@ -95,6 +100,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     }
                 }
             }
+            if opts.shard.is_none() {
+                // The report covers the experiments just run and every other
+                // experiment already in the output directory.
+                let summary =
+                    report::write_report(&report::experiments(&exps, &opts.out), &opts.out)?;
+                if !opts.quiet {
+                    eprintln!("{}", report_line(&summary));
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { specs, out } => {
@@ -108,10 +122,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 print!("## {}\n\n{}\n", e.name, check::render_markdown(&results));
                 bad += results
                     .iter()
-                    .filter(|r| matches!(r.verdict(), check::Verdict::Fails | check::Verdict::Error))
+                    .filter(|r| {
+                        matches!(r.verdict(), check::Verdict::Fails | check::Verdict::Error)
+                    })
                     .count();
             }
-            Ok(if bad > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if bad > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Merge { specs, from, out } => {
             let exps = load_specs(&specs)?;
@@ -123,6 +143,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     out.join(&e.name).display()
                 );
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Report { specs, out } => {
+            let given = if specs.is_empty() {
+                Vec::new()
+            } else {
+                load_specs(&specs)?
+            };
+            let exps = report::experiments(&given, &out);
+            if exps.is_empty() {
+                bail!("no results in {}: run `nimlab run` first", out.display());
+            }
+            let summary = report::write_report(&exps, &out)?;
+            eprintln!("{}", report_line(&summary));
             Ok(ExitCode::SUCCESS)
         }
         Command::Render { specs, out } => {
@@ -182,12 +216,33 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+fn report_line(s: &report::ReportSummary) -> String {
+    format!(
+        "report: {} ({} experiments; claims: {})",
+        s.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        s.experiments,
+        s.counts
+            .iter()
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// Checks an experiment's conjectures on its stored results and writes
 /// `<out>/<experiment>/conjectures.md`.
 fn write_conjectures(e: &spec::Experiment, out: &Path) -> Result<Vec<check::ConjectureResult>> {
     let dir = out.join(&e.name);
     let results = check::check_conjectures(&dir, &e.conjectures, &check::CheckOptions::default());
-    let md = format!("# Conjectures — {}\n\n{}", e.title, check::render_markdown(&results));
+    let md = format!(
+        "# Conjectures — {}\n\n{}",
+        e.title,
+        check::render_markdown(&results)
+    );
     store::write_atomic(&dir.join("conjectures.md"), md.as_bytes())?;
     Ok(results)
 }
@@ -340,6 +395,7 @@ fn calibrate(plan: &family::Plan) -> Option<f64> {
     let ctx = family::CaseCtx {
         progress: &progress,
         cancel: &cancel,
+        keep: None,
     };
     let t0 = std::time::Instant::now();
     let mut done = 0u64;

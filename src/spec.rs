@@ -331,6 +331,9 @@ pub struct Sweep {
     pub index: usize,
     /// Views to render (empty: the family's defaults).
     pub outputs: Vec<String>,
+    /// Datasets to store (None: all). For huge sweeps: e.g. `[periods, loss_sets]`
+    /// without the one-row-per-position `positions`.
+    pub datasets: Option<Vec<String>>,
 }
 
 /// A named claim to check against a sweep's results (see [`crate::check`]).
@@ -374,7 +377,14 @@ pub struct Experiment {
 }
 
 /// Keys every sweep understands; the rest belong to the family.
-pub const SWEEP_KEYS: &[&str] = &["name", "family", "title", "outputs", "description"];
+pub const SWEEP_KEYS: &[&str] = &[
+    "name",
+    "family",
+    "title",
+    "outputs",
+    "description",
+    "datasets",
+];
 
 /// Parses YAML text into a value tree, with a located error on bad syntax.
 pub fn parse_yaml(text: &str, file: &str) -> Result<Value, SpecError> {
@@ -501,6 +511,26 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
                 }
             }
         }
+        let datasets = match s.get("datasets") {
+            Some(d) => {
+                let items = d.items();
+                if items.is_empty() {
+                    return Err(d.err("give at least one dataset name, e.g. [periods, loss_sets]"));
+                }
+                let mut v = Vec::new();
+                for it in items {
+                    let name = it.str()?;
+                    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        || name.is_empty()
+                    {
+                        return Err(it.err(format!("{name:?} is not a dataset name")));
+                    }
+                    v.push(name.to_string());
+                }
+                Some(v)
+            }
+            None => None,
+        };
         sweeps.push(Sweep {
             name: sweep_name,
             title,
@@ -508,6 +538,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
             params: s.value().clone(),
             index,
             outputs,
+            datasets,
         });
     }
     let mut conjectures = Vec::new();

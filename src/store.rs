@@ -405,9 +405,18 @@ mod tests {
     fn only_orphaned_temporaries_are_stale() {
         let me = tmp_owner();
         let host = me.split('~').next().unwrap().to_string();
-        assert!(!tmp_is_orphan(&format!(".part-1.parquet.tmp-{me}-3")), "our own file");
-        assert!(tmp_is_orphan(&format!(".part-1.parquet.tmp-{host}~4000000000-3")), "a dead process here");
-        assert!(!tmp_is_orphan(".part-1.parquet.tmp-otherhost~12-3"), "another host's writer may be alive");
+        assert!(
+            !tmp_is_orphan(&format!(".part-1.parquet.tmp-{me}-3")),
+            "our own file"
+        );
+        assert!(
+            tmp_is_orphan(&format!(".part-1.parquet.tmp-{host}~4000000000-3")),
+            "a dead process here"
+        );
+        assert!(
+            !tmp_is_orphan(".part-1.parquet.tmp-otherhost~12-3"),
+            "another host's writer may be alive"
+        );
         assert!(!tmp_is_orphan("part-1.parquet"));
     }
 

@@ -337,6 +337,7 @@ fn run_sweep(
                     let ctx = CaseCtx {
                         progress: &progress,
                         cancel,
+                        keep: sweep.datasets.as_deref(),
                     };
                     let tc = Instant::now();
                     let out = case
@@ -344,6 +345,9 @@ fn run_sweep(
                         .with_context(|| format!("case {}", case.key()))?;
                     timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
                     for (name, t) in out {
+                        if !ctx.wants(name) {
+                            continue;
+                        }
                         match tables.iter_mut().find(|(n, _)| *n == name) {
                             Some((_, acc)) => {
                                 if acc[0].names() != t.names() {

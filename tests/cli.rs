@@ -439,3 +439,42 @@ fn shards_merge_to_the_single_run() {
             .exists()
     );
 }
+
+/// `datasets:` keeps only the named datasets (a huge sweep without its
+/// one-row-per-position table); the periods are the same as with it.
+#[test]
+fn datasets_key_skips_the_positions_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = nimlab(
+        &[
+            "run",
+            fixture("valid/datasets.yaml").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let dir = nimlab::store::SweepDir::new(&out.join("kept"), "only-periods");
+    assert_eq!(
+        dir.datasets(),
+        vec!["loss_sets".to_string(), "periods".to_string()]
+    );
+    let per = dir.read("periods").unwrap().unwrap();
+    // Take 1..n: outcome period n+1 from 0 (L = {k(n+1)}), for n = 2..6, proven.
+    let outcome_rows: Vec<usize> = (0..per.rows())
+        .filter(|&i| per.cell("sequence", i).unwrap().to_string() == "outcome")
+        .collect();
+    let periods: Vec<String> = outcome_rows
+        .iter()
+        .map(|&i| per.cell("period", i).unwrap().to_string())
+        .collect();
+    assert_eq!(periods, vec!["3", "4", "5", "6", "7"]);
+    assert!(
+        outcome_rows
+            .iter()
+            .all(|&i| per.cell("status", i).unwrap().to_string() == "proven")
+    );
+}

@@ -35,12 +35,22 @@ pub fn by_name(name: &str) -> Option<&'static dyn Family> {
 pub type Output = Vec<(&'static str, Table)>;
 
 /// What a running case may use: a progress callback (positions done since the
-/// last call) and a cancellation flag it should poll in long loops.
+/// last call), a cancellation flag it should poll in long loops, and the
+/// datasets the sweep keeps (a case may skip building the others).
 pub struct CaseCtx<'a> {
     /// Report progress, in the same unit as [`Case::cost`].
     pub progress: &'a (dyn Fn(u64) + Sync),
     /// Set when the user pressed Ctrl-C.
     pub cancel: &'a AtomicBool,
+    /// The sweep's `datasets:` (None: all).
+    pub keep: Option<&'a [String]>,
+}
+
+impl CaseCtx<'_> {
+    /// Does the sweep keep this dataset? (A case may skip building it if not.)
+    pub fn wants(&self, dataset: &str) -> bool {
+        self.keep.is_none_or(|k| k.iter().any(|d| d == dataset))
+    }
 }
 
 /// One unit of work: solved as a whole, stored as a whole.

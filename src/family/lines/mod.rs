@@ -639,7 +639,7 @@ impl Case for LinesCase {
     fn key(&self) -> String {
         let text: String = self.group.shapes.iter().map(|s| s.text() + ";").collect();
         format!(
-            "lines/v1/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}",
+            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}",
             self.group.shapes.len(),
             xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
             self.take.text(),
@@ -899,10 +899,12 @@ impl Case for LinesCase {
                 let mut evidence = StrVec::default();
                 let mut values = StrVec::default();
                 let (mut per, mut pre, mut from) = (vec![], vec![], vec![]);
+                let mut forms = StrVec::default();
                 for (name, p, labels) in &rows {
                     seq.push(name);
                     match p {
                         Some(p) => {
+                            forms.push(&closed_form(name, letter, vals, labels, p));
                             per.push(Some(p.period as i64));
                             pre.push(Some(p.preperiod as i64));
                             from.push(Some(vals[p.preperiod]));
@@ -916,6 +918,7 @@ impl Case for LinesCase {
                             values.push(&labels[p.preperiod..p.preperiod + p.period].join(" "));
                         }
                         None => {
+                            forms.push("");
                             per.push(None);
                             pre.push(None);
                             from.push(None);
@@ -944,7 +947,8 @@ impl Case for LinesCase {
                         .with("periodic_from", Values::OptInt(from))
                         .with("status", Values::Str(status))
                         .with("evidence", Values::Str(evidence))
-                        .with("period_values", Values::Str(values)),
+                        .with("period_values", Values::Str(values))
+                        .with("closed_form", Values::Str(forms)),
                 ));
             }
         }
@@ -1562,6 +1566,71 @@ impl Family for Lines {
         });
         Ok(Answer { text, json })
     }
+}
+
+/// The closed form a detected period implies for a sequence along `letter`
+/// (`vals` the parameter values, consecutive; `labels` the terms, `g:class`
+/// for Grundy values, `P`/`N` for outcomes): "G(y) = 0 for even y, 3 for odd
+/// y, y ≥ 8 (observed on y = 8..200)", "P ⇔ y mod 2 = 1, y ≥ 3 (observed …)".
+pub fn closed_form(
+    values: &str,
+    letter: &str,
+    vals: &[i64],
+    labels: &[String],
+    p: &period::Period,
+) -> String {
+    let y0 = vals[p.preperiod];
+    let pe = p.period as i64;
+    let term = |i: usize| labels[i].split(':').next().unwrap_or("").to_string();
+    // The term for each residue of the parameter mod the period.
+    let mut by_res: Vec<(i64, String)> = (p.preperiod..p.preperiod + p.period)
+        .map(|i| (vals[i].rem_euclid(pe), term(i)))
+        .collect();
+    by_res.sort();
+    let range = format!(
+        "{} on {letter} = {y0}..{}",
+        p.status.as_str(),
+        vals[vals.len() - 1]
+    );
+    let body = if values == "outcome" {
+        let res: Vec<String> = by_res
+            .iter()
+            .filter(|(_, t)| t == "P")
+            .map(|(r, _)| r.to_string())
+            .collect();
+        if res.is_empty() {
+            format!("never P for {letter} ≥ {y0}")
+        } else if res.len() == by_res.len() {
+            format!("always P for {letter} ≥ {y0}")
+        } else if pe == 2 {
+            format!(
+                "P ⇔ {letter} {}, {letter} ≥ {y0}",
+                if res[0] == "0" { "even" } else { "odd" }
+            )
+        } else {
+            format!(
+                "P ⇔ {letter} mod {pe} ∈ {{{}}}, {letter} ≥ {y0}",
+                res.join(", ")
+            )
+        }
+    } else if pe == 1 {
+        format!("G({letter}) = {} for {letter} ≥ {y0}", by_res[0].1)
+    } else if pe == 2 {
+        format!(
+            "G({letter}) = {} for even {letter}, {} for odd {letter}, {letter} ≥ {y0}",
+            by_res[0].1, by_res[1].1
+        )
+    } else {
+        format!(
+            "G({letter}) = ({})[{letter} mod {pe}] for {letter} ≥ {y0}",
+            by_res
+                .iter()
+                .map(|(_, t)| t.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    format!("{body} ({range})")
 }
 
 #[cfg(test)]

@@ -607,6 +607,7 @@ fn run_plan(yaml: &str) -> Vec<Output> {
             c.solve(&CaseCtx {
                 progress: &no_progress,
                 cancel: &cancel,
+                keep: None,
             })
             .unwrap()
         })
@@ -740,4 +741,53 @@ fn grundy_values_beyond_n5_by_brute_force() {
         );
         assert_eq!(class_of(want), "beyond N5");
     }
+}
+
+#[test]
+fn closed_forms_of_periods() {
+    use crate::period::{Period, Status};
+    let vals: Vec<i64> = (1..=20).collect();
+    let per = |preperiod, period| Period {
+        preperiod,
+        period,
+        status: Status::Observed,
+        end: 19,
+    };
+    // A(2,y): Grundy 0 for even y, 3 for odd y from y = 8 (index 7).
+    let g: Vec<String> = vals
+        .iter()
+        .map(|&y| {
+            if y < 8 {
+                "4:N5".to_string()
+            } else if y % 2 == 0 {
+                "0:N2".to_string()
+            } else {
+                "3:N4".to_string()
+            }
+        })
+        .collect();
+    assert_eq!(
+        closed_form("grundy", "y", &vals, &g, &per(7, 2)),
+        "G(y) = 0 for even y, 3 for odd y, y ≥ 8 (observed on y = 8..20)"
+    );
+    // Outcomes P for even y from y = 8.
+    let o: Vec<String> = g
+        .iter()
+        .map(|l| if l.starts_with("0:") { "P" } else { "N" }.to_string())
+        .collect();
+    assert_eq!(
+        closed_form("outcome", "y", &vals, &o, &per(7, 2)),
+        "P ⇔ y even, y ≥ 8 (observed on y = 8..20)"
+    );
+    // Period 3 starting at y = 2: terms listed by residue 0, 1, 2.
+    let t: Vec<String> = vals.iter().map(|y| format!("{}:x", y % 3 * 5)).collect();
+    assert_eq!(
+        closed_form("grundy", "y", &vals, &t, &per(1, 3)),
+        "G(y) = (0, 5, 10)[y mod 3] for y ≥ 2 (observed on y = 2..20)"
+    );
+    let n: Vec<String> = vals.iter().map(|_| "N".to_string()).collect();
+    assert_eq!(
+        closed_form("outcome", "y", &vals, &n, &per(0, 1)),
+        "never P for y ≥ 1 (observed on y = 1..20)"
+    );
 }

@@ -122,6 +122,7 @@ fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
             .solve(&CaseCtx {
                 progress: &progress,
                 cancel: &cancel,
+                keep: None,
             })
             .unwrap()
         {

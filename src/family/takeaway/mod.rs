@@ -565,7 +565,8 @@ impl TakeCase {
     fn solve_one(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let one = OneHeap::solve(&self.rule, self.horizon, ctx.progress);
         let ns = &self.sizes[0];
-        let rows = ns.len();
+        // The per-position rows are the bulk of a big sweep; skip them if not kept.
+        let rows = if ctx.wants("positions") { ns.len() } else { 0 };
         let mut nn = Vec::with_capacity(rows);
         let mut outcome = StrVec::with_capacity(rows, rows);
         let mut grundy = Vec::with_capacity(rows);
@@ -573,12 +574,15 @@ impl TakeCase {
         let mut losses = Vec::new();
         for &n in ns.iter() {
             let n = n as usize;
-            nn.push(n as i64);
             let p = one.is_p[n];
-            outcome.push(if p { "P" } else { "N" });
             if p {
                 losses.push(n);
             }
+            if rows == 0 {
+                continue;
+            }
+            nn.push(n as i64);
+            outcome.push(if p { "P" } else { "N" });
             grundy.push(one.grundy.as_ref().map(|g| g.get(n) as i64));
             moves.push_with(|buf| {
                 let mut first = true;

@@ -26,6 +26,7 @@ fn run_case(rule: &Rule, sizes: Vec<Vec<u64>>) -> Output {
     case.solve(&CaseCtx {
         progress: &progress,
         cancel: &cancel,
+        keep: None,
     })
     .unwrap()
 }

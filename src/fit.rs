@@ -1,0 +1,503 @@
+//! Simple closed forms for two-dimensional loss sets, fitted to data.
+//!
+//! Given a [`Table`] with two integer position columns (say `N1`, `N2`), an
+//! outcome column and optionally a grouping column (one loss set per rule),
+//! [`fit_forms`] tests the simple forms a number theorist tries first on the
+//! loss set L = {(x, y) : outcome = P}:
+//!
+//! * `x ≡ y (mod q)` — the smallest q that fits;
+//! * `⌊(x mod q)/m⌋ = ⌊(y mod q)/m⌋` with 2 ≤ m < q — the blocks of m (e.g.
+//!   take m..n: q = m + n), smallest q, then largest m;
+//! * `x ≡ y ≡ 0 (mod q)` — the product lattice;
+//! * lattice shifts: L is invariant under (x, y) → (x + a, y + b) for small
+//!   (a, b) (both ≥ 0, not both 0), compared wherever both points are in the
+//!   table; the primitive shifts that fit are listed.
+//!
+//! A modulus must wrap around inside the data (q < extent, the larger side of
+//! the box spanned by the positions), and every parameter is printed with the
+//! number of periods the range holds, so weak evidence shows; a shift is
+//! tested when it compares at least a third of the rows. A form that does
+//! not fit for any admissible parameter is reported with the parameter that
+//! came closest (fewest mismatches) and its first counterexample in row order.
+//! Nothing here knows about games: any table of that shape will do.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result, bail};
+
+use crate::table::{Cell, StrVec, Table, Values};
+
+/// What to fit: the column names.
+#[derive(Clone, Debug)]
+pub struct FitSpec<'a> {
+    /// First position column (`N1`).
+    pub x: &'a str,
+    /// Second position column (`N2`).
+    pub y: &'a str,
+    /// The outcome column (`outcome`).
+    pub outcome: &'a str,
+    /// The value of the outcome column that marks the set (`P`).
+    pub member: &'a str,
+    /// One loss set per value of this column (`rule`), if given.
+    pub group: Option<&'a str>,
+}
+
+/// A candidate parameter: its label and the predicate it gives.
+type Candidate = (String, Box<dyn Fn(i64, i64) -> bool>);
+/// The closest candidate so far: mismatches, label, first mismatch.
+type Closest = (usize, String, Option<(i64, i64, bool)>);
+
+/// One loss set: its points in row order.
+struct Set {
+    /// (row, x, y, member)
+    points: Vec<(usize, i64, i64, bool)>,
+    x0: i64,
+    y0: i64,
+    w: usize,
+    h: usize,
+    /// Dense grid of `member` (None: not in the table).
+    grid: Vec<Option<bool>>,
+}
+
+impl Set {
+    fn new(points: Vec<(usize, i64, i64, bool)>) -> Set {
+        let x0 = points.iter().map(|p| p.1).min().unwrap_or(0);
+        let y0 = points.iter().map(|p| p.2).min().unwrap_or(0);
+        let x1 = points.iter().map(|p| p.1).max().unwrap_or(0);
+        let y1 = points.iter().map(|p| p.2).max().unwrap_or(0);
+        let (w, h) = ((x1 - x0 + 1) as usize, (y1 - y0 + 1) as usize);
+        let mut grid = vec![None; w * h];
+        for &(_, x, y, m) in &points {
+            grid[(y - y0) as usize * w + (x - x0) as usize] = Some(m);
+        }
+        Set {
+            points,
+            x0,
+            y0,
+            w,
+            h,
+            grid,
+        }
+    }
+    fn at(&self, x: i64, y: i64) -> Option<bool> {
+        let (i, j) = (x - self.x0, y - self.y0);
+        if i < 0 || j < 0 || i as usize >= self.w || j as usize >= self.h {
+            return None;
+        }
+        self.grid[j as usize * self.w + i as usize]
+    }
+    /// Side of the box spanned by the positions.
+    fn extent(&self) -> i64 {
+        self.w.max(self.h) as i64
+    }
+    /// Mismatches of a predicate, and the first mismatching point.
+    fn test(&self, f: impl Fn(i64, i64) -> bool) -> (usize, Option<(i64, i64, bool)>) {
+        let mut bad = 0;
+        let mut first = None;
+        for &(_, x, y, m) in &self.points {
+            if f(x, y) != m {
+                bad += 1;
+                if first.is_none() {
+                    first = Some((x, y, m));
+                }
+            }
+        }
+        (bad, first)
+    }
+}
+
+/// One tested form for one group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormFit {
+    /// The group's value (the rule), empty without a group column.
+    pub group: String,
+    /// The form, with the parameter names (`N1 ≡ N2 (mod q)`).
+    pub form: String,
+    /// The parameters that fit (or came closest).
+    pub parameters: String,
+    /// Whether the form fits every row.
+    pub fits: bool,
+    /// Rows (positions) checked.
+    pub rows: usize,
+    /// For a form that does not fit: rows that disagree, and the first one.
+    pub counterexample: String,
+}
+
+fn modulo(a: i64, q: i64) -> i64 {
+    a.rem_euclid(q)
+}
+
+fn describe(sp: &FitSpec<'_>, p: Option<(i64, i64, bool)>, bad: usize, total: usize) -> String {
+    match p {
+        None => String::new(),
+        Some((x, y, m)) => format!(
+            "{bad} of {total} rows disagree; first: {}={x}, {}={y} is {}in the set",
+            sp.x,
+            sp.y,
+            if m { "" } else { "not " }
+        ),
+    }
+}
+
+fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
+    let n = set.points.len();
+    // A modulus must wrap around inside the data at least once (q < extent:
+    // some pair with x ≢ y is compared); the number of periods the range
+    // holds is printed with the parameters so that weak evidence shows.
+    let ext = set.extent();
+    let qmax = (ext - 1).max(1);
+    let per = |q: i64| format!("{:.1} periods in range", ext as f64 / q as f64);
+    let mut out = Vec::new();
+    let x = sp.x;
+    let y = sp.y;
+    // Scan parameters in order; keep the first that fits, else the closest.
+    let mut scan = |form: String, params: Vec<Candidate>| {
+        let mut best: Option<Closest> = None;
+        let mut fit = None;
+        for (label, f) in params {
+            let (bad, first) = set.test(f);
+            if bad == 0 {
+                fit = Some(label);
+                break;
+            }
+            if best.as_ref().is_none_or(|b| bad < b.0) {
+                best = Some((bad, label, first));
+            }
+        }
+        out.push(match (fit, best) {
+            (Some(label), _) => FormFit {
+                group: group.to_string(),
+                form,
+                parameters: label,
+                fits: true,
+                rows: n,
+                counterexample: String::new(),
+            },
+            (None, Some((bad, label, first))) => FormFit {
+                group: group.to_string(),
+                form,
+                parameters: format!("closest: {label}"),
+                fits: false,
+                rows: n,
+                counterexample: describe(sp, first, bad, n),
+            },
+            (None, None) => FormFit {
+                group: group.to_string(),
+                form,
+                parameters: format!("none admissible (q ≤ {qmax})"),
+                fits: false,
+                rows: n,
+                counterexample: String::new(),
+            },
+        });
+    };
+    // 1. x ≡ y (mod q)
+    let mut params: Vec<Candidate> = Vec::new();
+    for q in 1..=qmax {
+        params.push((
+            format!("q = {q}; {}", per(q)),
+            Box::new(move |a, b| modulo(a, q) == modulo(b, q)),
+        ));
+    }
+    scan(format!("{x} ≡ {y} (mod q)"), params);
+    // 2. ⌊(x mod q)/m⌋ = ⌊(y mod q)/m⌋, 2 ≤ m < q: smallest q, then largest m.
+    let mut params: Vec<Candidate> = Vec::new();
+    for q in 3..=qmax {
+        for m in (2..q).rev() {
+            params.push((
+                format!("q = {q}, m = {m}; {}", per(q)),
+                Box::new(move |a, b| modulo(a, q) / m == modulo(b, q) / m),
+            ));
+        }
+    }
+    scan(format!("⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋"), params);
+    // 3. x ≡ y ≡ 0 (mod q)
+    let mut params: Vec<Candidate> = Vec::new();
+    for q in 1..=qmax {
+        params.push((
+            format!("q = {q}; {}", per(q)),
+            Box::new(move |a, b| modulo(a, q) == 0 && modulo(b, q) == 0),
+        ));
+    }
+    scan(format!("{x} ≡ {y} ≡ 0 (mod q)"), params);
+    // 4. lattice shifts
+    // Shifts up to two thirds of the range (a third of the rows compared).
+    let smax = (2 * ext / 3).max(1);
+    let mut shifts: Vec<(i64, i64)> = Vec::new();
+    let mut compared_any = false;
+    for s in 1..=2 * smax {
+        for a in 0..=s.min(smax) {
+            let b = s - a;
+            if b > smax {
+                continue;
+            }
+            // Only shifts outside the lattice of those already found: the
+            // list is a basis of the invariance lattice seen in the data.
+            if in_lattice(&shifts, (a, b)) {
+                continue;
+            }
+            let mut compared = 0usize;
+            let mut ok = true;
+            for &(_, px, py, m) in &set.points {
+                if let Some(m2) = set.at(px + a, py + b) {
+                    compared += 1;
+                    if m2 != m {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            // Enough overlap: at least a third of the rows compared.
+            if ok && compared * 3 >= n && compared > 0 {
+                compared_any = true;
+                shifts.push((a, b));
+            }
+        }
+    }
+    out.push(FormFit {
+        group: group.to_string(),
+        form: format!("invariant under ({x}, {y}) → ({x} + a, {y} + b)"),
+        parameters: if shifts.is_empty() {
+            format!("no shift with 0 ≤ a, b ≤ {smax}")
+        } else {
+            shifts
+                .iter()
+                .take(8)
+                .map(|(a, b)| format!("({a}, {b})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if shifts.len() > 8 { ", …" } else { "" }
+        },
+        fits: compared_any,
+        rows: n,
+        counterexample: String::new(),
+    });
+    out
+}
+
+/// Is `v` an integer combination of one or two of `basis`?
+fn in_lattice(basis: &[(i64, i64)], v: (i64, i64)) -> bool {
+    let (a, b) = v;
+    for (i, &(c, d)) in basis.iter().enumerate() {
+        // A multiple of one vector.
+        if c * b == d * a {
+            let k = if c != 0 { a / c } else { b / d };
+            if (k * c, k * d) == (a, b) {
+                return true;
+            }
+        }
+        for &(e, f) in &basis[i + 1..] {
+            let det = c * f - d * e;
+            if det == 0 {
+                continue;
+            }
+            let k1 = a * f - b * e;
+            let k2 = c * b - d * a;
+            if k1 % det == 0 && k2 % det == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Tests the simple forms on every group of `table`; one [`FormFit`] per
+/// group and form, groups in order of first appearance.
+pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
+    let int = |name: &str| -> Result<&Values> {
+        let v = table
+            .column(name)
+            .with_context(|| format!("no column {name}"))?;
+        match v {
+            Values::Int(_) | Values::OptInt(_) => Ok(v),
+            _ => bail!("column {name} is not an integer column"),
+        }
+    };
+    let xs = int(sp.x)?;
+    let ys = int(sp.y)?;
+    let oc = table
+        .column(sp.outcome)
+        .with_context(|| format!("no column {}", sp.outcome))?;
+    let gc = match sp.group {
+        Some(g) => Some(table.column(g).with_context(|| format!("no column {g}"))?),
+        None => None,
+    };
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: BTreeMap<String, Vec<(usize, i64, i64, bool)>> = BTreeMap::new();
+    for i in 0..table.rows() {
+        let (Cell::Int(x), Cell::Int(y)) = (xs.cell(i), ys.cell(i)) else {
+            continue;
+        };
+        let m = oc.cell(i).to_string() == sp.member;
+        let g = gc.map(|c| c.cell(i).to_string()).unwrap_or_default();
+        if !groups.contains_key(&g) {
+            order.push(g.clone());
+        }
+        groups.entry(g).or_default().push((i, x, y, m));
+    }
+    let mut out = Vec::new();
+    for g in order {
+        let set = Set::new(groups.remove(&g).unwrap_or_default());
+        out.extend(fit_one(sp, &g, &set));
+    }
+    Ok(out)
+}
+
+/// The fits as a table: `rule` (the group), `form`, `parameters`, `fits`,
+/// `rows`, `first_counterexample`.
+pub fn forms_table(fits: &[FormFit]) -> Table {
+    let s = |f: &dyn Fn(&FormFit) -> &str| -> Values {
+        let mut v = StrVec::default();
+        for x in fits {
+            v.push(f(x));
+        }
+        Values::Str(v)
+    };
+    Table::new()
+        .with("rule", s(&|f| &f.group))
+        .with("form", s(&|f| &f.form))
+        .with("parameters", s(&|f| &f.parameters))
+        .with("fits", Values::Bool(fits.iter().map(|f| f.fits).collect()))
+        .with(
+            "rows",
+            Values::Int(fits.iter().map(|f| f.rows as i64).collect()),
+        )
+        .with("first_counterexample", s(&|f| &f.counterexample))
+}
+
+/// A Markdown page: a title and one table row per group and form.
+pub fn render_markdown(title: &str, fits: &[FormFit]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|");
+    let mut s = format!(
+        "# {title}\n\n| rule | form | parameters | fits | rows | first counterexample |\n|---|---|---|---|---|---|\n"
+    );
+    for f in fits {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(&f.group),
+            cell(&f.form),
+            cell(&f.parameters),
+            if f.fits { "yes" } else { "no" },
+            f.rows,
+            cell(&f.counterexample)
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(n: i64, rule: &str, member: impl Fn(i64, i64) -> bool) -> Table {
+        let (mut xs, mut ys, mut o, mut r) = (vec![], vec![], StrVec::default(), StrVec::default());
+        for x in 0..=n {
+            for y in 0..=n {
+                xs.push(x);
+                ys.push(y);
+                o.push(if member(x, y) { "P" } else { "N" });
+                r.push(rule);
+            }
+        }
+        Table::new()
+            .with("rule", Values::Str(r))
+            .with("N1", Values::Int(xs))
+            .with("N2", Values::Int(ys))
+            .with("outcome", Values::Str(o))
+    }
+
+    const SP: FitSpec<'static> = FitSpec {
+        x: "N1",
+        y: "N2",
+        outcome: "outcome",
+        member: "P",
+        group: Some("rule"),
+    };
+
+    fn get<'a>(f: &'a [FormFit], prefix: &str) -> &'a FormFit {
+        f.iter().find(|x| x.form.starts_with(prefix)).unwrap()
+    }
+
+    #[test]
+    fn congruence_found_with_smallest_modulus() {
+        let t = table(30, "a", |x, y| x % 6 == y % 6);
+        let f = fit_forms(&t, &SP).unwrap();
+        let c = get(&f, "N1 ≡ N2 (mod q)");
+        assert!(c.fits);
+        assert_eq!(c.parameters, "q = 6; 5.2 periods in range");
+        assert_eq!(c.rows, 31 * 31);
+        // Blocks with m ≥ 2 do not fit a plain congruence.
+        assert!(!get(&f, "⌊").fits);
+        // The loss set is invariant under (1, 1) and (0, 6), which generate (6, 0).
+        let l = get(&f, "invariant");
+        assert!(l.fits);
+        assert_eq!(l.parameters, "(1, 1), (0, 6)");
+    }
+
+    #[test]
+    fn blocks_found() {
+        // take 3..7: q = 10, m = 3
+        let t = table(40, "m3n7", |x, y| (x % 10) / 3 == (y % 10) / 3);
+        let f = fit_forms(&t, &SP).unwrap();
+        assert!(!get(&f, "N1 ≡ N2 (mod q)").fits);
+        let b = get(&f, "⌊");
+        assert!(b.fits, "{b:?}");
+        assert_eq!(b.parameters, "q = 10, m = 3; 4.1 periods in range");
+    }
+
+    #[test]
+    fn product_lattice_found() {
+        let t = table(40, "x", |x, y| x % 5 == 0 && y % 5 == 0);
+        let f = fit_forms(&t, &SP).unwrap();
+        let p = get(&f, "N1 ≡ N2 ≡ 0");
+        assert!(p.fits);
+        assert_eq!(p.parameters, "q = 5; 8.2 periods in range");
+        assert_eq!(get(&f, "invariant").parameters, "(0, 5), (5, 0)");
+    }
+
+    #[test]
+    fn no_form_on_an_irregular_set() {
+        // A set with no structure: a hash of the position decides.
+        let t = table(30, "r", |x, y| {
+            // splitmix64's finaliser
+            let mut z = ((x as u64) << 32 | y as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            z.is_multiple_of(3)
+        });
+        let f = fit_forms(&t, &SP).unwrap();
+        assert_eq!(f.len(), 4);
+        for x in &f {
+            assert!(!x.fits, "{x:?}");
+        }
+        let c = get(&f, "N1 ≡ N2 (mod q)");
+        assert!(c.parameters.starts_with("closest: q = "), "{c:?}");
+        assert!(c.counterexample.contains("first: N1="), "{c:?}");
+        assert_eq!(
+            get(&f, "invariant").parameters,
+            "no shift with 0 ≤ a, b ≤ 20"
+        );
+        // Rendered as a table with one row per form.
+        let md = render_markdown("forms", &f);
+        assert_eq!(md.lines().filter(|l| l.starts_with("| r |")).count(), 4);
+        let tab = forms_table(&f);
+        assert_eq!(tab.rows(), 4);
+        assert_eq!(tab.column("fits"), Some(&Values::Bool(vec![false; 4])));
+    }
+
+    #[test]
+    fn groups_are_separate_and_errors_name_columns() {
+        let mut t = table(12, "a", |x, y| x % 2 == y % 2);
+        t.append(&table(12, "b", |x, y| x % 3 == y % 3)).unwrap();
+        let f = fit_forms(&t, &SP).unwrap();
+        let a: Vec<_> = f.iter().filter(|x| x.group == "a").collect();
+        let b: Vec<_> = f.iter().filter(|x| x.group == "b").collect();
+        assert!(a[0].parameters.starts_with("q = 2;"));
+        assert!(b[0].parameters.starts_with("q = 3;"));
+        let bad = FitSpec { x: "N3", ..SP };
+        assert!(fit_forms(&t, &bad).unwrap_err().to_string().contains("N3"));
+    }
+}
