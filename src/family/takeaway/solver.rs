@@ -126,6 +126,18 @@ pub fn onehot_sequence(takes: &[u32], len: usize) -> Vec<u8> {
     if len <= smax {
         return m;
     }
+    if smax <= 8 {
+        // Every take is at most 8: keep the last eight values in registers and
+        // OR the ones S selects, with S compiled in (one loop per subset of 1..8).
+        let mask = takes.iter().fold(0u8, |a, &s| a | 1 << (s - 1));
+        seq_macro::seq!(M in 1..=255 {
+            match mask {
+                #( M => window_loop::<M>(&mut m, smax), )*
+                _ => unreachable!("a non-empty subset of 1..8"),
+            }
+        });
+        return m;
+    }
     let has1 = takes[0] == 1;
     let has2 = takes.contains(&2);
     let far: Vec<usize> = takes
@@ -156,6 +168,49 @@ pub fn onehot_sequence(takes: &[u32], len: usize) -> Vec<u8> {
         _ => go!(7),
     }
     m
+}
+
+/// The steady-state loop for S ⊆ {1..8} given as the bit mask `M` (bit s−1
+/// for take s): the last eight values live in registers, so the loop-carried
+/// chain is OR, ADD, ANDN and nothing waits on memory.
+#[inline(never)]
+fn window_loop<const M: u8>(m: &mut [u8], start: usize) {
+    let mut r = [0u8; 8];
+    for (i, slot) in r.iter_mut().enumerate() {
+        if start > i {
+            *slot = m[start - 1 - i];
+        }
+    }
+    for v_out in &mut m[start..] {
+        let mut seen = 0u8;
+        if M & 1 != 0 {
+            seen |= r[0];
+        }
+        if M & 2 != 0 {
+            seen |= r[1];
+        }
+        if M & 4 != 0 {
+            seen |= r[2];
+        }
+        if M & 8 != 0 {
+            seen |= r[3];
+        }
+        if M & 16 != 0 {
+            seen |= r[4];
+        }
+        if M & 32 != 0 {
+            seen |= r[5];
+        }
+        if M & 64 != 0 {
+            seen |= r[6];
+        }
+        if M & 128 != 0 {
+            seen |= r[7];
+        }
+        let v = !seen & seen.wrapping_add(1);
+        *v_out = v;
+        r = [v, r[0], r[1], r[2], r[3], r[4], r[5], r[6]];
+    }
 }
 
 /// The steady-state loop: `m[x]` for `x ≥ smax`, with `m[x-1]` and `m[x-2]` in
@@ -459,6 +514,27 @@ mod tests {
             grundy_sequence(&[2, 3], 10).to_vec(),
             vec![0, 0, 1, 1, 2, 0, 0, 1, 1, 2]
         );
+    }
+
+    /// Every subset of {1..8} (each has its own compiled loop).
+    #[test]
+    fn every_small_take_set_agrees_with_naive() {
+        for mask in 1u32..256 {
+            let s: Vec<u32> = (1..=8).filter(|t| mask & (1 << (t - 1)) != 0).collect();
+            let want = naive(&s, 120);
+            assert_eq!(onehot_or_window(&s, 120), want, "S = {s:?}");
+        }
+    }
+
+    fn onehot_or_window(s: &[u32], len: usize) -> Vec<u32> {
+        if s.len() <= 7 {
+            onehot_sequence(s, len)
+                .iter()
+                .map(|v| v.trailing_zeros())
+                .collect()
+        } else {
+            grundy_sequence(s, len).to_vec()
+        }
     }
 
     #[test]
