@@ -79,7 +79,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     std::process::exit(130);
                 }
                 eprintln!(
-                    "\nnimlab: stopping after the chunks in progress (Ctrl-C again to quit now)…"
+                    "\nnimlab: stopping: finished chunks are kept, chunks in progress are dropped (Ctrl-C again to quit now)…"
                 );
             });
             let opts = sweep::RunOptions {
