@@ -462,13 +462,20 @@ impl OneHeap {
 
     /// Winning takes from `n` (the opponent's last take `last`).
     pub fn winning_takes(&self, n: usize, last: Option<u32>) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.winning_takes_into(n, last, &mut out);
+        out
+    }
+
+    /// [`Self::winning_takes`] into a reused buffer (no allocation per position).
+    pub fn winning_takes_into(&self, n: usize, last: Option<u32>, out: &mut Vec<u32>) {
+        out.clear();
         // Only positions with no winning take (or, with no_repeat, whose single
         // winning take is the move itself) can be P after a move: look those up
         // in the window [n - max S, n - min S] instead of trying every take.
         let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
-        let mut out = Vec::new();
         if n < smin {
-            return out;
+            return;
         }
         let (lo, hi) = (n.saturating_sub(smax) as u32, (n - smin) as u32);
         let start = self.zeros.partition_point(|&y| y < lo);
@@ -493,14 +500,18 @@ impl OneHeap {
         }
         out.sort_unstable();
         out.dedup();
-        out
     }
 
     /// The proven period of the joint state, if the take set is finite.
     pub fn witness(&self) -> Option<(usize, usize)> {
+        self.witness_from(self.grundy.as_ref().map(Grundy::to_vec).as_deref())
+    }
+
+    /// The witness, given the Grundy values when they are already at hand.
+    fn witness_from(&self, grundy: Option<&[u32]>) -> Option<(usize, usize)> {
         let w = self.rule.take.max_take()? as usize;
-        match (&self.grundy, &self.joint) {
-            (Some(g), _) => period::proven_state_period(&g.to_vec(), w, w),
+        match (grundy, &self.joint) {
+            (Some(g), _) => period::proven_state_period(g, w, w),
             (None, Some(j)) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
             _ => None,
         }
@@ -508,10 +519,12 @@ impl OneHeap {
 
     /// Periods of the Grundy sequence (when defined) and of the outcome sequence.
     pub fn periods(&self) -> Vec<(&'static str, Option<Period>)> {
-        let witness = self.witness();
+        // The Grundy values are unpacked once and serve both the proof and the period.
+        let g = self.grundy.as_ref().map(Grundy::to_vec);
+        let witness = self.witness_from(g.as_deref());
         let mut out = Vec::new();
-        if let Some(g) = &self.grundy {
-            out.push(("grundy", period::period_of(&g.to_vec(), witness)));
+        if let Some(g) = &g {
+            out.push(("grundy", period::period_of(g, witness)));
         }
         out.push(("outcome", period::period_of(&self.is_p, witness)));
         out
@@ -572,6 +585,7 @@ impl TakeCase {
         let mut grundy = Vec::with_capacity(rows);
         let mut moves = StrVec::with_capacity(rows, rows * 2);
         let mut losses = Vec::new();
+        let mut wins_buf: Vec<u32> = Vec::new();
         for &n in ns.iter() {
             let n = n as usize;
             let p = one.is_p[n];
@@ -584,13 +598,12 @@ impl TakeCase {
             nn.push(n as i64);
             outcome.push(if p { "P" } else { "N" });
             grundy.push(one.grundy.as_ref().map(|g| g.get(n) as i64));
+            one.winning_takes_into(n, None, &mut wins_buf);
             moves.push_with(|buf| {
-                let mut first = true;
-                for s in one.winning_takes(n, None) {
-                    if !first {
+                for (k, &s) in wins_buf.iter().enumerate() {
+                    if k > 0 {
                         buf.push(',');
                     }
-                    first = false;
                     push_uint(buf, s as u64);
                 }
             });

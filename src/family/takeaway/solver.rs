@@ -396,10 +396,9 @@ impl Joint {
     /// The largest heap of state `idx`.
     fn max_heap(&self, mut idx: usize) -> usize {
         let mut m = 0;
-        for (i, &st) in self.strides.iter().enumerate() {
+        for &st in &self.strides {
             let h = idx / st;
             idx -= h * st;
-            let _ = i;
             m = m.max(h);
         }
         m
