@@ -28,6 +28,7 @@ pub mod cli;
 pub mod family;
 pub mod fit;
 pub mod game;
+pub mod mem;
 pub mod period;
 pub mod render;
 pub mod report;

@@ -87,6 +87,7 @@ use anyhow::{Result, bail};
 use rayon::prelude::*;
 
 use crate::game::Play;
+use crate::mem::zeroed_huge;
 
 /// The largest board [`solve`] accepts (2^40 bits = 128 GiB, refused by
 /// [`memory_bytes`]-aware callers well before that).
@@ -820,7 +821,7 @@ fn solve_sized(
     let nh = n.saturating_sub(6) as u32;
     let lb = plan.lb;
     let top_bits = nh - lb;
-    let mut words = vec![0u64; 1usize << nh];
+    let mut words: Vec<u64> = zeroed_huge(1usize << nh);
     let block = 1usize << lb;
     let block_positions = if n < 6 { 1u64 << n } else { 64u64 << lb };
     let mut counts = vec![0u64; n + 8];

@@ -78,36 +78,6 @@ pub fn grundy_sequence(takes: &[u32], len: usize) -> Grundy {
     }
 }
 
-/// A zeroed vector whose pages the kernel may back with 2 MiB huge pages
-/// (Linux transparent huge pages, on request): a 10^8-value sequence otherwise
-/// spends a third of its time in page faults.
-pub fn zeroed_huge<T: Copy + Default>(len: usize) -> Vec<T> {
-    let v = vec![T::default(); len];
-    #[cfg(target_os = "linux")]
-    {
-        let bytes = len * std::mem::size_of::<T>();
-        if bytes >= 8 << 20 {
-            let start = v.as_ptr() as usize;
-            let page = 4096;
-            let aligned = start.div_ceil(page) * page;
-            let end = start + bytes;
-            if end > aligned {
-                // SAFETY: the range lies inside the vector's allocation, which is
-                // page-aligned here; MADV_HUGEPAGE is only advice (it never changes
-                // the contents) and a failure is harmless, so the result is ignored.
-                unsafe {
-                    libc::madvise(
-                        aligned as *mut libc::c_void,
-                        end - aligned,
-                        libc::MADV_HUGEPAGE,
-                    );
-                }
-            }
-        }
-    }
-    v
-}
-
 /// One-hot kernel: dispatches to a specialisation for the set's shape.
 pub fn onehot_sequence(takes: &[u32], len: usize) -> Vec<u8> {
     let mut m: Vec<u8> = zeroed_huge(len);
@@ -310,6 +280,7 @@ pub fn generic_sequence(takes: &[u32], len: usize) -> Vec<u16> {
 }
 
 use crate::game::Play;
+use crate::mem::zeroed_huge;
 
 /// The joint-state solution of a take-away game on `D` heaps with sizes
 /// `0..dims[i]`, for misère play and/or `no_repeat` (any play).
