@@ -31,4 +31,3 @@ pub fn zeroed_huge<T: Copy + Default>(len: usize) -> Vec<T> {
     }
     v
 }
-

@@ -109,9 +109,12 @@ pub struct Move {
 pub struct Exhaustive {
     /// Number of pieces.
     pub n: usize,
-    /// Bit `x` (word `x >> 6`, bit `x & 63`) is set iff position `x` is a
+    /// Bit `y` (word `y >> 6`, bit `y & 63`) is set iff position `y`, in the
+    /// solver's piece numbering ([`Exhaustive::is_p`] translates), is a
     /// P-position; `max(1, 2^n / 64)` words, bits ≥ 2^n clear.
-    pub p_bits: Vec<u64>,
+    p_bits: Vec<u64>,
+    /// `order[i]`: the solver's number for the caller's piece i.
+    order: Vec<u8>,
     /// Index k = piece count: (C(n, k) positions, P-positions with k pieces).
     pub counts: Vec<(u64, u64)>,
 }
@@ -124,8 +127,89 @@ impl Exhaustive {
             "position {x:#x} outside a {}-piece board",
             self.n
         );
-        (self.p_bits[(x >> 6) as usize] >> (x & 63)) & 1 == 1
+        let y = permute(x, &self.order);
+        (self.p_bits[(y >> 6) as usize] >> (y & 63)) & 1 == 1
     }
+}
+
+/// `x` with bit i moved to bit `order[i]`.
+fn permute(x: u64, order: &[u8]) -> u64 {
+    let mut y = 0;
+    let mut rest = x;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        y |= 1 << order[i];
+        rest &= rest - 1;
+    }
+    y
+}
+
+/// Pieces wanted pairwise move-free at the bottom of the numbering: 6 in-word
+/// bits and the leaf's word bits.
+const FREE_BOTTOM: usize = 6 + LEAF_BITS as usize;
+
+/// The solver's piece numbering (`order[i]` for the caller's piece i).
+///
+/// Speed depends on which pieces get the low numbers: moves among pieces
+/// 0..5 are solved inside a word, moves touching pieces 6..9 word by word.
+/// So the bottom pieces are chosen pairwise *independent* (no move's mask or
+/// blockers holds two of them; on the triangular lattice with runs of at most
+/// 3 that is one class of its 3-colouring), found greedily (least-connected
+/// next) from every start, largest set kept. Their only in-word moves are
+/// then single-piece ones, and every multi-piece move is a whole-word loop.
+/// The other pieces keep their relative order.
+fn piece_order(n: usize, moves: &[Move]) -> Vec<u8> {
+    let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
+    let mut adj = vec![0u64; n];
+    for m in moves {
+        let s = (m.mask | m.blockers) & full;
+        let mut rest = s;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            adj[i] |= s & !(1 << i);
+            rest &= rest - 1;
+        }
+    }
+    let mut best: Vec<usize> = Vec::new();
+    for start in 0..n {
+        let mut set = vec![start];
+        let mut avail = full & !adj[start] & !(1 << start);
+        while set.len() < FREE_BOTTOM && avail != 0 {
+            let mut pick = None;
+            let mut rest = avail;
+            while rest != 0 {
+                let v = rest.trailing_zeros() as usize;
+                let deg = (adj[v] & avail).count_ones();
+                if pick.is_none_or(|(d, _)| deg < d) {
+                    pick = Some((deg, v));
+                }
+                rest &= rest - 1;
+            }
+            let (_, v) = pick.expect("avail is non-empty");
+            set.push(v);
+            avail &= !adj[v] & !(1 << v);
+        }
+        if set.len() > best.len() {
+            best = set;
+        }
+        if best.len() == FREE_BOTTOM.min(n) {
+            break;
+        }
+    }
+    best.sort_unstable();
+    let mut order = vec![0u8; n];
+    let mut next = 0u8;
+    for &i in &best {
+        order[i] = next;
+        next += 1;
+    }
+    for (i, o) in order.iter_mut().enumerate() {
+        if !best.contains(&i) {
+            *o = next;
+            next += 1;
+        }
+    }
+    order
 }
 
 /// Peak bytes [`solve`] allocates for an n-piece board: one bit per position
@@ -817,7 +901,15 @@ fn solve_sized(
             );
         }
     }
-    let plan = Plan::new(n, moves, play, sizes);
+    let order = piece_order(n, moves);
+    let moves: Vec<Move> = moves
+        .iter()
+        .map(|m| Move {
+            mask: permute(m.mask, &order),
+            blockers: permute(m.blockers & full, &order),
+        })
+        .collect();
+    let plan = Plan::new(n, &moves, play, sizes);
     let nh = n.saturating_sub(6) as u32;
     let lb = plan.lb;
     let top_bits = nh - lb;
@@ -875,6 +967,7 @@ fn solve_sized(
     Ok(Exhaustive {
         n,
         p_bits: words,
+        order,
         counts,
     })
 }
@@ -1053,6 +1146,31 @@ mod tests {
         moves.sort_by_key(|m| (m.mask, m.blockers));
         moves.dedup();
         (cells.len(), moves)
+    }
+
+    #[test]
+    fn retro_piece_order_puts_independent_pieces_at_the_bottom() {
+        for rows in [7, 8] {
+            let (n, moves) = triangle(rows, 3, false);
+            let order = piece_order(n, &moves);
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..n as u8).collect::<Vec<_>>(), "a permutation");
+            // No move holds two of the solver's pieces 0..FREE_BOTTOM: the
+            // triangle's colour classes have 10 (7 rows) and 12 (8 rows) pieces.
+            for m in &moves {
+                let bottom = (permute(m.mask, &order) & ((1 << FREE_BOTTOM) - 1)).count_ones();
+                assert!(
+                    bottom <= 1,
+                    "{rows} rows: move {:#x} holds {bottom}",
+                    m.mask
+                );
+            }
+        }
+        // Row of three, runs of 2: pieces 0 and 2 are independent, 1 is not.
+        let m = |mask| Move { mask, blockers: 0 };
+        let moves = [m(0b001), m(0b010), m(0b100), m(0b011), m(0b110)];
+        assert_eq!(piece_order(3, &moves), vec![0, 2, 1]);
     }
 
     #[test]
