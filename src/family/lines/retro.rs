@@ -735,6 +735,9 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
     let len = dst.len();
     debug_assert!(len.is_power_of_two() && src.len() == len);
     let cons = mh | bh;
+    if len >= LANES && cons & LANE_BITS != 0 {
+        return apply_lanes(dst, src, mh, bh, g);
+    }
     let c = if cons == 0 {
         len.trailing_zeros()
     } else {
@@ -765,6 +768,87 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
             break;
         }
         s = s.wrapping_sub(free) & free;
+    }
+}
+
+/// Words handled as one unit by [`apply_lanes`] (two AVX2 registers).
+const LANES: usize = 8;
+/// The local word bits inside such a unit.
+const LANE_BITS: u64 = LANES as u64 - 1;
+
+/// [`apply_impl`] for a sub-cube constrained in its lowest three word bits,
+/// whose runs would be 1, 2 or 4 words long: it runs over whole 8-word
+/// units instead, destination word `l` of a unit reading source word
+/// `l ^ (mh & 7)` of the same unit (a fixed lane permutation, compiled per
+/// value), and keeps only the lanes inside the sub-cube.
+#[inline(always)]
+fn apply_lanes(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+    let len = dst.len();
+    let (ml, bl) = (mh & LANE_BITS, bh & LANE_BITS);
+    let keep: [u64; LANES] = std::array::from_fn(|l| {
+        let l = l as u64;
+        if l & ml == ml && l & bl == 0 { !0 } else { 0 }
+    });
+    let cons = (mh | bh) & !LANE_BITS;
+    let c = if cons == 0 {
+        len.trailing_zeros()
+    } else {
+        cons.trailing_zeros().min(len.trailing_zeros())
+    };
+    let seg = 1usize << c;
+    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
+    let mh_hi = mh & !LANE_BITS;
+    let mut s = 0u64;
+    loop {
+        let d = (s | mh_hi) as usize;
+        let from = s as usize;
+        let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
+        seq_macro::seq!(M in 0..8 {
+            match (ml, g.lows.len()) {
+                #(
+                    (M, 0) => lanes::<M, 0>(dst, src, &keep, g),
+                    (M, 1) => lanes::<M, 1>(dst, src, &keep, g),
+                    (M, 2) => lanes::<M, 2>(dst, src, &keep, g),
+                    (M, 3) => lanes::<M, 3>(dst, src, &keep, g),
+                )*
+                _ => lanes_any(dst, src, ml as usize, &keep, g),
+            }
+        });
+        if s == free {
+            break;
+        }
+        s = s.wrapping_sub(free) & free;
+    }
+}
+
+/// `dst[u] |= g(src[u ^ M]) & keep[u % 8]`, all `K` low parts per word.
+#[inline(always)]
+fn lanes<const M: usize, const K: usize>(
+    dst: &mut [u64],
+    src: &[u64],
+    keep: &[u64; LANES],
+    g: &Group,
+) {
+    let lows: [Low; K] = std::array::from_fn(|i| g.lows[i]);
+    let ident = if g.ident { !0u64 } else { 0 };
+    for (d, s) in dst.chunks_exact_mut(LANES).zip(src.chunks_exact(LANES)) {
+        let s: [u64; LANES] = std::array::from_fn(|l| s[l ^ M]);
+        for l in 0..LANES {
+            let mut r = s[l] & ident;
+            for low in &lows {
+                r |= low.route(s[l]);
+            }
+            d[l] |= r & keep[l];
+        }
+    }
+}
+
+/// [`lanes`] for any lane permutation and number of low parts.
+fn lanes_any(dst: &mut [u64], src: &[u64], m: usize, keep: &[u64; LANES], g: &Group) {
+    for (d, s) in dst.chunks_exact_mut(LANES).zip(src.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            d[l] |= g.route(s[l ^ m]) & keep[l];
+        }
     }
 }
 
@@ -1021,8 +1105,15 @@ mod tests {
     /// 7..20 pieces use every path (several layers of blocks, tiles pulling
     /// from tiles of the same block and of other blocks, cross steps, leaves,
     /// in-word moves by fixpoint and by chunk table).
-    const TEST_SIZES: [Sizes; 4] = [
+    const TEST_SIZES: [Sizes; 5] = [
         SIZES,
+        Sizes {
+            min_top_bits: 1,
+            max_block_bits: 12,
+            tile_bits: 6,
+            leaf_bits: 0,
+            chunk_min_pieces: 99,
+        },
         Sizes {
             min_top_bits: 2,
             max_block_bits: 6,
