@@ -150,15 +150,17 @@ const FREE_BOTTOM: usize = 6 + LEAF_BITS as usize;
 
 /// The solver's piece numbering (`order[i]` for the caller's piece i).
 ///
-/// Speed depends on which pieces get the low numbers: moves among pieces
-/// 0..5 are solved inside a word, moves touching pieces 6..9 word by word.
-/// So the bottom pieces are chosen pairwise *independent* (no move's mask or
-/// blockers holds two of them; on the triangular lattice with runs of at most
-/// 3 that is one class of its 3-colouring), found greedily (least-connected
-/// next) from every start, largest set kept. Their only in-word moves are
-/// then single-piece ones, and every multi-piece move is a whole-word loop.
-/// The other pieces keep their relative order.
-fn piece_order(n: usize, moves: &[Move]) -> Vec<u8> {
+/// Only speed depends on it. Moves among pieces 0..5 are solved inside a
+/// word and moves touching pieces 6..9 word by word, so the bottom pieces are
+/// pairwise *independent* (no move's mask or blockers holds two of them; on
+/// the triangular lattice with runs of at most 3 that is one class of its
+/// 3-colouring): their only in-word moves are single-piece ones, and every
+/// multi-piece move is a whole-word loop. The `top` highest pieces pick the
+/// block a position lies in; independent ones there mean that every move
+/// crossing blocks flips a single block bit, so a block reads few other
+/// blocks (from main memory, for big boards). The other pieces keep their
+/// relative order in between.
+fn piece_order(n: usize, moves: &[Move], top: usize) -> Vec<u8> {
     let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
     let mut adj = vec![0u64; n];
     for m in moves {
@@ -170,46 +172,50 @@ fn piece_order(n: usize, moves: &[Move]) -> Vec<u8> {
             rest &= rest - 1;
         }
     }
-    let mut best: Vec<usize> = Vec::new();
-    for start in 0..n {
-        let mut set = vec![start];
-        let mut avail = full & !adj[start] & !(1 << start);
-        while set.len() < FREE_BOTTOM && avail != 0 {
-            let mut pick = None;
-            let mut rest = avail;
-            while rest != 0 {
-                let v = rest.trailing_zeros() as usize;
-                let deg = (adj[v] & avail).count_ones();
-                if pick.is_none_or(|(d, _)| deg < d) {
-                    pick = Some((deg, v));
-                }
-                rest &= rest - 1;
-            }
-            let (_, v) = pick.expect("avail is non-empty");
-            set.push(v);
-            avail &= !adj[v] & !(1 << v);
-        }
-        if set.len() > best.len() {
-            best = set;
-        }
-        if best.len() == FREE_BOTTOM.min(n) {
-            break;
-        }
-    }
-    best.sort_unstable();
+    let bottom = independent(&adj, full, FREE_BOTTOM);
+    let top = independent(&adj, full & !bottom, top);
     let mut order = vec![0u8; n];
     let mut next = 0u8;
-    for &i in &best {
-        order[i] = next;
-        next += 1;
-    }
-    for (i, o) in order.iter_mut().enumerate() {
-        if !best.contains(&i) {
-            *o = next;
-            next += 1;
+    for part in [bottom, full & !bottom & !top, top] {
+        for (i, o) in order.iter_mut().enumerate() {
+            if part >> i & 1 == 1 {
+                *o = next;
+                next += 1;
+            }
         }
     }
     order
+}
+
+/// Up to `want` pieces of `among`, pairwise not adjacent in `adj`: greedily,
+/// the least connected next, from every start; the largest set found.
+fn independent(adj: &[u64], among: u64, want: usize) -> u64 {
+    let mut best = 0u64;
+    let mut starts = among;
+    while starts != 0 && (best.count_ones() as usize) < want {
+        let start = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        let mut set = 1u64 << start;
+        let mut avail = among & !adj[start] & !set;
+        while (set.count_ones() as usize) < want && avail != 0 {
+            let mut pick = (u32::MAX, 0);
+            let mut rest = avail;
+            while rest != 0 {
+                let v = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let deg = (adj[v] & avail).count_ones();
+                if deg < pick.0 {
+                    pick = (deg, v);
+                }
+            }
+            set |= 1 << pick.1;
+            avail &= !adj[pick.1] & !(1 << pick.1);
+        }
+        if set.count_ones() > best.count_ones() {
+            best = set;
+        }
+    }
+    best
 }
 
 /// Peak bytes [`solve`] allocates for an n-piece board: one bit per position
@@ -434,14 +440,24 @@ const SIZES: Sizes = Sizes {
     chunk_min_pieces: CHUNK_TABLE_MIN_PIECES,
 };
 
+/// Local word bits of a block for an n-piece board.
+fn block_bits(n: usize, sz: Sizes) -> u32 {
+    let nh = n.saturating_sub(6) as u32;
+    if nh <= sz.min_top_bits + sz.leaf_bits {
+        nh
+    } else {
+        (nh - sz.min_top_bits).min(sz.max_block_bits)
+    }
+}
+
+/// Block-index bits (the highest pieces) for an n-piece board.
+fn top_bits(n: usize, sz: Sizes) -> u32 {
+    n.saturating_sub(6) as u32 - block_bits(n, sz)
+}
+
 impl Plan {
     fn new(n: usize, moves: &[Move], play: Play, sz: Sizes) -> Plan {
-        let nh = n.saturating_sub(6) as u32;
-        let lb = if nh <= sz.min_top_bits + sz.leaf_bits {
-            nh
-        } else {
-            (nh - sz.min_top_bits).min(sz.max_block_bits)
-        };
+        let lb = block_bits(n, sz);
         let tile_bits = sz.tile_bits.min(lb);
         let leaf_bits = sz.leaf_bits.min(tile_bits);
         let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
@@ -985,7 +1001,7 @@ fn solve_sized(
             );
         }
     }
-    let order = piece_order(n, moves);
+    let order = piece_order(n, moves, top_bits(n, sizes) as usize);
     let moves: Vec<Move> = moves
         .iter()
         .map(|m| Move {
@@ -1243,7 +1259,7 @@ mod tests {
     fn retro_piece_order_puts_independent_pieces_at_the_bottom() {
         for rows in [7, 8] {
             let (n, moves) = triangle(rows, 3, false);
-            let order = piece_order(n, &moves);
+            let order = piece_order(n, &moves, 8);
             let mut seen = order.clone();
             seen.sort_unstable();
             assert_eq!(seen, (0..n as u8).collect::<Vec<_>>(), "a permutation");
@@ -1261,7 +1277,7 @@ mod tests {
         // Row of three, runs of 2: pieces 0 and 2 are independent, 1 is not.
         let m = |mask| Move { mask, blockers: 0 };
         let moves = [m(0b001), m(0b010), m(0b100), m(0b011), m(0b110)];
-        assert_eq!(piece_order(3, &moves), vec![0, 2, 1]);
+        assert_eq!(piece_order(3, &moves, 0), vec![0, 2, 1]);
     }
 
     #[test]
