@@ -3,6 +3,12 @@
 //! in one component, so moves never cross components), and each component's
 //! value is memoised under a canonical form for translations and the 12
 //! lattice symmetries. Boards of at most 64 pieces (positions are bit masks).
+//!
+//! The same component (the same cells of this board) turns up again and again
+//! as a part of different positions, and its canonical form costs 12 passes
+//! over its pieces; so a second map keyed by the component's own bit mask
+//! answers those repeats first, and the canonical form is computed once per
+//! distinct mask.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -17,6 +23,8 @@ const SMALL_BITS: u32 = 116;
 
 /// Estimated bytes per memo entry (key, value, hash table slack).
 const SMALL_ENTRY: u64 = 40;
+/// Estimated bytes per entry of the bit-mask map.
+const RAW_ENTRY: u64 = 20;
 
 /// The solver for one board and rule; the memo is shared by all threads.
 pub struct Components {
@@ -29,6 +37,8 @@ pub struct Components {
     tf: Vec<[Pt; 12]>,
     small: Sharded<u128, u16>,
     big: Sharded<Box<[u64]>, u16>,
+    /// Component bit mask → value: repeats skip the canonical form.
+    raw: Sharded<u64, u16>,
     big_bytes: AtomicU64,
     budget: u64,
     /// Set when the memo went over budget or the user cancelled: results are void.
@@ -76,6 +86,7 @@ impl Components {
             tf,
             small: Sharded::default(),
             big: Sharded::default(),
+            raw: Sharded::default(),
             big_bytes: AtomicU64::new(0),
             budget,
             stopped: AtomicBool::new(false),
@@ -89,9 +100,11 @@ impl Components {
         self.small.len() + self.big.len()
     }
 
-    /// Estimated memo bytes.
+    /// Estimated memo bytes (both maps).
     pub fn memo_bytes(&self) -> u64 {
-        self.small.len() * SMALL_ENTRY + self.big_bytes.load(Ordering::Relaxed)
+        self.small.len() * SMALL_ENTRY
+            + self.raw.len() * RAW_ENTRY
+            + self.big_bytes.load(Ordering::Relaxed)
     }
 
     /// The component of `x` that holds its lowest piece.
@@ -195,12 +208,16 @@ impl Components {
         if self.stopped.load(Ordering::Relaxed) {
             return 0;
         }
+        if let Some(g) = self.raw.get(&c) {
+            return u32::from(g);
+        }
         let key = self.canon(c);
         let hit = match &key {
             Key::Small(k) => self.small.get(k),
             Key::Big(k) => self.big.get(&k[..]),
         };
         if let Some(g) = hit {
+            self.raw.insert(c, g);
             return u32::from(g);
         }
         let mut seen = Mex::default();
@@ -224,6 +241,7 @@ impl Components {
             self.stopped.store(true, Ordering::Relaxed);
             return 0;
         }
+        self.raw.insert(c, g as u16);
         match key {
             Key::Small(k) => self.small.insert(k, g as u16),
             Key::Big(k) => {

@@ -17,8 +17,10 @@ use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
 use super::components::Mex;
 use super::memo::Sharded;
 
-/// Dense tables up to this many entries (bytes).
-const DENSE_MAX: u64 = 700_000_000;
+/// Dense tables up to this many entries (bytes): 4.3 GB, sub-hexagon sides up
+/// to 256 (every hexagon with sides ≤ 128). The hashed memo (a locked hash
+/// map lookup per value instead of one byte) is much slower.
+const DENSE_MAX: u64 = 1 << 32;
 
 /// Largest side the hashed memo can key (10 bits per side).
 pub const MAX_SIDE: u32 = 1023;
@@ -50,6 +52,15 @@ pub struct Chord {
     pub k: i32,
 }
 
+/// `len` zeroed atomic bytes, on huge pages when the kernel allows.
+fn zeroed_atomic_bytes(len: usize) -> Vec<AtomicU8> {
+    let v = std::mem::ManuallyDrop::new(crate::mem::zeroed_huge::<u8>(len));
+    // SAFETY: `AtomicU8` has the same size, alignment and bit validity as
+    // `u8`, so the allocation (pointer, length, capacity) is a valid
+    // `Vec<AtomicU8>` and is freed with the same layout; `v` is not dropped.
+    unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU8, v.len(), v.capacity()) }
+}
+
 impl HexSolver {
     /// A solver for hexagons all of whose sub-hexagons have sides at most `max_side`.
     pub fn new(max_side: u32) -> HexSolver {
@@ -58,7 +69,7 @@ impl HexSolver {
         let memo = if d.pow(4) <= DENSE_MAX {
             Memo::Dense {
                 d: d as usize,
-                cells: (0..d.pow(4)).map(|_| AtomicU8::new(0)).collect(),
+                cells: zeroed_atomic_bytes(d.pow(4) as usize),
                 big: Sharded::default(),
             }
         } else {

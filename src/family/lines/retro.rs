@@ -47,8 +47,10 @@
 //!   of the block, or a tile of a block of an earlier layer). Each pull is a
 //!   loop over contiguous runs of words of the sub-cube `u ⊇ mh, u ∩ bh = ∅`
 //!   of the tile, fused over the group's low parts (up to four), compiled for
-//!   AVX2 when the CPU has it. The destination stays in L1/L2; groups with the
-//!   same source tile are consecutive.
+//!   AVX2 when the CPU has it; a sub-cube constrained in the lowest three
+//!   word bits runs over whole 8-word units with a lane permutation and
+//!   mask. The destination stays in L1/L2; groups with the same source tile
+//!   are consecutive.
 //! * **Inside a tile: divide and conquer**, unrolled into a loop: leaves of 16
 //!   words in increasing order, and after the leaf ending at `e` the cross
 //!   step of level `t = trailing_zeros(e)`: every group whose highest word bit
@@ -74,12 +76,12 @@
 //! level (`i` with `popcount(i) = j`) on every non-zero word, tile by tile
 //! while the tile is in cache.
 //!
-//! Piece numbering matters only for speed: moves among pieces 0..5 are in-word
-//! moves and moves among pieces 6..9 are pulled word by word; everything above
-//! runs as whole-word loops. The family's numbering (bottom row first) is the
-//! benchmarked one; a numbering with fewer runs among the lowest ten pieces
-//! (e.g. one colour class of the lattice's 3-colouring first) is a little
-//! faster.
+//! Piece numbering matters only for speed: moves among pieces 0..5 are
+//! in-word moves, moves touching pieces 6..9 are pulled word by word, and the
+//! highest pieces select the block. The solver renumbers ([`piece_order`]):
+//! pairwise independent pieces at the bottom and at the top, so that in-word
+//! moves are single-piece moves and a move crossing blocks flips one block
+//! bit. [`Exhaustive::is_p`] takes the caller's numbering.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
