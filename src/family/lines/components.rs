@@ -21,10 +21,8 @@ use super::rules::{BoardMove, Take, legal_distinct, moves};
 /// Bits available for a small key's picture (the top 12 bits hold h-1, w-1).
 const SMALL_BITS: u32 = 116;
 
-/// Estimated bytes per memo entry (key, value, hash table slack).
-const SMALL_ENTRY: u64 = 40;
-/// Estimated bytes per entry of the bit-mask map.
-const RAW_ENTRY: u64 = 20;
+/// Memo entries computed between two measurements of the memo's size.
+const MEASURE_EVERY: u64 = 4096;
 
 /// The solver for one board and rule; the memo is shared by all threads.
 pub struct Components {
@@ -40,6 +38,8 @@ pub struct Components {
     /// Component bit mask → value: repeats skip the canonical form.
     raw: Sharded<u64, u16>,
     big_bytes: AtomicU64,
+    /// The memo's bytes when last measured (every [`MEASURE_EVERY`] entries).
+    bytes: AtomicU64,
     budget: u64,
     /// Set when the memo went over budget or the user cancelled: results are void.
     pub stopped: AtomicBool,
@@ -88,6 +88,7 @@ impl Components {
             big: Sharded::default(),
             raw: Sharded::default(),
             big_bytes: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
             budget,
             stopped: AtomicBool::new(false),
             over_budget: AtomicBool::new(false),
@@ -100,10 +101,12 @@ impl Components {
         self.small.len() + self.big.len()
     }
 
-    /// Estimated memo bytes (both maps).
+    /// Bytes of memory the memo holds now: the hash tables as allocated
+    /// (not just their entries) and the big keys' heap data.
     pub fn memo_bytes(&self) -> u64 {
-        self.small.len() * SMALL_ENTRY
-            + self.raw.len() * RAW_ENTRY
+        self.small.table_bytes()
+            + self.raw.table_bytes()
+            + self.big.table_bytes()
             + self.big_bytes.load(Ordering::Relaxed)
     }
 
@@ -236,7 +239,7 @@ impl Components {
             g < u16::MAX as u32,
             "a Grundy value of 65535 or more does not fit the memo"
         );
-        if self.memo_bytes() > self.budget {
+        if self.bytes.load(Ordering::Relaxed) > self.budget {
             self.over_budget.store(true, Ordering::Relaxed);
             self.stopped.store(true, Ordering::Relaxed);
             return 0;
@@ -251,8 +254,11 @@ impl Components {
             }
         }
         let n = self.computed.fetch_add(1, Ordering::Relaxed) + 1;
-        if n.is_multiple_of(4096) {
-            progress(4096);
+        if n.is_multiple_of(MEASURE_EVERY) {
+            // The tables grow one shard at a time, so between two
+            // measurements the memo outgrows the budget by a few shards at most.
+            self.bytes.store(self.memo_bytes(), Ordering::Relaxed);
+            progress(MEASURE_EVERY);
         }
         g
     }

@@ -51,4 +51,23 @@ impl<K: Hash + Eq, V: Copy> Sharded<K, V> {
     pub fn len(&self) -> u64 {
         self.len.load(Ordering::Relaxed)
     }
+    /// Bytes the shards' hash tables have allocated (buckets of one entry
+    /// and one control byte each, whether used or not; heap data the keys
+    /// own is not included). A table doubles when it is 7/8 full, so this is
+    /// 1.1 to 2.3 times the entries' own size.
+    pub fn table_bytes(&self) -> u64 {
+        let slot = std::mem::size_of::<(K, V)>() as u64 + 1;
+        self.shards
+            .iter()
+            .map(|s| {
+                let cap = s.lock().unwrap().capacity() as u64;
+                let buckets = if cap == 0 {
+                    0
+                } else {
+                    (cap * 8).div_ceil(7).next_power_of_two()
+                };
+                buckets * slot
+            })
+            .sum()
+    }
 }

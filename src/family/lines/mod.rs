@@ -477,6 +477,8 @@ pub struct Solved {
     pub method: &'static str,
     /// Per piece count k: (positions, P-positions), when asked.
     pub counts: Option<Vec<(u64, u64)>>,
+    /// The component solver's memo: (canonical components, estimated bytes).
+    pub memo: Option<(u64, u64)>,
 }
 
 /// Solves one board (any point set) under a rule.
@@ -503,6 +505,7 @@ pub fn solve_board(
         wins: vec![],
         method: "",
         counts: None,
+        memo: None,
     };
     let needs_board = !chords || play == Play::Misere || counts;
     if play == Play::Normal && !grundy && !counts {
@@ -567,6 +570,7 @@ pub fn solve_board(
             .map(|(m, _)| (m.dir as usize, run_cells(b, m)))
             .collect();
         out.method = "components";
+        out.memo = Some((solver.memo_len(), solver.memo_bytes()));
     }
     if play == Play::Misere || counts {
         let b = owned.as_ref().unwrap();
@@ -1542,7 +1546,19 @@ impl Family for Lines {
                 let _ = writeln!(text, "  k = {k:>2}: {p} of {all}");
             }
         }
-        let _ = writeln!(text, "solver: {} ({secs:.3} s)", r.method);
+        match r.memo {
+            Some((len, bytes)) => {
+                let _ = writeln!(
+                    text,
+                    "solver: {} ({secs:.3} s; memo: {len} canonical components, ~{:.2} GiB)",
+                    r.method,
+                    bytes as f64 / (1u64 << 30) as f64
+                );
+            }
+            None => {
+                let _ = writeln!(text, "solver: {} ({secs:.3} s)", r.method);
+            }
+        }
         let json = json!({
             "family": "lines",
             "board": shape.text(),
@@ -1562,6 +1578,8 @@ impl Family for Lines {
             })).collect::<Vec<_>>(),
             "counts": r.counts.as_ref().map(|c| c.iter().enumerate().map(|(k, (a, p))| json!({"k": k, "positions": a, "p_positions": p})).collect::<Vec<_>>()),
             "method": r.method,
+            "memo_components": r.memo.map(|m| m.0),
+            "memo_bytes": r.memo.map(|m| m.1),
             "seconds": secs,
         });
         Ok(Answer { text, json })

@@ -756,19 +756,7 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
     if len >= LANES && cons & LANE_BITS != 0 {
         return apply_lanes(dst, src, mh, bh, g);
     }
-    let c = if cons == 0 {
-        len.trailing_zeros()
-    } else {
-        cons.trailing_zeros().min(len.trailing_zeros())
-    };
-    let seg = 1usize << c;
-    // The sub-cube is a set of runs of `seg` words; `s` walks the subsets of
-    // the free bits above them.
-    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
-    let mut s = 0u64;
-    loop {
-        let d = (s | mh) as usize;
-        let from = s as usize;
+    runs(len, cons, mh, |d, from, seg| {
         let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
         if seg == 1 {
             dst[0] |= g.route(src[0]);
@@ -782,6 +770,26 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
                 _ => chunked(dst, src, g),
             }
         }
+    });
+}
+
+/// Calls `f(d, from, seg)` for every run of the sub-cube of a `len`-word
+/// tile (local indices `u ⊇ mh`, `u ∩ (cons ∖ mh) = ∅`): destination words
+/// `d..d + seg` read source words `from..from + seg`. Runs are `seg` words
+/// long (up to the lowest constrained bit); `s` walks the subsets of the free
+/// bits above them.
+#[inline(always)]
+fn runs(len: usize, cons: u64, mh: u64, mut f: impl FnMut(usize, usize, usize)) {
+    let c = if cons == 0 {
+        len.trailing_zeros()
+    } else {
+        cons.trailing_zeros().min(len.trailing_zeros())
+    };
+    let seg = 1usize << c;
+    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
+    let mut s = 0u64;
+    loop {
+        f((s | mh) as usize, s as usize, seg);
         if s == free {
             break;
         }
@@ -808,18 +816,7 @@ fn apply_lanes(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
         if l & ml == ml && l & bl == 0 { !0 } else { 0 }
     });
     let cons = (mh | bh) & !LANE_BITS;
-    let c = if cons == 0 {
-        len.trailing_zeros()
-    } else {
-        cons.trailing_zeros().min(len.trailing_zeros())
-    };
-    let seg = 1usize << c;
-    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
-    let mh_hi = mh & !LANE_BITS;
-    let mut s = 0u64;
-    loop {
-        let d = (s | mh_hi) as usize;
-        let from = s as usize;
+    runs(len, cons, mh & !LANE_BITS, |d, from, seg| {
         let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
         seq_macro::seq!(M in 0..8 {
             match (ml, g.lows.len()) {
@@ -832,11 +829,7 @@ fn apply_lanes(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
                 _ => lanes_any(dst, src, ml as usize, &keep, g),
             }
         });
-        if s == free {
-            break;
-        }
-        s = s.wrapping_sub(free) & free;
-    }
+    });
 }
 
 /// `dst[u] |= g(src[u ^ M]) & keep[u % 8]`, all `K` low parts per word.

@@ -231,6 +231,26 @@ fn move_lists_match_the_lattice_walk() {
     }
 }
 
+/// The component memo stops at its budget, measured as the hash tables' real
+/// size, and goes on when the budget is large enough (the values themselves
+/// are checked against the brute force below).
+#[test]
+fn components_stop_at_the_memo_budget() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let board = Shape::Triangle(6).board();
+    let take = Take::Max(3);
+    let tight = Components::new(&board, take, 64 << 10);
+    tight.grundy(board.full(), &no_progress);
+    assert!(tight.stopped.load(Relaxed) && tight.over_budget.load(Relaxed));
+    // It stopped within a few shards' growth of 64 KiB.
+    assert!(tight.memo_bytes() < 1 << 20, "{} bytes", tight.memo_bytes());
+    let roomy = Components::new(&board, take, 1 << 30);
+    roomy.grundy(board.full(), &no_progress);
+    assert!(!roomy.stopped.load(Relaxed));
+    assert!(roomy.memo_len() > 4096, "enough entries to be measured");
+    assert!(roomy.memo_bytes() > 1 << 20);
+}
+
 /// Components + canonical forms against the plain Grundy recursion, on all positions.
 #[test]
 fn components_match_brute_grundy_on_all_positions() {
