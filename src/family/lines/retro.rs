@@ -756,7 +756,9 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
     if len >= LANES && cons & LANE_BITS != 0 {
         return apply_lanes(dst, src, mh, bh, g);
     }
-    runs(len, cons, mh, |d, from, seg| {
+    let runs = Runs::new(len, cons, mh);
+    let seg = runs.seg;
+    for (d, from) in runs {
         let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
         if seg == 1 {
             dst[0] |= g.route(src[0]);
@@ -770,30 +772,56 @@ fn apply_impl(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
                 _ => chunked(dst, src, g),
             }
         }
-    });
+    }
 }
 
-/// Calls `f(d, from, seg)` for every run of the sub-cube of a `len`-word
-/// tile (local indices `u ⊇ mh`, `u ∩ (cons ∖ mh) = ∅`): destination words
+/// The runs of the sub-cube of a `len`-word tile (local indices `u ⊇ mh`,
+/// `u ∩ (cons ∖ mh) = ∅`): each item `(d, from)` says that destination words
 /// `d..d + seg` read source words `from..from + seg`. Runs are `seg` words
 /// long (up to the lowest constrained bit); `s` walks the subsets of the free
-/// bits above them.
-#[inline(always)]
-fn runs(len: usize, cons: u64, mh: u64, mut f: impl FnMut(usize, usize, usize)) {
-    let c = if cons == 0 {
-        len.trailing_zeros()
-    } else {
-        cons.trailing_zeros().min(len.trailing_zeros())
-    };
-    let seg = 1usize << c;
-    let free = !cons & (len as u64 - 1) & !(seg as u64 - 1);
-    let mut s = 0u64;
-    loop {
-        f((s | mh) as usize, s as usize, seg);
-        if s == free {
-            break;
+/// bits above them. An iterator rather than a callback, so that the loop
+/// body stays in the caller (compiled for AVX2 there).
+struct Runs {
+    seg: usize,
+    free: u64,
+    mh: u64,
+    s: u64,
+    done: bool,
+}
+
+impl Runs {
+    #[inline(always)]
+    fn new(len: usize, cons: u64, mh: u64) -> Runs {
+        let c = if cons == 0 {
+            len.trailing_zeros()
+        } else {
+            cons.trailing_zeros().min(len.trailing_zeros())
+        };
+        let seg = 1usize << c;
+        Runs {
+            seg,
+            free: !cons & (len as u64 - 1) & !(seg as u64 - 1),
+            mh,
+            s: 0,
+            done: false,
         }
-        s = s.wrapping_sub(free) & free;
+    }
+}
+
+impl Iterator for Runs {
+    type Item = (usize, usize);
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.done {
+            return None;
+        }
+        let s = self.s;
+        if s == self.free {
+            self.done = true;
+        } else {
+            self.s = s.wrapping_sub(self.free) & self.free;
+        }
+        Some(((s | self.mh) as usize, s as usize))
     }
 }
 
@@ -816,7 +844,9 @@ fn apply_lanes(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
         if l & ml == ml && l & bl == 0 { !0 } else { 0 }
     });
     let cons = (mh | bh) & !LANE_BITS;
-    runs(len, cons, mh & !LANE_BITS, |d, from, seg| {
+    let runs = Runs::new(len, cons, mh & !LANE_BITS);
+    let seg = runs.seg;
+    for (d, from) in runs {
         let (dst, src) = (&mut dst[d..d + seg], &src[from..from + seg]);
         seq_macro::seq!(M in 0..8 {
             match (ml, g.lows.len()) {
@@ -829,7 +859,7 @@ fn apply_lanes(dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
                 _ => lanes_any(dst, src, ml as usize, &keep, g),
             }
         });
-    });
+    }
 }
 
 /// `dst[u] |= g(src[u ^ M]) & keep[u % 8]`, all `K` low parts per word.
