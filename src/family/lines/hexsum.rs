@@ -17,10 +17,21 @@ use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
 use super::components::Mex;
 use super::memo::Sharded;
 
-/// Dense tables up to this many entries (bytes): 4.3 GB, sub-hexagon sides up
-/// to 256 (every hexagon with sides ≤ 128). The hashed memo (a locked hash
-/// map lookup per value instead of one byte) is much slower.
-const DENSE_MAX: u64 = 1 << 32;
+/// Dense tables up to this many entries (bytes) for a single board or a
+/// small sweep: 700 MB, lines up to 162 pieces. Zeroing a bigger table costs
+/// more than the few sub-hexagons such a sweep reaches.
+const DENSE_MAX: u64 = 700_000_000;
+
+/// Dense tables up to this many bytes for sweeps of at least
+/// [`MANY_BOARDS`] boards (every hexagon up to a size): 4.3 GB, lines up to
+/// 256 pieces (every hexagon with sides ≤ 128). The hashed memo (a locked hash
+/// map lookup per value instead of one byte) is much slower there: sides ≤ 100
+/// finished 1 chunk of 55 in 10 minutes with it, and all of sides ≤ 96 take
+/// 550 s with the dense table.
+const DENSE_MAX_SWEEP: u64 = 1 << 32;
+
+/// What counts as a big sweep for [`DENSE_MAX_SWEEP`].
+pub const MANY_BOARDS: usize = 100_000;
 
 /// Largest side the hashed memo can key (10 bits per side).
 pub const MAX_SIDE: u32 = 1023;
@@ -64,9 +75,14 @@ fn zeroed_atomic_bytes(len: usize) -> Vec<AtomicU8> {
 impl HexSolver {
     /// A solver for hexagons all of whose sub-hexagons have sides at most `max_side`.
     pub fn new(max_side: u32) -> HexSolver {
+        Self::for_sweep(max_side, 1)
+    }
+
+    /// [`HexSolver::new`] shared by a sweep of `boards` boards.
+    pub fn for_sweep(max_side: u32, boards: usize) -> HexSolver {
         assert!(max_side <= MAX_SIDE);
         let d = max_side.max(1) as u64;
-        let memo = if d.pow(4) <= DENSE_MAX {
+        let memo = if d.pow(4) <= Self::dense_max(boards) {
             Memo::Dense {
                 d: d as usize,
                 cells: zeroed_atomic_bytes(d.pow(4) as usize),
@@ -82,10 +98,22 @@ impl HexSolver {
         }
     }
 
-    /// Bytes a solver for `max_side` allocates up front.
-    pub fn upfront_bytes(max_side: u32) -> u64 {
+    fn dense_max(boards: usize) -> u64 {
+        if boards >= MANY_BOARDS {
+            DENSE_MAX_SWEEP
+        } else {
+            DENSE_MAX
+        }
+    }
+
+    /// Bytes [`HexSolver::for_sweep`] allocates up front.
+    pub fn upfront_bytes(max_side: u32, boards: usize) -> u64 {
         let d = max_side.max(1) as u64;
-        if d.pow(4) <= DENSE_MAX { d.pow(4) } else { 0 }
+        if d.pow(4) <= Self::dense_max(boards) {
+            d.pow(4)
+        } else {
+            0
+        }
     }
 
     /// Shapes solved so far.

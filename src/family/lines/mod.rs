@@ -622,6 +622,8 @@ pub struct LinesCase {
     pictures: bool,
     hex: Option<Arc<OnceLock<HexSolver>>>,
     hex_side: u32,
+    /// Boards in the sweep (big sweeps get a bigger dense chord memo).
+    hex_boards: usize,
     memo_budget: u64,
 }
 
@@ -681,13 +683,16 @@ impl Case for LinesCase {
         } else {
             0
         };
-        ex.max(HexSolver::upfront_bytes(self.hex_side) * u64::from(self.hex.is_some()))
+        ex.max(
+            HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
+                * u64::from(self.hex.is_some()),
+        )
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let hex = self
             .hex
             .as_ref()
-            .map(|h| h.get_or_init(|| HexSolver::new(self.hex_side)));
+            .map(|h| h.get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards)));
         let shapes = &self.group.shapes;
         // Many small chord boards: solve them in parallel on the shared memo.
         let results: Vec<anyhow::Result<(Solved, f64)>> =
@@ -1223,6 +1228,7 @@ impl Family for Lines {
                         pictures,
                         hex: uses_hex.then(|| hex.clone()),
                         hex_side,
+                        hex_boards: n_boards,
                         memo_budget: p.memo_budget,
                     }));
                 }
@@ -1349,10 +1355,10 @@ impl Family for Lines {
             ));
         }
         let mut notes = p.notes;
-        if hex_side > 0 && HexSolver::upfront_bytes(hex_side) > 0 {
+        if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
             notes.push(format!(
                 "chord memo: dense table for sides ≤ {hex_side} ({:.0} MiB)",
-                HexSolver::upfront_bytes(hex_side) as f64 / (1u64 << 20) as f64
+                HexSolver::upfront_bytes(hex_side, n_boards) as f64 / (1u64 << 20) as f64
             ));
         }
         Ok(Plan {
