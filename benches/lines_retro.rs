@@ -16,36 +16,21 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
+use nimlab::family::lines::board::{Board, Shape};
 use nimlab::family::lines::retro::{Exhaustive, Move, memory_bytes, solve};
+use nimlab::family::lines::rules::{self, BoardMove, Take};
 use nimlab::game::Play;
 
-/// The triangle of `rows` rows: points (q, r), q, r ≥ 0, q + r < rows,
-/// numbered bottom row first, q ascending (as `board::Board` numbers them);
-/// every run of 1..=`max_len` pieces along (1,0), (0,1), (1,-1).
-fn triangle(rows: i32, max_len: i32) -> (usize, Vec<Move>, Vec<(i32, i32)>) {
-    let mut cells = Vec::new();
-    for r in 0..rows {
-        for q in 0..rows - r {
-            cells.push((q, r));
-        }
-    }
-    let idx = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
-    let mut moves = Vec::new();
-    for (dq, dr) in [(1, 0), (0, 1), (1, -1)] {
-        for &(q, r) in &cells {
-            let mut mask = 0u64;
-            for len in 0..max_len {
-                let Some(i) = idx(q + dq * len, r + dr * len) else {
-                    break;
-                };
-                mask |= 1 << i;
-                moves.push(Move { mask, blockers: 0 });
-            }
-        }
-    }
-    moves.sort_by_key(|m| m.mask);
-    moves.dedup();
-    (cells.len(), moves, cells)
+/// The family's triangle of `rows` rows (numbered bottom row first) and
+/// every run of 1..=3 pieces along (1,0), (0,1), (1,-1).
+fn triangle(rows: u32) -> (Board, Vec<BoardMove>) {
+    let board = Shape::Triangle(rows).board();
+    let moves = rules::moves(&board, Take::Max(3));
+    (board, moves)
+}
+
+fn kernel_moves(moves: &[BoardMove]) -> Vec<Move> {
+    moves.iter().map(Move::from).collect()
 }
 
 fn run(n: usize, moves: &[Move]) -> Exhaustive {
@@ -53,7 +38,8 @@ fn run(n: usize, moves: &[Move]) -> Exhaustive {
 }
 
 fn kernels(c: &mut Criterion) {
-    let (n, moves, _) = triangle(7, 3);
+    let (board, moves) = triangle(7);
+    let (n, moves) = (board.len(), kernel_moves(&moves));
     let mut g = c.benchmark_group("lines_retro_triangle7_misere_max3");
     g.sample_size(10).measurement_time(Duration::from_secs(6));
     for threads in [1, 2] {
@@ -69,8 +55,9 @@ fn kernels(c: &mut Criterion) {
 }
 
 /// One big triangle, once: time, counts, outcome, winning first moves.
-fn one_triangle(rows: i32) {
-    let (n, moves, cells) = triangle(rows, 3);
+fn one_triangle(rows: u32) {
+    let (board, board_moves) = triangle(rows);
+    let (n, moves) = (board.len(), kernel_moves(&board_moves));
     println!(
         "triangle of {rows} rows: {n} pieces, {} moves (runs ≤ 3), misère, {} threads, {:.2} GiB of bits",
         moves.len(),
@@ -94,13 +81,13 @@ fn one_triangle(rows: i32) {
         "N (the first player wins)"
     };
     println!("full board: {outcome}");
-    for m in &moves {
+    for m in &board_moves {
         if e.is_p(full ^ m.mask) {
-            let run: Vec<String> = (0..n)
-                .filter(|i| m.mask >> i & 1 == 1)
-                .map(|i| format!("({},{})", cells[i].0, cells[i].1))
-                .collect();
-            println!("winning first move: take {}", run.join(" "));
+            let cells = rules::run_cells(&board, m);
+            println!(
+                "winning first move: take {}",
+                rules::run_text(&cells, m.dir as usize)
+            );
         }
     }
 }

@@ -576,13 +576,7 @@ pub fn solve_board(
         let b = owned.as_ref().unwrap();
         feasibility(b.len() as u64, Method::Exhaustive, true).map_err(anyhow::Error::msg)?;
         let moves = rules::moves(b, take);
-        let rm: Vec<retro::Move> = moves
-            .iter()
-            .map(|m| retro::Move {
-                mask: m.mask,
-                blockers: m.blockers,
-            })
-            .collect();
+        let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
         let ex = retro::solve(b.len(), &rm, play, progress, cancel)?;
         if cancel.load(Ordering::Relaxed) {
             bail!(crate::sweep::Interrupted);

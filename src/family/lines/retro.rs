@@ -1099,6 +1099,8 @@ fn solve_sized(
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::Shape;
+    use super::super::rules::{self, Take};
     use super::*;
 
     /// Obviously correct: one position at a time, children first.
@@ -1241,49 +1243,18 @@ mod tests {
             .collect()
     }
 
-    /// Triangle of `rows` rows: pieces (q, r), q, r ≥ 0, q + r < rows, numbered
-    /// row by row (r = 0 first). `maximal`: maximal runs with blockers;
-    /// otherwise every run of 1..=max_len pieces.
-    fn triangle(rows: i32, max_len: usize, maximal: bool) -> (usize, Vec<Move>) {
-        let mut cells = Vec::new();
-        for r in 0..rows {
-            for q in 0..rows - r {
-                cells.push((q, r));
-            }
-        }
-        let idx = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
-        let mut moves = Vec::new();
-        for &(dq, dr) in &[(1, 0), (0, 1), (1, -1)] {
-            for &(q, r) in &cells {
-                let mut mask = 0u64;
-                let mut len = 0;
-                while let Some(i) = idx(q + dq * len, r + dr * len) {
-                    mask |= 1 << i;
-                    len += 1;
-                    if len as usize > max_len {
-                        break;
-                    }
-                    let mut blockers = 0u64;
-                    if maximal {
-                        for (bq, br) in [(q - dq, r - dr), (q + dq * len, r + dr * len)] {
-                            if let Some(j) = idx(bq, br) {
-                                blockers |= 1 << j;
-                            }
-                        }
-                    }
-                    moves.push(Move { mask, blockers });
-                }
-            }
-        }
-        moves.sort_by_key(|m| (m.mask, m.blockers));
-        moves.dedup();
-        (cells.len(), moves)
+    /// The family's triangle of `rows` rows (numbered bottom row first) and
+    /// its moves under `take`.
+    fn triangle(rows: u32, take: Take) -> (usize, Vec<Move>) {
+        let board = Shape::Triangle(rows).board();
+        let moves = rules::moves(&board, take).iter().map(Move::from).collect();
+        (board.len(), moves)
     }
 
     #[test]
     fn retro_piece_order_puts_independent_pieces_at_the_bottom() {
         for rows in [7, 8] {
-            let (n, moves) = triangle(rows, 3, false);
+            let (n, moves) = triangle(rows, Take::Max(3));
             let order = piece_order(n, &moves, 8);
             let mut seen = order.clone();
             seen.sort_unstable();
@@ -1414,14 +1385,14 @@ mod tests {
     #[test]
     fn retro_triangles_against_reference() {
         for rows in 1..=5 {
-            for (max_len, maximal) in [
-                (1, false),
-                (2, false),
-                (3, false),
-                (rows as usize, false),
-                (99, true),
+            for take in [
+                Take::Max(1),
+                Take::Max(2),
+                Take::Max(3),
+                Take::Any,
+                Take::Maximal,
             ] {
-                let (n, moves) = triangle(rows, max_len, maximal);
+                let (n, moves) = triangle(rows, take);
                 assert_eq!(n, (rows * (rows + 1) / 2) as usize);
                 for play in [Play::Normal, Play::Misere] {
                     check(n, &moves, play);
@@ -1433,8 +1404,8 @@ mod tests {
     #[test]
     fn retro_triangle_6_rows_against_reference() {
         // 21 pieces: the block layers, the recursion and the leaves all active.
-        for (max_len, maximal) in [(2, false), (3, false), (99, true)] {
-            let (n, moves) = triangle(6, max_len, maximal);
+        for take in [Take::Max(2), Take::Max(3), Take::Maximal] {
+            let (n, moves) = triangle(6, take);
             assert_eq!(n, 21);
             for play in [Play::Normal, Play::Misere] {
                 check(n, &moves, play);
@@ -1446,7 +1417,7 @@ mod tests {
     fn retro_reversed_numbering_and_one_thread() {
         // Same board numbered from the other end (many in-word moves), on a
         // one-thread pool: same answer as the reference.
-        let (n, moves) = triangle(5, 3, false);
+        let (n, moves) = triangle(5, Take::Max(3));
         let rev = |m: u64| {
             (0..n)
                 .filter(|&i| m >> i & 1 == 1)
@@ -1472,7 +1443,7 @@ mod tests {
 
     #[test]
     fn retro_cancel_and_bad_input() {
-        let (n, moves) = triangle(6, 3, false);
+        let (n, moves) = triangle(6, Take::Max(3));
         let cancel = AtomicBool::new(true);
         assert!(solve(n, &moves, Play::Misere, &|_| {}, &cancel).is_err());
         let no = AtomicBool::new(false);

@@ -365,13 +365,7 @@ fn exhaustive_matches_brute_outcome_on_all_positions() {
         let board = shape.board();
         for take in RULES {
             let all = moves(&board, take);
-            let rm: Vec<retro::Move> = all
-                .iter()
-                .map(|m| retro::Move {
-                    mask: m.mask,
-                    blockers: m.blockers,
-                })
-                .collect();
+            let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
             let pairs: Vec<(u64, u64)> = all.iter().map(|m| (m.mask, m.blockers)).collect();
             let geo = Arc::new(Geo {
                 board: board.clone(),
@@ -413,27 +407,33 @@ fn exhaustive_matches_brute_outcome_on_all_positions() {
     }
 }
 
+/// [`solve_board`] on a shape with a 1 GiB memo, no shared chord solver, no
+/// progress and no cancel.
+fn solve_shape(shape: &Shape, take: Take, play: Play, counts: bool, grundy: bool) -> Solved {
+    let cancel = AtomicBool::new(false);
+    solve_board(
+        Some(shape),
+        None,
+        take,
+        play,
+        counts,
+        grundy,
+        None,
+        1 << 30,
+        &no_progress,
+        &cancel,
+    )
+    .unwrap()
+}
+
 /// The board-level entry point: winning moves and cross-checks on every path.
 #[test]
 fn solve_board_matches_brute_winning_moves() {
-    let cancel = AtomicBool::new(false);
     for shape in small_boards() {
         let board = shape.board();
         for take in RULES {
             for play in [Play::Normal, Play::Misere] {
-                let r = solve_board(
-                    Some(&shape),
-                    None,
-                    take,
-                    play,
-                    true,
-                    true,
-                    None,
-                    1 << 30,
-                    &no_progress,
-                    &cancel,
-                )
-                .unwrap();
+                let r = solve_shape(&shape, take, play, true, true);
                 let geo = Arc::new(Geo {
                     board: board.clone(),
                     take,
@@ -502,54 +502,17 @@ fn known_values_by_hand() {
         assert_ne!(g(Shape::Hexagon([s; 6])), 0);
     }
     // Misère: a lone piece is P (its mover must take the last piece); a pair under max:1 is N.
-    let cancel = AtomicBool::new(false);
     let one = Shape::Mask(vec!["O".into()]);
-    let r = solve_board(
-        Some(&one),
-        None,
-        Take::Max(1),
-        Play::Misere,
-        true,
-        true,
-        None,
-        1 << 20,
-        &no_progress,
-        &cancel,
-    )
-    .unwrap();
+    let r = solve_shape(&one, Take::Max(1), Play::Misere, true, true);
     assert!(r.is_p);
     assert_eq!(r.counts, Some(vec![(1, 0), (1, 1)]));
     let pair = Shape::Mask(vec!["OO".into()]);
-    let r = solve_board(
-        Some(&pair),
-        None,
-        Take::Max(1),
-        Play::Misere,
-        false,
-        true,
-        None,
-        1 << 20,
-        &no_progress,
-        &cancel,
-    )
-    .unwrap();
+    let r = solve_shape(&pair, Take::Max(1), Play::Misere, false, true);
     assert!(!r.is_p);
     assert_eq!(r.wins.len(), 2);
     // Misère, take max:2, a row of three: taking two leaves one piece (P for the opponent).
     let three = Shape::Mask(vec!["OOO".into()]);
-    let r = solve_board(
-        Some(&three),
-        None,
-        Take::Max(2),
-        Play::Misere,
-        false,
-        true,
-        None,
-        1 << 20,
-        &no_progress,
-        &cancel,
-    )
-    .unwrap();
+    let r = solve_shape(&three, Take::Max(2), Play::Misere, false, true);
     assert!(!r.is_p);
     let wins: Vec<String> = r.wins.iter().map(|(d, c)| run_text(c, *d)).collect();
     assert_eq!(wins, vec!["(1,0):(0,0)..(1,0)", "(1,0):(1,0)..(2,0)"]);
