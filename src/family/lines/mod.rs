@@ -688,28 +688,27 @@ impl Case for LinesCase {
             .as_ref()
             .map(|h| h.get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards)));
         let shapes = &self.group.shapes;
-        // Many small chord boards: solve them in parallel on the shared memo.
+        let one = |s: &Shape| -> anyhow::Result<(Solved, f64)> {
+            let t = Instant::now();
+            let r = solve_board(
+                Some(s),
+                None,
+                self.take,
+                self.play,
+                self.counts,
+                self.grundy,
+                hex,
+                self.memo_budget,
+                ctx.progress,
+                ctx.cancel,
+            )?;
+            Ok((r, t.elapsed().as_secs_f64()))
+        };
+        // Many small chord boards: solve them in parallel on the shared memo;
+        // other boards parallelise inside, one at a time.
         let results: Vec<anyhow::Result<(Solved, f64)>> =
             if self.method() == Method::Chords && !self.counts {
-                shapes
-                    .par_iter()
-                    .map(|s| {
-                        let t = Instant::now();
-                        let r = solve_board(
-                            Some(s),
-                            None,
-                            self.take,
-                            self.play,
-                            false,
-                            self.grundy,
-                            hex,
-                            self.memo_budget,
-                            ctx.progress,
-                            ctx.cancel,
-                        )?;
-                        Ok((r, t.elapsed().as_secs_f64()))
-                    })
-                    .collect()
+                shapes.par_iter().map(one).collect()
             } else {
                 shapes
                     .iter()
@@ -717,20 +716,7 @@ impl Case for LinesCase {
                         if ctx.cancel.load(Ordering::Relaxed) {
                             bail!(crate::sweep::Interrupted);
                         }
-                        let t = Instant::now();
-                        let r = solve_board(
-                            Some(s),
-                            None,
-                            self.take,
-                            self.play,
-                            self.counts,
-                            self.grundy,
-                            hex,
-                            self.memo_budget,
-                            ctx.progress,
-                            ctx.cancel,
-                        )?;
-                        Ok((r, t.elapsed().as_secs_f64()))
+                        one(s)
                     })
                     .collect()
             };
