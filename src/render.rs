@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 
-use crate::store::write_atomic;
+use crate::family::Plan;
+use crate::spec::{Experiment, Sweep};
+use crate::store::{SweepDir, write_atomic};
 use crate::table::{Cell, Table};
 use crate::view::{View, ViewKind};
 
@@ -26,6 +28,45 @@ fn ensure_font() {
         // The bundled font is valid; failing to register it would only lose text.
         let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
     });
+}
+
+/// Renders the sweep's selected views from the stored datasets.
+pub fn render_sweep(sweep: &Sweep, plan: &Plan, dir: &SweepDir) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut cache: Vec<(String, Option<Table>)> = Vec::new();
+    for view in &plan.views {
+        if !sweep.outputs.is_empty() && !sweep.outputs.contains(&view.name) {
+            continue;
+        }
+        if !cache.iter().any(|(n, _)| *n == view.dataset) {
+            cache.push((view.dataset.clone(), dir.read(&view.dataset)?));
+        }
+        let data = cache
+            .iter()
+            .find(|(n, _)| *n == view.dataset)
+            .unwrap()
+            .1
+            .as_ref();
+        let Some(data) = data else { continue };
+        let written = render(view, data, &dir.root, &sweep.title)
+            .with_context(|| format!("rendering view {}", view.name))?;
+        files.extend(written);
+    }
+    Ok(files)
+}
+
+/// Renders every sweep of an experiment from its stored results; returns,
+/// per sweep, the files written.
+pub fn render_experiment(exp: &Experiment, out: &Path) -> Result<Vec<(String, Vec<PathBuf>)>> {
+    let mut v = Vec::new();
+    for s in &exp.sweeps {
+        let plan = s.plan()?;
+        let dir = SweepDir::new(&out.join(&exp.name), &s.name);
+        let files = render_sweep(s, &plan, &dir)
+            .with_context(|| format!("experiment {}, sweep {}", exp.name, s.name))?;
+        v.push((s.name.clone(), files));
+    }
+    Ok(v)
 }
 
 /// Renders one view of a dataset into `dir` (`tables/` and `figures/`); returns the files written.

@@ -26,6 +26,11 @@ use polars::prelude::{
 
 use crate::table::{StrVec, Table, Values};
 
+/// Changes whenever a nimlab change alters any result for the same case keys;
+/// it is part of every chunk id, so stored results of another version are
+/// recomputed rather than mixed in.
+pub const RESULTS_VERSION: &str = "nimlab-results-1";
+
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomic_with(path, |f| f.write_all(bytes).map_err(Into::into))
@@ -260,7 +265,7 @@ impl ChunkId {
     /// The chunk of these case keys at position `seq`.
     pub fn new(seq: usize, keys: &[String]) -> ChunkId {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
-        h.update(crate::family::RESULTS_VERSION.as_bytes());
+        h.update(RESULTS_VERSION.as_bytes());
         for k in keys {
             h.update(k.as_bytes());
             h.update(b"\n");
@@ -332,19 +337,20 @@ impl SweepDir {
                 continue;
             }
             let dname = e.file_name().to_string_lossy().to_string();
-            if dname == "tables" || dname == "figures" {
-                continue;
-            }
+            // Rendered folders hold no chunk files: only orphaned temporaries go.
+            let rendered = dname == "tables" || dname == "figures";
             for f in fs::read_dir(&dir)?.flatten() {
                 let fname = f.file_name().to_string_lossy().to_string();
                 let stem = fname
                     .trim_start_matches("part-")
                     .trim_end_matches(".parquet")
                     .trim_end_matches(".json");
-                let stale =
-                    fname.starts_with('.') && fname.contains(".tmp-") && tmp_is_orphan(&fname)
-                        || ((fname.starts_with("part-") || dname == "_chunks")
-                            && !stems.contains(stem));
+                let orphan =
+                    fname.starts_with('.') && fname.contains(".tmp-") && tmp_is_orphan(&fname);
+                let stale = orphan
+                    || (!rendered
+                        && (fname.starts_with("part-") || dname == "_chunks")
+                        && !stems.contains(stem));
                 if stale {
                     fs::remove_file(f.path())?;
                     removed += 1;

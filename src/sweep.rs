@@ -1,4 +1,5 @@
-//! The sweep driver: plan → chunks → parallel solve → Parquet parts → views.
+//! The sweep driver: plan → chunks → parallel solve → Parquet parts. It
+//! neither renders nor reports: those are later stages that read the store.
 //!
 //! Cases are grouped into chunks of consecutive cases (by estimated cost, so a
 //! chunk is neither a single tiny case nor hours of work). The chunking depends
@@ -16,9 +17,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::family::{Case, CaseCtx, Plan};
-use crate::render;
-use crate::spec::{Experiment, Node, Sweep};
+use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::spec::{Experiment, Sweep};
 use crate::store::{ChunkId, SweepDir, write_atomic};
 use crate::table::Table;
 
@@ -31,8 +31,6 @@ pub struct RunOptions {
     pub force: bool,
     /// No progress bars or per-sweep lines.
     pub quiet: bool,
-    /// Skip rendering tables and figures.
-    pub no_render: bool,
     /// Run only shard `I` of `N` (0-based): a deterministic share of the chunks,
     /// balanced by estimated cost. Shards write disjoint part files in the same
     /// layout and do not render.
@@ -68,17 +66,6 @@ fn host_name() -> String {
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|_| std::env::var("HOSTNAME").unwrap_or_else(|_| "unknown".into()))
 }
-
-/// What a case returns when it notices the cancel flag (Ctrl-C).
-#[derive(Debug)]
-pub struct Interrupted;
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted")
-    }
-}
-impl std::error::Error for Interrupted {}
 
 /// The error a run ends with after Ctrl-C: what is saved.
 #[derive(Debug)]
@@ -166,12 +153,8 @@ pub struct SweepReport {
     pub solve_secs: f64,
     /// Seconds spent writing Parquet (summed over threads).
     pub write_secs: f64,
-    /// Seconds spent rendering.
-    pub render_secs: f64,
     /// Wall-clock seconds.
     pub wall_secs: f64,
-    /// Files rendered.
-    pub files: Vec<PathBuf>,
     /// Notes from the plan.
     pub notes: Vec<String>,
     /// Per dataset: name, number of part files, xxh3 of their bytes in order.
@@ -191,9 +174,7 @@ pub fn run_experiment(
     let t0 = Instant::now();
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
-        let file = exp.file.display().to_string();
-        let node = sweep_node(sweep, &file);
-        let plan = sweep.family.plan(&node).map_err(anyhow::Error::from)?;
+        let plan = sweep.plan()?;
         let r = run_sweep(exp, sweep, plan, &exp_dir, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         reports.push(r);
@@ -216,7 +197,7 @@ pub fn run_experiment(
         "threads": rayon::current_num_threads(),
         "sweeps": reports.iter().map(|r| json!({
             "name": r.name, "cases": r.cases, "chunks_computed": r.computed, "chunks_reused": r.skipped,
-            "solve_seconds": r.solve_secs, "write_seconds": r.write_secs, "render_seconds": r.render_secs,
+            "solve_seconds": r.solve_secs, "write_seconds": r.write_secs,
             "wall_seconds": r.wall_secs, "notes": r.notes,
             "datasets": r.checksums.iter().map(|(d, rows, h)| json!({"dataset": d, "parts": rows, "xxh3_of_parts": h})).collect::<Vec<_>>(),
             "cases_timing": r.case_timing,
@@ -239,11 +220,6 @@ fn chrono_now() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     format!("{}", d.as_secs())
-}
-
-/// A sweep's parameters as a spec node (for planning at run time).
-pub fn sweep_node<'a>(sweep: &'a Sweep, file: &'a str) -> Node<'a> {
-    Node::root(&sweep.params, file)
 }
 
 fn run_sweep(
@@ -436,22 +412,11 @@ fn run_sweep(
             report.case_timing.extend(cases);
         }
     }
-    if !opts.no_render && opts.shard.is_none() {
-        let tr = Instant::now();
-        report.files = render_sweep(sweep, &plan, &dir)?;
-        report.render_secs = tr.elapsed().as_secs_f64();
-    }
     report.wall_secs = t0.elapsed().as_secs_f64();
     if !opts.quiet {
         eprintln!(
-            "{}/{}: {} cases ({} chunks computed, {} reused) in {:.2}s; {} files rendered",
-            exp.name,
-            sweep.name,
-            report.cases,
-            report.computed,
-            report.skipped,
-            report.wall_secs,
-            report.files.len()
+            "{}/{}: {} cases ({} chunks computed, {} reused) in {:.2}s",
+            exp.name, sweep.name, report.cases, report.computed, report.skipped, report.wall_secs,
         );
         for n in &report.notes {
             eprintln!("  note: {n}");
@@ -460,45 +425,16 @@ fn run_sweep(
     Ok(report)
 }
 
-/// Renders the sweep's selected views from the stored datasets.
-pub fn render_sweep(sweep: &Sweep, plan: &Plan, dir: &SweepDir) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut cache: Vec<(String, Option<Table>)> = Vec::new();
-    for view in &plan.views {
-        if !sweep.outputs.is_empty() && !sweep.outputs.contains(&view.name) {
-            continue;
-        }
-        if !cache.iter().any(|(n, _)| *n == view.dataset) {
-            cache.push((view.dataset.clone(), dir.read(&view.dataset)?));
-        }
-        let data = cache
-            .iter()
-            .find(|(n, _)| *n == view.dataset)
-            .unwrap()
-            .1
-            .as_ref();
-        let Some(data) = data else { continue };
-        let written = render::render(view, data, &dir.root, &sweep.title)
-            .with_context(|| format!("rendering view {}", view.name))?;
-        files.extend(written);
-    }
-    Ok(files)
-}
-
 /// Copies every chunk of an experiment's plan from the shard directories into
 /// `out` (parts and records, atomically), fails naming the missing chunks if
-/// any shard is incomplete, then renders and writes the manifest. Returns the
-/// number of chunks copied.
+/// any shard is incomplete, then writes the manifest (rendering is the
+/// caller's next stage). Returns the number of chunks copied.
 pub fn merge_experiment(exp: &Experiment, from: &[PathBuf], out: &Path) -> Result<usize> {
     let exp_dir = out.join(&exp.name);
     let mut copied = 0;
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
-        let file = exp.file.display().to_string();
-        let plan = sweep
-            .family
-            .plan(&sweep_node(sweep, &file))
-            .map_err(anyhow::Error::from)?;
+        let plan = sweep.plan()?;
         let chunks = chunks(&plan.cases);
         let dest = SweepDir::new(&exp_dir, &sweep.name);
         let mut missing = Vec::new();
@@ -537,12 +473,11 @@ pub fn merge_experiment(exp: &Experiment, from: &[PathBuf], out: &Path) -> Resul
         }
         reports.push(sweep.name.clone());
     }
-    // Everything is present: a plain run reuses every chunk, renders and writes the manifest.
+    // Everything is present: a plain run reuses every chunk and writes the manifest.
     let opts = RunOptions {
         out: out.to_path_buf(),
         force: false,
         quiet: true,
-        no_render: false,
         shard: None,
     };
     run_experiment(exp, &opts, &AtomicBool::new(false))?;

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::spec::{Node, SpecError};
+use crate::params::{Node, SpecError};
 use crate::table::Table;
 use crate::view::View;
 
@@ -21,15 +21,21 @@ pub mod takeaway;
 /// Every family nimlab knows, by the name used in specs and on the command line.
 pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway, &parity::Parity, &lines::Lines];
 
-/// Changes whenever a nimlab change alters any result for the same case keys;
-/// it is part of every chunk id, so stored results of another version are
-/// recomputed rather than mixed in.
-pub const RESULTS_VERSION: &str = "nimlab-results-1";
-
 /// Looks a family up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)
 }
+
+/// What a case returns when it notices the cancel flag (Ctrl-C).
+#[derive(Debug)]
+pub struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "interrupted")
+    }
+}
+impl std::error::Error for Interrupted {}
 
 /// Named tables produced by one case (dataset name, rows).
 pub type Output = Vec<(&'static str, Table)>;
@@ -97,7 +103,7 @@ pub trait Family: Sync {
     /// The views this family offers (names allowed in a sweep's `outputs:`).
     fn view_names(&self) -> Vec<&'static str>;
     /// Validates a sweep (a map that also holds the generic keys of
-    /// [`crate::spec::SWEEP_KEYS`]) and expands it into cases.
+    /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
     /// Answers one position given as a map of parameters (`nimlab solve`).
     fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;

@@ -44,8 +44,8 @@ use serde_json::json;
 
 use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan};
 use crate::game::{PLAY_WORDS, Play};
+use crate::params::{Node, SWEEP_KEYS, SpecError};
 use crate::period;
-use crate::spec::{Node, SWEEP_KEYS, SpecError};
 use crate::table::{StrVec, Table, Values};
 use crate::view::{View, ViewKind};
 
@@ -560,7 +560,7 @@ pub fn solve_board(
                     solver.memo_len()
                 );
             }
-            bail!(crate::sweep::Interrupted);
+            bail!(crate::family::Interrupted);
         }
         out.grundy = Some(g);
         out.is_p = g == 0;
@@ -579,7 +579,7 @@ pub fn solve_board(
         let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
         let ex = retro::solve(b.len(), &rm, play, progress, cancel)?;
         if cancel.load(Ordering::Relaxed) {
-            bail!(crate::sweep::Interrupted);
+            bail!(crate::family::Interrupted);
         }
         let full = b.full();
         let is_p = ex.is_p(full);
@@ -714,7 +714,7 @@ impl Case for LinesCase {
                     .iter()
                     .map(|s| {
                         if ctx.cancel.load(Ordering::Relaxed) {
-                            bail!(crate::sweep::Interrupted);
+                            bail!(crate::family::Interrupted);
                         }
                         one(s)
                     })

@@ -540,7 +540,7 @@ fn mask_frame() {
 }
 
 fn plan_err(yaml: &str) -> SpecError {
-    let v = crate::spec::parse_yaml(yaml, "t.yaml").unwrap();
+    let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let n = Node::root(&v, "t.yaml");
     match Lines.plan(&n) {
         Ok(_) => panic!("expected an error for {yaml}"),
@@ -581,7 +581,7 @@ fn bad_boards_get_clear_errors() {
 }
 
 fn run_plan(yaml: &str) -> Vec<Output> {
-    let v = crate::spec::parse_yaml(yaml, "t.yaml").unwrap();
+    let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
     let cancel = AtomicBool::new(false);
     plan.cases
@@ -687,12 +687,12 @@ fn every_hexagon_once_per_symmetry_class() {
 #[test]
 fn solve_answers_positions() {
     let v =
-        crate::spec::parse_yaml("{triangle: 3, take: maximal, remove: [[0, 0]]}", "<t>").unwrap();
+        crate::params::parse_yaml("{triangle: 3, take: maximal, remove: [[0, 0]]}", "<t>").unwrap();
     let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
     assert_eq!(a.json["pieces"], 5);
-    let v = crate::spec::parse_yaml("{triangle: 3, remove: [[9, 9]]}", "<t>").unwrap();
+    let v = crate::params::parse_yaml("{triangle: 3, remove: [[9, 9]]}", "<t>").unwrap();
     assert!(Lines.solve(&Node::root(&v, "<t>")).is_err());
-    let v = crate::spec::parse_yaml("{hexagon: [3,3,3,3,3,3], take: maximal}", "<t>").unwrap();
+    let v = crate::params::parse_yaml("{hexagon: [3,3,3,3,3,3], take: maximal}", "<t>").unwrap();
     let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
     assert_eq!(a.json["grundy"], 1);
     assert_eq!(a.json["class"], "N1");

@@ -34,7 +34,7 @@ use anyhow::{Context, bail};
 use serde_json::json;
 
 use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan};
-use crate::spec::{Node, SWEEP_KEYS, SpecError};
+use crate::params::{Node, SWEEP_KEYS, SpecError};
 use crate::table::{StrVec, Table, Values};
 use crate::view::{View, ViewKind};
 

@@ -107,7 +107,7 @@ fn fast_table_matches_brute_force() {
 }
 
 fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
-    let v = crate::spec::parse_yaml(yaml, "t.yaml").unwrap();
+    let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let node = Node::root(&v, "t.yaml");
     Parity.plan(&node)
 }
@@ -738,7 +738,7 @@ fn spec_parsing_and_errors() {
 
 fn solve_json(args: &[&str]) -> anyhow::Result<serde_json::Value> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let v = crate::solve_params(&args)?;
+    let v = crate::params::args_to_map(&args)?;
     let node = Node::root(&v, "<command line>");
     Ok(Parity.solve(&node)?.json)
 }

@@ -26,8 +26,8 @@ use serde_json::json;
 
 use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan};
 use crate::game::{PLAY_WORDS, Play};
+use crate::params::{Node, SWEEP_KEYS, SpecError};
 use crate::period::{self, Period};
-use crate::spec::{Node, SWEEP_KEYS, SpecError};
 use crate::table::{StrVec, Table, Values};
 use crate::view::{View, ViewKind};
 

@@ -1,0 +1,10 @@
+//! One function per command, each in its own file (as ripgrep's `main.rs`
+//! dispatches `search`, `files`, `types`). [`crate::run`] only dispatches.
+
+pub mod check;
+pub mod families;
+pub mod merge;
+pub mod render;
+pub mod report;
+pub mod run;
+pub mod solve;

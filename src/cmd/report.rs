@@ -1,0 +1,43 @@
+//! `nimlab report`: REPORT.md and REPORT.html rebuilt from stored results.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+
+use crate::{report, spec};
+
+/// Rebuilds the report over the given specs' experiments and every other
+/// experiment in `out`.
+pub fn report(specs: &[PathBuf], out: &Path) -> Result<ExitCode> {
+    let given = if specs.is_empty() {
+        Vec::new()
+    } else {
+        spec::load_specs(specs)?
+    };
+    let exps = report::experiments(&given, out);
+    if exps.is_empty() {
+        bail!("no results in {}: run `nimlab run` first", out.display());
+    }
+    let summary = report::write_report(&exps, out)?;
+    eprintln!("{}", summary_line(&summary));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report: output/REPORT.md, … (5 experiments; claims: 58 holds, …)`.
+pub fn summary_line(s: &report::ReportSummary) -> String {
+    format!(
+        "report: {} ({} experiments; claims: {})",
+        s.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        s.experiments,
+        s.counts
+            .iter()
+            .map(|(v, n)| format!("{n} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}

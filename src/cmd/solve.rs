@@ -1,0 +1,37 @@
+//! `nimlab solve`: one position answered from the command line.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::family::{self, FAMILIES};
+use crate::params::{self, Node};
+
+/// Answers one position of `family` given as `--key value` parameters.
+pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<ExitCode> {
+    // `--json` after the family's parameters lands in `params` (they are
+    // free-form); take it out wherever it stands.
+    if let Some(i) = params.iter().position(|p| p == "--json") {
+        params.remove(i);
+        json = true;
+    }
+    let fam = family::by_name(family).with_context(|| {
+        format!(
+            "unknown family {family:?}; known families: {}",
+            FAMILIES
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let value = params::args_to_map(&params)?;
+    let node = Node::root(&value, "<command line>");
+    let answer = fam.solve(&node)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&answer.json)?);
+    } else {
+        print!("{}", answer.text);
+    }
+    Ok(ExitCode::SUCCESS)
+}
