@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
 
-use crate::table::{Cell, StrVec, Table, Values};
+use crate::data::{Cell, StrVec, Table, Values};
 
 /// What to fit: the column names.
 #[derive(Clone, Debug)]

@@ -26,6 +26,7 @@
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod data;
 pub mod expr;
 pub mod family;
 pub mod fit;
@@ -38,7 +39,6 @@ pub mod report;
 pub mod spec;
 pub mod store;
 pub mod sweep;
-pub mod table;
 pub mod view;
 
 use std::process::ExitCode;

@@ -23,6 +23,7 @@ use anyhow::{Context, bail};
 use serde_json::Value;
 
 use crate::family::{self, Family, Plan};
+use crate::store::SweepDir;
 use crate::params::{Node, SpecError, describe, parse_yaml};
 
 /// One sweep of an experiment, validated: the family that runs it and its raw
@@ -53,6 +54,16 @@ impl Sweep {
     /// loaded, so an error here means the family changed its mind).
     pub fn plan(&self) -> Result<Plan, SpecError> {
         self.family.plan(&Node::root(&self.params, &self.file))
+    }
+    /// Where this sweep's results live under `out`, in experiment `experiment`.
+    pub fn dir(&self, out: &Path, experiment: &str) -> SweepDir {
+        SweepDir::new(
+            out,
+            experiment,
+            &self.name,
+            self.family.name(),
+            self.family.datasets(),
+        )
     }
 }
 
@@ -195,7 +206,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         if let Some(o) = s.get("outputs") {
             for (item, want) in o.items().iter().zip(&outputs) {
                 if !plan.views.iter().any(|v| &v.name == want) {
-                    let offered: Vec<&str> = plan.views.iter().map(|v| v.name.as_str()).collect();
+                    let offered: Vec<&str> = plan.views.iter().map(|v| v.name).collect();
                     return Err(item.err(format!(
                         "view {want:?} does not apply to this sweep; views offered here: {}",
                         offered.join(", ")

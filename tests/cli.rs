@@ -241,7 +241,7 @@ fn families_lists_takeaway() {
 }
 
 /// Every dataset of every sweep of an output directory, read back.
-fn all_data(out: &Path, exp: &str) -> Vec<(String, String, nimlab::table::Table, Vec<String>)> {
+fn all_data(out: &Path, exp: &str) -> Vec<(String, String, nimlab::data::Table, Vec<String>)> {
     let mut v = Vec::new();
     let mut sweeps: Vec<_> = std::fs::read_dir(out.join(exp))
         .unwrap()

@@ -1,5 +1,5 @@
 use super::*;
-use crate::table::{StrVec, Table, Values};
+use crate::data::{StrVec, Table, Values};
 
 /// One row with a few typed columns, for expression tests.
 fn row() -> Table {

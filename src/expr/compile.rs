@@ -7,7 +7,7 @@
 //! allocation and no name lookup per row.
 
 use super::parse::{self, Ast, BinOp, ExprError, Span};
-use crate::table::{Cell, StrVec, Table, Values};
+use crate::data::{Cell, DictVec, EnumVec, StrVec, Table, Values};
 
 /// The static type of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub enum Ty {
     Str,
     /// The literal `null` (no type of its own).
     Null,
+    /// A list (of integers, strings or structs): only named, not yet computed with.
+    List,
 }
 
 impl Ty {
@@ -32,6 +34,7 @@ impl Ty {
             Ty::Bool => "a boolean",
             Ty::Str => "a string",
             Ty::Null => "null",
+            Ty::List => "a list",
         }
     }
     fn numeric(self) -> bool {
@@ -45,7 +48,9 @@ impl Ty {
             Values::Int(_) | Values::OptInt(_) => Ty::Int,
             Values::Bool(_) => Ty::Bool,
             Values::Float(_) => Ty::Float,
-            Values::Str(_) => Ty::Str,
+            Values::Str(_) | Values::Dict(_) | Values::Enum(_) => Ty::Str,
+            Values::IntList(_) | Values::StrList(_) | Values::StructList(_) => Ty::List,
+            Values::Null(_) => Ty::Null,
         }
     }
 }
@@ -217,6 +222,9 @@ enum Col<'t> {
     Bool(&'t [bool]),
     Float(&'t [f64]),
     Str(&'t StrVec),
+    Enum(&'t EnumVec),
+    Dict(&'t DictVec),
+    Other,
 }
 
 /// A compiled expression: parse once, evaluate on many rows.
@@ -314,6 +322,12 @@ impl Expr {
                 Values::Bool(x) => Col::Bool(x),
                 Values::Float(x) => Col::Float(x),
                 Values::Str(x) => Col::Str(x),
+                Values::Enum(x) => Col::Enum(x),
+                Values::Dict(x) => Col::Dict(x),
+                Values::IntList(_)
+                | Values::StrList(_)
+                | Values::StructList(_)
+                | Values::Null(_) => Col::Other,
             });
         }
         // The compiled tree relies on the column types seen at compile time.
@@ -469,7 +483,10 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
             Col::OptInt(x) => x[row].map_or(V::Null, V::Int),
             Col::Bool(x) => V::Bool(x[row]),
             Col::Float(x) => V::Float(x[row]),
-            Col::Str(x) => V::Str(x.get(row)),
+            Col::Str(x) => x.get_opt(row).map_or(V::Null, V::Str),
+            Col::Enum(x) => x.get(row).map_or(V::Null, V::Str),
+            Col::Dict(x) => x.get(row).map_or(V::Null, V::Str),
+            Col::Other => V::Null,
         },
         Node::Lit(l) => match l {
             Lit::Null => V::Null,

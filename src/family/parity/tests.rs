@@ -11,7 +11,7 @@ use super::brute::{Move, Position};
 use super::solver::{Class, Mover, SafeState, Solution, Variant};
 use super::*;
 use crate::game::{BruteOutcome, Play};
-use crate::table::Cell;
+use crate::data::Cell;
 
 fn brute_solver() -> BruteOutcome<Position> {
     // The end of the game is encoded as "the winner has one last move", so the

@@ -97,12 +97,12 @@ fn one_heap_matches_brute_force() {
                     if play == Play::Normal && !no_repeat {
                         assert_eq!(
                             g,
-                            crate::table::Cell::Int(bg.grundy(&p) as i64),
+                            crate::data::Cell::Int(bg.grundy(&p) as i64),
                             "{} N={n}",
                             rule.label()
                         );
                     } else {
-                        assert_eq!(g, crate::table::Cell::Null);
+                        assert_eq!(g, crate::data::Cell::Null);
                     }
                 }
             }
