@@ -83,9 +83,10 @@ impl StrVec {
         (0..self.len()).map(move |i| self.get_opt(i))
     }
     pub(crate) fn extend_from(&mut self, other: &StrVec) {
-        for i in 0..other.len() {
-            self.push_opt(other.get_opt(i));
-        }
+        let (n, base) = (self.len(), self.buf.len());
+        self.buf.push_str(&other.buf);
+        self.ends.extend(other.ends.iter().map(|e| e + base));
+        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> StrVec {
         let mut v = StrVec::default();
@@ -176,6 +177,22 @@ impl DictVec {
         DictVec {
             levels: self.levels.clone(),
             codes: rows.iter().map(|&i| self.codes[i]).collect(),
+        }
+    }
+}
+
+/// Appends `other`'s validity (`m` rows) to `valid` (`n` rows so far);
+/// `None` stays `None` while every row is valid.
+fn extend_validity(valid: &mut Option<Vec<bool>>, n: usize, other: Option<&[bool]>, m: usize) {
+    match (valid.as_mut(), other) {
+        (None, None) => {}
+        (Some(v), None) => v.extend(std::iter::repeat_n(true, m)),
+        (v, Some(o)) => {
+            let v = match v {
+                Some(v) => v,
+                None => valid.insert(vec![true; n]),
+            };
+            v.extend_from_slice(o);
         }
     }
 }
@@ -326,9 +343,10 @@ impl IntListVec {
         (&self.offsets, &self.values)
     }
     pub(crate) fn extend_from(&mut self, other: &IntListVec) {
-        for i in 0..other.len() {
-            self.push_opt(other.get_opt(i));
-        }
+        let (n, base) = (self.len(), self.values.len());
+        self.values.extend_from_slice(&other.values);
+        self.offsets.extend(other.offsets[1..].iter().map(|o| o + base));
+        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> IntListVec {
         let mut v = IntListVec::default();
@@ -486,12 +504,11 @@ impl StructListVec {
         (&self.offsets, &self.values)
     }
     pub(crate) fn extend_from(&mut self, other: &StructListVec) {
-        for i in 0..other.len() {
-            for k in 0..other.row_len(i) {
-                self.push_item(&other.item(i, k));
-            }
-            self.end_row();
+        let base = self.values.first().map_or(0, Vec::len);
+        for (a, b) in self.values.iter_mut().zip(&other.values) {
+            a.extend_from_slice(b);
         }
+        self.offsets.extend(other.offsets[1..].iter().map(|o| o + base));
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> StructListVec {
         let mut v = StructListVec::new(self.fields, rows.len());

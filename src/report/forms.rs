@@ -95,6 +95,11 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         if ds.with_role(Role::Outcome).is_empty() || ds.with_role(Role::Position).len() < 2 {
             continue;
         }
+        // The first part decides (a large dataset is read whole only when it is a plane).
+        let Some(head) = dir.read_first(ds.name)? else { continue };
+        if plane(&head, ds).is_none() {
+            continue;
+        }
         let Some(t) = dir.read(ds.name)? else { continue };
         let Some((x, y, outcome)) = plane(&t, ds) else { continue };
         let sp = fit::FitSpec {

@@ -209,6 +209,14 @@ impl SweepDir {
         v.sort();
         v
     }
+    /// Reads the first part of a dataset (a sample of its rows); `None` if absent.
+    pub fn read_first(&self, dataset: &str) -> Result<Option<Table>> {
+        let (Some(ds), Some(p)) = (self.dataset(dataset), self.parts(dataset).into_iter().next())
+        else {
+            return Ok(None);
+        };
+        parquet::read_part(&p, ds).map(Some)
+    }
     /// Reads a whole dataset (all parts, in sweep order); `None` if absent.
     pub fn read(&self, dataset: &str) -> Result<Option<Table>> {
         let Some(ds) = self.dataset(dataset) else {

@@ -339,16 +339,25 @@ fn read_dict(s: &Series) -> Result<DictVec> {
     Ok(DictVec::from_parts(levels, codes))
 }
 
+/// The integers of an arrow array (any integer width), by row.
+fn ints_of(arr: &dyn Array) -> Result<Vec<i64>> {
+    let s = Series::from_arrow("v".into(), arr.to_boxed())?.cast(&DataType::Int64)?;
+    Ok(s.i64()?.iter().map(|x| x.unwrap_or(0)).collect())
+}
+
+/// Lists of integers read from the list arrays themselves (offsets and
+/// values), not row by row.
 fn read_int_list(s: &Series) -> Result<IntListVec> {
-    let ca = s.list()?;
     let mut out = IntListVec::with_capacity(s.len(), 0);
-    for row in ca.amortized_iter() {
-        match row {
-            Some(r) => {
-                let r = r.as_ref().cast(&DataType::Int64)?;
-                out.push_iter(r.i64()?.iter().map(|x| x.unwrap_or(0)));
+    for arr in s.list()?.downcast_iter() {
+        let values = ints_of(arr.values().as_ref())?;
+        let offsets = arr.offsets().as_slice();
+        for i in 0..arr.len() {
+            if arr.is_valid(i) {
+                out.push(&values[offsets[i] as usize..offsets[i + 1] as usize]);
+            } else {
+                out.push_null();
             }
-            None => out.push_null(),
         }
     }
     Ok(out)
@@ -370,28 +379,35 @@ fn read_str_list(s: &Series) -> Result<StrListVec> {
 }
 
 fn read_struct_list(s: &Series, fields: &'static [&'static str]) -> Result<StructListVec> {
-    let ca = s.list()?;
     let mut out = StructListVec::new(fields, s.len());
     let mut item = vec![0i64; fields.len()];
-    for row in ca.amortized_iter() {
-        if let Some(r) = row {
-            let st = r.as_ref().struct_()?;
-            let cols: Vec<Series> = fields
-                .iter()
-                .map(|f| {
-                    st.field_by_name(f)
-                        .and_then(|c| c.cast(&DataType::Int64))
-                        .map_err(anyhow::Error::from)
-                })
-                .collect::<Result<_>>()?;
-            for k in 0..st.len() {
+    for arr in s.list()?.downcast_iter() {
+        let st = arr
+            .values()
+            .as_any()
+            .downcast_ref::<StructArray>()
+            .context("expected a list of structs")?;
+        let cols: Vec<Vec<i64>> = fields
+            .iter()
+            .map(|f| {
+                let k = st
+                    .fields()
+                    .iter()
+                    .position(|x| x.name.as_str() == *f)
+                    .with_context(|| format!("no field {f}"))?;
+                ints_of(st.values()[k].as_ref())
+            })
+            .collect::<Result<_>>()?;
+        let offsets = arr.offsets().as_slice();
+        for i in 0..arr.len() {
+            for k in offsets[i] as usize..offsets[i + 1] as usize {
                 for (x, c) in item.iter_mut().zip(&cols) {
-                    *x = c.i64()?.get(k).unwrap_or(0);
+                    *x = c[k];
                 }
                 out.push_item(&item);
             }
+            out.end_row();
         }
-        out.end_row();
     }
     Ok(out)
 }
