@@ -104,6 +104,8 @@
 
 pub mod compile;
 pub mod parse;
+#[cfg(test)]
+mod tests;
 
 pub use compile::{Bound, Expr, Ty};
 pub use parse::{Ast, BinOp, ExprError, Span};
