@@ -419,8 +419,9 @@ enum Lit {
     Str(Box<str>),
     /// `[1, 2]` (also `[]`).
     Ints(Box<[i64]>),
-    /// `["a", "b"]`: a one-row column.
-    Strs(StrListVec),
+    /// `["a", "b"]`: a one-row column (boxed: it is large, and nodes are
+    /// stored side by side).
+    Strs(Box<StrListVec>),
 }
 
 /// A column bound for evaluation.
@@ -723,7 +724,9 @@ fn eq_vals(a: V<'_>, b: V<'_>) -> Option<bool> {
 }
 
 /// Two lists are equal when they have the same items in the same order;
-/// null when either is null.
+/// null when either is null. (Not inlined: it keeps `eq_vals`, on the hot
+/// path of `x in [..]`, small.)
+#[inline(never)]
 fn list_eq(a: V<'_>, b: V<'_>) -> Option<bool> {
     if let (V::Ints(x), V::Ints(y)) = (a, b) {
         return Some(x == y);
@@ -1289,7 +1292,7 @@ impl<'s> Compiler<'s> {
                 Node::Lit(Lit::Str(s)) => &**s,
                 _ => unreachable!("checked above"),
             }));
-            Lit::Strs(l)
+            Lit::Strs(Box::new(l))
         };
         Ok((Node::Lit(lit), ty))
     }
