@@ -34,6 +34,8 @@ pub mod game;
 pub mod mem;
 pub mod params;
 pub mod period;
+#[cfg(test)]
+mod pipeline_tests;
 pub mod render;
 pub mod report;
 pub mod spec;
@@ -85,5 +87,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             params,
         } => cmd::solve::solve(&family, json, params),
         Command::Families => cmd::families::families(),
+        Command::Datasets => cmd::datasets::datasets(),
     }
 }

@@ -214,6 +214,9 @@ pub fn closed_form(var: &str, a: &[bool], per: &Period) -> String {
     }
 }
 
+/// The name of the period status column (in [`PERIOD_COLUMNS`]).
+pub const STATUS: &str = "status";
+
 /// The vocabulary of every `status` column.
 pub const STATUSES: &[&str] = &["proven", "observed", "none"];
 
@@ -234,7 +237,7 @@ pub static PERIOD_COLUMNS: &[Column] = &[
     )
     .nullable(),
     Column::new(
-        "status",
+        STATUS,
         Dtype::Enum(STATUSES),
         Role::Result,
         "`proven` (a recurrence argument covers every index), `observed` (seen on the computed range with enough evidence), or `none`",
@@ -300,7 +303,7 @@ impl PeriodRows {
         t.with("period", Values::OptInt(self.period))
             .with("preperiod", Values::OptInt(self.preperiod))
             .with(
-                "status",
+                STATUS,
                 Values::Enum(EnumVec {
                     levels: STATUSES,
                     codes: self.status,

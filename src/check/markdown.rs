@@ -94,4 +94,3 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
     }
     s
 }
-

@@ -268,7 +268,11 @@ impl ConjectureResult {
 /// Checks an experiment's conjectures against its stored results under
 /// `out`, reading each sweep's dataset once. A conjecture that cannot be
 /// checked gets an `Err` with the reason; the others are still checked.
-pub fn check_conjectures(exp: &Experiment, out: &Path, opts: &CheckOptions) -> Vec<ConjectureResult> {
+pub fn check_conjectures(
+    exp: &Experiment,
+    out: &Path,
+    opts: &CheckOptions,
+) -> Vec<ConjectureResult> {
     let mut cache: HashMap<(String, String), Result<Table, String>> = HashMap::new();
     exp.conjectures
         .iter()
@@ -276,13 +280,10 @@ pub fn check_conjectures(exp: &Experiment, out: &Path, opts: &CheckOptions) -> V
             let sweep = exp.sweeps.iter().find(|s| s.name == c.sweep);
             let ds = sweep.and_then(|s| s.dir(out, &exp.name).dataset(&c.dataset));
             let key = (c.sweep.clone(), c.dataset.clone());
-            let table = cache
-                .entry(key)
-                .or_insert_with(|| load(exp, out, c));
+            let table = cache.entry(key).or_insert_with(|| load(exp, out, c));
             let result = match table {
-                Ok(t) => check_table(t, ds, c.filter.as_deref(), &c.claim, opts).map_err(|e| {
-                    format!("field `{}.{}`: {}", c.field, e.part, e.error)
-                }),
+                Ok(t) => check_table(t, ds, c.filter.as_deref(), &c.claim, opts)
+                    .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
                 Err(e) => Err(format!("field `{}`: {e}", c.field)),
             };
             ConjectureResult {
@@ -338,7 +339,11 @@ pub fn verdict_counts(results: &[ConjectureResult]) -> Vec<(Verdict, usize)> {
 /// `<out>/<experiment>/conjectures.md`.
 pub fn write_conjectures(e: &Experiment, out: &Path) -> anyhow::Result<Vec<ConjectureResult>> {
     let results = check_conjectures(e, out, &CheckOptions::default());
-    let md = format!("# Conjectures — {}\n\n{}", e.title, render_markdown(&results));
+    let md = format!(
+        "# Conjectures — {}\n\n{}",
+        e.title,
+        render_markdown(&results)
+    );
     crate::store::write_atomic(&out.join(&e.name).join("conjectures.md"), md.as_bytes())?;
     Ok(results)
 }

@@ -10,7 +10,7 @@ use crate::data::{Cell, Dataset, Role, Table, Values, cell_text};
 use crate::expr::{Ast, BinOp, Bound, Expr};
 
 /// Rows per parallel chunk.
-const CHUNK: usize = 1 << 16;
+pub(crate) const CHUNK: usize = 1 << 16;
 
 /// Evaluates `filter` (if any) then `claim` on every row of `table`, whose
 /// declaration (if known) gives the key columns and the cells' text.
@@ -41,7 +41,13 @@ pub fn check_table(
             matches!(v, Values::Int(_) | Values::OptInt(_)).then(|| (k.clone(), v))
         })
         .collect();
-    let total = tally_all(table.rows(), fb.as_ref(), &cb, &ranged, opts.max_counterexamples);
+    let total = tally_all(
+        table.rows(),
+        fb.as_ref(),
+        &cb,
+        &ranged,
+        opts.max_counterexamples,
+    );
     let show = Shower {
         table,
         ds,
@@ -80,7 +86,8 @@ fn verdict(t: &Tally) -> Verdict {
 }
 
 /// The key columns of a row: those `opts` names, else the declared labels
-/// and positions (and the parameters when the dataset has no label).
+/// and positions (and the parameters when the dataset has no label); every
+/// column but floats for an undeclared table.
 pub fn key_columns(table: &Table, ds: Option<&Dataset>, opts: &CheckOptions) -> Vec<String> {
     if let Some(k) = &opts.key_columns {
         return k
@@ -90,7 +97,13 @@ pub fn key_columns(table: &Table, ds: Option<&Dataset>, opts: &CheckOptions) -> 
             .collect();
     }
     let Some(ds) = ds else {
-        return Vec::new();
+        // Undeclared (a table built by hand): every column but floats.
+        return table
+            .columns()
+            .iter()
+            .filter(|(_, v)| !matches!(v, Values::Float(_)))
+            .map(|(n, _)| n.clone())
+            .collect();
     };
     let has_label = !ds.with_role(Role::Label).is_empty();
     ds.stored_columns()
@@ -211,7 +224,11 @@ fn tally(
 /// Columns the filter and claim mention that are not keys.
 fn mentioned(keys: &[String], filter: Option<&Expr>, claim: &Expr) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for c in filter.iter().flat_map(|f| f.columns()).chain(claim.columns()) {
+    for c in filter
+        .iter()
+        .flat_map(|f| f.columns())
+        .chain(claim.columns())
+    {
         if !keys.contains(c) && !out.contains(c) {
             out.push(c.clone());
         }
@@ -256,7 +273,10 @@ fn side_exprs(claim: &str, claim_e: &Expr, table: &Table) -> Vec<(String, Expr)>
         claim[s.start..s.end.min(claim.len())].to_string()
     };
     let (lt, rt) = (text(&l), text(&r));
-    match (Expr::from_ast(claim, l, table), Expr::from_ast(claim, r, table)) {
+    match (
+        Expr::from_ast(claim, l, table),
+        Expr::from_ast(claim, r, table),
+    ) {
         (Ok(le), Ok(re)) => vec![(lt, le), (rt, re)],
         _ => vec![],
     }
@@ -278,7 +298,13 @@ impl Shower<'_> {
         match cell {
             Cell::Null => s.push_str("null"),
             Cell::Str(v) if quote => s = format!("{v:?}"),
-            _ => cell_text(self.table, col, row, self.ds.and_then(|d| d.column(col)), &mut s),
+            _ => cell_text(
+                self.table,
+                col,
+                row,
+                self.ds.and_then(|d| d.column(col)),
+                &mut s,
+            ),
         }
         Some(s)
     }

@@ -171,7 +171,8 @@ impl DictVec {
                 }
             })
             .collect();
-        self.codes.extend(other.codes.iter().map(|&c| map[c as usize]));
+        self.codes
+            .extend(other.codes.iter().map(|&c| map[c as usize]));
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> DictVec {
         DictVec {
@@ -345,7 +346,8 @@ impl IntListVec {
     pub(crate) fn extend_from(&mut self, other: &IntListVec) {
         let (n, base) = (self.len(), self.values.len());
         self.values.extend_from_slice(&other.values);
-        self.offsets.extend(other.offsets[1..].iter().map(|o| o + base));
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
         extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> IntListVec {
@@ -508,7 +510,8 @@ impl StructListVec {
         for (a, b) in self.values.iter_mut().zip(&other.values) {
             a.extend_from_slice(b);
         }
-        self.offsets.extend(other.offsets[1..].iter().map(|o| o + base));
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
     }
     pub(crate) fn take_rows(&self, rows: &[usize]) -> StructListVec {
         let mut v = StructListVec::new(self.fields, rows.len());

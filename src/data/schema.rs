@@ -148,7 +148,10 @@ impl Column {
             _ => false,
         };
         if nulls && !self.nullable {
-            return Err(format!("column {} holds nulls but is declared non-null", self.name));
+            return Err(format!(
+                "column {} holds nulls but is declared non-null",
+                self.name
+            ));
         }
         let ok = match (self.dtype, v) {
             (_, Values::Null(_)) => true,
@@ -254,12 +257,9 @@ impl Dataset {
         }
         Ok(())
     }
-    /// The dataset's section of the data docs (a Markdown table).
+    /// The dataset's columns as a Markdown table (for the data docs).
     pub fn markdown(&self) -> String {
-        let mut s = format!(
-            "### `{}`\n\n{}\n\n| column | type | role | meaning |\n|---|---|---|---|\n",
-            self.name, self.doc
-        );
+        let mut s = String::from("| column | type | role | meaning |\n|---|---|---|---|\n");
         for c in self.columns() {
             let _ = writeln!(
                 s,
@@ -327,7 +327,11 @@ mod tests {
     #[test]
     fn undeclared_missing_or_mistyped_columns_fail() {
         let t = good().with("extra", Values::Int(vec![1, 2]));
-        assert!(DS.validate(&t).unwrap_err().contains("extra is not declared"));
+        assert!(
+            DS.validate(&t)
+                .unwrap_err()
+                .contains("extra is not declared")
+        );
         let t = Table::new()
             .with("N", Values::Int(vec![0]))
             .with("grundy", Values::OptInt(vec![None]));

@@ -246,7 +246,9 @@ fn nulls_like(like: &Values, n: usize) -> Option<Values> {
             Values::StrList(l)
         }
         Values::Null(_) => Values::Null(n),
-        Values::Bool(_) | Values::Float(_) | Values::Dict(_) | Values::StructList(_) => return None,
+        Values::Bool(_) | Values::Float(_) | Values::Dict(_) | Values::StructList(_) => {
+            return None;
+        }
     })
 }
 
@@ -383,10 +385,16 @@ mod tests {
 
     #[test]
     fn labels_are_dictionaries() {
-        let a = || Table::new().with("N", Values::Int(vec![0, 1])).with_label("take", "max:3");
+        let a = || {
+            Table::new()
+                .with("N", Values::Int(vec![0, 1]))
+                .with_label("take", "max:3")
+        };
         let mut t = a();
         t.append(&a()).unwrap();
-        let b = Table::new().with("N", Values::Int(vec![2])).with_label("take", "max:4");
+        let b = Table::new()
+            .with("N", Values::Int(vec![2]))
+            .with_label("take", "max:4");
         t.append(&b).unwrap();
         let Some(Values::Dict(d)) = t.column("take") else {
             panic!("{t:?}")

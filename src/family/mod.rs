@@ -12,16 +12,28 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::params::{Node, SpecError};
 use crate::data::{Dataset, Table};
+use crate::params::{Node, SpecError};
 use crate::view::View;
 
 pub mod lines;
 pub mod parity;
 pub mod takeaway;
+#[cfg(test)]
+pub mod toy;
 
 /// Every family nimlab knows, by the name used in specs and on the command line.
+#[cfg(not(test))]
 pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway, &parity::Parity, &lines::Lines];
+
+/// Every family nimlab knows, and the test-only `toy` family.
+#[cfg(test)]
+pub static FAMILIES: &[&dyn Family] = &[
+    &takeaway::Takeaway,
+    &parity::Parity,
+    &lines::Lines,
+    &toy::Toy,
+];
 
 /// Looks a family up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Family> {

@@ -29,20 +29,35 @@ pub fn figure_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<
     let mut files = Vec::new();
     for (fname, rows) in data.facets(view.kind.facet()) {
         let sub = data.rows(&rows);
-        let d = Data { t: &sub, ds: data.ds };
+        let d = Data {
+            t: &sub,
+            ds: data.ds,
+        };
         let title = titled(view.title, to.context, fname.as_deref());
         let stem = suffix(view.name, fname.as_deref());
         let (fig, size): (Box<dyn FigureAny>, (u32, u32)) = match view.kind {
-            ViewKind::Scatter { x, y, filter, .. } => (Box::new(scatter(data, &d, (x, y), filter, title)), (900, 900)),
-            ViewKind::Heatmap { x, y, value, .. } => (Box::new(heatmap(data, &d, (x, y), value, title)), (1000, 900)),
+            ViewKind::Scatter { x, y, filter, .. } => (
+                Box::new(scatter(data, &d, (x, y), filter, title)),
+                (900, 900),
+            ),
+            ViewKind::Heatmap { x, y, value, .. } => (
+                Box::new(heatmap(data, &d, (x, y), value, title)),
+                (1000, 900),
+            ),
             ViewKind::Strip { row, x, value, .. } => {
                 let f = strip(data, &d, (row, x), value, title);
                 let h = (120 + 40 * f.yr.1.max(0.0) as u32).clamp(300, 4000);
                 (Box::new(f), (1400, h))
             }
-            ViewKind::Cells { x, y, value, .. } => (Box::new(cells(data, &d, (x, y), value, title)), (900, 960)),
-            ViewKind::Bars { x, y, series, .. } => (Box::new(bars(data, &d, (x, y), series, title)), (1100, 700)),
-            ViewKind::Grid { .. } | ViewKind::Listing { .. } => unreachable!("tables are not figures"),
+            ViewKind::Cells { x, y, value, .. } => {
+                (Box::new(cells(data, &d, (x, y), value, title)), (900, 960))
+            }
+            ViewKind::Bars { x, y, series, .. } => {
+                (Box::new(bars(data, &d, (x, y), series, title)), (1100, 700))
+            }
+            ViewKind::Grid { .. } | ViewKind::Listing { .. } => {
+                unreachable!("tables are not figures")
+            }
         };
         files.extend(save_any(fig.as_ref(), &to.figures, &stem, size)?);
     }
@@ -50,11 +65,22 @@ pub fn figure_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<
 }
 
 /// Points of two numeric columns on the given rows.
-fn points(d: &Data<'_>, (x, y): (&str, &str), rows: impl Iterator<Item = usize>) -> Vec<(f64, f64)> {
-    rows.filter_map(|i| Some((d.num(x, i)?, d.num(y, i)?))).collect()
+fn points(
+    d: &Data<'_>,
+    (x, y): (&str, &str),
+    rows: impl Iterator<Item = usize>,
+) -> Vec<(f64, f64)> {
+    rows.filter_map(|i| Some((d.num(x, i)?, d.num(y, i)?)))
+        .collect()
 }
 
-fn scatter(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), filter: Option<(&str, &str)>, title: String) -> ScatterFig {
+fn scatter(
+    all: &Data<'_>,
+    d: &Data<'_>,
+    (x, y): (&str, &str),
+    filter: Option<(&str, &str)>,
+    title: String,
+) -> ScatterFig {
     let keep = d.filter(&filter.into_iter().collect::<Vec<_>>());
     // Axis ranges come from the whole dataset, so empty facets still show their range.
     ScatterFig {
@@ -74,7 +100,13 @@ fn coloured(d: &Data<'_>, (x, y): (&str, &str), value: &str) -> Vec<(f64, f64, S
         .collect()
 }
 
-fn heatmap(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), value: &str, title: String) -> CellFig {
+fn heatmap(
+    all: &Data<'_>,
+    d: &Data<'_>,
+    (x, y): (&str, &str),
+    value: &str,
+    title: String,
+) -> CellFig {
     let (xr, yr) = (all.int_range(x), all.int_range(y));
     CellFig {
         cells: coloured(d, (x, y), value),
@@ -90,11 +122,27 @@ fn heatmap(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), value: &str, titl
     }
 }
 
-fn strip(all: &Data<'_>, d: &Data<'_>, (row, x): (&str, &str), value: &str, title: String) -> CellFig {
+fn strip(
+    all: &Data<'_>,
+    d: &Data<'_>,
+    (row, x): (&str, &str),
+    value: &str,
+    title: String,
+) -> CellFig {
     let names = d.distinct(row);
-    let idx: HashMap<&str, usize> = names.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+    let idx: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
     let cells = (0..d.t.rows())
-        .filter_map(|i| Some((d.num(x, i)?, idx[d.text(row, i).as_str()] as f64, d.text(value, i))))
+        .filter_map(|i| {
+            Some((
+                d.num(x, i)?,
+                idx[d.text(row, i).as_str()] as f64,
+                d.text(value, i),
+            ))
+        })
         .collect();
     let xr = d.int_range(x);
     CellFig {
@@ -111,7 +159,13 @@ fn strip(all: &Data<'_>, d: &Data<'_>, (row, x): (&str, &str), value: &str, titl
     }
 }
 
-fn cells(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), value: &str, title: String) -> CellFig {
+fn cells(
+    all: &Data<'_>,
+    d: &Data<'_>,
+    (x, y): (&str, &str),
+    value: &str,
+    title: String,
+) -> CellFig {
     let cells = coloured(d, (x, y), value);
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for c in &cells {
@@ -136,7 +190,13 @@ fn cells(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), value: &str, title:
     }
 }
 
-fn bars(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), series: Option<&str>, title: String) -> BarsFig {
+fn bars(
+    all: &Data<'_>,
+    d: &Data<'_>,
+    (x, y): (&str, &str),
+    series: Option<&str>,
+    title: String,
+) -> BarsFig {
     let bars = (0..d.t.rows())
         .filter_map(|i| {
             let cat = series.map_or_else(|| y.to_string(), |s| d.text(s, i));
@@ -154,12 +214,16 @@ fn bars(all: &Data<'_>, d: &Data<'_>, (x, y): (&str, &str), series: Option<&str>
 
 /// A figure of any kind, drawable on both backends (object-safe).
 trait FigureAny {
-    fn draw_png(&self, root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> Result<()>;
+    fn draw_png(&self, root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>)
+    -> Result<()>;
     fn draw_svg(&self, root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<()>;
 }
 
 impl<F: Figure> FigureAny for F {
-    fn draw_png(&self, root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>) -> Result<()> {
+    fn draw_png(
+        &self,
+        root: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    ) -> Result<()> {
         self.draw(root)
     }
     fn draw_svg(&self, root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<()> {

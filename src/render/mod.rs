@@ -36,7 +36,11 @@ pub fn render_sweep(sweep: &Sweep, dir: &SweepDir) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut cache: Vec<(&str, Option<Table>)> = Vec::new();
     for view in &plan.views {
-        if !sweep.outputs.is_empty() && !sweep.outputs.iter().any(|o| o == view.name) {
+        if sweep
+            .outputs
+            .as_ref()
+            .is_some_and(|o| !o.iter().any(|x| x == view.name))
+        {
             continue;
         }
         if !cache.iter().any(|(n, _)| *n == view.dataset) {
@@ -46,7 +50,11 @@ pub fn render_sweep(sweep: &Sweep, dir: &SweepDir) -> Result<Vec<PathBuf>> {
             continue;
         };
         let Some(ds) = dir.dataset(view.dataset) else {
-            bail!("view {} reads dataset {}, which is not declared", view.name, view.dataset);
+            bail!(
+                "view {} reads dataset {}, which is not declared",
+                view.name,
+                view.dataset
+            );
         };
         let data = Data { t: table, ds };
         let written = render(view, &data, dir, &sweep.title)

@@ -43,7 +43,10 @@ pub fn grid_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<Pa
     let mut files = Vec::new();
     for (fname, rows) in data.facets(facet) {
         let sub = data.rows(&rows);
-        let d = Data { t: &sub, ds: data.ds };
+        let d = Data {
+            t: &sub,
+            ds: data.ds,
+        };
         let p = pivot(&d, (row, column, cell), empty);
         let stem = suffix(view.name, fname.as_deref());
         let title = titled(view.title, to.context, fname.as_deref());
@@ -55,8 +58,16 @@ pub fn grid_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<Pa
 fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> Pivot {
     let rows = d.distinct(row);
     let cols = d.distinct(column);
-    let ri: HashMap<&str, usize> = rows.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
-    let ci: HashMap<&str, usize> = cols.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+    let ri: HashMap<&str, usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
+    let ci: HashMap<&str, usize> = cols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
     let mut cells = vec![vec![String::new(); cols.len()]; rows.len()];
     let mut filled = vec![vec![false; cols.len()]; rows.len()];
     for i in 0..d.t.rows() {
@@ -74,7 +85,13 @@ fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> 
     }
 }
 
-fn write_pivot(p: &Pivot, dir: &Path, stem: &str, title: &str, highlight: &str) -> Result<Vec<PathBuf>> {
+fn write_pivot(
+    p: &Pivot,
+    dir: &Path,
+    stem: &str,
+    title: &str,
+    highlight: &str,
+) -> Result<Vec<PathBuf>> {
     let mut md = format!("# {title}\n\n| {} |", md_field(&p.corner));
     let mut csv = csv::Writer::from_writer(Vec::new());
     let mut head = vec![p.corner.as_str()];
@@ -90,14 +107,21 @@ fn write_pivot(p: &Pivot, dir: &Path, stem: &str, title: &str, highlight: &str) 
         let _ = write!(md, "| {} |", md_field(name));
         let mut rec = vec![name.as_str()];
         for c in 0..p.cols.len() {
-            let v = if p.filled[r][c] { p.cells[r][c].as_str() } else { "" };
+            let v = if p.filled[r][c] {
+                p.cells[r][c].as_str()
+            } else {
+                ""
+            };
             let _ = write!(md, " {} |", md_field(v));
             rec.push(v);
         }
         md.push('\n');
         csv.write_record(&rec)?;
     }
-    let mut files = vec![dir.join(format!("{stem}.md")), dir.join(format!("{stem}.csv"))];
+    let mut files = vec![
+        dir.join(format!("{stem}.md")),
+        dir.join(format!("{stem}.csv")),
+    ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], &csv.into_inner().context("cannot write CSV")?)?;
     if p.rows.len() * p.cols.len() <= MAX_PNG_CELLS {
@@ -115,7 +139,10 @@ pub fn listing_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec
         unreachable!("listing_view takes listings")
     };
     let sub = data.rows(&data.filter(filter));
-    let d = Data { t: &sub, ds: data.ds };
+    let d = Data {
+        t: &sub,
+        ds: data.ds,
+    };
     let cols: Vec<&str> = columns
         .iter()
         .copied()
@@ -125,7 +152,13 @@ pub fn listing_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec
     listing(&d, &cols, &to.tables, view.name, &title)
 }
 
-fn listing(d: &Data<'_>, columns: &[&str], dir: &Path, stem: &str, title: &str) -> Result<Vec<PathBuf>> {
+fn listing(
+    d: &Data<'_>,
+    columns: &[&str],
+    dir: &Path,
+    stem: &str,
+    title: &str,
+) -> Result<Vec<PathBuf>> {
     let mut md = format!("# {title}\n\n|");
     let mut csv = csv::Writer::from_writer(Vec::new());
     csv.write_record(columns)?;
@@ -147,9 +180,16 @@ fn listing(d: &Data<'_>, columns: &[&str], dir: &Path, stem: &str, title: &str) 
         csv.write_record(&rec)?;
     }
     if d.t.rows() > MAX_MD_ROWS {
-        let _ = writeln!(md, "\n({} more rows in {stem}.csv)", d.t.rows() - MAX_MD_ROWS);
+        let _ = writeln!(
+            md,
+            "\n({} more rows in {stem}.csv)",
+            d.t.rows() - MAX_MD_ROWS
+        );
     }
-    let files = vec![dir.join(format!("{stem}.md")), dir.join(format!("{stem}.csv"))];
+    let files = vec![
+        dir.join(format!("{stem}.md")),
+        dir.join(format!("{stem}.csv")),
+    ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], &csv.into_inner().context("cannot write CSV")?)?;
     Ok(files)
@@ -234,4 +274,3 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
     drop(area);
     tmp.commit()
 }
-

@@ -34,8 +34,10 @@ pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Resu
     for ds in dir.present() {
         let forms = ds.with_role(Role::ClosedForm);
         let Some(form) = forms.first() else { continue };
-        let Some(t) = dir.read(ds.name)? else { continue };
-        let status = ds.column("status").filter(|c| c.role == Role::Result);
+        let Some(t) = dir.read(ds.name)? else {
+            continue;
+        };
+        let status = ds.column(crate::period::STATUS);
         let link = href(&rel(&dir.dataset_dir(ds.name), out));
         let mut rows = Vec::new();
         for i in 0..t.rows().min(MAX_TABLE_ROWS) {
@@ -96,12 +98,18 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
             continue;
         }
         // The first part decides (a large dataset is read whole only when it is a plane).
-        let Some(head) = dir.read_first(ds.name)? else { continue };
+        let Some(head) = dir.read_first(ds.name)? else {
+            continue;
+        };
         if plane(&head, ds).is_none() {
             continue;
         }
-        let Some(t) = dir.read(ds.name)? else { continue };
-        let Some((x, y, outcome)) = plane(&t, ds) else { continue };
+        let Some(t) = dir.read(ds.name)? else {
+            continue;
+        };
+        let Some((x, y, outcome)) = plane(&t, ds) else {
+            continue;
+        };
         let sp = fit::FitSpec {
             x,
             y,

@@ -28,7 +28,9 @@ use crate::check::{self, ConjectureResult, Verdict};
 use crate::spec::{self, Experiment, Sweep};
 use crate::store;
 
-use blocks::{Block, MAX_FIGURES, cell, code, files_in, href, inline_md, rel, slug, to_html, to_markdown};
+use blocks::{
+    Block, MAX_FIGURES, cell, code, files_in, href, inline_md, rel, slug, to_html, to_markdown,
+};
 
 /// What the report says, in numbers.
 #[derive(Clone, Debug, Default)]
@@ -118,7 +120,11 @@ fn evidence(r: &ConjectureResult) -> String {
 }
 
 /// The section of one experiment: its description, sweeps and conjectures.
-fn experiment_section(e: &Experiment, out: &Path, body: &mut Vec<Block>) -> Result<Vec<ConjectureResult>> {
+fn experiment_section(
+    e: &Experiment,
+    out: &Path,
+    body: &mut Vec<Block>,
+) -> Result<Vec<ConjectureResult>> {
     let edir = out.join(&e.name);
     body.push(Block::Heading(
         2,
@@ -160,7 +166,13 @@ fn sweep_section(e: &Experiment, s: &Sweep, out: &Path, body: &mut Vec<Block>) -
     } else {
         present
             .iter()
-            .map(|d| format!("[{}]({}/)", d.name, href(&rel(&dir.dataset_dir(d.name), out))))
+            .map(|d| {
+                format!(
+                    "[{}]({}/)",
+                    d.name,
+                    href(&rel(&dir.dataset_dir(d.name), out))
+                )
+            })
             .collect::<Vec<_>>()
             .join(" · ")
     };
@@ -202,13 +214,20 @@ fn tables(dir: &Path, out: &Path, body: &mut Vec<Block>) {
         body.push(Block::Para(l));
         match inline_md(&md, &link) {
             Some(text) => body.push(Block::Md(text, 3)),
-            None => body.push(Block::Para("(too wide to show here: follow the link)".into())),
+            None => body.push(Block::Para(
+                "(too wide to show here: follow the link)".into(),
+            )),
         }
     }
 }
 
 /// The verdicts of an experiment's conjectures.
-fn conjecture_section(e: &Experiment, results: &[ConjectureResult], out: &Path, body: &mut Vec<Block>) {
+fn conjecture_section(
+    e: &Experiment,
+    results: &[ConjectureResult],
+    out: &Path,
+    body: &mut Vec<Block>,
+) {
     body.push(Block::Heading(
         3,
         format!("{}: conjectures", e.name),
@@ -219,7 +238,11 @@ fn conjecture_section(e: &Experiment, results: &[ConjectureResult], out: &Path, 
         .filter(|(_, n)| *n > 0)
         .map(|(v, n)| format!("{n} {v}"))
         .collect();
-    body.push(Block::Para(format!("{} claims: {}.", results.len(), counts.join(", "))));
+    body.push(Block::Para(format!(
+        "{} claims: {}.",
+        results.len(),
+        counts.join(", ")
+    )));
     let rows = results.iter().map(|r| conjecture_row(e, r, out)).collect();
     body.push(Block::Table(
         ["name", "claim", "source", "verdict", "evidence", "data"]
@@ -244,10 +267,19 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
         .sweeps
         .iter()
         .find(|s| s.name == c.sweep)
-        .map(|s| format!("{}/", href(&rel(&s.dir(out, &e.name).dataset_dir(&c.dataset), out))))
+        .map(|s| {
+            format!(
+                "{}/",
+                href(&rel(&s.dir(out, &e.name).dataset_dir(&c.dataset), out))
+            )
+        })
         .unwrap_or_default();
     vec![
-        format!("<a id=\"{}\"></a>{}", claim_anchor(&e.name, &c.name), cell(&c.name)),
+        format!(
+            "<a id=\"{}\"></a>{}",
+            claim_anchor(&e.name, &c.name),
+            cell(&c.name)
+        ),
         claim,
         cell(&c.source),
         verdict_md(r.verdict()),
@@ -261,8 +293,16 @@ fn head(exps: &[Experiment], all: &[(String, ConjectureResult)]) -> (Vec<Block>,
     let results: Vec<ConjectureResult> = all.iter().map(|(_, r)| r.clone()).collect();
     let counts = check::verdict_counts(&results);
     let mut head: Vec<Block> = vec![Block::Heading(1, "nimlab report".into(), "top".into())];
-    let line = counts.iter().map(|(v, n)| format!("{n} {v}")).collect::<Vec<_>>().join(", ");
-    head.push(Block::Para(format!("{} experiments, {} claims: {line}.", exps.len(), results.len())));
+    let line = counts
+        .iter()
+        .map(|(v, n)| format!("{n} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    head.push(Block::Para(format!(
+        "{} experiments, {} claims: {line}.",
+        exps.len(),
+        results.len()
+    )));
     let failing: Vec<&(String, ConjectureResult)> = all
         .iter()
         .filter(|(_, r)| matches!(r.verdict(), Verdict::Fails | Verdict::Error))
@@ -284,7 +324,11 @@ fn head(exps: &[Experiment], all: &[(String, ConjectureResult)]) -> (Vec<Block>,
                 .collect(),
         ));
     }
-    head.push(Block::Heading(2, "Experiments".into(), "experiments".into()));
+    head.push(Block::Heading(
+        2,
+        "Experiments".into(),
+        "experiments".into(),
+    ));
     head.push(Block::List(
         exps.iter()
             .map(|e| format!("[{}](#exp-{}) — {}", e.name, slug(&e.name), cell(&e.title)))

@@ -74,7 +74,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes a file atomically through a callback that fills it.
-pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut fs::File) -> Result<()>) -> Result<()> {
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut fs::File) -> Result<()>,
+) -> Result<()> {
     let tmp = TempFile::new(path)?;
     let mut f = fs::File::create(tmp.path())
         .with_context(|| format!("cannot create {}", tmp.path().display()))?;
@@ -188,6 +191,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let t = TempFile::new(&dir.path().join("fig.png")).unwrap();
         let name = t.path().file_name().unwrap().to_string_lossy().to_string();
-        assert!(name.starts_with(".fig.tmp-") && name.ends_with(".png"), "{name}");
+        assert!(
+            name.starts_with(".fig.tmp-") && name.ends_with(".png"),
+            "{name}"
+        );
     }
 }

@@ -211,8 +211,10 @@ impl SweepDir {
     }
     /// Reads the first part of a dataset (a sample of its rows); `None` if absent.
     pub fn read_first(&self, dataset: &str) -> Result<Option<Table>> {
-        let (Some(ds), Some(p)) = (self.dataset(dataset), self.parts(dataset).into_iter().next())
-        else {
+        let (Some(ds), Some(p)) = (
+            self.dataset(dataset),
+            self.parts(dataset).into_iter().next(),
+        ) else {
             return Ok(None);
         };
         parquet::read_part(&p, ds).map(Some)

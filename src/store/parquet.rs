@@ -15,10 +15,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use polars::prelude::{
-    Categories, CategoricalPhysical, Column as PlColumn, DataFrame, DataType, IntoColumn,
-    KeyValueMetadata, ListStringChunkedBuilder, ListBuilderTrait, ParquetCompression,
-    IntoSeries, ParquetReader, ParquetWriter, PlSmallStr, SerReader, Series, StringChunked,
-    UInt32Chunked, NewChunkedArray,
+    CategoricalPhysical, Categories, Column as PlColumn, DataFrame, DataType, IntoColumn,
+    IntoSeries, KeyValueMetadata, ListBuilderTrait, ListStringChunkedBuilder, NewChunkedArray,
+    ParquetCompression, ParquetReader, ParquetWriter, PlSmallStr, SerReader, Series, StringChunked,
+    UInt32Chunked,
 };
 use polars_arrow::array::{Array, ListArray, PrimitiveArray, StructArray};
 use polars_arrow::bitmap::Bitmap;
@@ -26,8 +26,7 @@ use polars_arrow::datatypes::{ArrowDataType, ArrowSchema, Field as ArrowField, I
 use polars_arrow::offset::OffsetsBuffer;
 
 use crate::data::{
-    Dataset, DictVec, Dtype, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table,
-    Values,
+    Dataset, DictVec, Dtype, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table, Values,
 };
 
 use super::atomic::write_atomic_with;
@@ -57,9 +56,9 @@ pub fn write_part(
         bail!("no table to write to {}", path.display());
     }
     let mut df = to_dataframe(all, ds)?;
-    let meta = KeyValueMetadata::Static(vec![
-        polars_parquet::write::schema_to_metadata_key(&arrow_schema(ds)),
-    ]);
+    let meta = KeyValueMetadata::Static(vec![polars_parquet::write::schema_to_metadata_key(
+        &arrow_schema(ds),
+    )]);
     write_atomic_with(path, |f| {
         let mut buf = std::io::BufWriter::with_capacity(1 << 20, f);
         ParquetWriter::new(&mut buf)
@@ -191,10 +190,9 @@ fn polars_dtype(d: Dtype) -> Result<DataType> {
         Dtype::Float => DataType::Float64,
         Dtype::Bool => DataType::Boolean,
         Dtype::Str => DataType::String,
-        Dtype::Cat | Dtype::Enum(_) => DataType::from_categories(Categories::random(
-            "null".into(),
-            CategoricalPhysical::U32,
-        )),
+        Dtype::Cat | Dtype::Enum(_) => {
+            DataType::from_categories(Categories::random("null".into(), CategoricalPhysical::U32))
+        }
         Dtype::IntList => DataType::List(Box::new(DataType::Int64)),
         Dtype::StrList => DataType::List(Box::new(DataType::String)),
         Dtype::StructList(f) => DataType::List(Box::new(DataType::Struct(

@@ -59,4 +59,3 @@ pub fn assign_shards(chunks: &[Chunk], n: usize) -> Vec<usize> {
     }
     out
 }
-

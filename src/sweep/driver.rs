@@ -229,10 +229,7 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
 /// Solves one case, keeping the datasets the sweep stores. The progress bar
 /// advances by the case's reported work, and by the rest of its estimate when
 /// it ends, so the bar reaches 100 % exactly when every case is done.
-fn solve_case(
-    shared: &Shared<'_>,
-    case: &dyn Case,
-) -> Result<Vec<(&'static Dataset, Table)>> {
+fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Dataset, Table)>> {
     let cost = case.cost().max(1);
     let reported = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -251,7 +248,10 @@ fn solve_case(
     shared
         .pb
         .inc(cost.saturating_sub(reported.load(Ordering::Relaxed)));
-    Ok(out.into_iter().filter(|(ds, _)| ctx.wants(ds.name)).collect())
+    Ok(out
+        .into_iter()
+        .filter(|(ds, _)| ctx.wants(ds.name))
+        .collect())
 }
 
 /// Per dataset: name, number of part files, xxh3 of their bytes in order.

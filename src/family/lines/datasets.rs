@@ -46,7 +46,12 @@ const BOARD: Column = Column::new(
     Role::Param,
     "the board as written in a spec (accepted back by `nimlab solve lines`), `trapezoid: [2, 7]`",
 );
-const NAME: Column = Column::new("name", Dtype::Cat, Role::Label, "the board's name, `A(2,7)`, `T(5)`");
+const NAME: Column = Column::new(
+    "name",
+    Dtype::Cat,
+    Role::Label,
+    "the board's name, `A(2,7)`, `T(5)`",
+);
 
 static POSITION: &[Column] = &[
     BOARD,
@@ -96,7 +101,7 @@ static POSITION: &[Column] = &[
     )
     .nullable(),
     Column::new(
-        "winning_moves",
+        "winning_runs",
         Dtype::StructList(RUN_FIELDS),
         Role::Result,
         "every winning first move, each the run it removes from its first piece (q0, r0) to its last (q1, r1), axial coordinates; each removed set once (tables print `(q,r)` or `(dq,dr):(q0,r0)..(q1,r1)`)",
@@ -122,13 +127,38 @@ pub static POSITIONS: Dataset = Dataset {
 static COUNTS_ROW: &[Column] = &[
     BOARD,
     NAME,
-    Column::new("label", Dtype::Cat, Role::Label, "board and rule, `T(5) take max:3`"),
-    Column::new("pieces", Dtype::Int, Role::Param, "number of pieces on the full board"),
+    Column::new(
+        "label",
+        Dtype::Cat,
+        Role::Label,
+        "board and rule, `T(5) take max:3`",
+    ),
+    Column::new(
+        "pieces",
+        Dtype::Int,
+        Role::Param,
+        "number of pieces on the full board",
+    ),
     TAKE,
     PLAY_COLUMN,
-    Column::new("pieces_left", Dtype::Int, Role::Position, "pieces left on the board (report 002's k)"),
-    Column::new("positions", Dtype::Int, Role::Result, "positions with that many pieces"),
-    Column::new("p_positions", Dtype::Int, Role::Result, "P-positions among them (report 002's champions)"),
+    Column::new(
+        "pieces_left",
+        Dtype::Int,
+        Role::Position,
+        "pieces left on the board (report 002's k)",
+    ),
+    Column::new(
+        "positions",
+        Dtype::Int,
+        Role::Result,
+        "positions with that many pieces",
+    ),
+    Column::new(
+        "p_positions",
+        Dtype::Int,
+        Role::Result,
+        "P-positions among them (report 002's champions)",
+    ),
 ];
 
 /// `counts`: report 002's table.
@@ -139,7 +169,12 @@ pub static COUNTS: Dataset = Dataset {
 };
 
 static PERIOD_HEAD: &[Column] = &[
-    Column::new("sequence", Dtype::Cat, Role::Label, "the board sequence, `A(2,y)`"),
+    Column::new(
+        "sequence",
+        Dtype::Cat,
+        Role::Label,
+        "the board sequence, `A(2,y)`",
+    ),
     Column::new(
         "values",
         Dtype::Enum(SEQUENCES),
@@ -148,9 +183,24 @@ static PERIOD_HEAD: &[Column] = &[
     ),
     TAKE,
     PLAY_COLUMN,
-    Column::new("along", Dtype::Cat, Role::Param, "the parameter the sequence runs along, `y`"),
-    Column::new("from", Dtype::Int, Role::Param, "first value of that parameter"),
-    Column::new("to", Dtype::Int, Role::Param, "last value of that parameter"),
+    Column::new(
+        "along",
+        Dtype::Cat,
+        Role::Param,
+        "the parameter the sequence runs along, `y`",
+    ),
+    Column::new(
+        "from",
+        Dtype::Int,
+        Role::Param,
+        "first value of that parameter",
+    ),
+    Column::new(
+        "to",
+        Dtype::Int,
+        Role::Param,
+        "last value of that parameter",
+    ),
 ];
 
 static PERIOD_TAIL: &[Column] = &[Column::new(
@@ -165,11 +215,21 @@ static PERIOD_TAIL: &[Column] = &[Column::new(
 pub static PERIODS: Dataset = Dataset {
     name: "periods",
     doc: "One row per board sequence, rule and values (Grundy values, outcomes): its period along the sequence, observed.",
-    groups: &[PERIOD_HEAD, PERIOD_COLUMNS, PERIOD_TAIL, PERIOD_VALUES_COLUMNS],
+    groups: &[
+        PERIOD_HEAD,
+        PERIOD_COLUMNS,
+        PERIOD_TAIL,
+        PERIOD_VALUES_COLUMNS,
+    ],
 };
 
 static CLASS_COUNT: &[Column] = &[
-    Column::new("group", Dtype::Cat, Role::Label, "the boards counted: a sequence, a block of an enumeration, or one board"),
+    Column::new(
+        "group",
+        Dtype::Cat,
+        Role::Label,
+        "the boards counted: a sequence, a block of an enumeration, or one board",
+    ),
     TAKE,
     PLAY_COLUMN,
     RULE,
@@ -190,14 +250,39 @@ pub static CLASS_COUNTS: Dataset = Dataset {
 };
 
 static CELL: &[Column] = &[
-    Column::new("picture", Dtype::Cat, Role::Label, "the picture: board and rule, `T(5) max:3 misere`"),
+    Column::new(
+        "picture",
+        Dtype::Cat,
+        Role::Label,
+        "the picture: board and rule, `T(5) max:3 misere`",
+    ),
     BOARD,
     TAKE,
     PLAY_COLUMN,
-    Column::new("cell_q", Dtype::Int, Role::Position, "the piece's axial coordinate q"),
-    Column::new("cell_r", Dtype::Int, Role::Position, "the piece's axial coordinate r"),
-    Column::new("px", Dtype::Float, Role::Result, "horizontal drawing position (q + r/2)"),
-    Column::new("py", Dtype::Float, Role::Result, "vertical drawing position (r·√3/2)"),
+    Column::new(
+        "cell_q",
+        Dtype::Int,
+        Role::Position,
+        "the piece's axial coordinate q",
+    ),
+    Column::new(
+        "cell_r",
+        Dtype::Int,
+        Role::Position,
+        "the piece's axial coordinate r",
+    ),
+    Column::new(
+        "px",
+        Dtype::Float,
+        Role::Result,
+        "horizontal drawing position (q + r/2)",
+    ),
+    Column::new(
+        "py",
+        Dtype::Float,
+        Role::Result,
+        "vertical drawing position (r·√3/2)",
+    ),
     Column::new(
         "cell",
         Dtype::Enum(CELL_KINDS),
@@ -219,7 +304,7 @@ pub static DATASETS: &[&Dataset] = &[&POSITIONS, &COUNTS, &PERIODS, &CLASS_COUNT
 /// Runs as the tables print them: `(q,r)` for one piece, else the direction
 /// and the ends, `(dq,dr):(q0,r0)..(q1,r1)`, joined by `; `.
 fn runs_text(t: &Table, row: usize, out: &mut String) {
-    let Some(Cell::StructList(l, i)) = t.cell("winning_moves", row) else {
+    let Some(Cell::StructList(l, i)) = t.cell("winning_runs", row) else {
         return;
     };
     for k in 0..l.row_len(i) {

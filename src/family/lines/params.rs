@@ -457,7 +457,6 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     })
 }
 
-
 /// Validates a sweep and expands it into cases (one per group of boards and rule).
 pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     let p = parse_params(sweep)?;
@@ -497,7 +496,11 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     }
     let mut views: Vec<&'static View> = vec![&views::WINNING_MOVES, &views::CLASS_COUNTS];
     if has_seq {
-        views.extend([&views::CLASS_TABLE, &views::PERIOD_TABLE, &views::GRUNDY_HEATMAP]);
+        views.extend([
+            &views::CLASS_TABLE,
+            &views::PERIOD_TABLE,
+            &views::GRUNDY_HEATMAP,
+        ]);
     }
     if pictures {
         views.push(&views::BOARD_PICTURE);
@@ -518,4 +521,3 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         notes,
     })
 }
-

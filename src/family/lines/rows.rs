@@ -2,9 +2,9 @@
 
 use super::board::{Pt, Shape};
 use super::cases::LinesCase;
+use super::class_of;
 use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
 use super::solving::Solved;
-use super::class_of;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::{self, PeriodRows};
@@ -84,7 +84,10 @@ impl LinesCase {
             .with("y", Values::OptInt(ys))
             .with("z", Values::OptInt(zs))
             .with("hexagon_sides", Values::IntList(sides))
-            .with("pieces", Values::Int(shapes.iter().map(|s| s.pieces() as i64).collect()))
+            .with(
+                "pieces",
+                Values::Int(shapes.iter().map(|s| s.pieces() as i64).collect()),
+            )
             .with("take", dict(&self.take.text(), n))
             .with("play", enum_repeat(PLAYS, self.play.code(), n))
             .with("rule", dict(&rule, n))
@@ -92,16 +95,24 @@ impl LinesCase {
             .with("outcome", Values::Enum(outcome))
             .with(
                 "grundy",
-                Values::OptInt(solved.iter().map(|(r, _)| r.grundy.map(i64::from)).collect()),
+                Values::OptInt(
+                    solved
+                        .iter()
+                        .map(|(r, _)| r.grundy.map(i64::from))
+                        .collect(),
+                ),
             )
             .with("class", Values::Enum(class))
-            .with("winning_moves", Values::StructList(wins))
+            .with("winning_runs", Values::StructList(wins))
             .with(
                 "winning_move_count",
                 Values::Int(solved.iter().map(|(r, _)| r.wins.len() as i64).collect()),
             )
             .with("method", Values::Enum(method))
-            .with("seconds", Values::Float(solved.iter().map(|(_, t)| *t).collect()))
+            .with(
+                "seconds",
+                Values::Float(solved.iter().map(|(_, t)| *t).collect()),
+            )
     }
 
     /// `class_counts`: boards per class, every class listed (zeros included).
@@ -172,7 +183,10 @@ impl LinesCase {
             };
             let terms: Vec<String> = match (&g, *name) {
                 (Some(g), "grundy") => g.iter().map(|v| format!("{v}:{}", class_of(*v))).collect(),
-                _ => o.iter().map(|&p| if p { "P" } else { "N" }.to_string()).collect(),
+                _ => o
+                    .iter()
+                    .map(|&p| if p { "P" } else { "N" }.to_string())
+                    .collect(),
             };
             let ev = format!(
                 "observed on {letter} = {}..{}, {} periods",
@@ -180,7 +194,11 @@ impl LinesCase {
                 vals[vals.len() - 1],
                 p.periods_seen()
             );
-            rows.push(Some(p), &ev, Some(&closed_form(name, letter, vals, &terms, p)));
+            rows.push(
+                Some(p),
+                &ev,
+                Some(&closed_form(name, letter, vals, &terms, p)),
+            );
             from.push(Some(vals[p.preperiod]));
             let range = p.preperiod..p.preperiod + p.period;
             match (&g, *name) {
@@ -224,8 +242,14 @@ impl LinesCase {
                     .with("take", dict(&self.take.text(), k))
                     .with("play", enum_repeat(PLAYS, self.play.code(), k))
                     .with("pieces_left", Values::Int((0..k as i64).collect()))
-                    .with("positions", Values::Int(c.iter().map(|x| x.0 as i64).collect()))
-                    .with("p_positions", Values::Int(c.iter().map(|x| x.1 as i64).collect())),
+                    .with(
+                        "positions",
+                        Values::Int(c.iter().map(|x| x.0 as i64).collect()),
+                    )
+                    .with(
+                        "p_positions",
+                        Values::Int(c.iter().map(|x| x.1 as i64).collect()),
+                    ),
             )?;
         }
         Ok(t)
@@ -263,8 +287,14 @@ impl LinesCase {
             .with("board", dict(&s.text(), k))
             .with("take", dict(&self.take.text(), k))
             .with("play", enum_repeat(PLAYS, self.play.code(), k))
-            .with("cell_q", Values::Int(pts.iter().map(|p| p.0 as i64).collect()))
-            .with("cell_r", Values::Int(pts.iter().map(|p| p.1 as i64).collect()))
+            .with(
+                "cell_q",
+                Values::Int(pts.iter().map(|p| p.0 as i64).collect()),
+            )
+            .with(
+                "cell_r",
+                Values::Int(pts.iter().map(|p| p.1 as i64).collect()),
+            )
             .with(
                 "px",
                 Values::Float(pts.iter().map(|p| p.0 as f64 + p.1 as f64 / 2.0).collect()),
@@ -347,4 +377,3 @@ pub fn closed_form(
     };
     format!("{body} ({range})")
 }
-

@@ -214,4 +214,3 @@ fn distinct_sets(wins: Vec<(usize, Vec<Pt>)>) -> Vec<(usize, Vec<Pt>)> {
     }
     out
 }
-

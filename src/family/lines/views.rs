@@ -16,7 +16,7 @@ pub static WINNING_MOVES: View = View {
             "outcome",
             "grundy",
             "class",
-            "winning_moves",
+            "winning_runs",
         ],
         filter: &[],
     },

@@ -20,7 +20,6 @@ pub struct ParityCase {
     pub(crate) horizon: usize,
 }
 
-
 impl Case for ParityCase {
     fn key(&self) -> String {
         let at: Vec<u64> = self.at.iter().flatten().copied().collect();
@@ -76,4 +75,3 @@ impl Case for ParityCase {
         Ok(out)
     }
 }
-

@@ -44,7 +44,12 @@ pub static RULE: &[Column] = &[
         Role::Param,
         "the take set as written (accepted back by `nimlab solve parity --take`): `max:3`, `set:1,3,4`",
     ),
-    Column::new("k", Dtype::Int, Role::Param, "the largest take (report 001's k)"),
+    Column::new(
+        "k",
+        Dtype::Int,
+        Role::Param,
+        "the largest take (report 001's k)",
+    ),
 ];
 
 static TAKE_SET: &[Column] = &[Column::new(
@@ -68,8 +73,18 @@ static OUTCOME_ROW: &[Column] = &[
         Role::Position,
         "parity of the second hand: Even's in `sides`, the other player's in `odd_wins`",
     ),
-    Column::new("mover", Dtype::Enum(PLAYERS), Role::Position, "the player to move"),
-    Column::new("winner", Dtype::Enum(PLAYERS), Role::Result, "who wins with perfect play"),
+    Column::new(
+        "mover",
+        Dtype::Enum(PLAYERS),
+        Role::Position,
+        "the player to move",
+    ),
+    Column::new(
+        "winner",
+        Dtype::Enum(PLAYERS),
+        Role::Result,
+        "who wins with perfect play",
+    ),
     OUTCOME_COLUMN,
     Column::new(
         "winning_takes",
@@ -93,14 +108,54 @@ pub static OUTCOME: Dataset = Dataset {
 };
 
 static SAFE_STATE: &[Column] = &[
-    Column::new("side", Dtype::Enum(SIDES), Role::Param, "whose safe states these are"),
-    Column::new("a_parity", Dtype::Int, Role::Position, "parity of the first hand"),
-    Column::new("b_parity", Dtype::Int, Role::Position, "parity of the second hand"),
-    Column::new("r_mod", Dtype::Int, Role::Position, "the pile size modulo M"),
-    Column::new("M", Dtype::Int, Role::Result, "the modulus: the minimal period of the outcome table in r"),
-    Column::new("preperiod", Dtype::Int, Role::Result, "first pile size from which the pattern repeats"),
-    Column::new("state", Dtype::Str, Role::Result, "the state in the article's form, `(0,1,4n+3)`"),
-    Column::new("kind", Dtype::Enum(KINDS), Role::Result, "`absolute` (safe whoever moves) or `common`"),
+    Column::new(
+        "side",
+        Dtype::Enum(SIDES),
+        Role::Param,
+        "whose safe states these are",
+    ),
+    Column::new(
+        "a_parity",
+        Dtype::Int,
+        Role::Position,
+        "parity of the first hand",
+    ),
+    Column::new(
+        "b_parity",
+        Dtype::Int,
+        Role::Position,
+        "parity of the second hand",
+    ),
+    Column::new(
+        "r_mod",
+        Dtype::Int,
+        Role::Position,
+        "the pile size modulo M",
+    ),
+    Column::new(
+        "M",
+        Dtype::Int,
+        Role::Result,
+        "the modulus: the minimal period of the outcome table in r",
+    ),
+    Column::new(
+        "preperiod",
+        Dtype::Int,
+        Role::Result,
+        "first pile size from which the pattern repeats",
+    ),
+    Column::new(
+        "state",
+        Dtype::Str,
+        Role::Result,
+        "the state in the article's form, `(0,1,4n+3)`",
+    ),
+    Column::new(
+        "kind",
+        Dtype::Enum(KINDS),
+        Role::Result,
+        "`absolute` (safe whoever moves) or `common`",
+    ),
 ];
 
 /// `safe_states`: one row per safe state in periodic form.
@@ -111,14 +166,60 @@ pub static SAFE_STATES: Dataset = Dataset {
 };
 
 static SAFE_LIST: &[Column] = &[
-    Column::new("heading", Dtype::Str, Role::Label, "the rule and its modulus, `1..3: M = 8`"),
-    Column::new("side", Dtype::Enum(SIDES), Role::Param, "whose safe states these are"),
-    Column::new("M", Dtype::Int, Role::Result, "the modulus; null without a proven period").nullable(),
-    Column::new("preperiod", Dtype::Int, Role::Result, "first pile size of the pattern; null without a period").nullable(),
-    Column::new("count", Dtype::Int, Role::Result, "number of safe states; null without a period").nullable(),
-    Column::new("states", Dtype::StrList, Role::Result, "the safe states, `(a,b,Mn+c)`").nullable(),
-    Column::new("absolute", Dtype::StrList, Role::Result, "those safe whoever moves").nullable(),
-    Column::new("common", Dtype::StrList, Role::Result, "those safe only when the opponent moves").nullable(),
+    Column::new(
+        "heading",
+        Dtype::Str,
+        Role::Label,
+        "the rule and its modulus, `1..3: M = 8`",
+    ),
+    Column::new(
+        "side",
+        Dtype::Enum(SIDES),
+        Role::Param,
+        "whose safe states these are",
+    ),
+    Column::new(
+        "M",
+        Dtype::Int,
+        Role::Result,
+        "the modulus; null without a proven period",
+    )
+    .nullable(),
+    Column::new(
+        "preperiod",
+        Dtype::Int,
+        Role::Result,
+        "first pile size of the pattern; null without a period",
+    )
+    .nullable(),
+    Column::new(
+        "count",
+        Dtype::Int,
+        Role::Result,
+        "number of safe states; null without a period",
+    )
+    .nullable(),
+    Column::new(
+        "states",
+        Dtype::StrList,
+        Role::Result,
+        "the safe states, `(a,b,Mn+c)`",
+    )
+    .nullable(),
+    Column::new(
+        "absolute",
+        Dtype::StrList,
+        Role::Result,
+        "those safe whoever moves",
+    )
+    .nullable(),
+    Column::new(
+        "common",
+        Dtype::StrList,
+        Role::Result,
+        "those safe only when the opponent moves",
+    )
+    .nullable(),
     Column::new(
         "exceptions",
         Dtype::StrList,
@@ -126,7 +227,13 @@ static SAFE_LIST: &[Column] = &[
         "states below the preperiod that break the pattern, `+(a,b,r)` safe or `−(a,b,r)` not",
     )
     .nullable(),
-    Column::new("article", Dtype::StrList, Role::Result, "report 001's printed list; null where it printed none").nullable(),
+    Column::new(
+        "article",
+        Dtype::StrList,
+        Role::Result,
+        "report 001's printed list; null where it printed none",
+    )
+    .nullable(),
     Column::new(
         "matches_article",
         Dtype::Enum(YES_NO),
@@ -144,8 +251,19 @@ pub static SAFE_LISTS: Dataset = Dataset {
 };
 
 static MODULUS: &[Column] = &[
-    Column::new("claimed_M", Dtype::Int, Role::Result, "report 001's modulus for this rule; null where it claims none").nullable(),
-    Column::new("claim", Dtype::Enum(VERDICTS), Role::Result, "does the computed modulus equal the claimed one?"),
+    Column::new(
+        "claimed_M",
+        Dtype::Int,
+        Role::Result,
+        "report 001's modulus for this rule; null where it claims none",
+    )
+    .nullable(),
+    Column::new(
+        "claim",
+        Dtype::Enum(VERDICTS),
+        Role::Result,
+        "does the computed modulus equal the claimed one?",
+    ),
     Column::new(
         "states_claim",
         Dtype::Enum(VERDICTS),
@@ -158,7 +276,12 @@ static MODULUS: &[Column] = &[
         Role::Result,
         "the start position (0, 0, r) by residue of r: `0: absolute_even; 2: absolute_odd`",
     ),
-    Column::new("computed_to", Dtype::Int, Role::Result, "last pile size computed"),
+    Column::new(
+        "computed_to",
+        Dtype::Int,
+        Role::Result,
+        "last pile size computed",
+    ),
 ];
 
 /// `moduli`: one row per rule; `period` is the modulus M.
@@ -169,10 +292,25 @@ pub static MODULI: Dataset = Dataset {
 };
 
 static PATTERN_ROW: &[Column] = &[
-    Column::new("rule", Dtype::Cat, Role::Label, "variant and take set, `sides take 1..3`"),
+    Column::new(
+        "rule",
+        Dtype::Cat,
+        Role::Label,
+        "variant and take set, `sides take 1..3`",
+    ),
     Column::new("r", Dtype::Int, Role::Position, "stones left in the pile"),
-    Column::new("strip", Dtype::Cat, Role::Position, "the strip: hand parities and mover, `a=0 b=1, odd moves`"),
-    Column::new("winner", Dtype::Enum(PLAYERS), Role::Result, "who wins with perfect play"),
+    Column::new(
+        "strip",
+        Dtype::Cat,
+        Role::Position,
+        "the strip: hand parities and mover, `a=0 b=1, odd moves`",
+    ),
+    Column::new(
+        "winner",
+        Dtype::Enum(PLAYERS),
+        Role::Result,
+        "who wins with perfect play",
+    ),
 ];
 
 /// `pattern`: the strip chart's data.
@@ -183,19 +321,44 @@ pub static PATTERN: Dataset = Dataset {
 };
 
 static POSITION_ROW: &[Column] = &[
-    Column::new("a", Dtype::Int, Role::Position, "stones in the first hand (Odd's in `sides`)"),
+    Column::new(
+        "a",
+        Dtype::Int,
+        Role::Position,
+        "stones in the first hand (Odd's in `sides`)",
+    ),
     Column::new("b", Dtype::Int, Role::Position, "stones in the second hand"),
     Column::new("r", Dtype::Int, Role::Position, "stones left in the pile"),
-    Column::new("mover", Dtype::Enum(PLAYERS), Role::Position, "the player to move"),
-    Column::new("winner", Dtype::Enum(PLAYERS), Role::Result, "who wins with perfect play"),
-    Column::new("winning_takes", Dtype::IntList, Role::Result, "the takes that win for the mover"),
+    Column::new(
+        "mover",
+        Dtype::Enum(PLAYERS),
+        Role::Position,
+        "the player to move",
+    ),
+    Column::new(
+        "winner",
+        Dtype::Enum(PLAYERS),
+        Role::Result,
+        "who wins with perfect play",
+    ),
+    Column::new(
+        "winning_takes",
+        Dtype::IntList,
+        Role::Result,
+        "the takes that win for the mover",
+    ),
     Column::new(
         "leads_to",
         Dtype::StrList,
         Role::Result,
         "each winning take and the position it leads to, `1→(1,0,16)`",
     ),
-    Column::new("state_class", Dtype::Enum(STATE_CLASSES), Role::Result, "whom the state is safe for"),
+    Column::new(
+        "state_class",
+        Dtype::Enum(STATE_CLASSES),
+        Role::Result,
+        "whom the state is safe for",
+    ),
 ];
 
 /// `positions`: positions asked for with real hand sizes (`at:`).

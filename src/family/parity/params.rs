@@ -233,8 +233,7 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     })
 }
 
-/// One variant and one take set: the unit of work.
-
+/// A short, stable text for a list of integers (a range, or a hash).
 pub(crate) fn ints_key(v: &[u64]) -> String {
     if v.is_empty() {
         return "none".into();
@@ -251,7 +250,6 @@ pub(crate) fn ints_key(v: &[u64]) -> String {
         )
     }
 }
-
 
 /// Validates a sweep and expands it into cases (one per variant and take set).
 pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
@@ -325,4 +323,3 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         notes,
     })
 }
-

@@ -39,7 +39,13 @@ fn safe_sides(v: Variant) -> &'static [(Mover, &'static str)] {
 }
 
 fn exception_text(e: &Exception) -> String {
-    format!("{}({},{},{})", if e.safe { "+" } else { "−" }, e.a, e.b, e.r)
+    format!(
+        "{}({},{},{})",
+        if e.safe { "+" } else { "−" },
+        e.a,
+        e.b,
+        e.r
+    )
 }
 
 fn states(list: &[SafeState], m: usize) -> impl Iterator<Item = String> + '_ {
@@ -199,7 +205,14 @@ impl ParityCase {
                 let same = *cm == m && p.preperiod == 0 && want == &list;
                 (states(want, *cm).collect::<Vec<_>>(), same)
             });
-            lists.push(name, &head, (m, p.preperiod), [&list, &abs, &common], &exc, article);
+            lists.push(
+                name,
+                &head,
+                (m, p.preperiod),
+                [&list, &abs, &common],
+                &exc,
+                article,
+            );
         }
         (
             self.with_rule(long.into_table(), false),
@@ -254,8 +267,14 @@ impl ParityCase {
             .into_table(Table::new())
             .with("claimed_M", Values::OptInt(vec![claimed.map(|c| c as i64)]))
             .with("claim", enum_repeat(VERDICTS, verdict(m_holds), 1))
-            .with("states_claim", enum_repeat(VERDICTS, verdict(claim_states), 1))
-            .with("start", Values::Str([start_text(s).as_str()].into_iter().collect()))
+            .with(
+                "states_claim",
+                enum_repeat(VERDICTS, verdict(claim_states), 1),
+            )
+            .with(
+                "start",
+                Values::Str([start_text(s).as_str()].into_iter().collect()),
+            )
             .with("computed_to", Values::Int(vec![s.end() as i64]));
         self.with_rule(t, true)
     }
@@ -271,7 +290,9 @@ impl ParityCase {
         for (a, b) in [(0u64, 0u64), (0, 1), (1, 0), (1, 1)] {
             for &m in self.movers() {
                 let label = match self.variant {
-                    Variant::Sides => format!("a={a} b={b}, {} moves", player_name(self.variant, m)),
+                    Variant::Sides => {
+                        format!("a={a} b={b}, {} moves", player_name(self.variant, m))
+                    }
                     Variant::OddWins => format!("mover {a}, other {b}"),
                 };
                 for r in 0..=to as u64 {

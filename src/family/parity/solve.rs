@@ -7,8 +7,8 @@ use anyhow::{Context, bail};
 use serde_json::json;
 
 use super::TakeSet;
-use super::rows::{after_text, player_name};
 use super::params::{MAX_TAKE, check_has_one, parse_take};
+use super::rows::{after_text, player_name};
 use super::solver::{Class, Mover, Solution, VARIANT_WORDS, Variant};
 use crate::family::Answer;
 use crate::params::Node;
@@ -39,8 +39,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
                 parse_take(&t, &mut sets)?;
             } else {
                 // `--take 1,3,4`: a plain list is the set.
-                let mut v: Vec<u32> =
-                    t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
+                let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
                 v.sort_unstable();
                 v.dedup();
                 check_has_one(&t, &v)?;

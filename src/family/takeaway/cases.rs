@@ -269,7 +269,10 @@ impl TakeCase {
             );
             Solved::Joint(j)
         };
-        vec![(&POSITIONS, self.with_rule(self.many_heap_positions(&solved, &takes)))]
+        vec![(
+            &POSITIONS,
+            self.with_rule(self.many_heap_positions(&solved, &takes)),
+        )]
     }
 
     fn many_heap_positions(&self, solved: &Solved, takes: &[u32]) -> Table {

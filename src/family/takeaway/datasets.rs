@@ -27,8 +27,19 @@ pub static RULE: &[Column] = &[
         Role::Param,
         "the take set as written (and accepted back by `nimlab solve --take`): `max:5`, `min:2,max:7`, `set:1,3,4`, `any`",
     ),
-    Column::new("take_min", Dtype::Int, Role::Param, "smallest take (1 for `any`)"),
-    Column::new("take_max", Dtype::Int, Role::Param, "largest take; null for `any`").nullable(),
+    Column::new(
+        "take_min",
+        Dtype::Int,
+        Role::Param,
+        "smallest take (1 for `any`)",
+    ),
+    Column::new(
+        "take_max",
+        Dtype::Int,
+        Role::Param,
+        "largest take; null for `any`",
+    )
+    .nullable(),
     Column::new(
         "take_set",
         Dtype::IntList,
@@ -95,25 +106,51 @@ static PERIOD_HEAD: &[Column] = &[
 ];
 
 static PERIOD_TAIL: &[Column] = &[Column::new(
-        "loss_residues",
-        Dtype::IntList,
-        Role::Result,
-        "residues r (mod the period) of the P-positions past the preperiod; null without a period",
-    )
-    .nullable()];
+    "loss_residues",
+    Dtype::IntList,
+    Role::Result,
+    "residues r (mod the period) of the P-positions past the preperiod; null without a period",
+)
+.nullable()];
 
 /// `periods`: one heap; one row per rule and sequence.
 pub static PERIODS: Dataset = Dataset {
     name: "periods",
     doc: "One heap: one row per rule and sequence (Grundy values, outcomes): its minimal period and preperiod, proven or observed.",
-    groups: &[RULE, PERIOD_HEAD, PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS, PERIOD_TAIL],
+    groups: &[
+        RULE,
+        PERIOD_HEAD,
+        PERIOD_COLUMNS,
+        PERIOD_VALUES_COLUMNS,
+        PERIOD_TAIL,
+    ],
 };
 
 static LOSS: &[Column] = &[
-    Column::new("N_min", Dtype::Int, Role::Param, "smallest heap size asked for"),
-    Column::new("N_max", Dtype::Int, Role::Param, "largest heap size asked for"),
-    Column::new("count", Dtype::Int, Role::Result, "number of P-positions in the range"),
-    Column::new("loss_set", Dtype::IntList, Role::Result, "the P-positions in the range, ascending"),
+    Column::new(
+        "N_min",
+        Dtype::Int,
+        Role::Param,
+        "smallest heap size asked for",
+    ),
+    Column::new(
+        "N_max",
+        Dtype::Int,
+        Role::Param,
+        "largest heap size asked for",
+    ),
+    Column::new(
+        "count",
+        Dtype::Int,
+        Role::Result,
+        "number of P-positions in the range",
+    ),
+    Column::new(
+        "loss_set",
+        Dtype::IntList,
+        Role::Result,
+        "the P-positions in the range, ascending",
+    ),
 ];
 
 /// `loss_sets`: one heap; one row per rule.

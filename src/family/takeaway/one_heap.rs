@@ -155,7 +155,6 @@ impl OneHeap {
     }
 }
 
-
 fn membership(takes: &[u32]) -> Vec<bool> {
     let mut v = vec![false; *takes.last().unwrap() as usize + 1];
     for &t in takes {
@@ -163,4 +162,3 @@ fn membership(takes: &[u32]) -> Vec<bool> {
     }
     v
 }
-

@@ -25,7 +25,11 @@ const KEYS: &[&str] = &[
 const MAX_HEAP: i64 = 1 << 40;
 
 /// Parses one `take:` item.
-pub(crate) fn parse_take(n: &Node<'_>, out: &mut Vec<TakeForm>, skipped: &mut usize) -> Result<(), SpecError> {
+pub(crate) fn parse_take(
+    n: &Node<'_>,
+    out: &mut Vec<TakeForm>,
+    skipped: &mut usize,
+) -> Result<(), SpecError> {
     let allowed =
         "allowed: `any`, `{max: n}`, `{min: m, max: n}` (1 ≤ m ≤ n) or `{set: [1, 3, 4]}`";
     if let Some(s) = n.value().as_str() {
@@ -193,17 +197,15 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     Ok(p)
 }
 
-
 /// The default horizon for one-heap sequences: far enough to prove most periods.
-fn default_horizon(take: &TakeForm, max_n: usize) -> usize {
+pub(crate) fn default_horizon(take: &TakeForm, max_n: usize) -> usize {
     match take.max_take() {
         Some(m) => max_n.max(64 * m as usize + 64),
         None => max_n,
     }
 }
 
-
-fn sizes_key(sizes: &[Vec<u64>]) -> String {
+pub(crate) fn sizes_key(sizes: &[Vec<u64>]) -> String {
     sizes
         .iter()
         .enumerate()
@@ -224,7 +226,6 @@ fn sizes_key(sizes: &[Vec<u64>]) -> String {
         .collect::<Vec<_>>()
         .join("/")
 }
-
 
 /// Validates a sweep and expands it into cases (one per rule) and views.
 pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
@@ -270,4 +271,3 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         notes,
     })
 }
-

@@ -276,4 +276,3 @@ fn answer_periodic(
         });
     }
 }
-
