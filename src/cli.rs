@@ -73,6 +73,9 @@ pub enum Command {
     },
     /// List the game families and their parameters.
     Families,
+    /// Print the data reference: every dataset's columns, types, roles and
+    /// meanings (Markdown; `docs/datasets.md` is this output).
+    Datasets,
     /// Check the specs' conjectures against stored results, without solving.
     /// Exit code 1 when a conjecture fails or cannot be evaluated.
     Check {

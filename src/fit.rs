@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
 
-use crate::table::{Cell, StrVec, Table, Values};
+use crate::data::{Cell, StrVec, Table, Values};
 
 /// What to fit: the column names.
 #[derive(Clone, Debug)]
@@ -344,7 +344,7 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
     Ok(out)
 }
 
-/// The fits as a table: `rule` (the group), `form`, `parameters`, `fits`,
+/// The fits as a table: `group`, `form`, `parameters`, `fits`,
 /// `rows`, `first_counterexample`.
 pub fn forms_table(fits: &[FormFit]) -> Table {
     let s = |f: &dyn Fn(&FormFit) -> &str| -> Values {
@@ -355,7 +355,7 @@ pub fn forms_table(fits: &[FormFit]) -> Table {
         Values::Str(v)
     };
     Table::new()
-        .with("rule", s(&|f| &f.group))
+        .with("group", s(&|f| &f.group))
         .with("form", s(&|f| &f.form))
         .with("parameters", s(&|f| &f.parameters))
         .with("fits", Values::Bool(fits.iter().map(|f| f.fits).collect()))
@@ -370,7 +370,7 @@ pub fn forms_table(fits: &[FormFit]) -> Table {
 pub fn render_markdown(title: &str, fits: &[FormFit]) -> String {
     let cell = |s: &str| s.replace('|', "\\|");
     let mut s = format!(
-        "# {title}\n\n| rule | form | parameters | fits | rows | first counterexample |\n|---|---|---|---|---|---|\n"
+        "# {title}\n\n| set | form | parameters | fits | rows | first counterexample |\n|---|---|---|---|---|---|\n"
     );
     for f in fits {
         let _ = writeln!(
@@ -402,18 +402,18 @@ mod tests {
             }
         }
         Table::new()
-            .with("rule", Values::Str(r))
-            .with("N1", Values::Int(xs))
-            .with("N2", Values::Int(ys))
-            .with("outcome", Values::Str(o))
+            .with("group", Values::Str(r))
+            .with("x", Values::Int(xs))
+            .with("y", Values::Int(ys))
+            .with("member", Values::Str(o))
     }
 
     const SP: FitSpec<'static> = FitSpec {
-        x: "N1",
-        y: "N2",
-        outcome: "outcome",
+        x: "x",
+        y: "y",
+        outcome: "member",
         member: "P",
-        group: Some("rule"),
+        group: Some("group"),
     };
 
     fn get<'a>(f: &'a [FormFit], prefix: &str) -> &'a FormFit {
@@ -424,7 +424,7 @@ mod tests {
     fn congruence_found_with_smallest_modulus() {
         let t = table(30, "a", |x, y| x % 6 == y % 6);
         let f = fit_forms(&t, &SP).unwrap();
-        let c = get(&f, "N1 ≡ N2 (mod q)");
+        let c = get(&f, "x ≡ y (mod q)");
         assert!(c.fits);
         assert_eq!(c.parameters, "q = 6; 5.2 periods in range");
         assert_eq!(c.rows, 31 * 31);
@@ -441,7 +441,7 @@ mod tests {
         // take 3..7: q = 10, m = 3
         let t = table(40, "m3n7", |x, y| (x % 10) / 3 == (y % 10) / 3);
         let f = fit_forms(&t, &SP).unwrap();
-        assert!(!get(&f, "N1 ≡ N2 (mod q)").fits);
+        assert!(!get(&f, "x ≡ y (mod q)").fits);
         let b = get(&f, "⌊");
         assert!(b.fits, "{b:?}");
         assert_eq!(b.parameters, "q = 10, m = 3; 4.1 periods in range");
@@ -451,7 +451,7 @@ mod tests {
     fn product_lattice_found() {
         let t = table(40, "x", |x, y| x % 5 == 0 && y % 5 == 0);
         let f = fit_forms(&t, &SP).unwrap();
-        let p = get(&f, "N1 ≡ N2 ≡ 0");
+        let p = get(&f, "x ≡ y ≡ 0");
         assert!(p.fits);
         assert_eq!(p.parameters, "q = 5; 8.2 periods in range");
         assert_eq!(get(&f, "invariant").parameters, "(0, 5), (5, 0)");
@@ -473,9 +473,9 @@ mod tests {
         for x in &f {
             assert!(!x.fits, "{x:?}");
         }
-        let c = get(&f, "N1 ≡ N2 (mod q)");
+        let c = get(&f, "x ≡ y (mod q)");
         assert!(c.parameters.starts_with("closest: q = "), "{c:?}");
-        assert!(c.counterexample.contains("first: N1="), "{c:?}");
+        assert!(c.counterexample.contains("first: x="), "{c:?}");
         assert_eq!(
             get(&f, "invariant").parameters,
             "no shift with 0 ≤ a, b ≤ 20"

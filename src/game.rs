@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
+use crate::data::{Column, Dtype, Role};
+
 /// Who wins when the player to move has no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Play {
@@ -35,6 +37,57 @@ impl Play {
 
 /// The words a spec may use for [`Play`].
 pub const PLAY_WORDS: &[&str] = &["normal", "misere", "misère"];
+
+/// The vocabulary of the `play` column.
+pub const PLAYS: &[&str] = &["normal", "misere"];
+
+impl Play {
+    /// Its code in [`PLAYS`].
+    pub fn code(self) -> u8 {
+        match self {
+            Play::Normal => 0,
+            Play::Misere => 1,
+        }
+    }
+}
+
+/// The vocabulary of every `outcome` column.
+pub const OUTCOMES: &[&str] = &["P", "N"];
+
+/// Code of `P` in [`OUTCOMES`].
+pub const P: u8 = 0;
+/// Code of `N` in [`OUTCOMES`].
+pub const N: u8 = 1;
+
+/// The outcome code of a position: `P` when the player to move loses.
+pub fn outcome_code(is_p: bool) -> u8 {
+    if is_p { P } else { N }
+}
+
+/// The `play` column, shared by every family.
+pub const PLAY_COLUMN: Column = Column::new(
+    "play",
+    Dtype::Enum(PLAYS),
+    Role::Param,
+    "`normal` (who cannot move loses) or `misere` (who cannot move wins)",
+);
+
+/// The `outcome` column, shared by every family.
+pub const OUTCOME_COLUMN: Column = Column::new(
+    "outcome",
+    Dtype::Enum(OUTCOMES),
+    Role::Outcome,
+    "`P`: the player to move loses with perfect play; `N`: the player to move wins",
+);
+
+/// The `grundy` column, shared by every family.
+pub const GRUNDY_COLUMN: Column = Column::new(
+    "grundy",
+    Dtype::Int,
+    Role::Result,
+    "Grundy value (normal play; null where none is defined, e.g. misère)",
+)
+.nullable();
 
 /// A game given by its moves: the reference for every fast solver.
 pub trait Game: Clone + Eq + Hash {

@@ -26,6 +26,7 @@
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod data;
 pub mod expr;
 pub mod family;
 pub mod fit;
@@ -33,12 +34,13 @@ pub mod game;
 pub mod mem;
 pub mod params;
 pub mod period;
+#[cfg(test)]
+mod pipeline_tests;
 pub mod render;
 pub mod report;
 pub mod spec;
 pub mod store;
 pub mod sweep;
-pub mod table;
 pub mod view;
 
 use std::process::ExitCode;
@@ -85,5 +87,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             params,
         } => cmd::solve::solve(&family, json, params),
         Command::Families => cmd::families::families(),
+        Command::Datasets => cmd::datasets::datasets(),
     }
 }

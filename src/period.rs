@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+use crate::data::{Column, Dtype, EnumVec, Role, StrVec, Table, Values};
+
 /// How sure a period is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -209,6 +211,106 @@ pub fn closed_form(var: &str, a: &[bool], per: &Period) -> String {
         periodic
     } else {
         format!("{var} ∈ {{{}}} or {periodic}", list(&exc))
+    }
+}
+
+/// The name of the period status column (in [`PERIOD_COLUMNS`]).
+pub const STATUS: &str = "status";
+
+/// The vocabulary of every `status` column.
+pub const STATUSES: &[&str] = &["proven", "observed", "none"];
+
+/// The columns of a period table row, shared by every family's period dataset.
+pub static PERIOD_COLUMNS: &[Column] = &[
+    Column::new(
+        "period",
+        Dtype::Int,
+        Role::Result,
+        "smallest period; null when none was found",
+    )
+    .nullable(),
+    Column::new(
+        "preperiod",
+        Dtype::Int,
+        Role::Result,
+        "smallest preperiod for that period; null when none was found",
+    )
+    .nullable(),
+    Column::new(
+        STATUS,
+        Dtype::Enum(STATUSES),
+        Role::Result,
+        "`proven` (a recurrence argument covers every index), `observed` (seen on the computed range with enough evidence), or `none`",
+    ),
+    Column::new(
+        "evidence",
+        Dtype::Str,
+        Role::Result,
+        "what establishes the period (the repeated window, or the range and number of periods seen)",
+    ),
+    Column::new(
+        "closed_form",
+        Dtype::Str,
+        Role::ClosedForm,
+        "the closed form the period implies; null when no period was found",
+    )
+    .nullable(),
+];
+
+/// One period's values, shared by the period datasets of every family.
+pub static PERIOD_VALUES_COLUMNS: &[Column] = &[
+    Column::new(
+        "period_values",
+        Dtype::IntList,
+        Role::Result,
+        "the Grundy values over one period from the preperiod; null for an outcome sequence or without a period",
+    )
+    .nullable(),
+    Column::new(
+        "period_pattern",
+        Dtype::Str,
+        Role::Result,
+        "the outcomes over one period from the preperiod, as letters (`PNN`); null without a period",
+    )
+    .nullable(),
+];
+
+/// Rows of [`PERIOD_COLUMNS`], filled one sequence at a time.
+#[derive(Default)]
+pub struct PeriodRows {
+    period: Vec<Option<i64>>,
+    preperiod: Vec<Option<i64>>,
+    status: Vec<u8>,
+    evidence: StrVec,
+    closed_form: StrVec,
+}
+
+impl PeriodRows {
+    /// One row: the period found (if any), its evidence and its closed form.
+    pub fn push(&mut self, p: Option<&Period>, evidence: &str, closed_form: Option<&str>) {
+        self.period.push(p.map(|p| p.period as i64));
+        self.preperiod.push(p.map(|p| p.preperiod as i64));
+        self.status.push(match p.map(|p| p.status) {
+            Some(Status::Proven) => 0,
+            Some(Status::Observed) => 1,
+            None => 2,
+        });
+        self.evidence.push(evidence);
+        self.closed_form.push_opt(closed_form);
+    }
+    /// Appends the columns to `t` (which has as many rows).
+    pub fn into_table(self, t: Table) -> Table {
+        t.with("period", Values::OptInt(self.period))
+            .with("preperiod", Values::OptInt(self.preperiod))
+            .with(
+                STATUS,
+                Values::Enum(EnumVec {
+                    levels: STATUSES,
+                    codes: self.status,
+                }),
+            )
+            .with("evidence", Values::Str(self.evidence))
+            .with("closed_form", Values::Str(self.closed_form))
     }
 }
 

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use crate::family::{self, Family, Plan};
 use crate::params::{Node, SpecError, describe, parse_yaml};
+use crate::store::SweepDir;
 
 /// One sweep of an experiment, validated: the family that runs it and its raw
 /// parameters (the family validates those when planning).
@@ -41,8 +42,8 @@ pub struct Sweep {
     pub index: usize,
     /// The spec file (for error messages when planning again).
     pub file: String,
-    /// Views to render (empty: the family's defaults).
-    pub outputs: Vec<String>,
+    /// Views to render: `None`, every view that applies; `Some([])`, none.
+    pub outputs: Option<Vec<String>>,
     /// Datasets to store (None: all). For huge sweeps: e.g. `[periods, loss_sets]`
     /// without the one-row-per-position `positions`.
     pub datasets: Option<Vec<String>>,
@@ -54,6 +55,16 @@ impl Sweep {
     pub fn plan(&self) -> Result<Plan, SpecError> {
         self.family.plan(&Node::root(&self.params, &self.file))
     }
+    /// Where this sweep's results live under `out`, in experiment `experiment`.
+    pub fn dir(&self, out: &Path, experiment: &str) -> SweepDir {
+        SweepDir::new(
+            out,
+            experiment,
+            &self.name,
+            self.family.name(),
+            self.family.datasets(),
+        )
+    }
 }
 
 /// A named claim to check against a sweep's results (see [`crate::check`]).
@@ -63,7 +74,7 @@ pub struct Conjecture {
     pub name: String,
     /// The sweep and dataset whose rows it speaks about.
     pub sweep: String,
-    /// Dataset inside the sweep (default `positions`).
+    /// Dataset inside the sweep (default: the family's first dataset).
     pub dataset: String,
     /// Optional filter: which rows the claim is about.
     pub filter: Option<String>,
@@ -129,179 +140,167 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_default();
-    let name = match root.get("experiment") {
-        Some(n) => n.str()?.to_string(),
-        None => stem,
-    };
+    let name = opt_str(&root, "experiment")?.unwrap_or(&stem).to_string();
     check_name(&root, &name, "experiment")?;
-    let title = root
-        .get("title")
-        .map(|n| n.str())
-        .transpose()?
-        .unwrap_or(&name)
-        .to_string();
-    let description = root
-        .get("description")
-        .map(|n| n.str())
-        .transpose()?
-        .unwrap_or("")
-        .to_string();
-    let sweeps_node = root.req(
-        "sweeps",
-        "a list of sweeps, each with `name:` and `family:`",
-    )?;
-    if !sweeps_node.value().is_array() || sweeps_node.items().is_empty() {
-        return Err(sweeps_node.err("expected a non-empty list of sweeps"));
-    }
-    let mut sweeps: Vec<Sweep> = Vec::new();
-    for (index, s) in sweeps_node.items().into_iter().enumerate() {
-        s.expect_map()?;
-        let fam_node = s.req("family", "the game family")?;
-        let fam_name = fam_node.str()?;
-        let family = family::by_name(fam_name).ok_or_else(|| {
-            fam_node.err(format!(
-                "unknown family {fam_name:?}; known families: {}",
-                family::FAMILIES
-                    .iter()
-                    .map(|f| f.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?;
-        let sname = s.req(
-            "name",
-            "a short name (letters, digits, - and _), used as a directory",
-        )?;
-        let sweep_name = sname.str()?.to_string();
-        check_name(&sname, &sweep_name, "name")?;
-        if sweeps.iter().any(|o| o.name == sweep_name) {
-            return Err(sname.err(format!("duplicate sweep name {sweep_name:?}")));
-        }
-        let title = s
-            .get("title")
-            .map(|n| n.str())
-            .transpose()?
-            .unwrap_or(&sweep_name)
-            .to_string();
-        let outputs = match s.get("outputs") {
-            Some(o) => {
-                let views = family.view_names();
-                o.words(&views)?.into_iter().map(str::to_string).collect()
-            }
-            None => vec![],
-        };
-        // Validate the family parameters now, so a bad spec fails before anything runs.
-        let plan = family.plan(&s)?;
-        if let Some(o) = s.get("outputs") {
-            for (item, want) in o.items().iter().zip(&outputs) {
-                if !plan.views.iter().any(|v| &v.name == want) {
-                    let offered: Vec<&str> = plan.views.iter().map(|v| v.name.as_str()).collect();
-                    return Err(item.err(format!(
-                        "view {want:?} does not apply to this sweep; views offered here: {}",
-                        offered.join(", ")
-                    )));
-                }
-            }
-        }
-        let datasets = match s.get("datasets") {
-            Some(d) => {
-                let items = d.items();
-                if items.is_empty() {
-                    return Err(d.err("give at least one dataset name, e.g. [periods, loss_sets]"));
-                }
-                let mut v = Vec::new();
-                for it in items {
-                    let name = it.str()?;
-                    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                        || name.is_empty()
-                    {
-                        return Err(it.err(format!("{name:?} is not a dataset name")));
-                    }
-                    v.push(name.to_string());
-                }
-                Some(v)
-            }
-            None => None,
-        };
-        sweeps.push(Sweep {
-            name: sweep_name,
-            title,
-            family,
-            params: s.value().clone(),
-            index,
-            file: file.clone(),
-            outputs,
-            datasets,
-        });
-    }
+    let sweeps = parse_sweeps(&root, &file)?;
     let mut conjectures = Vec::new();
     if let Some(cs) = root.get("conjectures") {
         for c in cs.items() {
-            c.expect_keys(&[
-                "name", "sweep", "dataset", "where", "claim", "source", "says",
-            ])?;
-            let name = c.req("name", "a short name")?.str()?.to_string();
-            let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
-            let sweep = sweep_node.str()?.to_string();
-            if !sweeps.iter().any(|s| s.name == sweep) {
-                return Err(sweep_node.err(format!(
-                    "no sweep named {sweep:?} in this spec; sweeps: {}",
-                    sweeps
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-            let dataset = c
-                .get("dataset")
-                .map(|n| n.str())
-                .transpose()?
-                .unwrap_or("positions")
-                .to_string();
-            let filter = c
-                .get("where")
-                .map(|n| n.str())
-                .transpose()?
-                .map(str::to_string);
-            let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
-            let claim = claim_node.str()?.to_string();
-            crate::expr::syntax_check(&claim).map_err(|e| claim_node.err(format!("{e}")))?;
-            if let Some(w) = c.get("where") {
-                crate::expr::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
-            }
-            let source = c
-                .get("source")
-                .map(|n| n.str())
-                .transpose()?
-                .unwrap_or("")
-                .to_string();
-            let says = c
-                .get("says")
-                .map(|n| n.str())
-                .transpose()?
-                .unwrap_or("")
-                .to_string();
-            conjectures.push(Conjecture {
-                name,
-                sweep,
-                dataset,
-                filter,
-                claim,
-                source,
-                says,
-                field: c.path().to_string(),
-            });
+            conjectures.push(parse_conjecture(&c, &sweeps)?);
         }
     }
     Ok(Experiment {
         file: path.to_path_buf(),
+        title: opt_str(&root, "title")?.unwrap_or(&name).to_string(),
+        description: opt_str(&root, "description")?.unwrap_or("").to_string(),
         name,
-        title,
-        description,
         sweeps,
         conjectures,
         text: text.to_string(),
+    })
+}
+
+/// An optional string field.
+fn opt_str<'a>(n: &Node<'a>, key: &str) -> Result<Option<&'a str>, SpecError> {
+    n.get(key).map(|v| v.str()).transpose()
+}
+
+fn parse_sweeps(root: &Node<'_>, file: &str) -> Result<Vec<Sweep>, SpecError> {
+    let node = root.req(
+        "sweeps",
+        "a list of sweeps, each with `name:` and `family:`",
+    )?;
+    if !node.value().is_array() || node.items().is_empty() {
+        return Err(node.err("expected a non-empty list of sweeps"));
+    }
+    let mut sweeps: Vec<Sweep> = Vec::new();
+    for (index, s) in node.items().into_iter().enumerate() {
+        let sweep = parse_sweep(&s, index, file)?;
+        if sweeps.iter().any(|o| o.name == sweep.name) {
+            let n = s.req("name", "")?;
+            return Err(n.err(format!("duplicate sweep name {:?}", sweep.name)));
+        }
+        sweeps.push(sweep);
+    }
+    Ok(sweeps)
+}
+
+fn family_of(s: &Node<'_>) -> Result<&'static dyn Family, SpecError> {
+    let node = s.req("family", "the game family")?;
+    let name = node.str()?;
+    family::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = family::FAMILIES.iter().map(|f| f.name()).collect();
+        node.err(format!(
+            "unknown family {name:?}; known families: {}",
+            known.join(", ")
+        ))
+    })
+}
+
+/// One sweep: its name, family and parameters, validated by planning it.
+fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecError> {
+    s.expect_map()?;
+    let family = family_of(s)?;
+    let sname = s.req(
+        "name",
+        "a short name (letters, digits, - and _), used as a directory",
+    )?;
+    let name = sname.str()?.to_string();
+    check_name(&sname, &name, "name")?;
+    // Validate the family parameters now, so a bad spec fails before anything runs.
+    let plan = family.plan(s)?;
+    Ok(Sweep {
+        title: opt_str(s, "title")?.unwrap_or(&name).to_string(),
+        name,
+        family,
+        params: s.value().clone(),
+        index,
+        file: file.to_string(),
+        outputs: sweep_outputs(s, family, &plan)?,
+        datasets: sweep_datasets(s, family)?,
+    })
+}
+
+/// `outputs:`: absent means every view that applies; `[]` means none (data only).
+fn sweep_outputs(
+    s: &Node<'_>,
+    family: &dyn Family,
+    plan: &Plan,
+) -> Result<Option<Vec<String>>, SpecError> {
+    let Some(o) = s.get("outputs") else {
+        return Ok(None);
+    };
+    if o.value().as_array().is_some_and(|a| a.is_empty()) {
+        return Ok(Some(vec![]));
+    }
+    let names = family.view_names();
+    let mut v = Vec::new();
+    for item in o.items() {
+        let want = item.word(&names)?;
+        if !plan.views.iter().any(|x| x.name == want) {
+            let offered: Vec<&str> = plan.views.iter().map(|x| x.name).collect();
+            return Err(item.err(format!(
+                "view {want:?} does not apply to this sweep; views offered here: {}",
+                offered.join(", ")
+            )));
+        }
+        v.push(want.to_string());
+    }
+    Ok(Some(v))
+}
+
+/// `datasets:`: which of the family's datasets to store (absent: all).
+fn sweep_datasets(s: &Node<'_>, family: &dyn Family) -> Result<Option<Vec<String>>, SpecError> {
+    let Some(d) = s.get("datasets") else {
+        return Ok(None);
+    };
+    let names: Vec<&str> = family.datasets().iter().map(|d| d.name).collect();
+    let items = d.items();
+    if items.is_empty() {
+        return Err(d.err(format!(
+            "give at least one dataset name; this family's datasets: {}",
+            names.join(", ")
+        )));
+    }
+    items
+        .iter()
+        .map(|it| it.word(&names).map(str::to_string))
+        .collect::<Result<_, _>>()
+        .map(Some)
+}
+
+/// One conjecture: the sweep and dataset it is about, its filter and claim
+/// (syntax-checked now), its source and its words.
+fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecError> {
+    c.expect_keys(&[
+        "name", "sweep", "dataset", "where", "claim", "source", "says",
+    ])?;
+    let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
+    let sweep = sweep_node.str()?.to_string();
+    let Some(s) = sweeps.iter().find(|s| s.name == sweep) else {
+        let names: Vec<&str> = sweeps.iter().map(|s| s.name.as_str()).collect();
+        return Err(sweep_node.err(format!(
+            "no sweep named {sweep:?} in this spec; sweeps: {}",
+            names.join(", ")
+        )));
+    };
+    // By default a claim is about the family's first dataset (its positions).
+    let first = s.family.datasets().first().map_or("", |d| d.name);
+    let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
+    let claim = claim_node.str()?.to_string();
+    crate::expr::syntax_check(&claim).map_err(|e| claim_node.err(format!("{e}")))?;
+    if let Some(w) = c.get("where") {
+        crate::expr::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
+    }
+    Ok(Conjecture {
+        name: c.req("name", "a short name")?.str()?.to_string(),
+        sweep,
+        dataset: opt_str(c, "dataset")?.unwrap_or(first).to_string(),
+        filter: opt_str(c, "where")?.map(str::to_string),
+        claim,
+        source: opt_str(c, "source")?.unwrap_or("").to_string(),
+        says: opt_str(c, "says")?.unwrap_or("").to_string(),
+        field: c.path().to_string(),
     })
 }
 

@@ -1,118 +1,151 @@
 //! Views: family-neutral descriptions of the tables and pictures a sweep
-//! produces. A family lists the views that make sense for its datasets (by
-//! column name); [`crate::render`] draws them from the stored data, knowing
-//! nothing about games.
+//! produces. A family declares its views once (a static list); a plan picks
+//! those that apply to a sweep; [`crate::render`] draws them from the stored
+//! data, knowing nothing about games.
 
 /// What to draw.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ViewKind {
     /// A pivot table (Markdown, CSV and PNG): one row per distinct `row` value,
     /// one column per distinct `column` value (in order of appearance), each cell
-    /// the `cell` value (an empty string shown as `empty`).
+    /// the `cell` value; an empty cell shows `empty`, which the PNG highlights.
     Grid {
         /// Column whose values label the rows.
-        row: String,
+        row: &'static str,
         /// Column whose values label the columns.
-        column: String,
+        column: &'static str,
         /// Column holding the cell text.
-        cell: String,
+        cell: &'static str,
         /// What to show for an empty cell (report 004 shows `E`).
-        empty: String,
+        empty: &'static str,
         /// One table per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
-    /// The dataset itself, selected columns (Markdown and CSV).
+    /// The dataset itself, selected columns (Markdown and CSV); columns that
+    /// are null on every row are left out.
     Listing {
         /// Columns to show, in order.
-        columns: Vec<String>,
-        /// Keep rows whose column equals the value (all pairs must hold).
-        filter: Vec<(String, String)>,
+        columns: &'static [&'static str],
+        /// Keep rows whose column has this text (all pairs must hold).
+        filter: &'static [(&'static str, &'static str)],
     },
     /// A scatter plot of the rows where `filter` holds (PNG and SVG), one figure
     /// per distinct value of `facet`.
     Scatter {
         /// Horizontal axis column.
-        x: String,
+        x: &'static str,
         /// Vertical axis column.
-        y: String,
-        /// Keep rows whose column equals the value.
-        filter: Option<(String, String)>,
+        y: &'static str,
+        /// Keep rows whose column has this text.
+        filter: Option<(&'static str, &'static str)>,
         /// One figure per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
     /// A heat map of an integer column over two integer axes (PNG and SVG), one
     /// figure per value of `facet`, with a legend of the values.
     Heatmap {
         /// Horizontal axis column (integers).
-        x: String,
+        x: &'static str,
         /// Vertical axis column (integers).
-        y: String,
+        y: &'static str,
         /// Integer value shown as a colour.
-        value: String,
+        value: &'static str,
         /// One figure per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
     /// Bars of `y` over `x` (PNG and SVG), one figure per value of `facet`, one
     /// coloured series per value of `series` (bars side by side).
     Bars {
         /// Horizontal axis column (integers).
-        x: String,
+        x: &'static str,
         /// Bar height column (integers).
-        y: String,
+        y: &'static str,
         /// One coloured series per value of this column.
-        series: Option<String>,
+        series: Option<&'static str>,
         /// One figure per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
     /// A strip chart (PNG and SVG): one horizontal strip per distinct value of
     /// `row`, a coloured cell at each integer `x`, the colour chosen by the
     /// value of `value` (with a legend); one figure per value of `facet`.
     Strip {
         /// Column naming each strip.
-        row: String,
+        row: &'static str,
         /// Position along the strip (integers).
-        x: String,
+        x: &'static str,
         /// Category that picks the colour.
-        value: String,
+        value: &'static str,
         /// One figure per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
     /// Cells drawn as hexagons at float coordinates `(x, y)` (PNG and SVG), coloured
     /// by the category in `value` (with a legend); one figure per value of `facet`.
     /// For boards on the triangular lattice (hexagonal cells).
     Cells {
         /// Horizontal position (floats or integers).
-        x: String,
+        x: &'static str,
         /// Vertical position (floats or integers).
-        y: String,
+        y: &'static str,
         /// Category that picks the colour.
-        value: String,
+        value: &'static str,
         /// One figure per value of this column.
-        facet: Option<String>,
+        facet: Option<&'static str>,
     },
 }
 
-/// One view of a sweep's data.
+impl ViewKind {
+    /// Every column the view reads.
+    pub fn columns(&self) -> Vec<&'static str> {
+        let mut v: Vec<&'static str> = match self {
+            ViewKind::Grid {
+                row, column, cell, ..
+            } => vec![row, column, cell],
+            ViewKind::Listing { columns, filter } => columns
+                .iter()
+                .copied()
+                .chain(filter.iter().map(|f| f.0))
+                .collect(),
+            ViewKind::Scatter { x, y, filter, .. } => {
+                let mut v = vec![*x, *y];
+                v.extend(filter.iter().map(|f| f.0));
+                v
+            }
+            ViewKind::Heatmap { x, y, value, .. } | ViewKind::Cells { x, y, value, .. } => {
+                vec![x, y, value]
+            }
+            ViewKind::Strip { row, x, value, .. } => vec![row, x, value],
+            ViewKind::Bars { x, y, series, .. } => {
+                let mut v = vec![*x, *y];
+                v.extend(series.iter().copied());
+                v
+            }
+        };
+        v.extend(self.facet());
+        v
+    }
+    /// The facet column, if any.
+    pub fn facet(&self) -> Option<&'static str> {
+        match self {
+            ViewKind::Grid { facet, .. }
+            | ViewKind::Scatter { facet, .. }
+            | ViewKind::Heatmap { facet, .. }
+            | ViewKind::Bars { facet, .. }
+            | ViewKind::Strip { facet, .. }
+            | ViewKind::Cells { facet, .. } => *facet,
+            ViewKind::Listing { .. } => None,
+        }
+    }
+}
+
+/// One view of a sweep's data, declared once by its family.
 #[derive(Clone, Debug, PartialEq)]
 pub struct View {
     /// Name used in specs (`outputs: [...]`) and in file names.
-    pub name: String,
-    /// Title (the rule or sweep is added by the renderer).
-    pub title: String,
+    pub name: &'static str,
+    /// Title (the sweep's title is added by the renderer).
+    pub title: &'static str,
     /// Dataset it reads.
-    pub dataset: String,
+    pub dataset: &'static str,
     /// What to draw.
     pub kind: ViewKind,
-}
-
-impl View {
-    /// A view.
-    pub fn new(name: &str, title: &str, dataset: &str, kind: ViewKind) -> View {
-        View {
-            name: name.into(),
-            title: title.into(),
-            dataset: dataset.into(),
-            kind,
-        }
-    }
 }

@@ -21,6 +21,12 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).to_string()
 }
 
+/// Where a sweep's results live.
+fn sweep_dir(out: &Path, exp: &str, sweep: &str, family: &str) -> nimlab::store::SweepDir {
+    let f = nimlab::family::by_name(family).unwrap();
+    nimlab::store::SweepDir::new(out, exp, sweep, family, f.datasets())
+}
+
 #[test]
 fn run_writes_parquet_tables_and_figures_then_resumes() {
     let tmp = tempfile::tempdir().unwrap();
@@ -36,7 +42,7 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
         tmp.path(),
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let sweep = nimlab::store::SweepDir::new(&out.join("small"), "one-heap");
+    let sweep = sweep_dir(&out, "small", "one-heap", "takeaway");
     let pos = sweep.read("positions").unwrap().unwrap();
     // 3 take sets (max:2, max:3, set:1,3,4) × 2 plays × 2 no_repeat × 21 positions.
     assert_eq!(pos.rows(), 3 * 2 * 2 * 21);
@@ -48,10 +54,10 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
         .map(|n| if n % 3 == 0 { "P" } else { "N" })
         .collect();
     assert_eq!(first, want);
-    assert!(out.join("small/one-heap/tables/winning_table.png").exists());
-    assert!(out.join("small/one-heap/tables/period_table.md").exists());
+    assert!(out.join("small/tables/one-heap/winning_table.png").exists());
+    assert!(out.join("small/tables/one-heap/period_table.md").exists());
     assert!(
-        out.join("small/two-heaps/figures/loss_scatter-min_2_max_3.svg")
+        out.join("small/figures/two-heaps/loss_scatter-min_2_max_3.svg")
             .exists()
     );
     assert!(out.join("small/manifest.json").exists());
@@ -240,30 +246,32 @@ fn families_lists_takeaway() {
     assert!(text(&o.stdout).contains("takeaway"));
 }
 
-/// Every dataset of every sweep of an output directory, read back.
-fn all_data(out: &Path, exp: &str) -> Vec<(String, String, nimlab::table::Table, Vec<String>)> {
+/// Every dataset of every sweep of an output directory, read back:
+/// (`family/dataset`, sweep, rows, part file names).
+fn all_data(out: &Path, exp: &str) -> Vec<(String, String, nimlab::data::Table, Vec<String>)> {
+    let sorted = |p: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
     let mut v = Vec::new();
-    let mut sweeps: Vec<_> = std::fs::read_dir(out.join(exp))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .collect();
-    sweeps.sort_by_key(|e| e.file_name());
-    for s in sweeps {
-        let name = s.file_name().to_string_lossy().to_string();
-        let dir = nimlab::store::SweepDir::new(&out.join(exp), &name);
-        for d in dir.datasets() {
-            let parts: Vec<String> = dir
-                .parts(&d)
-                .iter()
-                .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
-                .collect();
-            v.push((
-                name.clone(),
-                d.clone(),
-                dir.read(&d).unwrap().unwrap(),
-                parts,
-            ));
+    for fam in sorted(&out.join(exp).join("data")) {
+        let family = fam.file_name().unwrap().to_string_lossy().to_string();
+        for ds in sorted(&fam) {
+            let dataset = ds.file_name().unwrap().to_string_lossy().to_string();
+            for sw in sorted(&ds) {
+                let name = sw.file_name().unwrap().to_string_lossy().to_string();
+                let dir = sweep_dir(out, exp, &name, &family);
+                let parts: Vec<String> = dir
+                    .parts(&dataset)
+                    .iter()
+                    .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+                    .collect();
+                let t = dir.read(&dataset).unwrap().unwrap();
+                v.push((format!("{family}/{dataset}"), name, t, parts));
+            }
         }
     }
     v
@@ -436,7 +444,7 @@ fn shards_merge_to_the_single_run() {
     }
     assert!(
         merged
-            .join("resume/intervals/tables/period_table.md")
+            .join("resume/tables/intervals/period_table.md")
             .exists()
     );
 }
@@ -458,15 +466,13 @@ fn datasets_key_skips_the_positions_table() {
         tmp.path(),
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let dir = nimlab::store::SweepDir::new(&out.join("kept"), "only-periods");
-    assert_eq!(
-        dir.datasets(),
-        vec!["loss_sets".to_string(), "periods".to_string()]
-    );
+    let dir = sweep_dir(&out, "kept", "only-periods", "takeaway");
+    let present: Vec<&str> = dir.present().iter().map(|d| d.name).collect();
+    assert_eq!(present, vec!["periods", "loss_sets"]);
     let per = dir.read("periods").unwrap().unwrap();
     // Take 1..n: outcome period n+1 from 0 (L = {k(n+1)}), for n = 2..6, proven.
     let outcome_rows: Vec<usize> = (0..per.rows())
-        .filter(|&i| per.cell("sequence", i).unwrap().to_string() == "outcome")
+        .filter(|&i| per.cell("values", i).unwrap().to_string() == "outcome")
         .collect();
     let periods: Vec<String> = outcome_rows
         .iter()

@@ -69,10 +69,10 @@ fn run_writes_the_report_and_report_rebuilds_it() {
         "## small — ",
         "### small / one-heap",
         "### small / two-heaps",
-        "[positions](small/one-heap/positions/)",
+        "[positions](small/data/takeaway/positions/one-heap/)",
         "**Proposed formulas**",
         "N ≥ 0 and N mod 3 ∈ {0}",
-        "**Proposed formulas for the two-heap loss sets**",
+        "**Proposed formulas for the loss sets over (N1, N2)**",
         "`min:2,max:3`: ⌊(N1 mod q)/m⌋ = ⌊(N2 mod q)/m⌋ (q = 5, m = 2",
         "### claims: conjectures",
         "3 claims: 1 holds, 1 fails, 1 vacuous.",
@@ -80,11 +80,11 @@ fn run_writes_the_report_and_report_rebuilds_it() {
         "| **FAILS** |",
         "| *vacuous* |",
         "vacuous: no row of 169 matched the filter",
-        "[one-heap / positions](claims/one-heap/positions/)",
+        "[one-heap / positions](claims/data/takeaway/positions/one-heap/)",
     ] {
         assert!(md.contains(s), "REPORT.md lacks {s:?}");
     }
-    assert!(out.join("small/two-heaps/tables/forms.md").is_file());
+    assert!(out.join("small/tables/two-heaps/forms.md").is_file());
     // Every inlined picture exists, relative to the report.
     let imgs: Vec<&str> = html
         .split("<img src=\"")

@@ -1,5 +1,27 @@
+use super::table::CHUNK;
 use super::*;
-use crate::table::{StrVec, Table, Values};
+use crate::data::{Column, Dataset, Dtype, Role, StrVec, Table, Values};
+
+/// The declaration of the Cond(1) test table: the rule labels a row, N is
+/// its position; the others are results or rule details.
+static COND1: Dataset = Dataset {
+    name: "positions",
+    doc: "test",
+    groups: &[&[
+        Column::new("rule", Dtype::Str, Role::Label, "rule"),
+        Column::new("take_max", Dtype::Int, Role::Param, "largest take"),
+        Column::new("N", Dtype::Int, Role::Position, "heap"),
+        Column::new("outcome", Dtype::Str, Role::Outcome, "P or N"),
+        Column::new("grundy", Dtype::Int, Role::Result, "Grundy value").nullable(),
+        Column::new("winning_moves", Dtype::Str, Role::Result, "moves"),
+    ]],
+};
+
+/// A declaration whose labels and positions are the table's `rule` and `N`
+/// (or none, for tables without them).
+fn decl(t: &Table) -> Option<&'static Dataset> {
+    t.column("rule").is_some().then_some(&COND1)
+}
 
 /// One row with a few typed columns, for expression tests.
 fn row() -> Table {
@@ -314,6 +336,7 @@ fn a_conjecture_that_holds() {
     let t = cond1_table(None);
     let r = check_table(
         &t,
+        decl(&t),
         None,
         r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
         &CheckOptions::default(),
@@ -334,6 +357,7 @@ fn a_conjecture_that_holds() {
     // With a filter and a let.
     let r = check_table(
         &t,
+        decl(&t),
         Some("take_max in [2, 3]"),
         "let n = take_max; grundy == N % (n + 1)",
         &CheckOptions::default(),
@@ -347,7 +371,7 @@ fn a_conjecture_that_fails_with_the_first_counterexample() {
     let t = cond1_table(Some((3, 8)));
     let opts = CheckOptions::default();
     let claim = r#"outcome == "P" <=> N % (take_max + 1) == 0"#;
-    let r = check_table(&t, None, claim, &opts).unwrap();
+    let r = check_table(&t, decl(&t), None, claim, &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Fails);
     assert_eq!((r.matched, r.failed), (63, 1));
     let ce = &r.counterexamples[0];
@@ -378,7 +402,7 @@ fn a_conjecture_that_fails_with_the_first_counterexample() {
     ), "{}", r.summary());
 
     // A false claim: the counterexamples are the first rows in natural order.
-    let r = check_table(&t, Some("take_max >= 3"), "N % 2 == 0", &opts).unwrap();
+    let r = check_table(&t, decl(&t), Some("take_max >= 3"), "N % 2 == 0", &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Fails);
     assert_eq!((r.matched, r.failed), (42, 20));
     let rows: Vec<usize> = r.counterexamples.iter().map(|c| c.row).collect();
@@ -390,17 +414,17 @@ fn a_conjecture_that_fails_with_the_first_counterexample() {
 fn vacuous_and_undetermined() {
     let t = cond1_table(None);
     let opts = CheckOptions::default();
-    let r = check_table(&t, Some("take_max > 100"), "N == N + 1", &opts).unwrap();
+    let r = check_table(&t, decl(&t), Some("take_max > 100"), "N == N + 1", &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Vacuous);
     assert_eq!((r.rows, r.matched), (63, 0));
     assert!(r.summary().starts_with("vacuous"));
     // Empty table: vacuous too, never holds.
     let empty = t.empty_like();
-    let r = check_table(&empty, None, "N >= 0", &opts).unwrap();
+    let r = check_table(&empty, None, None, "N >= 0", &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Vacuous);
 
     // grundy is null for take_max = 4: those rows are undetermined.
-    let r = check_table(&t, None, "grundy == N % (take_max + 1)", &opts).unwrap();
+    let r = check_table(&t, decl(&t), None, "grundy == N % (take_max + 1)", &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Holds);
     assert_eq!((r.matched, r.undetermined, r.decided()), (63, 21, 42));
     assert_eq!(r.first_undetermined.as_ref().unwrap().row, 42);
@@ -409,10 +433,10 @@ fn vacuous_and_undetermined() {
         "{}",
         r.summary()
     );
-    let r = check_table(&t, Some("take_max == 4"), "grundy == 0", &opts).unwrap();
+    let r = check_table(&t, decl(&t), Some("take_max == 4"), "grundy == 0", &opts).unwrap();
     assert_eq!(r.verdict, Verdict::Undetermined);
     // A null filter leaves the row out and counts it.
-    let r = check_table(&t, Some("grundy == 0"), "outcome == \"P\"", &opts).unwrap();
+    let r = check_table(&t, decl(&t), Some("grundy == 0"), "outcome == \"P\"", &opts).unwrap();
     assert_eq!(
         (r.verdict, r.matched, r.filter_null),
         (Verdict::Holds, 7 + 6, 21)
@@ -422,7 +446,14 @@ fn vacuous_and_undetermined() {
 #[test]
 fn errors_name_the_part() {
     let t = cond1_table(None);
-    let e = check_table(&t, Some("take_mx > 1"), "N >= 0", &CheckOptions::default()).unwrap_err();
+    let e = check_table(
+        &t,
+        decl(&t),
+        Some("take_mx > 1"),
+        "N >= 0",
+        &CheckOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(e.part, "where");
     assert!(e.error.message.contains("unknown column `take_mx`"));
     assert!(
@@ -430,7 +461,7 @@ fn errors_name_the_part() {
             .message
             .contains("available columns: rule, take_max, N, outcome")
     );
-    let e = check_table(&t, None, "N >= ", &CheckOptions::default()).unwrap_err();
+    let e = check_table(&t, decl(&t), None, "N >= ", &CheckOptions::default()).unwrap_err();
     assert_eq!((e.part, e.error.column()), ("claim", 6));
 }
 
@@ -442,6 +473,7 @@ fn large_tables_use_chunks_in_order() {
     let t = Table::new().with("N", Values::Int((0..n as i64).collect()));
     let r = check_table(
         &t,
+        decl(&t),
         Some("N >= 100000"),
         "N % 7 != 3",
         &CheckOptions::default(),
@@ -459,42 +491,46 @@ fn large_tables_use_chunks_in_order() {
 #[test]
 fn conjectures_against_stored_results_and_markdown() {
     let dir = tempfile::tempdir().unwrap();
-    let sweep = SweepDir::new(dir.path(), "cond1");
-    let chunk = crate::store::ChunkId::new(0, &["x".to_string()]);
-    crate::store::write_parquet(
-        &sweep.part_path("positions", &chunk),
-        cond1_table(Some((3, 8))),
-    )
-    .unwrap();
-    let conj = |name: &str, filter: Option<&str>, claim: &str| Conjecture {
-        name: name.to_string(),
-        sweep: "cond1".to_string(),
-        dataset: "positions".to_string(),
-        filter: filter.map(str::to_string),
-        claim: claim.to_string(),
-        source: "report 004, §2".to_string(),
-        says: "the losses are the multiples of n+1".to_string(),
-        field: format!("conjectures[{name}]"),
+    // Real results: takeaway Cond(1) (take 1..n), n = 2..4, N = 0..20.
+    let spec = r#"experiment: t
+sweeps:
+  - name: cond1
+    family: takeaway
+    take: {max: 2..4}
+    N: 0..20
+conjectures:
+  - name: holds
+    sweep: cond1
+    where: 'take_max != 3'
+    claim: 'outcome == "P" <=> N % (take_max + 1) == 0'
+    source: "report 004, §2"
+    says: "the losses are the multiples of n+1"
+  - name: fails
+    sweep: cond1
+    claim: 'outcome == "P" <=> (N % (take_max + 1) == 0) != (take_max == 3 and N == 8)'
+    source: "report 004, §2"
+    says: "the losses are the multiples of n+1, and max:3 also loses at 8"
+  - name: vacuous
+    sweep: cond1
+    where: 'N < 0'
+    claim: 'N >= 0'
+  - name: bad
+    sweep: cond1
+    claim: 'N == "two"'
+  - name: missing
+    sweep: cond1
+    dataset: pictures
+    claim: 'period == 3'
+"#;
+    let e = crate::spec::from_text(spec, std::path::Path::new("t.yaml")).unwrap();
+    let opts = crate::sweep::RunOptions {
+        out: dir.path().to_path_buf(),
+        force: false,
+        quiet: true,
+        shard: None,
     };
-    let cs = vec![
-        conj(
-            "holds",
-            Some("take_max != 3"),
-            r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
-        ),
-        conj(
-            "fails",
-            None,
-            r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
-        ),
-        conj("vacuous", Some("N < 0"), "N >= 0"),
-        conj("bad", None, "N | 2"),
-        Conjecture {
-            dataset: "periods".to_string(),
-            ..conj("missing", None, "period == 3")
-        },
-    ];
-    let rs = check_conjectures(dir.path(), &cs, &CheckOptions::default());
+    crate::sweep::run_experiment(&e, &opts, &std::sync::atomic::AtomicBool::new(false)).unwrap();
+    let rs = check_conjectures(&e, dir.path(), &CheckOptions::default());
     let v: Vec<Verdict> = rs.iter().map(|r| r.verdict()).collect();
     assert_eq!(
         v,
@@ -507,18 +543,26 @@ fn conjectures_against_stored_results_and_markdown() {
         ]
     );
     let bad = rs[3].result.as_ref().unwrap_err();
-    assert!(bad.starts_with("field `conjectures[bad].claim`: "), "{bad}");
+    assert!(bad.starts_with("field `conjectures[3].claim`: "), "{bad}");
     let missing = rs[4].result.as_ref().unwrap_err();
-    assert!(missing.contains("datasets present: positions"), "{missing}");
+    assert!(
+        missing.contains("its datasets: positions, periods, loss_sets"),
+        "{missing}"
+    );
     let md = render_markdown(&rs);
     assert!(
         md.starts_with("5 conjectures: 1 holds, 1 fails, 1 vacuous, 2 error.\n"),
         "{md}"
     );
     assert!(md.contains("| name | claim | source | verdict | evidence |"));
-    assert!(md.contains("| fails | the losses are the multiples of n+1<br>`outcome == \"P\" <=> N % (take_max + 1) == 0` | report 004, §2 | **FAILS** | fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8"), "{md}");
+    assert!(
+        md.contains(
+            "**FAILS** | fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8"
+        ),
+        "{md}"
+    );
     assert!(md.contains("where `take_max != 3`"));
-    assert!(md.contains("`N \\| 2`"), "{md}");
+    assert!(md.contains("`N == \"two\"`"), "{md}");
     for l in md.lines().filter(|l| l.starts_with('|')) {
         // Every row has the 5 cells (no unescaped `|` inside a cell).
         let cells = l.replace("\\|", "").matches('|').count();
@@ -568,8 +612,9 @@ fn speed() {
                 .build()
                 .unwrap();
             let t0 = std::time::Instant::now();
-            let r =
-                pool.install(|| check_table(&t, filter, claim, &CheckOptions::default()).unwrap());
+            let r = pool.install(|| {
+                check_table(&t, decl(&t), filter, claim, &CheckOptions::default()).unwrap()
+            });
             let dt = t0.elapsed().as_secs_f64();
             println!(
                 "{threads} thread(s): {:.1} M rows/s ({:.3} s) {} — {claim}",
@@ -590,6 +635,7 @@ fn xor_is_the_nim_sum() {
         .with("c", Values::Int(vec![7, 3]));
     let r = check_table(
         &t,
+        decl(&t),
         None,
         "xor(a, b, c) == (a == 3 ? 1 : 0)",
         &CheckOptions::default(),

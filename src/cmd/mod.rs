@@ -2,6 +2,7 @@
 //! dispatches `search`, `files`, `types`). [`crate::run`] only dispatches.
 
 pub mod check;
+pub mod datasets;
 pub mod families;
 pub mod merge;
 pub mod render;

@@ -4,10 +4,19 @@
 //! Compilation resolves every column name to a slot once and checks every
 //! operator's operand types (errors name the operator and point at it), so
 //! evaluation is a walk over a small typed tree with `Copy` values: no
-//! allocation and no name lookup per row.
+//! allocation and no name lookup per row. List values borrow their column
+//! (a slice of an [`IntListVec`], a field of a [`StructListVec`], a row of a
+//! [`StrListVec`]) or the compiled literal; `sorted(l)` is a view sorted only
+//! where order matters (comparing, displaying), in a stack buffer for lists
+//! of up to [`STACK_ITEMS`] items and a heap buffer beyond.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::parse::{self, Ast, BinOp, ExprError, Span};
-use crate::table::{Cell, StrVec, Table, Values};
+use crate::data::{
+    Cell, DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table, Values,
+};
 
 /// The static type of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +31,13 @@ pub enum Ty {
     Str,
     /// The literal `null` (no type of its own).
     Null,
+    /// A list of integers (a list column, a field of a column of structs,
+    /// `[1, 2]`).
+    IntList,
+    /// A list of strings.
+    StrList,
+    /// The empty list `[]` (a list of integers or of strings).
+    EmptyList,
 }
 
 impl Ty {
@@ -32,6 +48,20 @@ impl Ty {
             Ty::Bool => "a boolean",
             Ty::Str => "a string",
             Ty::Null => "null",
+            Ty::IntList => "a list of integers",
+            Ty::StrList => "a list of strings",
+            Ty::EmptyList => "an empty list",
+        }
+    }
+    fn is_list(self) -> bool {
+        matches!(self, Ty::IntList | Ty::StrList | Ty::EmptyList)
+    }
+    /// The type of a list's items (`Null` for `[]`, whose items may be anything).
+    fn item(self) -> Ty {
+        match self {
+            Ty::IntList => Ty::Int,
+            Ty::StrList => Ty::Str,
+            _ => Ty::Null,
         }
     }
     fn numeric(self) -> bool {
@@ -45,12 +75,18 @@ impl Ty {
             Values::Int(_) | Values::OptInt(_) => Ty::Int,
             Values::Bool(_) => Ty::Bool,
             Values::Float(_) => Ty::Float,
-            Values::Str(_) => Ty::Str,
+            Values::Str(_) | Values::Dict(_) | Values::Enum(_) => Ty::Str,
+            Values::IntList(_) => Ty::IntList,
+            Values::StrList(_) => Ty::StrList,
+            // Not a value: reached through its fields (`Compiler::column`).
+            Values::StructList(_) => Ty::Null,
+            Values::Null(_) => Ty::Null,
         }
     }
 }
 
-/// A runtime value: `Copy`, borrowing strings from the table or the program.
+/// A runtime value: `Copy`, borrowing strings and lists from the table or
+/// the program.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum V<'a> {
     Null,
@@ -58,6 +94,14 @@ pub(crate) enum V<'a> {
     Float(f64),
     Bool(bool),
     Str(&'a str),
+    /// A list of integers, in order.
+    Ints(&'a [i64]),
+    /// A list of strings: row `.1` of a column (or of a literal's one-row column).
+    Strs(&'a StrListVec, usize),
+    /// `sorted(l)` of a list of integers: these items, read in increasing order.
+    SortedInts(&'a [i64]),
+    /// `sorted(l)` of a list of strings.
+    SortedStrs(&'a StrListVec, usize),
 }
 
 impl<'a> V<'a> {
@@ -68,13 +112,129 @@ impl<'a> V<'a> {
             _ => None,
         }
     }
-    pub(crate) fn cell(self) -> Cell<'a> {
+    /// The value as a cell; a sorted view that is not already in order is
+    /// sorted into `kept`.
+    pub(crate) fn cell(self, kept: &'a Kept) -> Cell<'a> {
         match self {
             V::Null => Cell::Null,
             V::Int(v) => Cell::Int(v),
             V::Float(v) => Cell::Float(v),
             V::Bool(v) => Cell::Bool(v),
             V::Str(v) => Cell::Str(v),
+            V::Ints(v) => Cell::IntList(v),
+            V::SortedInts(v) if v.is_sorted() => Cell::IntList(v),
+            V::SortedInts(v) => {
+                let mut v = v.to_vec();
+                v.sort_unstable();
+                kept.ints(v)
+            }
+            V::Strs(l, i) => Cell::StrList(l, i),
+            V::SortedStrs(l, i) => {
+                let mut v: Vec<&str> = l.get(i).collect();
+                v.sort_unstable();
+                kept.strs(v)
+            }
+        }
+    }
+    /// The number of items of a list (`None` for anything else).
+    fn list_len(self) -> Option<usize> {
+        match self {
+            V::Ints(v) | V::SortedInts(v) => Some(v.len()),
+            V::Strs(l, i) | V::SortedStrs(l, i) => Some(l.row_len(i)),
+            _ => None,
+        }
+    }
+}
+
+/// Lists up to this many items are sorted on the stack (where `sorted(l)`
+/// is compared); longer ones in a heap buffer.
+pub const STACK_ITEMS: usize = 32;
+
+/// Calls `f` with the `n` items of `items` sorted: on the stack for up to
+/// [`STACK_ITEMS`] items, in a heap buffer beyond.
+fn with_sorted<T: Ord + Copy + Default, R>(
+    n: usize,
+    items: impl Iterator<Item = T>,
+    f: impl FnOnce(&[T]) -> R,
+) -> R {
+    if n <= STACK_ITEMS {
+        let mut buf = [T::default(); STACK_ITEMS];
+        let mut k = 0;
+        for (d, s) in buf.iter_mut().zip(items) {
+            *d = s;
+            k += 1;
+        }
+        buf[..k].sort_unstable();
+        f(&buf[..k])
+    } else {
+        let mut v: Vec<T> = items.collect();
+        v.sort_unstable();
+        f(&v)
+    }
+}
+
+/// Calls `f` with the items of a list of integers in the list's order
+/// (sorted for a sorted view); `None` for a value that is not such a list.
+fn with_ints<R>(v: V<'_>, f: impl FnOnce(&[i64]) -> R) -> Option<R> {
+    match v {
+        V::Ints(s) => Some(f(s)),
+        V::SortedInts(s) if s.is_sorted() => Some(f(s)),
+        V::SortedInts(s) => Some(with_sorted(s.len(), s.iter().copied(), f)),
+        _ => None,
+    }
+}
+
+/// As [`with_ints`] for a list of strings.
+fn with_strs<R>(v: V<'_>, f: impl FnOnce(&mut dyn Iterator<Item = &str>) -> R) -> Option<R> {
+    match v {
+        V::Strs(l, i) => Some(f(&mut l.get(i))),
+        V::SortedStrs(l, i) => Some(with_sorted(l.row_len(i), l.get(i), |s| {
+            f(&mut s.iter().copied())
+        })),
+        _ => None,
+    }
+}
+
+/// Values that [`Bound::eval`] computed (a sorted list, a list of computed
+/// items), kept until the [`Bound`] is dropped so that the cells it returns
+/// can borrow them. Append-only segments of doubling size, each slot set
+/// once: lending a kept value needs no `unsafe` and no lock, and a `Bound`
+/// stays shareable between threads.
+#[derive(Default)]
+pub(crate) struct Kept {
+    next: AtomicUsize,
+    segments: [OnceLock<Box<[OnceLock<Owned>]>>; 32],
+}
+
+enum Owned {
+    Ints(Box<[i64]>),
+    /// One row.
+    Strs(StrListVec),
+}
+
+impl Kept {
+    fn keep(&self, v: Owned) -> &Owned {
+        let k = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        // Segment s holds the slots k in [2^s, 2^(s+1)).
+        let s = (usize::BITS - 1 - k.leading_zeros()) as usize;
+        let seg =
+            self.segments[s].get_or_init(|| (0..1usize << s).map(|_| OnceLock::new()).collect());
+        let slot = &seg[k - (1 << s)];
+        // Each slot index is handed out once, so the slot is empty.
+        slot.get_or_init(|| v)
+    }
+    fn ints(&self, v: Vec<i64>) -> Cell<'_> {
+        match self.keep(Owned::Ints(v.into())) {
+            Owned::Ints(v) => Cell::IntList(v),
+            Owned::Strs(l) => Cell::StrList(l, 0),
+        }
+    }
+    fn strs(&self, v: Vec<&str>) -> Cell<'_> {
+        let mut l = StrListVec::default();
+        l.push(v);
+        match self.keep(Owned::Strs(l)) {
+            Owned::Ints(v) => Cell::IntList(v),
+            Owned::Strs(l) => Cell::StrList(l, 0),
         }
     }
 }
@@ -137,6 +297,15 @@ enum Func {
     Pow,
     IsNull,
     Coalesce,
+    /// `len(l)` (also of a string: its characters).
+    Len,
+    /// `sum(l)` of a list of integers.
+    Sum,
+    /// `min(l)` of a list of integers.
+    MinOf,
+    /// `max(l)` of a list of integers.
+    MaxOf,
+    Sorted,
 }
 
 /// The helper functions: name, arity (min, max), what they do.
@@ -151,8 +320,18 @@ pub const FUNCTIONS: &[(&str, usize, usize, &str)] = &[
     ("floor", 1, 1, "floor(x): largest integer ≤ x"),
     ("ceil", 1, 1, "ceil(x): smallest integer ≥ x"),
     ("abs", 1, 1, "abs(x)"),
-    ("min", 1, usize::MAX, "min(a, b, ...)"),
-    ("max", 1, usize::MAX, "max(a, b, ...)"),
+    (
+        "min",
+        1,
+        usize::MAX,
+        "min(a, b, ...), or min(l) of a list of integers (null if empty)",
+    ),
+    (
+        "max",
+        1,
+        usize::MAX,
+        "max(a, b, ...), or max(l) of a list of integers (null if empty)",
+    ),
     (
         "gcd",
         1,
@@ -179,16 +358,47 @@ pub const FUNCTIONS: &[(&str, usize, usize, &str)] = &[
         usize::MAX,
         "coalesce(a, b, ...): the first argument that is not null",
     ),
+    (
+        "len",
+        1,
+        1,
+        "len(l): the number of items of a list (or of structs of a column of structs, or of characters of a string)",
+    ),
+    (
+        "sum",
+        1,
+        1,
+        "sum(l): the sum of a list of integers (0 if empty; null on overflow)",
+    ),
+    (
+        "sorted",
+        1,
+        1,
+        "sorted(l): the list's items in increasing order",
+    ),
 ];
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 enum Node {
     Col(usize),
+    /// Field `.1` of the structs of a column of structs (a list of integers).
+    Field(usize, usize),
+    /// The number of structs of a column of structs.
+    StructLen(usize),
     Lit(Lit),
+    /// A list with computed items `[N, N + 1]`: only as an operand of
+    /// `ItemsEq` or at the root of an expression (for display).
+    Items(Vec<Node>),
     Neg(Box<Node>),
     IntArith(Arith, Box<Node>, Box<Node>),
     FloatArith(Arith, Box<Node>, Box<Node>),
     Cmp(Cmp, Box<Node>, Box<Node>),
+    /// `l == m` (or `!=` when negated) between two lists.
+    ListEq(Box<Node>, Box<Node>, bool),
+    /// `l == [a, b, ...]` (or `!=`) with computed items.
+    ItemsEq(Box<Node>, Vec<Node>, bool),
+    /// `x in l` (or `not in`) for a list value `l`.
+    In(Box<Node>, Box<Node>, bool),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Implies(Box<Node>, Box<Node>),
@@ -200,13 +410,18 @@ enum Node {
     Call(Func, Vec<Node>),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 enum Lit {
     Null,
     Int(i64),
     Float(f64),
     Bool(bool),
     Str(Box<str>),
+    /// `[1, 2]` (also `[]`).
+    Ints(Box<[i64]>),
+    /// `["a", "b"]`: a one-row column (boxed: it is large, and nodes are
+    /// stored side by side).
+    Strs(Box<StrListVec>),
 }
 
 /// A column bound for evaluation.
@@ -217,6 +432,12 @@ enum Col<'t> {
     Bool(&'t [bool]),
     Float(&'t [f64]),
     Str(&'t StrVec),
+    Enum(&'t EnumVec),
+    Dict(&'t DictVec),
+    IntList(&'t IntListVec),
+    StrList(&'t StrListVec),
+    Structs(&'t StructListVec),
+    Other,
 }
 
 /// A compiled expression: parse once, evaluate on many rows.
@@ -269,7 +490,7 @@ impl Expr {
             columns: Vec::new(),
             lets: Vec::new(),
         };
-        let (root, ty) = c.compile(&ast)?;
+        let (root, ty) = c.operand(&ast)?;
         Ok(Expr {
             source: source.to_string(),
             ast,
@@ -314,18 +535,32 @@ impl Expr {
                 Values::Bool(x) => Col::Bool(x),
                 Values::Float(x) => Col::Float(x),
                 Values::Str(x) => Col::Str(x),
+                Values::Enum(x) => Col::Enum(x),
+                Values::Dict(x) => Col::Dict(x),
+                Values::IntList(x) => Col::IntList(x),
+                Values::StrList(x) => Col::StrList(x),
+                Values::StructList(x) => Col::Structs(x),
+                Values::Null(_) => Col::Other,
             });
         }
-        // The compiled tree relies on the column types seen at compile time.
+        // The compiled tree relies on the column types (and the fields of
+        // columns of structs) seen at compile time.
         let recompiled = Expr::from_ast(&self.source, self.ast.clone(), table)?;
-        if recompiled.columns != self.columns || recompiled.ty != self.ty {
+        if recompiled.columns != self.columns
+            || recompiled.ty != self.ty
+            || recompiled.root != self.root
+        {
             return Err(ExprError::new(
                 &self.source,
                 self.ast.full_span(),
                 "the table's columns have other types than the table this was compiled for",
             ));
         }
-        Ok(Bound { expr: self, cols })
+        Ok(Bound {
+            expr: self,
+            cols,
+            kept: Kept::default(),
+        })
     }
 }
 
@@ -333,12 +568,47 @@ impl Expr {
 pub struct Bound<'a> {
     expr: &'a Expr,
     cols: Vec<Col<'a>>,
+    /// Lists [`Bound::eval`] computed for display.
+    kept: Kept,
 }
 
 impl<'a> Bound<'a> {
-    /// The value on row `row`.
-    pub fn eval(&self, row: usize) -> Cell<'a> {
-        eval(&self.expr.root, &self.cols, row).cell()
+    /// The value on row `row`, for display. A list is a
+    /// [`Cell::IntList`] or [`Cell::StrList`]: it borrows the table or the
+    /// expression, except the value of `sorted(l)` when `l` is not already
+    /// in order and a list of computed items (`[N, N + 1]`), which are
+    /// built and kept until this `Bound` is dropped (one small allocation
+    /// per call; [`Bound::test`] never allocates for them). A list of
+    /// computed items one of which is null is [`Cell::Null`].
+    pub fn eval(&self, row: usize) -> Cell<'_> {
+        let root = &self.expr.root;
+        if let Node::Items(items) = root {
+            return self.items_cell(items, row);
+        }
+        eval(root, &self.cols, row).cell(&self.kept)
+    }
+    fn items_cell(&self, items: &'a [Node], row: usize) -> Cell<'_> {
+        let vals = items.iter().map(|n| eval(n, &self.cols, row));
+        if let Some(v) = vals
+            .clone()
+            .map(|v| match v {
+                V::Int(x) => Some(x),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()
+        {
+            return self.kept.ints(v);
+        }
+        match vals
+            .map(|v| match v {
+                V::Str(x) => Some(x),
+                _ => None,
+            })
+            .collect::<Option<Vec<&str>>>()
+        {
+            Some(v) => self.kept.strs(v),
+            None => Cell::Null,
+        }
     }
     /// The truth value on row `row`: `None` when it is null (undetermined)
     /// or not a boolean.
@@ -446,7 +716,76 @@ fn eq_vals(a: V<'_>, b: V<'_>) -> Option<bool> {
         (V::Int(x), V::Int(y)) => x == y,
         (V::Str(x), V::Str(y)) => x == y,
         (V::Bool(x), V::Bool(y)) => x == y,
-        (x, y) => x.f64()? == y.f64()?,
+        (x, y) => match (x.f64(), y.f64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => return list_eq(x, y),
+        },
+    })
+}
+
+/// Two lists are equal when they have the same items in the same order;
+/// null when either is null. (Not inlined: it keeps `eq_vals`, on the hot
+/// path of `x in [..]`, small.)
+#[inline(never)]
+fn list_eq(a: V<'_>, b: V<'_>) -> Option<bool> {
+    if let (V::Ints(x), V::Ints(y)) = (a, b) {
+        return Some(x == y);
+    }
+    let (n, m) = (a.list_len()?, b.list_len()?);
+    if n != m {
+        return Some(false);
+    }
+    if n == 0 {
+        // `[]` (an empty list of integers) equals an empty list of strings.
+        return Some(true);
+    }
+    if let Some(r) = with_ints(a, |x| with_ints(b, |y| x == y)) {
+        return r;
+    }
+    with_strs(a, |x| with_strs(b, |y| x.eq(y)))?
+}
+
+/// `l == [a, b, ...]` with computed items: false when the lengths differ or
+/// some item differs, else null when some item is null, else true.
+fn items_eq<'a>(l: V<'a>, items: &'a [Node], cols: &[Col<'a>], row: usize) -> Option<bool> {
+    if l.list_len()? != items.len() {
+        return Some(false);
+    }
+    let mut saw_null = false;
+    // Is the pair not known to differ?
+    let mut same = |e: Option<bool>| {
+        saw_null |= e.is_none();
+        e != Some(false)
+    };
+    let item = |k: &'a Node| eval(k, cols, row);
+    let all = match with_ints(l, |x| {
+        x.iter()
+            .zip(items)
+            .all(|(&x, k)| same(eq_vals(V::Int(x), item(k))))
+    }) {
+        Some(all) => all,
+        None => with_strs(l, |x| {
+            x.zip(items).all(|(x, k)| same(eq_vals(V::Str(x), item(k))))
+        })?,
+    };
+    if !all {
+        Some(false)
+    } else if saw_null {
+        None
+    } else {
+        Some(true)
+    }
+}
+
+/// `x in l`: null when `x` or `l` is null.
+fn contains(l: V<'_>, x: V<'_>) -> Option<bool> {
+    Some(match (l, x) {
+        (_, V::Null) | (V::Null, _) => return None,
+        (V::Ints(s) | V::SortedInts(s), V::Int(x)) => s.contains(&x),
+        (V::Ints(s) | V::SortedInts(s), V::Float(x)) => s.iter().any(|&v| v as f64 == x),
+        (V::Strs(l, i) | V::SortedStrs(l, i), V::Str(x)) => l.get(i).any(|v| v == x),
+        // An empty list (`[]`) of another item type.
+        _ => false,
     })
 }
 
@@ -462,14 +801,33 @@ fn compare(op: Cmp, a: V<'_>, b: V<'_>) -> Option<bool> {
     Some(op.test(o))
 }
 
+#[inline]
+fn cell_value(col: Col<'_>, row: usize) -> V<'_> {
+    match col {
+        Col::Int(x) => V::Int(x[row]),
+        Col::OptInt(x) => x[row].map_or(V::Null, V::Int),
+        Col::Bool(x) => V::Bool(x[row]),
+        Col::Float(x) => V::Float(x[row]),
+        Col::Str(x) => x.get_opt(row).map_or(V::Null, V::Str),
+        Col::Enum(x) => x.get(row).map_or(V::Null, V::Str),
+        Col::Dict(x) => x.get(row).map_or(V::Null, V::Str),
+        Col::IntList(x) => x.get_opt(row).map_or(V::Null, V::Ints),
+        Col::StrList(x) if x.is_valid(row) => V::Strs(x, row),
+        // A column of structs is read through its fields.
+        Col::StrList(_) | Col::Structs(_) | Col::Other => V::Null,
+    }
+}
+
 fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
     match n {
-        Node::Col(slot) => match cols[*slot] {
-            Col::Int(x) => V::Int(x[row]),
-            Col::OptInt(x) => x[row].map_or(V::Null, V::Int),
-            Col::Bool(x) => V::Bool(x[row]),
-            Col::Float(x) => V::Float(x[row]),
-            Col::Str(x) => V::Str(x.get(row)),
+        Node::Col(slot) => cell_value(cols[*slot], row),
+        Node::Field(slot, f) => match cols[*slot] {
+            Col::Structs(x) => V::Ints(x.field(row, *f)),
+            _ => V::Null,
+        },
+        Node::StructLen(slot) => match cols[*slot] {
+            Col::Structs(x) => V::Int(x.row_len(row) as i64),
+            _ => V::Null,
         },
         Node::Lit(l) => match l {
             Lit::Null => V::Null,
@@ -477,7 +835,20 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
             Lit::Float(v) => V::Float(*v),
             Lit::Bool(v) => V::Bool(*v),
             Lit::Str(s) => V::Str(s),
+            Lit::Ints(v) => V::Ints(v),
+            Lit::Strs(l) => V::Strs(l, 0),
         },
+        // Compiled only under `ItemsEq` or at the root (`Bound::eval`).
+        Node::Items(_) => V::Null,
+        Node::ListEq(l, r, negated) => {
+            of_tri(list_eq(eval(l, cols, row), eval(r, cols, row)).map(|e| e != *negated))
+        }
+        Node::ItemsEq(l, items, negated) => {
+            of_tri(items_eq(eval(l, cols, row), items, cols, row).map(|e| e != *negated))
+        }
+        Node::In(x, l, negated) => {
+            of_tri(contains(eval(l, cols, row), eval(x, cols, row)).map(|e| e != *negated))
+        }
         Node::Neg(x) => match eval(x, cols, row) {
             V::Int(v) => v.checked_neg().map_or(V::Null, V::Int),
             V::Float(v) => V::Float(-v),
@@ -654,6 +1025,7 @@ fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
             },
         },
         Func::IsNull => V::Bool(matches!(arg(0), V::Null)),
+        Func::Len | Func::Sum | Func::MinOf | Func::MaxOf | Func::Sorted => list_fn(f, arg(0)),
         Func::Coalesce => {
             for i in 0..args.len() {
                 let v = arg(i);
@@ -666,16 +1038,39 @@ fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
     }
 }
 
+/// The functions of one list (or, for `len`, of a string).
+fn list_fn(f: Func, v: V<'_>) -> V<'_> {
+    match (f, v) {
+        (Func::Len, V::Str(s)) => V::Int(s.chars().count() as i64),
+        (Func::Len, v) => v.list_len().map_or(V::Null, |n| V::Int(n as i64)),
+        (Func::Sum, V::Ints(s) | V::SortedInts(s)) => s
+            .iter()
+            .try_fold(0i64, |a, &x| a.checked_add(x))
+            .map_or(V::Null, V::Int),
+        (Func::MinOf, V::Ints(s) | V::SortedInts(s)) => {
+            s.iter().min().map_or(V::Null, |&m| V::Int(m))
+        }
+        (Func::MaxOf, V::Ints(s) | V::SortedInts(s)) => {
+            s.iter().max().map_or(V::Null, |&m| V::Int(m))
+        }
+        (Func::Sorted, V::Ints(s)) => V::SortedInts(s),
+        (Func::Sorted, V::Strs(l, i)) => V::SortedStrs(l, i),
+        (Func::Sorted, v) => v,
+        _ => V::Null,
+    }
+}
+
 fn unify(a: Ty, b: Ty) -> Option<Ty> {
     Some(match (a, b) {
         (Ty::Null, t) | (t, Ty::Null) => t,
         (x, y) if x == y => x,
         (Ty::Int, Ty::Float) | (Ty::Float, Ty::Int) => Ty::Float,
+        (Ty::EmptyList, t) | (t, Ty::EmptyList) if t.is_list() => t,
         _ => return None,
     })
 }
 
-impl Compiler<'_> {
+impl<'s> Compiler<'s> {
     fn err(&self, span: Span, msg: impl Into<String>) -> ExprError {
         ExprError::new(self.src, span, msg)
     }
@@ -684,6 +1079,63 @@ impl Compiler<'_> {
     fn side(&self, ast: &Ast, ty: Ty) -> String {
         let s = ast.full_span();
         format!("{} (`{}`)", ty.name(), &self.src[s.start..s.end])
+    }
+
+    fn is_let(&self, name: &str) -> bool {
+        self.lets.iter().any(|(n, _)| n == name)
+    }
+
+    /// A column of the table, or an error naming the available columns.
+    fn lookup(&self, name: &str, span: Span) -> Result<&'s Values, ExprError> {
+        if let Some(values) = self.table.column(name) {
+            return Ok(values);
+        }
+        let names = self.table.names();
+        let close = names
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(name))
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        let fname = FUNCTIONS.iter().any(|f| f.0 == name);
+        let fhint = if fname {
+            format!("; `{name}` is a function: call it as `{name}(...)`")
+        } else {
+            String::new()
+        };
+        let lets = if self.lets.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; names bound by `let`: {}",
+                self.lets
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        Err(self.err(
+            span,
+            format!(
+                "unknown column `{name}`{close}{fhint}; available columns: {}{lets}",
+                if names.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ))
+    }
+
+    /// The slot of a column, given in order of first mention.
+    fn slot(&mut self, name: &str) -> usize {
+        match self.columns.iter().position(|c| c == name) {
+            Some(s) => s,
+            None => {
+                self.columns.push(name.to_string());
+                self.columns.len() - 1
+            }
+        }
     }
 
     fn column(&mut self, name: &str, span: Span) -> Result<(Node, Ty), ExprError> {
@@ -696,51 +1148,190 @@ impl Compiler<'_> {
             self.lets.extend(rest);
             return r;
         }
-        let Some(values) = self.table.column(name) else {
-            let names = self.table.names();
-            let close = names
-                .iter()
-                .find(|n| n.eq_ignore_ascii_case(name))
-                .map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default();
-            let fname = FUNCTIONS.iter().any(|f| f.0 == name);
-            let fhint = if fname {
-                format!("; `{name}` is a function: call it as `{name}(...)`")
-            } else {
-                String::new()
-            };
-            let lets = if self.lets.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; names bound by `let`: {}",
-                    self.lets
-                        .iter()
-                        .map(|(n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
+        let values = self.lookup(name, span)?;
+        if let Values::StructList(s) = values {
             return Err(self.err(
                 span,
                 format!(
-                    "unknown column `{name}`{close}{fhint}; available columns: {}{lets}",
-                    if names.is_empty() {
-                        "(none)".to_string()
-                    } else {
-                        names.join(", ")
-                    }
+                    "`{name}` is a list of structs with fields {}: use a field, e.g. `{name}.{}` (the list of its structs' `{}`), or count the structs with `len({name})`",
+                    s.fields.join(", "),
+                    s.fields.first().unwrap_or(&"field"),
+                    s.fields.first().unwrap_or(&"field"),
+                ),
+            ));
+        }
+        Ok((Node::Col(self.slot(name)), Ty::of(values)))
+    }
+
+    /// The column of structs `base` names (for `base.field` and `len(base)`),
+    /// or an error pointing at `base`.
+    fn structs(
+        &mut self,
+        base: &Ast,
+        field: &str,
+    ) -> Result<(usize, &'s StructListVec), ExprError> {
+        let Ast::Name(name, span) = base else {
+            let (_, t) = self.compile(base)?;
+            return Err(self.err(
+                base.full_span(),
+                format!(
+                    "only a column of structs has fields, but this is {}, so it has no field `.{field}`",
+                    self.side(base, t)
                 ),
             ));
         };
-        let slot = match self.columns.iter().position(|c| c == name) {
-            Some(s) => s,
-            None => {
-                self.columns.push(name.to_string());
-                self.columns.len() - 1
-            }
+        if self.is_let(name) {
+            return Err(self.err(
+                *span,
+                format!("`{name}` is a name bound by `let`, not a column of structs: it has no field `.{field}`"),
+            ));
+        }
+        match self.lookup(name, *span)? {
+            Values::StructList(s) => Ok((self.slot(name), s)),
+            v => Err(self.err(
+                *span,
+                format!(
+                    "`{name}` is not a column of structs (it holds {} on each row), so it has no field `.{field}`",
+                    Ty::of(v).name()
+                ),
+            )),
+        }
+    }
+
+    /// `len(moves)` of a column of structs: the number of its structs.
+    fn struct_len(&mut self, args: &[Ast]) -> Option<Node> {
+        let [Ast::Name(n, _)] = args else {
+            return None;
         };
-        Ok((Node::Col(slot), Ty::of(values)))
+        let is_structs = matches!(self.table.column(n), Some(Values::StructList(_)));
+        (is_structs && !self.is_let(n)).then(|| Node::StructLen(self.slot(n)))
+    }
+
+    /// `base.field`: the list of the field's values in the row's structs.
+    fn field(&mut self, base: &Ast, field: &str, span: Span) -> Result<(Node, Ty), ExprError> {
+        let (slot, s) = self.structs(base, field)?;
+        let Some(f) = s.field_index(field) else {
+            let b = base.full_span();
+            return Err(self.err(
+                span,
+                format!(
+                    "`{}` has no field `{field}`; its fields: {}",
+                    &self.src[b.start..b.end],
+                    s.fields.join(", ")
+                ),
+            ));
+        };
+        Ok((Node::Field(slot, f), Ty::IntList))
+    }
+
+    /// A list literal. Its items are integers or strings, all of one type;
+    /// constants make a literal compiled once, computed items (allowed when
+    /// `computed` is true: beside `==`/`!=` and at the root) a [`Node::Items`].
+    fn list(&mut self, items: &[Ast], computed: bool) -> Result<(Node, Ty), ExprError> {
+        let mut nodes = Vec::with_capacity(items.len());
+        let mut first: Option<(&Ast, Ty)> = None;
+        let mut not_constant = None;
+        for it in items {
+            let (n, t) = self.compile(it)?;
+            if !matches!(t, Ty::Int | Ty::Str) {
+                return Err(self.err(
+                    it.full_span(),
+                    format!(
+                        "a list holds integers or strings, but this item is {}",
+                        self.side(it, t)
+                    ),
+                ));
+            }
+            match first {
+                None => first = Some((it, t)),
+                Some((a, ta)) if ta != t => {
+                    return Err(self.err(
+                        it.full_span(),
+                        format!(
+                            "the items of a list have one type, but the first is {} and this one {}",
+                            self.side(a, ta),
+                            self.side(it, t)
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+            if !matches!(n, Node::Lit(_)) {
+                not_constant = not_constant.or(Some(it));
+            }
+            nodes.push(n);
+        }
+        let ty = match first {
+            None => return Ok((Node::Lit(Lit::Ints(Box::new([]))), Ty::EmptyList)),
+            Some((_, Ty::Int)) => Ty::IntList,
+            Some(_) => Ty::StrList,
+        };
+        if let Some(it) = not_constant {
+            if computed {
+                return Ok((Node::Items(nodes), ty));
+            }
+            return Err(self.err(
+                it.full_span(),
+                "the items of a list used as a value must be constants (numbers or strings); \
+                 a list of computed items may only be compared with `==` or `!=`, or searched with `x in [a, b, ...]`",
+            ));
+        }
+        let lit = if ty == Ty::IntList {
+            Lit::Ints(
+                nodes
+                    .iter()
+                    .map(|n| match n {
+                        Node::Lit(Lit::Int(v)) => *v,
+                        _ => unreachable!("checked above"),
+                    })
+                    .collect(),
+            )
+        } else {
+            let mut l = StrListVec::default();
+            l.push(nodes.iter().map(|n| match n {
+                Node::Lit(Lit::Str(s)) => &**s,
+                _ => unreachable!("checked above"),
+            }));
+            Lit::Strs(Box::new(l))
+        };
+        Ok((Node::Lit(lit), ty))
+    }
+
+    /// An operand of `==`/`!=`, or the whole expression: as [`Self::compile`],
+    /// and a list may have computed items.
+    fn operand(&mut self, ast: &Ast) -> Result<(Node, Ty), ExprError> {
+        match ast {
+            Ast::List(items, _, _) => self.list(items, true),
+            Ast::Let(name, span, value, body) => self.bind_let(name, *span, value, body, true),
+            _ => self.compile(ast),
+        }
+    }
+
+    /// `let name = value; body`.
+    fn bind_let(
+        &mut self,
+        name: &str,
+        span: Span,
+        value: &Ast,
+        body: &Ast,
+        operand: bool,
+    ) -> Result<(Node, Ty), ExprError> {
+        if self.table.column(name).is_some() {
+            return Err(self.err(
+                span,
+                format!("`let {name}` would hide the column `{name}`; choose another name"),
+            ));
+        }
+        // Type-check the value once here, so its errors point at it.
+        self.compile(value)?;
+        self.lets.push((name.to_string(), value.clone()));
+        let r = if operand {
+            self.operand(body)
+        } else {
+            self.compile(body)
+        };
+        self.lets.pop();
+        r
     }
 
     fn compile(&mut self, ast: &Ast) -> Result<(Node, Ty), ExprError> {
@@ -751,20 +1342,9 @@ impl Compiler<'_> {
             Ast::Bool(b, _) => (Node::Lit(Lit::Bool(*b)), Ty::Bool),
             Ast::Null(_) => (Node::Lit(Lit::Null), Ty::Null),
             Ast::Name(n, span) => self.column(n, *span)?,
-            Ast::Let(name, span, value, body) => {
-                if self.table.column(name).is_some() {
-                    return Err(self.err(
-                        *span,
-                        format!("`let {name}` would hide the column `{name}`; choose another name"),
-                    ));
-                }
-                // Type-check the value once here, so its errors point at it.
-                self.compile(value)?;
-                self.lets.push((name.clone(), (**value).clone()));
-                let r = self.compile(body);
-                self.lets.pop();
-                r?
-            }
+            Ast::Field(base, f, span) => self.field(base, f, *span)?,
+            Ast::List(items, _, _) => self.list(items, false)?,
+            Ast::Let(name, span, value, body) => self.bind_let(name, *span, value, body, false)?,
             Ast::Neg(x, span) => {
                 let (n, t) = self.compile(x)?;
                 if !t.numeric() {
@@ -791,121 +1371,9 @@ impl Compiler<'_> {
                 }
                 (Node::Not(Box::new(n)), Ty::Bool)
             }
-            Ast::Bin(op, l, r, span) => {
-                let (ln, lt) = self.compile(l)?;
-                let (rn, rt) = self.compile(r)?;
-                let (ln, rn) = (Box::new(ln), Box::new(rn));
-                let sym = op.symbol();
-                match op {
-                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-                        for (a, t, which) in [(l, lt, "left"), (r, rt, "right")] {
-                            if !t.numeric() {
-                                return Err(self.err(
-                                    *span,
-                                    format!(
-                                        "`{sym}` needs numbers, but its {which} side is {}",
-                                        self.side(a, t)
-                                    ),
-                                ));
-                            }
-                        }
-                        let ar = match op {
-                            BinOp::Add => Arith::Add,
-                            BinOp::Sub => Arith::Sub,
-                            BinOp::Mul => Arith::Mul,
-                            BinOp::Div => Arith::Div,
-                            _ => Arith::Rem,
-                        };
-                        if lt == Ty::Float || rt == Ty::Float {
-                            (Node::FloatArith(ar, ln, rn), Ty::Float)
-                        } else {
-                            (Node::IntArith(ar, ln, rn), Ty::Int)
-                        }
-                    }
-                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                        let ok = match unify(lt, rt) {
-                            Some(Ty::Bool) => matches!(op, BinOp::Eq | BinOp::Ne),
-                            Some(_) => true,
-                            None => false,
-                        };
-                        if !ok {
-                            return Err(self.err(
-                                *span,
-                                format!(
-                                    "`{sym}` cannot compare {} with {}",
-                                    self.side(l, lt),
-                                    self.side(r, rt)
-                                ),
-                            ));
-                        }
-                        (Node::Cmp(Cmp::of(*op), ln, rn), Ty::Bool)
-                    }
-                    BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff => {
-                        for (a, t, which) in [(l, lt, "left"), (r, rt, "right")] {
-                            if !t.boolish() {
-                                return Err(self.err(
-                                    *span,
-                                    format!(
-                                        "`{sym}` needs true or false on both sides, but its {which} side is {}",
-                                        self.side(a, t)
-                                    ),
-                                ));
-                            }
-                        }
-                        let n = match op {
-                            BinOp::And => Node::And(ln, rn),
-                            BinOp::Or => Node::Or(ln, rn),
-                            BinOp::Implies => Node::Implies(ln, rn),
-                            _ => Node::Iff(ln, rn),
-                        };
-                        (n, Ty::Bool)
-                    }
-                }
-            }
-            Ast::Cond(c, a, b, span) => {
-                let (cn, ct) = self.compile(c)?;
-                if !ct.boolish() {
-                    return Err(self.err(
-                        *span,
-                        format!(
-                            "the condition of `? :` must be true or false, but it is {}",
-                            self.side(c, ct)
-                        ),
-                    ));
-                }
-                let (an, at) = self.compile(a)?;
-                let (bn, bt) = self.compile(b)?;
-                let t = unify(at, bt).ok_or_else(|| {
-                    self.err(
-                        *span,
-                        format!(
-                            "the branches of `? :` have different types: {} and {}",
-                            self.side(a, at),
-                            self.side(b, bt)
-                        ),
-                    )
-                })?;
-                (Node::Cond(Box::new(cn), Box::new(an), Box::new(bn)), t)
-            }
-            Ast::InList(x, items, negated, span, _) => {
-                let (xn, xt) = self.compile(x)?;
-                let mut nodes = Vec::with_capacity(items.len());
-                for it in items {
-                    let (n, t) = self.compile(it)?;
-                    if unify(xt, t).is_none() {
-                        return Err(self.err(
-                            *span,
-                            format!(
-                                "`in` compares {} with a list item that is {}",
-                                self.side(x, xt),
-                                self.side(it, t)
-                            ),
-                        ));
-                    }
-                    nodes.push(n);
-                }
-                (Node::InList(Box::new(xn), nodes, *negated), Ty::Bool)
-            }
+            Ast::Bin(op, l, r, span) => self.binary(*op, l, r, *span)?,
+            Ast::Cond(c, a, b, span) => self.cond(c, a, b, *span)?,
+            Ast::InList(x, items, negated, span, _) => self.in_list(x, items, *negated, *span)?,
             Ast::InRange(x, lo, hi, negated, span) => {
                 let (xn, xt) = self.compile(x)?;
                 let (ln, lt) = self.compile(lo)?;
@@ -923,8 +1391,234 @@ impl Compiler<'_> {
                     Ty::Bool,
                 )
             }
+            Ast::In(x, l, negated, span) => self.in_value(x, l, *negated, *span)?,
             Ast::Call(name, args, span, _) => self.call(name, args, *span)?,
         })
+    }
+
+    fn binary(&mut self, op: BinOp, l: &Ast, r: &Ast, span: Span) -> Result<(Node, Ty), ExprError> {
+        let equality = matches!(op, BinOp::Eq | BinOp::Ne);
+        let (ln, lt) = if equality {
+            self.operand(l)?
+        } else {
+            self.compile(l)?
+        };
+        let (rn, rt) = if equality {
+            self.operand(r)?
+        } else {
+            self.compile(r)?
+        };
+        let sym = op.symbol();
+        let arith = match op {
+            BinOp::Add => Some(Arith::Add),
+            BinOp::Sub => Some(Arith::Sub),
+            BinOp::Mul => Some(Arith::Mul),
+            BinOp::Div => Some(Arith::Div),
+            BinOp::Rem => Some(Arith::Rem),
+            _ => None,
+        };
+        if let Some(ar) = arith {
+            for (a, t, which) in [(l, lt, "left"), (r, rt, "right")] {
+                if !t.numeric() {
+                    return Err(self.err(
+                        span,
+                        format!(
+                            "`{sym}` needs numbers, but its {which} side is {}",
+                            self.side(a, t)
+                        ),
+                    ));
+                }
+            }
+            let (ln, rn) = (Box::new(ln), Box::new(rn));
+            return Ok(if lt == Ty::Float || rt == Ty::Float {
+                (Node::FloatArith(ar, ln, rn), Ty::Float)
+            } else {
+                (Node::IntArith(ar, ln, rn), Ty::Int)
+            });
+        }
+        if op.is_comparison() {
+            return self.comparison(op, (l, ln, lt), (r, rn, rt), span);
+        }
+        for (a, t, which) in [(l, lt, "left"), (r, rt, "right")] {
+            if !t.boolish() {
+                return Err(self.err(
+                    span,
+                    format!(
+                        "`{sym}` needs true or false on both sides, but its {which} side is {}",
+                        self.side(a, t)
+                    ),
+                ));
+            }
+        }
+        let (ln, rn) = (Box::new(ln), Box::new(rn));
+        let n = match op {
+            BinOp::And => Node::And(ln, rn),
+            BinOp::Or => Node::Or(ln, rn),
+            BinOp::Implies => Node::Implies(ln, rn),
+            _ => Node::Iff(ln, rn),
+        };
+        Ok((n, Ty::Bool))
+    }
+
+    fn comparison(
+        &mut self,
+        op: BinOp,
+        (l, ln, lt): (&Ast, Node, Ty),
+        (r, rn, rt): (&Ast, Node, Ty),
+        span: Span,
+    ) -> Result<(Node, Ty), ExprError> {
+        let sym = op.symbol();
+        let Some(t) = unify(lt, rt) else {
+            // `3 == l` for a list of integers l: suggest membership.
+            let hint = match (lt.is_list(), rt.is_list()) {
+                (false, true) if unify(lt, rt.item()).is_some() => {
+                    " (to test whether it is an item of the list, write `x in list`)"
+                }
+                (true, false) if unify(rt, lt.item()).is_some() => {
+                    " (to test whether it is an item of the list, write `x in list`)"
+                }
+                _ => "",
+            };
+            return Err(self.err(
+                span,
+                format!(
+                    "`{sym}` cannot compare {} with {}{hint}",
+                    self.side(l, lt),
+                    self.side(r, rt)
+                ),
+            ));
+        };
+        if t.is_list() {
+            if !matches!(op, BinOp::Eq | BinOp::Ne) {
+                return Err(self.err(
+                    span,
+                    format!(
+                        "`{sym}` cannot order lists ({} and {}); lists compare only with `==` and `!=`",
+                        self.side(l, lt),
+                        self.side(r, rt)
+                    ),
+                ));
+            }
+            let negated = op == BinOp::Ne;
+            let n = match (ln, rn) {
+                (Node::Items(_), Node::Items(_)) => {
+                    return Err(self.err(
+                        span,
+                        format!("`{sym}` compares two lists of computed items; compare their items instead"),
+                    ));
+                }
+                (Node::Items(items), other) | (other, Node::Items(items)) => {
+                    Node::ItemsEq(Box::new(other), items, negated)
+                }
+                (a, b) => Node::ListEq(Box::new(a), Box::new(b), negated),
+            };
+            return Ok((n, Ty::Bool));
+        }
+        if t == Ty::Bool && !matches!(op, BinOp::Eq | BinOp::Ne) {
+            return Err(self.err(
+                span,
+                format!(
+                    "`{sym}` cannot compare {} with {}",
+                    self.side(l, lt),
+                    self.side(r, rt)
+                ),
+            ));
+        }
+        Ok((Node::Cmp(Cmp::of(op), Box::new(ln), Box::new(rn)), Ty::Bool))
+    }
+
+    fn cond(&mut self, c: &Ast, a: &Ast, b: &Ast, span: Span) -> Result<(Node, Ty), ExprError> {
+        let (cn, ct) = self.compile(c)?;
+        if !ct.boolish() {
+            return Err(self.err(
+                span,
+                format!(
+                    "the condition of `? :` must be true or false, but it is {}",
+                    self.side(c, ct)
+                ),
+            ));
+        }
+        let (an, at) = self.compile(a)?;
+        let (bn, bt) = self.compile(b)?;
+        let t = unify(at, bt).ok_or_else(|| {
+            self.err(
+                span,
+                format!(
+                    "the branches of `? :` have different types: {} and {}",
+                    self.side(a, at),
+                    self.side(b, bt)
+                ),
+            )
+        })?;
+        Ok((Node::Cond(Box::new(cn), Box::new(an), Box::new(bn)), t))
+    }
+
+    /// `x in [a, b, ...]`: equality with some item (computed items allowed).
+    fn in_list(
+        &mut self,
+        x: &Ast,
+        items: &[Ast],
+        negated: bool,
+        span: Span,
+    ) -> Result<(Node, Ty), ExprError> {
+        let (xn, xt) = self.compile(x)?;
+        let mut nodes = Vec::with_capacity(items.len());
+        for it in items {
+            let (n, t) = self.compile(it)?;
+            if unify(xt, t).is_none() {
+                return Err(self.err(
+                    span,
+                    format!(
+                        "`in` compares {} with a list item that is {}",
+                        self.side(x, xt),
+                        self.side(it, t)
+                    ),
+                ));
+            }
+            nodes.push(n);
+        }
+        Ok((Node::InList(Box::new(xn), nodes, negated), Ty::Bool))
+    }
+
+    /// `x in l` for a list value `l`.
+    fn in_value(
+        &mut self,
+        x: &Ast,
+        l: &Ast,
+        negated: bool,
+        span: Span,
+    ) -> Result<(Node, Ty), ExprError> {
+        let (xn, xt) = self.compile(x)?;
+        let (ln, lt) = self.compile(l)?;
+        if !lt.is_list() && lt != Ty::Null {
+            return Err(self.err(
+                span,
+                format!(
+                    "`in` needs a list (a list column, a field `column.field`, `[a, b, ...]`) or a range `a..b` on its right, but it is {}",
+                    self.side(l, lt)
+                ),
+            ));
+        }
+        if xt.is_list() {
+            return Err(self.err(
+                span,
+                format!(
+                    "`in` tests whether one value is an item of a list, but its left side is {}",
+                    self.side(x, xt)
+                ),
+            ));
+        }
+        if unify(xt, lt.item()).is_none() {
+            return Err(self.err(
+                span,
+                format!(
+                    "`in` looks for {} in {}",
+                    self.side(x, xt),
+                    self.side(l, lt)
+                ),
+            ));
+        }
+        Ok((Node::In(Box::new(xn), Box::new(ln), negated), Ty::Bool))
     }
 
     fn call(&mut self, name: &str, args: &[Ast], span: Span) -> Result<(Node, Ty), ExprError> {
@@ -959,6 +1653,11 @@ impl Compiler<'_> {
                 ),
             ));
         }
+        if name == "len"
+            && let Some(n) = self.struct_len(args)
+        {
+            return Ok((n, Ty::Int));
+        }
         let mut nodes = Vec::with_capacity(args.len());
         let mut tys = Vec::with_capacity(args.len());
         for a in args {
@@ -983,7 +1682,35 @@ impl Compiler<'_> {
             }
         };
         let int_or_null = |t: Ty| matches!(t, Ty::Int | Ty::Null);
+        let int_list = |t: Ty| matches!(t, Ty::IntList | Ty::EmptyList | Ty::Null);
         let (f, ty) = match name {
+            "len" => {
+                need(
+                    self,
+                    |t| t.is_list() || matches!(t, Ty::Str | Ty::Null),
+                    "a list or a string",
+                )?;
+                (Func::Len, Ty::Int)
+            }
+            "sum" => {
+                need(self, int_list, "a list of integers")?;
+                (Func::Sum, Ty::Int)
+            }
+            "min" | "max" if args.len() == 1 && (tys[0].is_list() || tys[0] == Ty::Null) => {
+                need(self, int_list, "numbers or one list of integers")?;
+                (
+                    if name == "min" {
+                        Func::MinOf
+                    } else {
+                        Func::MaxOf
+                    },
+                    Ty::Int,
+                )
+            }
+            "sorted" => {
+                need(self, |t| t.is_list() || t == Ty::Null, "a list")?;
+                (Func::Sorted, tys[0])
+            }
             "v2" => {
                 need(self, int_or_null, "an integer")?;
                 (Func::V2, Ty::Int)

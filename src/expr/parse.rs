@@ -80,6 +80,9 @@ pub(crate) enum Tok {
     Ident(String),
     /// A back-quoted column name.
     Quoted(String),
+    /// `.name` right after a name (no space between): a field of a column
+    /// of structs. The span is the field's name, after the dot.
+    Field(String),
     Op(&'static str),
     End,
 }
@@ -93,6 +96,7 @@ impl Tok {
             Tok::Ident(s) if KEYWORDS.contains(&s.as_str()) => format!("`{s}`"),
             Tok::Ident(s) => format!("the name `{s}`"),
             Tok::Quoted(s) => format!("the column `{s}`"),
+            Tok::Field(s) => format!("the field `.{s}`"),
             Tok::Op(o) => format!("`{o}`"),
             Tok::End => "the end of the expression".to_string(),
         }
@@ -136,6 +140,19 @@ pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
             continue;
         }
         let start = i;
+        // `name.field`: a dot right after a name and right before a letter
+        // (so `a..b` stays a range and `1.5` a number).
+        if c == b'.' && follows_name(&out, i) && b.get(i + 1).is_some_and(|&d| is_name_start(d)) {
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push((
+                Tok::Field(src[start + 1..i].to_string()),
+                Span::new(start + 1, i),
+            ));
+            continue;
+        }
         if c.is_ascii_digit() {
             while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
                 i += 1;
@@ -279,7 +296,9 @@ pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
             b'&' => "; `and` is `and` or `&&`",
             b'|' => "; `or` is `or` or `||`",
             b'^' => "; there is no power operator: use pow(a, b) (`^` is not xor either)",
-            b'.' => "; ranges are written `a..b`",
+            b'.' => {
+                "; ranges are written `a..b`, fields of a column of structs `column.field` (no spaces)"
+            }
             _ => "",
         };
         return Err(ExprError::new(
@@ -290,6 +309,16 @@ pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
     }
     out.push((Tok::End, Span::new(b.len(), b.len())));
     Ok(out)
+}
+
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+/// Does the last token end at byte `i` and name something that may have
+/// fields (a name, a back-quoted name or a field)?
+fn follows_name(toks: &[(Tok, Span)], i: usize) -> bool {
+    matches!(toks.last(), Some((Tok::Ident(_) | Tok::Quoted(_) | Tok::Field(_), s)) if s.end == i)
 }
 
 /// Binary operators of the language.
@@ -371,6 +400,12 @@ pub enum Ast {
     Null(Span),
     /// A column or `let` name.
     Name(String, Span),
+    /// `base.field`: a field of a column of structs; the span is the
+    /// field's name.
+    Field(Box<Ast>, String, Span),
+    /// A list `[a, b, ...]` used as a value; the span is the `[`, then the
+    /// end of `]`.
+    List(Vec<Ast>, Span, usize),
     /// `-x`.
     Neg(Box<Ast>, Span),
     /// `not x`, `!x`.
@@ -383,6 +418,9 @@ pub enum Ast {
     InList(Box<Ast>, Vec<Ast>, bool, Span, usize),
     /// `x in a..b` (both ends included) / `x not in a..b`.
     InRange(Box<Ast>, Box<Ast>, Box<Ast>, bool, Span),
+    /// `x in l` / `x not in l` for a list-valued expression `l` (a list
+    /// column, a field, a call); the span is the `in`.
+    In(Box<Ast>, Box<Ast>, bool, Span),
     /// `f(args)`; the span is the name, then the end of `)`.
     Call(String, Vec<Ast>, Span, usize),
     /// `let name = value; body`.
@@ -400,6 +438,9 @@ impl Ast {
             | Ast::Null(s)
             | Ast::Name(_, s) => *s,
             Ast::Neg(x, s) | Ast::Not(x, s) => s.to(x.full_span()),
+            Ast::Field(base, _, s) => base.full_span().to(*s),
+            Ast::List(_, s, end) => Span::new(s.start, *end),
+            Ast::In(x, l, _, _) => x.full_span().to(l.full_span()),
             Ast::Bin(_, l, r, _) => l.full_span().to(r.full_span()),
             Ast::Cond(c, _, b, _) => c.full_span().to(b.full_span()),
             Ast::InList(x, _, _, _, end) => Span::new(x.full_span().start, *end),
@@ -440,9 +481,12 @@ pub fn parse(src: &str) -> Result<Ast, ExprError> {
         let hint = match p.peek() {
             Tok::Op(")") => "; this `)` has no matching `(`",
             Tok::Op("=") => "; equality is written `==`",
-            Tok::Int(_) | Tok::Float(_) | Tok::Ident(_) | Tok::Str(_) | Tok::Quoted(_) => {
-                "; an operator is missing before it"
-            }
+            Tok::Int(_)
+            | Tok::Float(_)
+            | Tok::Ident(_)
+            | Tok::Str(_)
+            | Tok::Quoted(_)
+            | Tok::Op("[") => "; an operator is missing before it",
             _ => "",
         };
         return Err(p.err_here(format!(
@@ -609,30 +653,36 @@ impl Parser<'_> {
         Ok(lhs)
     }
 
+    /// The items of a list after its `[` up to its `]` (a trailing comma
+    /// is allowed), and the end of the `]`.
+    fn list_items(&mut self) -> Result<(Vec<Ast>, usize), ExprError> {
+        let mut items = Vec::new();
+        if !self.is_op("]") {
+            loop {
+                items.push(self.expr(0)?);
+                if self.is_op(",") {
+                    self.bump();
+                    if self.is_op("]") {
+                        break; // trailing comma
+                    }
+                    continue;
+                }
+                break;
+            }
+        }
+        if !self.is_op("]") {
+            return Err(self.err_here(format!(
+                "expected `,` or `]` in the list, found {}",
+                self.peek().describe()
+            )));
+        }
+        Ok((items, self.bump().1.end))
+    }
+
     fn membership(&mut self, lhs: Ast, negated: bool, in_span: Span) -> Result<Ast, ExprError> {
         if self.is_op("[") {
             self.bump();
-            let mut items = Vec::new();
-            if !self.is_op("]") {
-                loop {
-                    items.push(self.expr(0)?);
-                    if self.is_op(",") {
-                        self.bump();
-                        if self.is_op("]") {
-                            break; // trailing comma
-                        }
-                        continue;
-                    }
-                    break;
-                }
-            }
-            if !self.is_op("]") {
-                return Err(self.err_here(format!(
-                    "expected `,` or `]` in the list, found {}",
-                    self.peek().describe()
-                )));
-            }
-            let end = self.bump().1.end;
+            let (items, end) = self.list_items()?;
             return Ok(Ast::InList(Box::new(lhs), items, negated, in_span, end));
         }
         if matches!(self.peek(), Tok::End) {
@@ -642,6 +692,18 @@ impl Parser<'_> {
         }
         let lo = self.expr(BP_CMP)?;
         if !self.is_op("..") {
+            // A name, a field or a call may be a list (the type checker
+            // decides); a literal or arithmetic never is.
+            match lo {
+                // `x in ([a, b])` is `x in [a, b]`.
+                Ast::List(items, _, end) => {
+                    return Ok(Ast::InList(Box::new(lhs), items, negated, in_span, end));
+                }
+                Ast::Name(..) | Ast::Field(..) | Ast::Call(..) | Ast::Cond(..) => {
+                    return Ok(Ast::In(Box::new(lhs), Box::new(lo), negated, in_span));
+                }
+                _ => {}
+            }
             return Err(self.err_here(format!(
                 "expected `..` of a range `a..b` (both ends included) or a list `[a, b, ...]` after `in`, found {}",
                 self.peek().describe()
@@ -658,13 +720,27 @@ impl Parser<'_> {
         ))
     }
 
+    /// `base.f.g...`: the field tokens following a name.
+    fn fields(&mut self, mut base: Ast) -> Ast {
+        while let Tok::Field(f) = self.peek() {
+            let f = f.clone();
+            let span = self.bump().1;
+            base = Ast::Field(Box::new(base), f, span);
+        }
+        base
+    }
+
     fn prefix(&mut self) -> Result<Ast, ExprError> {
         let (tok, span) = self.bump();
         Ok(match tok {
             Tok::Int(v) => Ast::Int(v, span),
             Tok::Float(v) => Ast::Float(v, span),
             Tok::Str(s) => Ast::Str(s, span),
-            Tok::Quoted(s) => Ast::Name(s, span),
+            Tok::Quoted(s) => self.fields(Ast::Name(s, span)),
+            Tok::Op("[") => {
+                let (items, end) = self.list_items()?;
+                Ast::List(items, span, end)
+            }
             Tok::Op("-") => {
                 // Fold `-<literal>`: `-7 / 2` reads as the literal -7 divided by 2.
                 let x = self.expr(BP_NEG)?;
@@ -733,7 +809,7 @@ impl Parser<'_> {
                         let end = self.bump().1.end;
                         Ast::Call(w, args, span, end)
                     } else {
-                        Ast::Name(w, span)
+                        self.fields(Ast::Name(w, span))
                     }
                 }
             },

@@ -1,25 +1,39 @@
 //! Game families: the plug-in boundary.
 //!
-//! A family turns a sweep's parameters into [`Case`]s (the unit of work the
-//! driver schedules, stores and resumes), lists the [`View`]s its data support,
-//! and answers single positions for `nimlab solve`. The driver, the store, the
-//! renderer and the checker only see these traits.
+//! A family declares its datasets (column types, meanings and roles) and its
+//! views once, turns a sweep's parameters into [`Case`]s (the unit of work the
+//! driver schedules, stores and resumes) whose tables fill those declared
+//! columns, and answers single positions for `nimlab solve`. The driver, the
+//! store, the renderer, the checker and the report only see these traits and
+//! the declarations.
 //!
-//! Adding a family: write `src/family/<name>/mod.rs` with a unit struct that
-//! implements [`Family`], and add one line to [`FAMILIES`].
+//! Adding a family: see the README's "Adding a game family" (a folder
+//! `src/family/<name>/` and one line in [`FAMILIES`]).
 
 use std::sync::atomic::AtomicBool;
 
+use crate::data::{Dataset, Table};
 use crate::params::{Node, SpecError};
-use crate::table::Table;
 use crate::view::View;
 
 pub mod lines;
 pub mod parity;
 pub mod takeaway;
+#[cfg(test)]
+pub mod toy;
 
 /// Every family nimlab knows, by the name used in specs and on the command line.
+#[cfg(not(test))]
 pub static FAMILIES: &[&dyn Family] = &[&takeaway::Takeaway, &parity::Parity, &lines::Lines];
+
+/// Every family nimlab knows, and the test-only `toy` family.
+#[cfg(test)]
+pub static FAMILIES: &[&dyn Family] = &[
+    &takeaway::Takeaway,
+    &parity::Parity,
+    &lines::Lines,
+    &toy::Toy,
+];
 
 /// Looks a family up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Family> {
@@ -37,8 +51,8 @@ impl std::fmt::Display for Interrupted {
 }
 impl std::error::Error for Interrupted {}
 
-/// Named tables produced by one case (dataset name, rows).
-pub type Output = Vec<(&'static str, Table)>;
+/// The tables produced by one case, each of a declared dataset.
+pub type Output = Vec<(&'static Dataset, Table)>;
 
 /// What a running case may use: a progress callback (positions done since the
 /// last call), a cancellation flag it should poll in long loops, and the
@@ -78,8 +92,8 @@ pub trait Case: Send + Sync {
 pub struct Plan {
     /// The cases, in the sweep's natural order.
     pub cases: Vec<Box<dyn Case>>,
-    /// Every view the family offers for this sweep.
-    pub views: Vec<View>,
+    /// The views that apply to this sweep (from [`Family::views`]).
+    pub views: Vec<&'static View>,
     /// Things the user should know about the expansion (skipped combinations…).
     pub notes: Vec<String>,
 }
@@ -100,8 +114,15 @@ pub trait Family: Sync {
     fn about(&self) -> &'static str;
     /// The parameters a sweep takes, for help and error hints.
     fn params_help(&self) -> &'static str;
-    /// The views this family offers (names allowed in a sweep's `outputs:`).
-    fn view_names(&self) -> Vec<&'static str>;
+    /// The datasets this family writes, declared once.
+    fn datasets(&self) -> &'static [&'static Dataset];
+    /// Every view this family can draw, declared once (a plan picks those
+    /// that apply to a sweep).
+    fn views(&self) -> &'static [&'static View];
+    /// The view names (allowed in a sweep's `outputs:`).
+    fn view_names(&self) -> Vec<&'static str> {
+        self.views().iter().map(|v| v.name).collect()
+    }
     /// Validates a sweep (a map that also holds the generic keys of
     /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;

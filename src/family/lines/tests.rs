@@ -7,13 +7,18 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use super::board::parse_mask;
 use super::board::{Board, Hex, Shape, canonical_sides, closes, hexagons, side_images, transform};
 use super::brute::{Geo, Pos, exhaustive_bytes};
 use super::components::Components;
 use super::hexsum::HexSolver;
+use super::rules::run_text;
 use super::rules::{Take, moves};
 use super::*;
-use crate::game::{BruteGrundy, BruteOutcome, Game};
+use crate::data::Table;
+use crate::family::{CaseCtx, Family, Output};
+use crate::game::{BruteGrundy, BruteOutcome, Game, Play};
+use crate::params::Node;
 
 const RULES: [Take; 5] = [
     Take::Maximal,
@@ -598,7 +603,9 @@ fn run_plan(yaml: &str) -> Vec<Output> {
 }
 
 fn table<'a>(out: &'a Output, name: &str) -> &'a Table {
-    &out.iter().find(|(n, _)| *n == name).unwrap().1
+    let (ds, t) = out.iter().find(|(d, _)| d.name == name).unwrap();
+    ds.validate(t).unwrap();
+    t
 }
 
 #[test]
@@ -610,7 +617,7 @@ fn sweeps_produce_sequences_and_periods() {
     assert_eq!(pos.cell("sequence", 0).unwrap().to_string(), "A(1,y)");
     assert_eq!(
         pos.cell("hexagon_sides", 2).unwrap().to_string(),
-        "3,1,1,3,1,1"
+        "3, 1, 1, 3, 1, 1"
     );
     assert_eq!(pos.cell("class", 1).unwrap().to_string(), "N3");
     let per = table(&outs[0], "periods");

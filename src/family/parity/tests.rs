@@ -10,8 +10,10 @@ use std::sync::atomic::AtomicBool;
 use super::brute::{Move, Position};
 use super::solver::{Class, Mover, SafeState, Solution, Variant};
 use super::*;
+use crate::data::{Cell, Table};
+use crate::family::{CaseCtx, Family};
 use crate::game::{BruteOutcome, Play};
-use crate::table::Cell;
+use crate::params::Node;
 
 fn brute_solver() -> BruteOutcome<Position> {
     // The end of the game is encoded as "the winner has one last move", so the
@@ -113,12 +115,13 @@ fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
 }
 
 fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
+    let decls = Parity.datasets();
     let plan = plan_yaml(yaml).unwrap();
     let cancel = AtomicBool::new(false);
     let progress = |_: u64| {};
     let mut out: Vec<(&'static str, Table)> = Vec::new();
     for c in &plan.cases {
-        for (name, t) in c
+        for (ds, t) in c
             .solve(&CaseCtx {
                 progress: &progress,
                 cancel: &cancel,
@@ -126,9 +129,11 @@ fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
             })
             .unwrap()
         {
-            match out.iter_mut().find(|(n, _)| *n == name) {
+            assert!(decls.iter().any(|d| std::ptr::eq(*d, ds)));
+            ds.validate(&t).unwrap();
+            match out.iter_mut().find(|(n, _)| *n == ds.name) {
                 Some((_, acc)) => acc.append(&t).unwrap(),
-                None => out.push((name, t)),
+                None => out.push((ds.name, t)),
             }
         }
     }
@@ -174,8 +179,8 @@ fn outcome_dataset_matches_brute_force() {
             .or_insert_with(brute_solver);
         let (r, x, y) = (
             int(t, "r", i) as u64,
-            int(t, "odd_hand", i) as u64,
-            int(t, "even_hand", i) as u64,
+            int(t, "a_parity", i) as u64,
+            int(t, "b_parity", i) as u64,
         );
         assert!(x <= 1 && y <= 1);
         let m = match (var, s(t, "mover", i).as_str()) {
@@ -196,7 +201,7 @@ fn outcome_dataset_matches_brute_force() {
             assert_eq!(s(t, "winner", i), winner, "row {i}");
             assert_eq!(s(t, "outcome", i), if wins { "N" } else { "P" }, "row {i}");
             let wm = brute_moves(bo, var, &takes, x + extra, y + extra, r, m);
-            assert_eq!(s(t, "winning_moves", i), join(&wm, ","), "row {i}");
+            assert_eq!(s(t, "winning_takes", i), join(&wm, ", "), "row {i}");
         }
     }
 }
@@ -627,11 +632,11 @@ fn datasets_and_claims() {
     let moduli = dataset(&out, "moduli");
     assert_eq!(moduli.rows(), 4);
     assert_eq!(
-        (int(moduli, "M", 0), s(moduli, "claim", 0).as_str()),
+        (int(moduli, "period", 0), s(moduli, "claim", 0).as_str()),
         (8, "holds")
     );
     assert_eq!(
-        (int(moduli, "M", 1), s(moduli, "claim", 1).as_str()),
+        (int(moduli, "period", 1), s(moduli, "claim", 1).as_str()),
         (6, "holds")
     );
     assert_eq!(s(moduli, "states_claim", 1), "holds");
@@ -649,8 +654,8 @@ fn datasets_and_claims() {
         (
             s(pos, "mover", 0),
             s(pos, "winner", 0),
-            s(pos, "winning_moves", 0),
-            s(pos, "class", 0)
+            s(pos, "winning_takes", 0),
+            s(pos, "state_class", 0)
         ),
         (
             "odd".into(),
@@ -660,46 +665,12 @@ fn datasets_and_claims() {
         )
     );
     assert_eq!(
-        (s(pos, "winner", 1), s(pos, "winning_moves", 1)),
+        (s(pos, "winner", 1), s(pos, "winning_takes", 1)),
         ("odd".into(), "".into())
     );
-    assert_eq!(s(pos, "class", 2), "common");
+    assert_eq!(s(pos, "state_class", 2), "common");
     let pattern = dataset(&out, "pattern");
-    assert!(pattern.names().contains(&"state") && pattern.rows() > 0);
-    let safe = dataset(&out, "safe_states");
-    assert_eq!(
-        safe.names(),
-        [
-            "variant",
-            "take",
-            "k",
-            "side",
-            "a",
-            "b",
-            "r_mod",
-            "M",
-            "preperiod",
-            "state",
-            "kind"
-        ]
-    );
-    let o = dataset(&out, "outcome");
-    assert_eq!(
-        o.names(),
-        [
-            "variant",
-            "take",
-            "k",
-            "r",
-            "odd_hand",
-            "even_hand",
-            "mover",
-            "winner",
-            "outcome",
-            "winning_moves",
-            "class"
-        ]
-    );
+    assert!(pattern.names().contains(&"strip") && pattern.rows() > 0);
 }
 
 /// Take sets: parsing, `subsets_of`, and the errors that name their field.

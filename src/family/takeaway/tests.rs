@@ -4,8 +4,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::brute::Position;
+use super::cases::TakeCase;
+use super::datasets::POSITIONS;
+use super::params::{default_horizon, sizes_key};
 use super::*;
+use crate::data::{Table, cell_text};
+use crate::family::{Case, CaseCtx, Output};
 use crate::game::{BruteGrundy, BruteOutcome};
+use crate::period;
 
 fn run_case(rule: &Rule, sizes: Vec<Vec<u64>>) -> Output {
     let skey = sizes_key(&sizes);
@@ -15,12 +21,7 @@ fn run_case(rule: &Rule, sizes: Vec<Vec<u64>>) -> Output {
     } else {
         0
     };
-    let case = TakeCase {
-        rule: rule.clone(),
-        sizes: Arc::new(sizes),
-        sizes_key: skey,
-        horizon,
-    };
+    let case = TakeCase::new(rule.clone(), Arc::new(sizes), skey, horizon);
     let cancel = AtomicBool::new(false);
     let progress = |_: u64| {};
     case.solve(&CaseCtx {
@@ -31,8 +32,11 @@ fn run_case(rule: &Rule, sizes: Vec<Vec<u64>>) -> Output {
     .unwrap()
 }
 
+/// A cell's text as tables print it (winning moves `1,2` or `A3,B4`).
 fn col_str(t: &Table, c: &str, i: usize) -> String {
-    t.cell(c, i).unwrap().to_string()
+    let mut s = String::new();
+    cell_text(t, c, i, POSITIONS.column(c), &mut s);
+    s
 }
 
 fn rules() -> Vec<TakeForm> {
@@ -97,12 +101,12 @@ fn one_heap_matches_brute_force() {
                     if play == Play::Normal && !no_repeat {
                         assert_eq!(
                             g,
-                            crate::table::Cell::Int(bg.grundy(&p) as i64),
+                            crate::data::Cell::Int(bg.grundy(&p) as i64),
                             "{} N={n}",
                             rule.label()
                         );
                     } else {
-                        assert_eq!(g, crate::table::Cell::Null);
+                        assert_eq!(g, crate::data::Cell::Null);
                     }
                 }
             }

@@ -1,0 +1,96 @@
+//! The verdicts as a Markdown table.
+
+use std::fmt::Write as _;
+
+use super::{ConjectureResult, Verdict, verdict_counts};
+
+fn md_cell(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('\n', "<br>")
+}
+
+fn md_code(s: &str) -> String {
+    // A code span that survives inside a table cell.
+    let s = s.replace('|', "\\|").replace('\n', " ");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// A Markdown rendering: a summary line and a table with one row per
+/// conjecture (name, claim in words and as written, source, verdict,
+/// evidence: rows checked and ranges, first counterexample).
+pub fn render_markdown(results: &[ConjectureResult]) -> String {
+    let mut s = String::new();
+    let counts: Vec<String> = verdict_counts(results)
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(v, n)| format!("{n} {v}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "{} conjecture{}: {}.\n",
+        results.len(),
+        if results.len() == 1 { "" } else { "s" },
+        if counts.is_empty() {
+            "none".to_string()
+        } else {
+            counts.join(", ")
+        }
+    );
+    if results.is_empty() {
+        return s;
+    }
+    s.push_str("| name | claim | source | verdict | evidence |\n|---|---|---|---|---|\n");
+    for r in results {
+        let c = &r.conjecture;
+        let mut claim = String::new();
+        if !c.says.is_empty() {
+            claim.push_str(&md_cell(&c.says));
+            claim.push_str("<br>");
+        }
+        claim.push_str(&md_code(&c.claim));
+        if let Some(f) = &c.filter {
+            let _ = write!(claim, " where {}", md_code(f));
+        }
+        let where_ = format!("{} / {}", c.sweep, c.dataset);
+        let verdict = match r.verdict() {
+            Verdict::Holds => "holds".to_string(),
+            Verdict::Fails => "**FAILS**".to_string(),
+            v => format!("*{v}*"),
+        };
+        let evidence = match &r.result {
+            Ok(res) => {
+                let mut e = md_cell(&res.summary());
+                if res.counterexamples.len() > 1 {
+                    let more: Vec<String> = res.counterexamples[1..]
+                        .iter()
+                        .map(|x| {
+                            x.key
+                                .iter()
+                                .map(|(k, v)| format!("{k}={v}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        })
+                        .collect();
+                    let _ = write!(e, "; next: {}", md_cell(&more.join("; ")));
+                }
+                format!("{e} ({})", md_cell(&where_))
+            }
+            Err(msg) => md_cell(msg.lines().next().unwrap_or("")),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            md_cell(&c.name),
+            claim,
+            md_cell(&c.source),
+            verdict,
+            evidence
+        );
+    }
+    s
+}

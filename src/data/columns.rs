@@ -1,0 +1,590 @@
+//! Typed column vectors: strings back to back, lists as offsets into one
+//! flat vector, closed vocabularies as one-byte codes. Pushing a row never
+//! allocates once the buffers have grown, so solvers fill them directly.
+
+/// Strings stored in one buffer with end offsets; optionally nullable.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StrVec {
+    buf: String,
+    ends: Vec<usize>,
+    /// `None`: every row is valid.
+    valid: Option<Vec<bool>>,
+}
+
+impl StrVec {
+    /// An empty column with room for `rows` rows and `bytes` bytes of text.
+    pub fn with_capacity(rows: usize, bytes: usize) -> Self {
+        StrVec {
+            buf: String::with_capacity(bytes),
+            ends: Vec::with_capacity(rows),
+            valid: None,
+        }
+    }
+    /// Appends one string.
+    pub fn push(&mut self, s: &str) {
+        self.buf.push_str(s);
+        self.ends.push(self.buf.len());
+        if let Some(v) = &mut self.valid {
+            v.push(true);
+        }
+    }
+    /// Appends a null.
+    pub fn push_null(&mut self) {
+        let n = self.ends.len();
+        self.valid.get_or_insert_with(|| vec![true; n]).push(false);
+        self.ends.push(self.buf.len());
+    }
+    /// Appends `Some(s)` or a null.
+    pub fn push_opt(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.push(s),
+            None => self.push_null(),
+        }
+    }
+    /// Appends one row built by `f` writing into the buffer (no temporary `String`).
+    pub fn push_with(&mut self, f: impl FnOnce(&mut String)) {
+        f(&mut self.buf);
+        self.ends.push(self.buf.len());
+        if let Some(v) = &mut self.valid {
+            v.push(true);
+        }
+    }
+    /// Row `i` (`""` for a null; see [`StrVec::get_opt`]).
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+    /// Row `i`, `None` when null.
+    pub fn get_opt(&self, i: usize) -> Option<&str> {
+        self.is_valid(i).then(|| self.get(i))
+    }
+    /// Is row `i` non-null?
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid.as_ref().is_none_or(|v| v[i])
+    }
+    /// True when some row is null.
+    pub fn has_nulls(&self) -> bool {
+        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+    /// Iterates over the rows (`""` for nulls).
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+    /// Iterates over the rows, `None` for nulls.
+    pub fn iter_opt(&self) -> impl Iterator<Item = Option<&str>> + '_ {
+        (0..self.len()).map(move |i| self.get_opt(i))
+    }
+    pub(crate) fn extend_from(&mut self, other: &StrVec) {
+        let (n, base) = (self.len(), self.buf.len());
+        self.buf.push_str(&other.buf);
+        self.ends.extend(other.ends.iter().map(|e| e + base));
+        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> StrVec {
+        let mut v = StrVec::default();
+        for &i in rows {
+            v.push_opt(self.get_opt(i));
+        }
+        v
+    }
+}
+
+impl<'a> FromIterator<&'a str> for StrVec {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> Self {
+        let mut v = StrVec::default();
+        for s in iter {
+            v.push(s);
+        }
+        v
+    }
+}
+
+/// Repeated labels (a rule, a board's name): the distinct strings once, in
+/// order of first appearance, and one code per row.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DictVec {
+    levels: Vec<String>,
+    codes: Vec<u32>,
+}
+
+impl DictVec {
+    /// `n` rows of one label.
+    pub fn repeat(label: &str, n: usize) -> DictVec {
+        DictVec {
+            levels: vec![label.to_string()],
+            codes: vec![0; n],
+        }
+    }
+    /// A column from its dictionary and codes (codes must index `levels`).
+    pub fn from_parts(levels: Vec<String>, codes: Vec<u32>) -> DictVec {
+        debug_assert!(codes.iter().all(|&c| (c as usize) < levels.len()));
+        DictVec { levels, codes }
+    }
+    /// Appends a label.
+    pub fn push(&mut self, label: &str) {
+        let code = match self.levels.iter().rposition(|l| l == label) {
+            Some(c) => c,
+            None => {
+                self.levels.push(label.to_string());
+                self.levels.len() - 1
+            }
+        };
+        self.codes.push(code as u32);
+    }
+    /// Row `i`.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.levels.get(self.codes[i] as usize).map(String::as_str)
+    }
+    /// The distinct labels, in order of first appearance.
+    pub fn levels(&self) -> &[String] {
+        &self.levels
+    }
+    /// One code per row.
+    pub fn codes(&self) -> &[u32] {
+        &self.codes
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+    pub(crate) fn extend_from(&mut self, other: &DictVec) {
+        let map: Vec<u32> = other
+            .levels
+            .iter()
+            .map(|l| match self.levels.iter().position(|x| x == l) {
+                Some(c) => c as u32,
+                None => {
+                    self.levels.push(l.clone());
+                    (self.levels.len() - 1) as u32
+                }
+            })
+            .collect();
+        self.codes
+            .extend(other.codes.iter().map(|&c| map[c as usize]));
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> DictVec {
+        DictVec {
+            levels: self.levels.clone(),
+            codes: rows.iter().map(|&i| self.codes[i]).collect(),
+        }
+    }
+}
+
+/// Appends `other`'s validity (`m` rows) to `valid` (`n` rows so far);
+/// `None` stays `None` while every row is valid.
+fn extend_validity(valid: &mut Option<Vec<bool>>, n: usize, other: Option<&[bool]>, m: usize) {
+    match (valid.as_mut(), other) {
+        (None, None) => {}
+        (Some(v), None) => v.extend(std::iter::repeat_n(true, m)),
+        (v, Some(o)) => {
+            let v = match v {
+                Some(v) => v,
+                None => valid.insert(vec![true; n]),
+            };
+            v.extend_from_slice(o);
+        }
+    }
+}
+
+/// A closed vocabulary: one byte per row, an index into `levels`
+/// ([`EnumVec::NULL`] for null).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumVec {
+    /// The vocabulary, in its declared order.
+    pub levels: &'static [&'static str],
+    /// One code per row.
+    pub codes: Vec<u8>,
+}
+
+impl EnumVec {
+    /// The code of a null.
+    pub const NULL: u8 = u8::MAX;
+    /// An empty column over `levels`.
+    pub fn new(levels: &'static [&'static str], rows: usize) -> EnumVec {
+        debug_assert!(levels.len() < Self::NULL as usize);
+        EnumVec {
+            levels,
+            codes: Vec::with_capacity(rows),
+        }
+    }
+    /// Appends level number `code`.
+    #[inline]
+    pub fn push(&mut self, code: u8) {
+        debug_assert!((code as usize) < self.levels.len());
+        self.codes.push(code);
+    }
+    /// Appends a null.
+    pub fn push_null(&mut self) {
+        self.codes.push(Self::NULL);
+    }
+    /// Appends the level named `level`; panics on a word outside the
+    /// vocabulary (a programming error in a family, caught by its tests).
+    pub fn push_str(&mut self, level: &str) {
+        let code = self
+            .code_of(level)
+            .unwrap_or_else(|| panic!("{level:?} is not one of {:?}", self.levels));
+        self.codes.push(code);
+    }
+    /// The code of a level.
+    pub fn code_of(&self, level: &str) -> Option<u8> {
+        self.levels
+            .iter()
+            .position(|l| *l == level)
+            .map(|p| p as u8)
+    }
+    /// Row `i`, `None` when null.
+    pub fn get(&self, i: usize) -> Option<&'static str> {
+        self.levels.get(self.codes[i] as usize).copied()
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+}
+
+/// Lists of integers: row `i` is `values[offsets[i]..offsets[i + 1]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntListVec {
+    offsets: Vec<usize>,
+    values: Vec<i64>,
+    valid: Option<Vec<bool>>,
+}
+
+impl Default for IntListVec {
+    fn default() -> Self {
+        IntListVec {
+            offsets: vec![0],
+            values: Vec::new(),
+            valid: None,
+        }
+    }
+}
+
+impl IntListVec {
+    /// An empty column with room for `rows` rows and `items` items.
+    pub fn with_capacity(rows: usize, items: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        IntListVec {
+            offsets,
+            values: Vec::with_capacity(items),
+            valid: None,
+        }
+    }
+    /// Appends one list.
+    pub fn push(&mut self, items: &[i64]) {
+        self.values.extend_from_slice(items);
+        self.end_row(true);
+    }
+    /// Appends one list from an iterator.
+    pub fn push_iter(&mut self, items: impl IntoIterator<Item = i64>) {
+        self.values.extend(items);
+        self.end_row(true);
+    }
+    /// Appends a null.
+    pub fn push_null(&mut self) {
+        self.end_row(false);
+    }
+    /// Appends `Some(list)` or a null.
+    pub fn push_opt(&mut self, items: Option<&[i64]>) {
+        match items {
+            Some(v) => self.push(v),
+            None => self.push_null(),
+        }
+    }
+    fn end_row(&mut self, valid: bool) {
+        let n = self.len();
+        self.offsets.push(self.values.len());
+        if !valid || self.valid.is_some() {
+            self.valid.get_or_insert_with(|| vec![true; n]).push(valid);
+        }
+    }
+    /// Row `i` (empty for a null).
+    pub fn get(&self, i: usize) -> &[i64] {
+        &self.values[self.offsets[i]..self.offsets[i + 1]]
+    }
+    /// Row `i`, `None` when null.
+    pub fn get_opt(&self, i: usize) -> Option<&[i64]> {
+        self.is_valid(i).then(|| self.get(i))
+    }
+    /// Is row `i` non-null?
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid.as_ref().is_none_or(|v| v[i])
+    }
+    /// True when some row is null.
+    pub fn has_nulls(&self) -> bool {
+        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Offsets (rows + 1) and the flat values, for writers.
+    pub fn parts(&self) -> (&[usize], &[i64]) {
+        (&self.offsets, &self.values)
+    }
+    pub(crate) fn extend_from(&mut self, other: &IntListVec) {
+        let (n, base) = (self.len(), self.values.len());
+        self.values.extend_from_slice(&other.values);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> IntListVec {
+        let mut v = IntListVec::default();
+        for &i in rows {
+            v.push_opt(self.get_opt(i));
+        }
+        v
+    }
+}
+
+/// Lists of strings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrListVec {
+    offsets: Vec<usize>,
+    values: StrVec,
+    valid: Option<Vec<bool>>,
+}
+
+impl Default for StrListVec {
+    fn default() -> Self {
+        StrListVec {
+            offsets: vec![0],
+            values: StrVec::default(),
+            valid: None,
+        }
+    }
+}
+
+impl StrListVec {
+    /// Appends one list.
+    pub fn push<'a>(&mut self, items: impl IntoIterator<Item = &'a str>) {
+        for s in items {
+            self.values.push(s);
+        }
+        self.end_row(true);
+    }
+    /// Appends a null.
+    pub fn push_null(&mut self) {
+        self.end_row(false);
+    }
+    fn end_row(&mut self, valid: bool) {
+        let n = self.len();
+        self.offsets.push(self.values.len());
+        if !valid || self.valid.is_some() {
+            self.valid.get_or_insert_with(|| vec![true; n]).push(valid);
+        }
+    }
+    /// The items of row `i` (none for a null).
+    pub fn get(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
+        (self.offsets[i]..self.offsets[i + 1]).map(move |k| self.values.get(k))
+    }
+    /// Number of items in row `i`.
+    pub fn row_len(&self, i: usize) -> usize {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+    /// Is row `i` non-null?
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid.as_ref().is_none_or(|v| v[i])
+    }
+    /// True when some row is null.
+    pub fn has_nulls(&self) -> bool {
+        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub(crate) fn extend_from(&mut self, other: &StrListVec) {
+        for i in 0..other.len() {
+            if other.is_valid(i) {
+                self.push(other.get(i));
+            } else {
+                self.push_null();
+            }
+        }
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> StrListVec {
+        let mut v = StrListVec::default();
+        for &i in rows {
+            if self.is_valid(i) {
+                v.push(self.get(i));
+            } else {
+                v.push_null();
+            }
+        }
+        v
+    }
+}
+
+/// Lists of structs whose fields are integers (a move on several heaps, a
+/// run of pieces): one flat vector per field, sharing the offsets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructListVec {
+    /// Field names, in order.
+    pub fields: &'static [&'static str],
+    offsets: Vec<usize>,
+    values: Vec<Vec<i64>>,
+}
+
+impl StructListVec {
+    /// An empty column of structs with these fields.
+    pub fn new(fields: &'static [&'static str], rows: usize) -> StructListVec {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        StructListVec {
+            fields,
+            offsets,
+            values: vec![Vec::with_capacity(rows); fields.len()],
+        }
+    }
+    /// Appends one struct to the row being built (its fields in order).
+    #[inline]
+    pub fn push_item(&mut self, item: &[i64]) {
+        debug_assert_eq!(item.len(), self.fields.len());
+        for (v, &x) in self.values.iter_mut().zip(item) {
+            v.push(x);
+        }
+    }
+    /// Ends the row being built.
+    #[inline]
+    pub fn end_row(&mut self) {
+        self.offsets.push(self.values.first().map_or(0, Vec::len));
+    }
+    /// Number of structs in row `i`.
+    pub fn row_len(&self, i: usize) -> usize {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+    /// Field `f` of the structs of row `i`.
+    pub fn field(&self, i: usize, f: usize) -> &[i64] {
+        &self.values[f][self.offsets[i]..self.offsets[i + 1]]
+    }
+    /// The index of a field.
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| *f == name)
+    }
+    /// Struct `k` of row `i`, its fields in order.
+    pub fn item(&self, i: usize, k: usize) -> Vec<i64> {
+        let at = self.offsets[i] + k;
+        self.values.iter().map(|v| v[at]).collect()
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Offsets (rows + 1) and one flat vector per field, for writers.
+    pub fn parts(&self) -> (&[usize], &[Vec<i64>]) {
+        (&self.offsets, &self.values)
+    }
+    pub(crate) fn extend_from(&mut self, other: &StructListVec) {
+        let base = self.values.first().map_or(0, Vec::len);
+        for (a, b) in self.values.iter_mut().zip(&other.values) {
+            a.extend_from_slice(b);
+        }
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> StructListVec {
+        let mut v = StructListVec::new(self.fields, rows.len());
+        for &i in rows {
+            for k in 0..self.row_len(i) {
+                v.push_item(&self.item(i, k));
+            }
+            v.end_row();
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strvec_nulls_and_values() {
+        let mut v: StrVec = ["", "a"].into_iter().collect();
+        v.push_null();
+        v.push("bc");
+        assert_eq!(
+            v.iter_opt().collect::<Vec<_>>(),
+            vec![Some(""), Some("a"), None, Some("bc")]
+        );
+        assert!(v.has_nulls());
+        let t = v.take_rows(&[3, 2]);
+        assert_eq!(t.iter_opt().collect::<Vec<_>>(), vec![Some("bc"), None]);
+    }
+
+    #[test]
+    fn int_lists() {
+        let mut l = IntListVec::default();
+        l.push(&[1, 2]);
+        l.push_null();
+        l.push(&[]);
+        l.push_iter([7]);
+        assert_eq!(l.len(), 4);
+        assert_eq!(l.get_opt(0), Some(&[1, 2][..]));
+        assert_eq!(l.get_opt(1), None);
+        assert_eq!(l.get_opt(2), Some(&[][..]));
+        assert_eq!(l.get(3), &[7]);
+        let mut m = IntListVec::default();
+        m.extend_from(&l);
+        assert_eq!(m, l);
+    }
+
+    #[test]
+    fn struct_lists() {
+        static F: &[&str] = &["heap", "take"];
+        let mut s = StructListVec::new(F, 2);
+        s.push_item(&[1, 3]);
+        s.push_item(&[2, 4]);
+        s.end_row();
+        s.end_row();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.field(0, 1), &[3, 4]);
+        assert_eq!(s.row_len(1), 0);
+        assert_eq!(s.item(0, 1), vec![2, 4]);
+        assert_eq!(s.take_rows(&[1, 0]).field(1, 0), &[1, 2]);
+    }
+
+    #[test]
+    fn enums() {
+        static L: &[&str] = &["P", "N"];
+        let mut e = EnumVec::new(L, 3);
+        e.push(1);
+        e.push_null();
+        e.push_str("P");
+        assert_eq!(
+            (0..3).map(|i| e.get(i)).collect::<Vec<_>>(),
+            vec![Some("N"), None, Some("P")]
+        );
+    }
+}

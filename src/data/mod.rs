@@ -1,0 +1,11 @@
+//! Typed data: the columnar [`Table`] every stage exchanges, and the
+//! [`Dataset`] declarations families make once (column types, meanings,
+//! roles). A leaf module: it knows tables, not games or files.
+
+pub mod columns;
+pub mod schema;
+pub mod table;
+
+pub use columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec};
+pub use schema::{Column, Dataset, Display, Dtype, PROVENANCE, Role, cell_text};
+pub use table::{Cell, Table, Values};

@@ -1,0 +1,355 @@
+//! Datasets declared once: each family states, for every dataset it writes,
+//! its columns with their types, a one-line meaning, and the role the rest of
+//! nimlab reads (the checker's keys, the report's formulas, the fitted
+//! two-heap forms). Nothing outside a family names that family's columns.
+
+use std::fmt::Write as _;
+
+use super::table::{Table, Values};
+
+/// How a family writes the text of a cell where the generic text of
+/// [`super::Cell`] is not what the reports print (e.g. winning moves `A3,B4`).
+pub type Display = fn(&Table, usize, &mut String);
+
+/// A column's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    /// 64-bit integer.
+    Int,
+    /// 64-bit float (timings only).
+    Float,
+    /// Boolean.
+    Bool,
+    /// Free text.
+    Str,
+    /// A label repeated over many rows (a rule, a board name): text stored
+    /// as a dictionary (Parquet dictionary encoding; a categorical for readers).
+    Cat,
+    /// A closed vocabulary, in this order (a categorical for readers).
+    Enum(&'static [&'static str]),
+    /// A list of integers.
+    IntList,
+    /// A list of strings.
+    StrList,
+    /// A list of structs with these integer fields.
+    StructList(&'static [&'static str]),
+}
+
+impl Dtype {
+    /// The type as the data docs write it.
+    pub fn doc(self) -> String {
+        match self {
+            Dtype::Int => "Int64".into(),
+            Dtype::Float => "Float64".into(),
+            Dtype::Bool => "Boolean".into(),
+            Dtype::Str => "String".into(),
+            Dtype::Cat => "Categorical".into(),
+            Dtype::Enum(l) => format!("Enum({})", l.join(", ")),
+            Dtype::IntList => "List(Int64)".into(),
+            Dtype::StrList => "List(String)".into(),
+            Dtype::StructList(f) => format!(
+                "List(Struct({}))",
+                f.iter()
+                    .map(|x| format!("{x}: Int64"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// What a column is for: the rest of nimlab reads roles, never names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Which experiment and sweep a row comes from (added by the store).
+    Provenance,
+    /// A parameter of the case (rule, board, take set…).
+    Param,
+    /// A human label naming the case; it states its parameters, which are
+    /// then left out of a counterexample's key.
+    Label,
+    /// A coordinate of the position within its case (a heap size, a pile,
+    /// a hand): with the labels, the key of a row.
+    Position,
+    /// `P` or `N`: who wins from the position.
+    Outcome,
+    /// A computed value.
+    Result,
+    /// A closed form proposed from the data (shown by the report).
+    ClosedForm,
+    /// A wall-clock measurement: differs between runs, never compared.
+    Timing,
+}
+
+impl Role {
+    /// The role's name in the data docs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Provenance => "provenance",
+            Role::Param => "parameter",
+            Role::Label => "label",
+            Role::Position => "position",
+            Role::Outcome => "outcome",
+            Role::Result => "result",
+            Role::ClosedForm => "closed form",
+            Role::Timing => "timing",
+        }
+    }
+}
+
+/// One declared column.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// Name (one meaning across all families).
+    pub name: &'static str,
+    /// Type.
+    pub dtype: Dtype,
+    /// May it hold nulls?
+    pub nullable: bool,
+    /// Role.
+    pub role: Role,
+    /// One line: what it means.
+    pub doc: &'static str,
+    /// The family's own cell text, where the generic one is not right.
+    pub display: Option<Display>,
+}
+
+impl Column {
+    /// A non-null column.
+    pub const fn new(name: &'static str, dtype: Dtype, role: Role, doc: &'static str) -> Column {
+        Column {
+            name,
+            dtype,
+            nullable: false,
+            role,
+            doc,
+            display: None,
+        }
+    }
+    /// The same column, allowing nulls.
+    pub const fn nullable(mut self) -> Column {
+        self.nullable = true;
+        self
+    }
+    /// The same column, with the family's own cell text.
+    pub const fn display(mut self, f: Display) -> Column {
+        self.display = Some(f);
+        self
+    }
+    /// Does a column of values match this declaration? `Err` says how not.
+    pub fn check(&self, v: &Values) -> Result<(), String> {
+        let nulls = match v {
+            Values::Null(n) => *n > 0,
+            Values::OptInt(x) => x.iter().any(Option::is_none),
+            Values::Str(x) => x.has_nulls(),
+            Values::Enum(e) => e.codes.iter().any(|&c| c as usize >= e.levels.len()),
+            Values::IntList(x) => x.has_nulls(),
+            Values::StrList(x) => x.has_nulls(),
+            _ => false,
+        };
+        if nulls && !self.nullable {
+            return Err(format!(
+                "column {} holds nulls but is declared non-null",
+                self.name
+            ));
+        }
+        let ok = match (self.dtype, v) {
+            (_, Values::Null(_)) => true,
+            (Dtype::Int, Values::Int(_) | Values::OptInt(_)) => true,
+            (Dtype::Float, Values::Float(_)) => true,
+            (Dtype::Bool, Values::Bool(_)) => true,
+            (Dtype::Str, Values::Str(_)) => true,
+            (Dtype::Cat, Values::Dict(_) | Values::Str(_)) => true,
+            (Dtype::Enum(l), Values::Enum(e)) => l == e.levels,
+            (Dtype::IntList, Values::IntList(_)) => true,
+            (Dtype::StrList, Values::StrList(_)) => true,
+            (Dtype::StructList(f), Values::StructList(s)) => f == s.fields,
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "column {} is declared {} but holds {}",
+                self.name,
+                self.dtype.doc(),
+                kind(v)
+            ))
+        }
+    }
+}
+
+fn kind(v: &Values) -> &'static str {
+    match v {
+        Values::Int(_) => "integers",
+        Values::OptInt(_) => "nullable integers",
+        Values::Bool(_) => "booleans",
+        Values::Float(_) => "floats",
+        Values::Str(_) => "strings",
+        Values::Dict(_) => "labels (a dictionary)",
+        Values::Enum(_) => "a vocabulary with other levels",
+        Values::IntList(_) => "lists of integers",
+        Values::StrList(_) => "lists of strings",
+        Values::StructList(_) => "lists of structs with other fields",
+        Values::Null(_) => "nulls",
+    }
+}
+
+/// One declared dataset: a name (a folder under `data/<family>/`), what a
+/// row is, and its columns, composed of groups shared between datasets.
+#[derive(Debug)]
+pub struct Dataset {
+    /// Name, unique within its family.
+    pub name: &'static str,
+    /// One line: what a row is.
+    pub doc: &'static str,
+    /// Column groups, in order (e.g. the rule's columns, then the results).
+    pub groups: &'static [&'static [Column]],
+}
+
+/// The columns the store puts first in every file: a row says which
+/// experiment and sweep it belongs to.
+pub static PROVENANCE: &[Column] = &[
+    Column::new(
+        "experiment",
+        Dtype::Cat,
+        Role::Provenance,
+        "the experiment (the spec's `experiment:`, default its file name)",
+    ),
+    Column::new("sweep", Dtype::Cat, Role::Provenance, "the sweep's `name:`"),
+];
+
+impl Dataset {
+    /// Every column a family writes, in order (without [`PROVENANCE`]).
+    pub fn columns(&self) -> impl Iterator<Item = &'static Column> + '_ {
+        self.groups.iter().flat_map(|g| g.iter())
+    }
+    /// Every column in a stored file: [`PROVENANCE`], then the family's.
+    pub fn stored_columns(&self) -> impl Iterator<Item = &'static Column> + '_ {
+        PROVENANCE.iter().chain(self.columns())
+    }
+    /// A column by name (provenance included).
+    pub fn column(&self, name: &str) -> Option<&'static Column> {
+        self.stored_columns().find(|c| c.name == name)
+    }
+    /// The columns with a role, in order.
+    pub fn with_role(&self, role: Role) -> Vec<&'static Column> {
+        self.stored_columns().filter(|c| c.role == role).collect()
+    }
+    /// Checks a case's table: exactly the declared columns (any order), each
+    /// of its declared type and nullability.
+    pub fn validate(&self, t: &Table) -> Result<(), String> {
+        for (name, v) in t.columns() {
+            let c = self
+                .columns()
+                .find(|c| c.name == name)
+                .ok_or_else(|| format!("dataset {}: column {name} is not declared", self.name))?;
+            c.check(v)
+                .map_err(|e| format!("dataset {}: {e}", self.name))?;
+        }
+        for c in self.columns() {
+            if t.column(c.name).is_none() {
+                return Err(format!(
+                    "dataset {}: declared column {} is missing",
+                    self.name, c.name
+                ));
+            }
+        }
+        Ok(())
+    }
+    /// The dataset's columns as a Markdown table (for the data docs).
+    pub fn markdown(&self) -> String {
+        let mut s = String::from("| column | type | role | meaning |\n|---|---|---|---|\n");
+        for c in self.columns() {
+            let _ = writeln!(
+                s,
+                "| `{}` | {}{} | {} | {} |",
+                c.name,
+                c.dtype.doc(),
+                if c.nullable { ", nullable" } else { "" },
+                c.role.as_str(),
+                c.doc.replace('|', "\\|")
+            );
+        }
+        s
+    }
+}
+
+/// The text of a cell as a reader of tables expects it: the column's own
+/// display where declared, the generic text otherwise (`""` for null).
+pub fn cell_text(t: &Table, col: &str, row: usize, decl: Option<&Column>, out: &mut String) {
+    if let Some(f) = decl.and_then(|c| c.display) {
+        f(t, row, out);
+        return;
+    }
+    match t.cell(col, row) {
+        Some(super::Cell::Null) | None => {}
+        Some(c) => {
+            let _ = write!(out, "{c}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::columns::StrVec;
+
+    static L: &[&str] = &["P", "N"];
+    static COLS: &[Column] = &[
+        Column::new("N", Dtype::Int, Role::Position, "heap size"),
+        Column::new("outcome", Dtype::Enum(L), Role::Outcome, "P or N"),
+        Column::new("grundy", Dtype::Int, Role::Result, "Grundy value").nullable(),
+    ];
+    static DS: Dataset = Dataset {
+        name: "positions",
+        doc: "one row per position",
+        groups: &[COLS],
+    };
+
+    fn good() -> Table {
+        let mut e = crate::data::EnumVec::new(L, 2);
+        e.push(0);
+        e.push(1);
+        Table::new()
+            .with("N", Values::Int(vec![0, 1]))
+            .with("outcome", Values::Enum(e))
+            .with("grundy", Values::OptInt(vec![Some(0), None]))
+    }
+
+    #[test]
+    fn a_declared_table_validates() {
+        assert_eq!(DS.validate(&good()), Ok(()));
+        assert_eq!(DS.with_role(Role::Position)[0].name, "N");
+        assert_eq!(DS.stored_columns().next().unwrap().name, "experiment");
+    }
+
+    #[test]
+    fn undeclared_missing_or_mistyped_columns_fail() {
+        let t = good().with("extra", Values::Int(vec![1, 2]));
+        assert!(
+            DS.validate(&t)
+                .unwrap_err()
+                .contains("extra is not declared")
+        );
+        let t = Table::new()
+            .with("N", Values::Int(vec![0]))
+            .with("grundy", Values::OptInt(vec![None]));
+        assert!(DS.validate(&t).unwrap_err().contains("outcome is missing"));
+        let mut t = good();
+        t = Table::new()
+            .with("N", Values::Str(["0", "1"].into_iter().collect::<StrVec>()))
+            .with("outcome", t.column("outcome").unwrap().clone())
+            .with("grundy", Values::OptInt(vec![None, None]));
+        assert!(DS.validate(&t).unwrap_err().contains("declared Int64"));
+    }
+
+    #[test]
+    fn nulls_only_where_declared() {
+        let t = Table::new()
+            .with("N", Values::OptInt(vec![Some(0), None]))
+            .with("outcome", good().column("outcome").unwrap().clone())
+            .with("grundy", Values::OptInt(vec![None, None]));
+        assert!(DS.validate(&t).unwrap_err().contains("holds nulls"));
+    }
+}

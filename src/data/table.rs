@@ -1,0 +1,433 @@
+//! A small columnar table: what families produce and what the store, the
+//! renderer and the checker read. Typed vectors ([`super::columns`]), no
+//! per-row allocation; a label repeated over a case's rows is a dictionary
+//! ([`DictVec`]) costing four bytes a row.
+
+use std::fmt;
+
+use super::columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec};
+
+/// One column's values. Integers are `i64` (Parquet `INT64`), which every
+/// reader (Python, R, DuckDB) handles without unsigned-integer surprises.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    /// Non-null integers.
+    Int(Vec<i64>),
+    /// Nullable integers (e.g. `grundy`, null where no Grundy value is defined).
+    OptInt(Vec<Option<i64>>),
+    /// Booleans.
+    Bool(Vec<bool>),
+    /// Floats (timings).
+    Float(Vec<f64>),
+    /// Strings (nullable).
+    Str(StrVec),
+    /// Repeated labels: a dictionary of strings and one code per row.
+    Dict(DictVec),
+    /// A closed vocabulary.
+    Enum(EnumVec),
+    /// Lists of integers (nullable).
+    IntList(IntListVec),
+    /// Lists of strings (nullable).
+    StrList(StrListVec),
+    /// Lists of structs of integers.
+    StructList(StructListVec),
+    /// `n` nulls (a nullable column that does not apply to these rows).
+    Null(usize),
+}
+
+/// A single cell, for generic readers (renderers, the expression evaluator).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A float.
+    Float(f64),
+    /// A string (or a level of a vocabulary).
+    Str(&'a str),
+    /// A list of integers.
+    IntList(&'a [i64]),
+    /// A list of strings: row `.1` of the column.
+    StrList(&'a StrListVec, usize),
+    /// A list of structs: row `.1` of the column.
+    StructList(&'a StructListVec, usize),
+    /// Null.
+    Null,
+}
+
+impl fmt::Display for Cell<'_> {
+    /// The generic text of a cell: lists as `a, b, c`, structs as `(x,y)`
+    /// joined by `; `. A family declares its own text for columns where the
+    /// reports print something else ([`super::schema::Column::display`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cell::Int(v) => write!(f, "{v}"),
+            Cell::Bool(v) => write!(f, "{v}"),
+            Cell::Float(v) => write!(f, "{v}"),
+            Cell::Str(v) => write!(f, "{v}"),
+            Cell::IntList(v) => write_joined(f, v.iter(), ", "),
+            Cell::StrList(l, i) => write_joined(f, l.get(*i), ", "),
+            Cell::StructList(l, i) => {
+                for k in 0..l.row_len(*i) {
+                    if k > 0 {
+                        f.write_str("; ")?;
+                    }
+                    f.write_str("(")?;
+                    write_joined(f, l.item(*i, k).iter(), ",")?;
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            Cell::Null => write!(f, "null"),
+        }
+    }
+}
+
+fn write_joined<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    items: impl Iterator<Item = T>,
+    sep: &str,
+) -> fmt::Result {
+    for (k, x) in items.enumerate() {
+        if k > 0 {
+            f.write_str(sep)?;
+        }
+        write!(f, "{x}")?;
+    }
+    Ok(())
+}
+
+impl Values {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Int(v) => v.len(),
+            Values::OptInt(v) => v.len(),
+            Values::Bool(v) => v.len(),
+            Values::Float(v) => v.len(),
+            Values::Str(v) => v.len(),
+            Values::Dict(v) => v.len(),
+            Values::Enum(v) => v.len(),
+            Values::IntList(v) => v.len(),
+            Values::StrList(v) => v.len(),
+            Values::StructList(v) => v.len(),
+            Values::Null(n) => *n,
+        }
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Row `i` as a [`Cell`].
+    pub fn cell(&self, i: usize) -> Cell<'_> {
+        match self {
+            Values::Int(v) => Cell::Int(v[i]),
+            Values::OptInt(v) => v[i].map_or(Cell::Null, Cell::Int),
+            Values::Bool(v) => Cell::Bool(v[i]),
+            Values::Float(v) => Cell::Float(v[i]),
+            Values::Str(v) => v.get_opt(i).map_or(Cell::Null, Cell::Str),
+            Values::Dict(v) => v.get(i).map_or(Cell::Null, Cell::Str),
+            Values::Enum(v) => v.get(i).map_or(Cell::Null, Cell::Str),
+            Values::IntList(v) => v.get_opt(i).map_or(Cell::Null, Cell::IntList),
+            Values::StrList(v) if v.is_valid(i) => Cell::StrList(v, i),
+            Values::StrList(_) => Cell::Null,
+            Values::StructList(v) => Cell::StructList(v, i),
+            Values::Null(_) => Cell::Null,
+        }
+    }
+    fn empty_like(&self) -> Values {
+        match self {
+            Values::Int(_) => Values::Int(vec![]),
+            Values::OptInt(_) => Values::OptInt(vec![]),
+            Values::Bool(_) => Values::Bool(vec![]),
+            Values::Float(_) => Values::Float(vec![]),
+            Values::Str(_) => Values::Str(StrVec::default()),
+            Values::Dict(_) => Values::Dict(DictVec::default()),
+            Values::Enum(e) => Values::Enum(EnumVec::new(e.levels, 0)),
+            Values::IntList(_) => Values::IntList(IntListVec::default()),
+            Values::StrList(_) => Values::StrList(StrListVec::default()),
+            Values::StructList(s) => Values::StructList(StructListVec::new(s.fields, 0)),
+            Values::Null(_) => Values::Null(0),
+        }
+    }
+    /// Appends `other`'s rows; false when the types cannot be combined.
+    fn append(&mut self, other: &Values) -> bool {
+        match (&mut *self, other) {
+            (Values::Null(a), Values::Null(b)) => {
+                *a += b;
+                return true;
+            }
+            (Values::Null(n), o) => {
+                let Some(mut v) = nulls_like(o, *n) else {
+                    return false;
+                };
+                if !v.append(o) {
+                    return false;
+                }
+                *self = v;
+                return true;
+            }
+            (s, Values::Null(n)) => {
+                let Some(v) = nulls_like(s, *n) else {
+                    return false;
+                };
+                return s.append(&v);
+            }
+            _ => {}
+        }
+        match (self, other) {
+            (Values::Int(a), Values::Int(b)) => a.extend_from_slice(b),
+            (Values::OptInt(a), Values::OptInt(b)) => a.extend_from_slice(b),
+            (Values::OptInt(a), Values::Int(b)) => a.extend(b.iter().map(|&x| Some(x))),
+            (s @ Values::Int(_), Values::OptInt(b)) => {
+                let Values::Int(a) = s else { unreachable!() };
+                let mut v: Vec<Option<i64>> = a.iter().map(|&x| Some(x)).collect();
+                v.extend_from_slice(b);
+                *s = Values::OptInt(v);
+            }
+            (Values::Bool(a), Values::Bool(b)) => a.extend_from_slice(b),
+            (Values::Float(a), Values::Float(b)) => a.extend_from_slice(b),
+            (Values::Str(a), Values::Str(b)) => a.extend_from(b),
+            (Values::Dict(a), Values::Dict(b)) => a.extend_from(b),
+            (Values::Enum(a), Values::Enum(b)) if a.levels == b.levels => {
+                a.codes.extend_from_slice(&b.codes)
+            }
+            (Values::IntList(a), Values::IntList(b)) => a.extend_from(b),
+            (Values::StrList(a), Values::StrList(b)) => a.extend_from(b),
+            (Values::StructList(a), Values::StructList(b)) if a.fields == b.fields => {
+                a.extend_from(b)
+            }
+            _ => return false,
+        }
+        true
+    }
+    fn take_rows(&self, rows: &[usize]) -> Values {
+        match self {
+            Values::Int(v) => Values::Int(rows.iter().map(|&i| v[i]).collect()),
+            Values::OptInt(v) => Values::OptInt(rows.iter().map(|&i| v[i]).collect()),
+            Values::Bool(v) => Values::Bool(rows.iter().map(|&i| v[i]).collect()),
+            Values::Float(v) => Values::Float(rows.iter().map(|&i| v[i]).collect()),
+            Values::Str(v) => Values::Str(v.take_rows(rows)),
+            Values::Dict(v) => Values::Dict(v.take_rows(rows)),
+            Values::Enum(e) => Values::Enum(EnumVec {
+                levels: e.levels,
+                codes: rows.iter().map(|&i| e.codes[i]).collect(),
+            }),
+            Values::IntList(v) => Values::IntList(v.take_rows(rows)),
+            Values::StrList(v) => Values::StrList(v.take_rows(rows)),
+            Values::StructList(v) => Values::StructList(v.take_rows(rows)),
+            Values::Null(_) => Values::Null(rows.len()),
+        }
+    }
+}
+
+/// `n` nulls in the representation of `like` (`None` for a type without nulls).
+fn nulls_like(like: &Values, n: usize) -> Option<Values> {
+    Some(match like {
+        Values::Int(_) | Values::OptInt(_) => Values::OptInt(vec![None; n]),
+        Values::Str(_) => {
+            let mut s = StrVec::default();
+            (0..n).for_each(|_| s.push_null());
+            Values::Str(s)
+        }
+        Values::Enum(e) => Values::Enum(EnumVec {
+            levels: e.levels,
+            codes: vec![EnumVec::NULL; n],
+        }),
+        Values::IntList(_) => {
+            let mut l = IntListVec::default();
+            (0..n).for_each(|_| l.push_null());
+            Values::IntList(l)
+        }
+        Values::StrList(_) => {
+            let mut l = StrListVec::default();
+            (0..n).for_each(|_| l.push_null());
+            Values::StrList(l)
+        }
+        Values::Null(_) => Values::Null(n),
+        Values::Bool(_) | Values::Float(_) | Values::Dict(_) | Values::StructList(_) => {
+            return None;
+        }
+    })
+}
+
+/// Named columns of equal length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    columns: Vec<(String, Values)>,
+}
+
+impl Table {
+    /// An empty table with no columns.
+    pub fn new() -> Self {
+        Table::default()
+    }
+    /// Adds a column (builder style). Panics if its length differs from the others:
+    /// that is a programming error in a family, never a user error.
+    pub fn with(mut self, name: &str, values: Values) -> Self {
+        self.push(name, values);
+        self
+    }
+    /// Adds a column.
+    pub fn push(&mut self, name: &str, values: Values) {
+        if let Some((_, first)) = self.columns.first() {
+            assert_eq!(
+                first.len(),
+                values.len(),
+                "column {name} has a different length"
+            );
+        }
+        assert!(self.column(name).is_none(), "duplicate column {name}");
+        self.columns.push((name.to_string(), values));
+    }
+    /// Adds a column holding the same label on every row (a dictionary of
+    /// one string).
+    pub fn with_label(self, name: &str, label: &str) -> Self {
+        let n = self.rows();
+        self.with(name, Values::Dict(DictVec::repeat(label, n)))
+    }
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.columns.first().map_or(0, |(_, v)| v.len())
+    }
+    /// The columns, in order.
+    pub fn columns(&self) -> &[(String, Values)] {
+        &self.columns
+    }
+    /// Consumes the table, returning its columns.
+    pub fn into_columns(self) -> Vec<(String, Values)> {
+        self.columns
+    }
+    /// Column names, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.columns.iter().map(|(n, _)| n.as_str()).collect()
+    }
+    /// A column by name.
+    pub fn column(&self, name: &str) -> Option<&Values> {
+        self.columns.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+    /// One cell; `None` if the column does not exist.
+    pub fn cell(&self, name: &str, row: usize) -> Option<Cell<'_>> {
+        self.column(name).map(|v| v.cell(row))
+    }
+    /// Appends the rows of `other`, which must have the same column names in the
+    /// same order (a table with no columns takes `other`'s). Integer columns
+    /// become nullable when either side is.
+    pub fn append(&mut self, other: &Table) -> anyhow::Result<()> {
+        if self.columns.is_empty() {
+            self.columns = other.columns.clone();
+            return Ok(());
+        }
+        if self.names() != other.names() {
+            anyhow::bail!(
+                "cannot append tables with different columns: [{}] vs [{}]",
+                self.names().join(", "),
+                other.names().join(", ")
+            );
+        }
+        for ((name, a), (_, b)) in self.columns.iter_mut().zip(&other.columns) {
+            if !a.append(b) {
+                anyhow::bail!("column {name} has different types in appended tables");
+            }
+        }
+        Ok(())
+    }
+    /// The rows at the given indices, in that order.
+    pub fn take_rows(&self, rows: &[usize]) -> Table {
+        Table {
+            columns: self
+                .columns
+                .iter()
+                .map(|(n, v)| (n.clone(), v.take_rows(rows)))
+                .collect(),
+        }
+    }
+    /// A table with the same columns and no rows.
+    pub fn empty_like(&self) -> Table {
+        Table {
+            columns: self
+                .columns
+                .iter()
+                .map(|(n, v)| (n.clone(), v.empty_like()))
+                .collect(),
+        }
+    }
+    /// The columns in the given order (those absent are skipped).
+    pub fn reordered(mut self, order: &[&str]) -> Table {
+        let mut out = Vec::with_capacity(self.columns.len());
+        for name in order {
+            if let Some(i) = self.columns.iter().position(|(n, _)| n == name) {
+                out.push(self.columns.swap_remove(i));
+            }
+        }
+        out.extend(self.columns);
+        Table { columns: out }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn append_promotes_to_nullable() {
+        let mut a = Table::new().with("x", Values::Int(vec![1, 2]));
+        let b = Table::new().with("x", Values::OptInt(vec![None]));
+        a.append(&b).unwrap();
+        assert_eq!(
+            a.column("x"),
+            Some(&Values::OptInt(vec![Some(1), Some(2), None]))
+        );
+        let c = Table::new().with("y", Values::Int(vec![1]));
+        assert!(a.append(&c).is_err());
+    }
+
+    #[test]
+    fn labels_are_dictionaries() {
+        let a = || {
+            Table::new()
+                .with("N", Values::Int(vec![0, 1]))
+                .with_label("take", "max:3")
+        };
+        let mut t = a();
+        t.append(&a()).unwrap();
+        let b = Table::new()
+            .with("N", Values::Int(vec![2]))
+            .with_label("take", "max:4");
+        t.append(&b).unwrap();
+        let Some(Values::Dict(d)) = t.column("take") else {
+            panic!("{t:?}")
+        };
+        assert_eq!(d.levels(), ["max:3", "max:4"]);
+        assert_eq!(d.codes(), [0, 0, 0, 0, 1]);
+        assert_eq!(t.take_rows(&[4]).cell("take", 0), Some(Cell::Str("max:4")));
+    }
+
+    #[test]
+    fn null_columns_take_the_type_they_meet() {
+        let mut a = Table::new().with("x", Values::Null(2));
+        a.append(&Table::new().with("x", Values::Int(vec![5])))
+            .unwrap();
+        assert_eq!(
+            a.column("x"),
+            Some(&Values::OptInt(vec![None, None, Some(5)]))
+        );
+        let mut b = Table::new().with("x", Values::Int(vec![1]));
+        b.append(&Table::new().with("x", Values::Null(1))).unwrap();
+        assert_eq!(b.column("x"), Some(&Values::OptInt(vec![Some(1), None])));
+    }
+
+    #[test]
+    fn generic_cell_text() {
+        let mut l = IntListVec::default();
+        l.push(&[0, 3, 6]);
+        assert_eq!(Values::IntList(l).cell(0).to_string(), "0, 3, 6");
+        static F: &[&str] = &["a", "b"];
+        let mut s = StructListVec::new(F, 1);
+        s.push_item(&[1, 2]);
+        s.push_item(&[3, 4]);
+        s.end_row();
+        assert_eq!(Values::StructList(s).cell(0).to_string(), "(1,2); (3,4)");
+    }
+}

@@ -1,0 +1,147 @@
+//! A lines case: a group of boards under one rule, solved board by board.
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use anyhow::bail;
+use rayon::prelude::*;
+
+use super::board::Shape;
+use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, PERIODS, POSITIONS};
+use super::hexsum::HexSolver;
+use super::rules::Take;
+use super::solving::{Method, Solved, method_for, solve_board};
+use super::{Group, retro};
+use crate::family::{Case, CaseCtx, Interrupted, Output};
+use crate::game::Play;
+
+/// One group of boards under one rule: the unit of work.
+pub struct LinesCase {
+    pub(crate) group: Arc<Group>,
+    pub(crate) take: Take,
+    pub(crate) play: Play,
+    pub(crate) counts: bool,
+    pub(crate) grundy: bool,
+    pub(crate) pictures: bool,
+    pub(crate) hex: Option<Arc<OnceLock<HexSolver>>>,
+    pub(crate) hex_side: u32,
+    /// Boards in the sweep (big sweeps get a bigger dense chord memo).
+    pub(crate) hex_boards: usize,
+    pub(crate) memo_budget: u64,
+}
+
+impl LinesCase {
+    pub(crate) fn method(&self) -> Method {
+        method_for(&self.group.shapes[0], self.take, self.play, self.grundy)
+    }
+}
+
+impl Case for LinesCase {
+    fn key(&self) -> String {
+        let text: String = self.group.shapes.iter().map(|s| s.text() + ";").collect();
+        format!(
+            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}",
+            self.group.shapes.len(),
+            xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+            self.take.text(),
+            self.play.as_str(),
+            self.counts,
+            self.grundy,
+            self.pictures
+        )
+    }
+    fn cost(&self) -> u64 {
+        self.group
+            .shapes
+            .iter()
+            .map(|s| {
+                let n = s.pieces();
+                match method_for(s, self.take, self.play, self.grundy) {
+                    Method::Chords => n * 4,
+                    Method::Components => n.pow(3),
+                    Method::Exhaustive => 1u64 << n.min(62),
+                }
+                .max(if self.counts { 1u64 << n.min(62) } else { 0 })
+            })
+            .sum()
+    }
+    fn memory(&self) -> u64 {
+        let n = self
+            .group
+            .shapes
+            .iter()
+            .map(Shape::pieces)
+            .max()
+            .unwrap_or(0);
+        let ex = if self.counts || self.method() == Method::Exhaustive {
+            retro::memory_bytes(n.min(63) as usize)
+        } else {
+            0
+        };
+        ex.max(
+            HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
+                * u64::from(self.hex.is_some()),
+        )
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        let solved = self.solve_boards(ctx)?;
+        let mut out: Output = vec![
+            (&POSITIONS, self.positions(&solved)),
+            (&CLASS_COUNTS, self.class_counts(&solved)),
+        ];
+        if let Some(t) = self.periods(&solved) {
+            out.push((&PERIODS, t));
+        }
+        if self.counts {
+            out.push((&COUNTS, self.count_table(&solved)?));
+        }
+        if self.pictures
+            && let Some(t) = self.cells(&solved)?
+        {
+            out.push((&CELLS, t));
+        }
+        Ok(out)
+    }
+}
+
+impl LinesCase {
+    /// Every board of the group solved, with its solve time.
+    fn solve_boards(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Vec<(Solved, f64)>> {
+        let hex = self
+            .hex
+            .as_ref()
+            .map(|h| h.get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards)));
+        let one = |s: &Shape| -> anyhow::Result<(Solved, f64)> {
+            let t = Instant::now();
+            let r = solve_board(
+                Some(s),
+                None,
+                self.take,
+                self.play,
+                self.counts,
+                self.grundy,
+                hex,
+                self.memo_budget,
+                ctx.progress,
+                ctx.cancel,
+            )?;
+            Ok((r, t.elapsed().as_secs_f64()))
+        };
+        let shapes = &self.group.shapes;
+        // Many small chord boards: solve them in parallel on the shared memo;
+        // other boards parallelise inside, one at a time.
+        if self.method() == Method::Chords && !self.counts {
+            return shapes.par_iter().map(one).collect();
+        }
+        shapes
+            .iter()
+            .map(|s| {
+                if ctx.cancel.load(Ordering::Relaxed) {
+                    bail!(Interrupted);
+                }
+                one(s)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,328 @@
+//! The datasets `lines` writes, declared once (the data docs are generated
+//! from these declarations).
+
+use std::fmt::Write as _;
+
+use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
+use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
+use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS};
+
+/// Board shapes.
+pub const SHAPES: &[&str] = &[
+    "triangle",
+    "hexagon",
+    "trapezoid",
+    "parallelogram",
+    "pentagon",
+    "mask",
+];
+/// Report 000's classes of a Grundy value (N2 = 0, N1 = 1, N3 = 2, N4 = 3,
+/// N5 = 4, beyond N5 ≥ 5), and P/N for class counts without Grundy values.
+pub const CLASSES: &[&str] = &["N2", "N1", "N3", "N4", "N5", "beyond N5", "P", "N"];
+/// The solvers.
+pub const METHODS: &[&str] = &["chords", "components", "exhaustive"];
+/// What a picture's cell is.
+pub const CELL_KINDS: &[&str] = &["piece", "winning move"];
+/// The fields of a run of pieces: its first and last piece (axial coordinates).
+pub const RUN_FIELDS: &[&str] = &["q0", "r0", "q1", "r1"];
+/// Which sequence a period row is about.
+pub const SEQUENCES: &[&str] = &["grundy", "outcome"];
+
+const TAKE: Column = Column::new(
+    "take",
+    Dtype::Cat,
+    Role::Param,
+    "the take rule as written (accepted back by `nimlab solve lines --take`): `maximal`, `max:3`, `any`",
+);
+const RULE: Column = Column::new(
+    "rule",
+    Dtype::Cat,
+    Role::Label,
+    "take rule and play, `max:3 misere`",
+);
+const BOARD: Column = Column::new(
+    "board",
+    Dtype::Cat,
+    Role::Param,
+    "the board as written in a spec (accepted back by `nimlab solve lines`), `trapezoid: [2, 7]`",
+);
+const NAME: Column = Column::new(
+    "name",
+    Dtype::Cat,
+    Role::Label,
+    "the board's name, `A(2,7)`, `T(5)`",
+);
+
+static POSITION: &[Column] = &[
+    BOARD,
+    NAME,
+    Column::new("shape", Dtype::Enum(SHAPES), Role::Param, "the board's shape"),
+    Column::new(
+        "sequence",
+        Dtype::Cat,
+        Role::Param,
+        "the sequence the board belongs to, `A(2,y)`; null outside a sequence",
+    )
+    .nullable(),
+    Column::new(
+        "along_value",
+        Dtype::Int,
+        Role::Position,
+        "the value of the parameter the sequence runs along; null outside a sequence",
+    )
+    .nullable(),
+    Column::new("x", Dtype::Int, Role::Param, "first shape parameter of A(x,y), B(x,y), C(x,y,z); null otherwise").nullable(),
+    Column::new("y", Dtype::Int, Role::Param, "second shape parameter; null otherwise").nullable(),
+    Column::new("z", Dtype::Int, Role::Param, "third shape parameter (pentagons); null otherwise").nullable(),
+    Column::new(
+        "hexagon_sides",
+        Dtype::IntList,
+        Role::Param,
+        "the six sides of the equiangular hexagon the board is (a zero side for the degenerate shapes); null for masks",
+    )
+    .nullable(),
+    Column::new("pieces", Dtype::Int, Role::Param, "number of pieces on the board"),
+    TAKE,
+    PLAY_COLUMN,
+    RULE,
+    Column::new(
+        "shape_rule",
+        Dtype::Cat,
+        Role::Param,
+        "shape and rule, `trapezoid maximal normal` (one heat map each)",
+    ),
+    OUTCOME_COLUMN,
+    GRUNDY_COLUMN,
+    Column::new(
+        "class",
+        Dtype::Enum(CLASSES),
+        Role::Result,
+        "report 000's class of the Grundy value: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, `beyond N5` ≥ 5; null without a Grundy value",
+    )
+    .nullable(),
+    Column::new(
+        "winning_runs",
+        Dtype::StructList(RUN_FIELDS),
+        Role::Result,
+        "every winning first move, each the run it removes from its first piece (q0, r0) to its last (q1, r1), axial coordinates; each removed set once (tables print `(q,r)` or `(dq,dr):(q0,r0)..(q1,r1)`)",
+    )
+    .display(runs_text),
+    Column::new(
+        "winning_move_count",
+        Dtype::Int,
+        Role::Result,
+        "number of winning first moves (distinct removed sets)",
+    ),
+    Column::new("method", Dtype::Enum(METHODS), Role::Result, "the solver that answered"),
+    Column::new("seconds", Dtype::Float, Role::Timing, "solve time of the board"),
+];
+
+/// `positions`: one row per board and rule.
+pub static POSITIONS: Dataset = Dataset {
+    name: "positions",
+    doc: "One row per board and rule: outcome, Grundy value, class and winning first moves.",
+    groups: &[POSITION],
+};
+
+static COUNTS_ROW: &[Column] = &[
+    BOARD,
+    NAME,
+    Column::new(
+        "label",
+        Dtype::Cat,
+        Role::Label,
+        "board and rule, `T(5) take max:3`",
+    ),
+    Column::new(
+        "pieces",
+        Dtype::Int,
+        Role::Param,
+        "number of pieces on the full board",
+    ),
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "pieces_left",
+        Dtype::Int,
+        Role::Position,
+        "pieces left on the board (report 002's k)",
+    ),
+    Column::new(
+        "positions",
+        Dtype::Int,
+        Role::Result,
+        "positions with that many pieces",
+    ),
+    Column::new(
+        "p_positions",
+        Dtype::Int,
+        Role::Result,
+        "P-positions among them (report 002's champions)",
+    ),
+];
+
+/// `counts`: report 002's table.
+pub static COUNTS: Dataset = Dataset {
+    name: "counts",
+    doc: "One row per board, rule and number of pieces left: how many positions and P-positions (report 002's table).",
+    groups: &[COUNTS_ROW],
+};
+
+static PERIOD_HEAD: &[Column] = &[
+    Column::new(
+        "sequence",
+        Dtype::Cat,
+        Role::Label,
+        "the board sequence, `A(2,y)`",
+    ),
+    Column::new(
+        "values",
+        Dtype::Enum(SEQUENCES),
+        Role::Param,
+        "the sequence of values: `grundy` or `outcome`",
+    ),
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "along",
+        Dtype::Cat,
+        Role::Param,
+        "the parameter the sequence runs along, `y`",
+    ),
+    Column::new(
+        "from",
+        Dtype::Int,
+        Role::Param,
+        "first value of that parameter",
+    ),
+    Column::new(
+        "to",
+        Dtype::Int,
+        Role::Param,
+        "last value of that parameter",
+    ),
+];
+
+static PERIOD_TAIL: &[Column] = &[Column::new(
+    "periodic_from",
+    Dtype::Int,
+    Role::Result,
+    "the parameter's value where the periodic stretch starts; null without a period",
+)
+.nullable()];
+
+/// `periods`: one row per board sequence, rule and values.
+pub static PERIODS: Dataset = Dataset {
+    name: "periods",
+    doc: "One row per board sequence, rule and values (Grundy values, outcomes): its period along the sequence, observed.",
+    groups: &[
+        PERIOD_HEAD,
+        PERIOD_COLUMNS,
+        PERIOD_TAIL,
+        PERIOD_VALUES_COLUMNS,
+    ],
+};
+
+static CLASS_COUNT: &[Column] = &[
+    Column::new(
+        "group",
+        Dtype::Cat,
+        Role::Label,
+        "the boards counted: a sequence, a block of an enumeration, or one board",
+    ),
+    TAKE,
+    PLAY_COLUMN,
+    RULE,
+    Column::new(
+        "class",
+        Dtype::Enum(CLASSES),
+        Role::Param,
+        "the class counted (P and N without Grundy values)",
+    ),
+    Column::new("boards", Dtype::Int, Role::Result, "boards of that class"),
+];
+
+/// `class_counts`: boards per class.
+pub static CLASS_COUNTS: Dataset = Dataset {
+    name: "class_counts",
+    doc: "One row per group of boards, rule and class: how many boards (every class listed, zeros included).",
+    groups: &[CLASS_COUNT],
+};
+
+static CELL: &[Column] = &[
+    Column::new(
+        "picture",
+        Dtype::Cat,
+        Role::Label,
+        "the picture: board and rule, `T(5) max:3 misere`",
+    ),
+    BOARD,
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "cell_q",
+        Dtype::Int,
+        Role::Position,
+        "the piece's axial coordinate q",
+    ),
+    Column::new(
+        "cell_r",
+        Dtype::Int,
+        Role::Position,
+        "the piece's axial coordinate r",
+    ),
+    Column::new(
+        "px",
+        Dtype::Float,
+        Role::Result,
+        "horizontal drawing position (q + r/2)",
+    ),
+    Column::new(
+        "py",
+        Dtype::Float,
+        Role::Result,
+        "vertical drawing position (r·√3/2)",
+    ),
+    Column::new(
+        "cell",
+        Dtype::Enum(CELL_KINDS),
+        Role::Result,
+        "`winning move` for the pieces of the first winning move, `piece` otherwise",
+    ),
+];
+
+/// `cells`: board pictures.
+pub static CELLS: Dataset = Dataset {
+    name: "cells",
+    doc: "One row per piece of a pictured board: where to draw it and whether the first winning move takes it.",
+    groups: &[CELL],
+};
+
+/// Every lines dataset.
+pub static DATASETS: &[&Dataset] = &[&POSITIONS, &COUNTS, &PERIODS, &CLASS_COUNTS, &CELLS];
+
+/// Runs as the tables print them: `(q,r)` for one piece, else the direction
+/// and the ends, `(dq,dr):(q0,r0)..(q1,r1)`, joined by `; `.
+fn runs_text(t: &Table, row: usize, out: &mut String) {
+    let Some(Cell::StructList(l, i)) = t.cell("winning_runs", row) else {
+        return;
+    };
+    for k in 0..l.row_len(i) {
+        if k > 0 {
+            out.push_str("; ");
+        }
+        let v = l.item(i, k);
+        let (q0, r0, q1, r1) = (v[0], v[1], v[2], v[3]);
+        if (q0, r0) == (q1, r1) {
+            let _ = write!(out, "({q0},{r0})");
+        } else {
+            let (dq, dr) = (q1 - q0, r1 - r0);
+            let n = gcd(dq.abs(), dr.abs()).max(1);
+            let _ = write!(out, "({},{}):({q0},{r0})..({q1},{r1})", dq / n, dr / n);
+        }
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}

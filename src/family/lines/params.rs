@@ -1,0 +1,523 @@
+//! A lines sweep's parameters, validated, and its expansion into cases.
+
+use std::sync::{Arc, OnceLock};
+
+use super::board::{self, Hex, Shape, closes, parse_mask};
+use super::cases::LinesCase;
+use super::hexsum::{self, HexSolver};
+use super::rules::Take;
+use super::solving::{Method, feasibility, method_for};
+use super::{Group, views};
+use crate::family::{Case, Plan};
+use crate::game::{PLAY_WORDS, Play};
+use crate::params::{Node, SWEEP_KEYS, SpecError};
+use crate::view::View;
+
+/// Default memo budget of the component solver.
+pub(crate) const DEFAULT_MEMO_GIB: i64 = 12;
+
+const KEYS: &[&str] = &[
+    "grundy", "board", "take", "play", "along", "counts", "pictures", "memo_gib",
+];
+pub(crate) const SHAPE_KEYS: &[&str] = &[
+    "hexagon",
+    "regular",
+    "triangle",
+    "trapezoid",
+    "parallelogram",
+    "pentagon",
+    "mask",
+    "hexagons",
+];
+
+/// Names of a shape's parameters, in order.
+fn param_names(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "triangle" => &["n"],
+        "regular" => &["s"],
+        "trapezoid" | "parallelogram" => &["x", "y"],
+        "pentagon" => &["x", "y", "z"],
+        "hexagon" => &["p0", "p1", "p2", "p3", "p4", "p5"],
+        _ => &[],
+    }
+}
+
+fn make_shape(kind: &str, v: &[u32]) -> Shape {
+    match kind {
+        "triangle" => Shape::Triangle(v[0]),
+        "regular" => Shape::Hexagon([v[0]; 6]),
+        "trapezoid" => Shape::Trapezoid(v[0], v[1]),
+        "parallelogram" => Shape::Parallelogram(v[0], v[1]),
+        "pentagon" => Shape::Pentagon(v[0], v[1], v[2]),
+        _ => Shape::Hexagon([v[0], v[1], v[2], v[3], v[4], v[5]]),
+    }
+}
+
+fn sequence_name(kind: &str, v: &[u32], along: usize) -> String {
+    let names = param_names(kind);
+    let args: Vec<String> = v
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            if i == along {
+                names[i].to_string()
+            } else {
+                x.to_string()
+            }
+        })
+        .collect();
+    if kind == "regular" {
+        return if along == 0 {
+            "H(s,s,s,s,s,s)".into()
+        } else {
+            format!("H({})", vec![v[0].to_string(); 6].join(","))
+        };
+    }
+    let letter = match kind {
+        "triangle" => "T",
+        "trapezoid" => "A",
+        "parallelogram" => "B",
+        "pentagon" => "C",
+        _ => "H",
+    };
+    format!("{letter}({})", args.join(","))
+}
+
+/// Reads the mask rows of a node: a string (rows separated by new lines or `/`) or a list of strings.
+fn mask_rows(n: &Node<'_>) -> Result<Vec<String>, SpecError> {
+    let rows: Vec<String> = if let Some(s) = n.value().as_str() {
+        s.split(['\n', '/']).map(str::to_string).collect()
+    } else if n.value().is_array() {
+        n.items()
+            .iter()
+            .map(|i| i.str().map(str::to_string))
+            .collect::<Result<_, _>>()?
+    } else {
+        return Err(n.err("expected the board picture: a string with one line per row (top first) or a list of row strings"));
+    };
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    parse_mask(&refs).map_err(|m| n.err(m))
+}
+
+/// Parses the shape keys of a map (a sweep's `board:` item, or `nimlab solve`'s parameters).
+pub(crate) fn parse_shape_map(
+    item: &Node<'_>,
+    along: Option<&str>,
+    groups: &mut Vec<Group>,
+    notes: &mut Vec<String>,
+) -> Result<(), SpecError> {
+    let map = item.value().as_object().ok_or_else(|| {
+        item.err(format!(
+            "expected a board such as `{{triangle: 5}}`; shapes: {}",
+            SHAPE_KEYS.join(", ")
+        ))
+    })?;
+    let present: Vec<&str> = SHAPE_KEYS
+        .iter()
+        .copied()
+        .filter(|k| map.contains_key(*k))
+        .collect();
+    if present.len() != 1 {
+        return Err(item.err(format!(
+            "give exactly one shape ({}); found {}",
+            SHAPE_KEYS.join(", "),
+            present.len()
+        )));
+    }
+    let kind = present[0];
+    let node = item
+        .get(kind)
+        .ok_or_else(|| item.err(format!("`{kind}` is empty")))?;
+    match kind {
+        "mask" => {
+            let rows = mask_rows(&node)?;
+            let s = Shape::Mask(rows);
+            groups.push(Group {
+                label: s.name(),
+                shapes: vec![s],
+                along: None,
+            });
+        }
+        "hexagons" => {
+            node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
+            let max_pieces = node
+                .get("max_pieces")
+                .map(|n| n.int(1, i64::MAX))
+                .transpose()?;
+            let max_side = match node.get("max_side") {
+                Some(n) => n.int(1, 1023)? as u32,
+                None => match max_pieces {
+                    // A hexagon with a side of s pieces has at least s pieces.
+                    Some(k) => k.min(1023) as u32,
+                    None => return Err(node.err("give `max_side: L` and/or `max_pieces: K`")),
+                },
+            };
+            let min_side = node
+                .get("min_side")
+                .map(|n| n.int(1, max_side as i64))
+                .transpose()?
+                .unwrap_or(1) as u32;
+            let all = board::hexagons(
+                min_side,
+                max_side,
+                max_pieces.map_or(u64::MAX, |k| k as u64),
+            );
+            if all.is_empty() {
+                return Err(node.err("no equiangular hexagon satisfies these bounds"));
+            }
+            // One group per largest side.
+            let mut i = 0;
+            while i < all.len() {
+                let m = *all[i].iter().max().unwrap();
+                let mut j = i;
+                while j < all.len() && *all[j].iter().max().unwrap() == m {
+                    j += 1;
+                }
+                // Split big blocks so the driver can balance and resume.
+                for chunk in all[i..j].chunks(20_000) {
+                    groups.push(Group {
+                        label: format!("largest side {m}"),
+                        shapes: chunk.iter().map(|&p| Shape::Hexagon(p)).collect(),
+                        along: None,
+                    });
+                }
+                i = j;
+            }
+        }
+        _ => {
+            let names = param_names(kind);
+            let items = node.items();
+            if items.len() != names.len() || (names.len() > 1 && !node.value().is_array()) {
+                return Err(node.err(format!(
+                    "`{kind}` takes {} ({}), each a number, a range \"a..b\" or a list",
+                    if names.len() == 1 {
+                        "one value".to_string()
+                    } else {
+                        format!("a list of {} values", names.len())
+                    },
+                    names.join(", ")
+                )));
+            }
+            let mut vals: Vec<Vec<u32>> = Vec::new();
+            for it in &items {
+                vals.push(
+                    it.ints(1, hexsum::MAX_SIDE as i64)?
+                        .into_iter()
+                        .map(|x| x as u32)
+                        .collect(),
+                );
+            }
+            let along_idx = match along {
+                Some(a) => match names.iter().position(|n| *n == a) {
+                    Some(i) => Some(i),
+                    None => {
+                        return Err(item.err(format!(
+                            "`along: {a}` is not a parameter of `{kind}`; its parameters are {}",
+                            names.join(", ")
+                        )));
+                    }
+                },
+                None => (0..names.len()).rev().find(|&i| vals[i].len() > 1),
+            };
+            // The product of the values, grouped by every parameter except `along`.
+            let product: f64 = vals.iter().map(|v| v.len() as f64).product();
+            if product > 5e6 {
+                return Err(node.err(format!(
+                    "these ranges make {product:.0} boards; at most 5000000 per shape (for every hexagon up to a size use `hexagons: {{max_side: L}}`)"
+                )));
+            }
+            let mut combos: Vec<Vec<u32>> = vec![vec![]];
+            for v in &vals {
+                combos = combos
+                    .into_iter()
+                    .flat_map(|c| v.iter().map(move |&x| [c.clone(), vec![x]].concat()))
+                    .collect();
+            }
+            let total = combos.len();
+            if kind == "hexagon" {
+                let single = total == 1;
+                combos.retain(|c| closes([c[0], c[1], c[2], c[3], c[4], c[5]]));
+                if combos.is_empty() {
+                    let msg = "the sides do not close: an equiangular hexagon needs p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5 (report 000's Lemma 8)";
+                    return Err(node.err(if single {
+                        format!("{msg}; got {}", node_text(&vals))
+                    } else {
+                        format!("{msg}; no combination of these ranges does")
+                    }));
+                }
+                if combos.len() < total {
+                    notes.push(format!(
+                        "{}: skipped {} side combinations that do not close",
+                        item.path(),
+                        total - combos.len()
+                    ));
+                }
+            }
+            let mut order: Vec<Vec<u32>> = Vec::new();
+            let mut by_key: Vec<Vec<Vec<u32>>> = Vec::new();
+            for c in combos {
+                let key: Vec<u32> = c
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| if Some(i) == along_idx { 0 } else { x })
+                    .collect();
+                match order.iter().position(|k| *k == key) {
+                    Some(p) => by_key[p].push(c),
+                    None => {
+                        order.push(key);
+                        by_key.push(vec![c]);
+                    }
+                }
+            }
+            for members in by_key {
+                let shapes: Vec<Shape> = members.iter().map(|c| make_shape(kind, c)).collect();
+                let (label, along) = match along_idx {
+                    Some(a) if members.len() > 1 => (
+                        sequence_name(kind, &members[0], a),
+                        Some((
+                            names[a].to_string(),
+                            members.iter().map(|c| c[a] as i64).collect(),
+                        )),
+                    ),
+                    _ => (shapes[0].name(), None),
+                };
+                if along.is_none() && shapes.len() > 1 {
+                    for s in shapes {
+                        groups.push(Group {
+                            label: s.name(),
+                            shapes: vec![s],
+                            along: None,
+                        });
+                    }
+                } else {
+                    groups.push(Group {
+                        label,
+                        shapes,
+                        along,
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn node_text(vals: &[Vec<u32>]) -> String {
+    format!(
+        "[{}]",
+        vals.iter()
+            .map(|v| v[0].to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Parses one `take:` item.
+fn parse_take(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
+    let allowed = "allowed: `maximal`, `{max: P}` (P ≥ 1) or `any`";
+    if let Some(s) = n.value().as_str() {
+        return match s {
+            "maximal" => Ok(vec![Take::Maximal]),
+            "any" => Ok(vec![Take::Any]),
+            _ => Err(n.err(format!("unknown take rule {s:?}; {allowed}"))),
+        };
+    }
+    if !n.value().is_object() {
+        return Err(n.err(format!("expected a take rule; {allowed}")));
+    }
+    n.expect_keys(&["max"])?;
+    let m = n.req("max", "the largest run P a move may take (P ≥ 1)")?;
+    let ps = m.ints(0, 1 << 20)?;
+    if ps.contains(&0) {
+        return Err(m.err("P = 0 would remove nothing: a move takes a run of 1 to P pieces, so P must be at least 1"));
+    }
+    Ok(ps.into_iter().map(|p| Take::Max(p as u32)).collect())
+}
+
+pub(crate) fn parse_takes(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
+    let mut out = Vec::new();
+    for it in n.items() {
+        for t in parse_take(&it)? {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(n.err("empty list of take rules"));
+    }
+    Ok(out)
+}
+
+struct Params {
+    grundy: bool,
+    groups: Vec<Group>,
+    takes: Vec<Take>,
+    plays: Vec<Play>,
+    counts: bool,
+    pictures: Option<bool>,
+    memo_budget: u64,
+    notes: Vec<String>,
+}
+
+fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
+    let mut allowed: Vec<&str> = SWEEP_KEYS.to_vec();
+    allowed.extend_from_slice(KEYS);
+    sweep.expect_keys(&allowed)?;
+    // YAML 1.1 reads a bare `y` / `n` as a boolean: take them back as the letters.
+    let along = match sweep.get("along") {
+        Some(n) => Some(match n.value().as_bool() {
+            Some(true) => "y",
+            Some(false) => "n",
+            None => n.str()?,
+        }),
+        None => None,
+    };
+    let bnode = sweep.req("board", "the board: {triangle: 5}, {trapezoid: [x, y]}, {hexagon: [p0..p5]}, {mask: ...}, {hexagons: {max_side: L}} or a list")?;
+    let mut groups = Vec::new();
+    let mut notes = Vec::new();
+    let items = bnode.items();
+    if items.is_empty() {
+        return Err(bnode.err("empty list of boards"));
+    }
+    for it in &items {
+        parse_shape_map(it, along, &mut groups, &mut notes)?;
+    }
+    let takes = match sweep.get("take") {
+        Some(t) => parse_takes(&t)?,
+        None => vec![Take::Maximal],
+    };
+    let plays = match sweep.get("play") {
+        Some(p) => p
+            .words(PLAY_WORDS)?
+            .into_iter()
+            .map(|w| Play::parse(w).unwrap())
+            .collect(),
+        None => vec![Play::Normal],
+    };
+    let counts = match sweep.get("counts") {
+        Some(b) => *b.bools()?.first().unwrap(),
+        None => false,
+    };
+    let grundy = match sweep.get("grundy") {
+        Some(b) => *b.bools()?.first().unwrap(),
+        None => true,
+    };
+    if !grundy && !counts && plays.contains(&Play::Normal) {
+        return Err(sweep.get("grundy").unwrap().err(
+            "without Grundy values, normal play is solved by the exhaustive table: add `counts: true`",
+        ));
+    }
+    let pictures = sweep
+        .get("pictures")
+        .map(|b| b.bools().map(|v| v[0]))
+        .transpose()?;
+    let memo_budget = match sweep.get("memo_gib") {
+        Some(m) => m.int(1, 20)?,
+        None => DEFAULT_MEMO_GIB,
+    } as u64
+        * (1 << 30);
+    // Refuse up front what cannot be solved.
+    for g in &groups {
+        for s in &g.shapes {
+            for &take in &takes {
+                for &play in &plays {
+                    let m = method_for(s, take, play, grundy);
+                    if let Err(e) = feasibility(s.pieces(), m, counts) {
+                        return Err(bnode.err(format!(
+                            "{} with take {} and {} play: {e}",
+                            s.name(),
+                            take.text(),
+                            play.as_str()
+                        )));
+                    }
+                    if m == Method::Chords {
+                        let lc = Hex::from_sides(s.sides().unwrap()).longest_chord();
+                        if lc > hexsum::MAX_SIDE {
+                            return Err(bnode.err(format!(
+                                "{}: its longest line has {lc} pieces; at most {} are supported",
+                                s.name(),
+                                hexsum::MAX_SIDE
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Params {
+        grundy,
+        groups,
+        takes,
+        plays,
+        counts,
+        pictures,
+        memo_budget,
+        notes,
+    })
+}
+
+/// Validates a sweep and expands it into cases (one per group of boards and rule).
+pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    let p = parse_params(sweep)?;
+    let n_boards: usize = p.groups.iter().map(|g| g.shapes.len()).sum();
+    let pictures = p.pictures.unwrap_or(n_boards <= 8);
+    // One chord solver for the whole sweep, sized for its largest line.
+    let mut hex_side = 0;
+    for g in &p.groups {
+        for s in &g.shapes {
+            if let Some(sides) = s.sides() {
+                hex_side = hex_side.max(Hex::from_sides(sides).longest_chord());
+            }
+        }
+    }
+    let hex = Arc::new(OnceLock::new());
+    let has_seq = p.groups.iter().any(|g| g.along.is_some());
+    let mut cases: Vec<Box<dyn Case>> = Vec::new();
+    for g in p.groups {
+        let g = Arc::new(g);
+        for &take in &p.takes {
+            for &play in &p.plays {
+                let uses_hex = method_for(&g.shapes[0], take, play, p.grundy) == Method::Chords;
+                cases.push(Box::new(LinesCase {
+                    group: g.clone(),
+                    take,
+                    play,
+                    counts: p.counts,
+                    grundy: p.grundy,
+                    pictures,
+                    hex: uses_hex.then(|| hex.clone()),
+                    hex_side,
+                    hex_boards: n_boards,
+                    memo_budget: p.memo_budget,
+                }));
+            }
+        }
+    }
+    let mut views: Vec<&'static View> = vec![&views::WINNING_MOVES, &views::CLASS_COUNTS];
+    if has_seq {
+        views.extend([
+            &views::CLASS_TABLE,
+            &views::PERIOD_TABLE,
+            &views::GRUNDY_HEATMAP,
+        ]);
+    }
+    if pictures {
+        views.push(&views::BOARD_PICTURE);
+    }
+    if p.counts {
+        views.extend([&views::P_COUNTS, &views::COUNT_TABLE]);
+    }
+    let mut notes = p.notes;
+    if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
+        notes.push(format!(
+            "chord memo: dense table for sides ≤ {hex_side} ({:.0} MiB)",
+            HexSolver::upfront_bytes(hex_side, n_boards) as f64 / (1u64 << 20) as f64
+        ));
+    }
+    Ok(Plan {
+        cases,
+        views,
+        notes,
+    })
+}

@@ -1,0 +1,241 @@
+//! `nimlab solve lines`: one board (or a position on it) answered.
+
+use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use anyhow::bail;
+use serde_json::json;
+
+use super::board::{self, Board, Pt, Shape};
+use super::class_of;
+use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, parse_shape_map, parse_takes};
+use super::rules::{Take, run_text};
+use super::solving::{Method, feasibility, method_for, solve_board};
+use crate::family::Answer;
+use crate::game::{PLAY_WORDS, Play};
+use crate::params::Node;
+
+/// `nimlab solve lines`: one board's outcome, Grundy value and winning first moves.
+pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
+    let mut keys: Vec<&str> = SHAPE_KEYS
+        .iter()
+        .copied()
+        .filter(|k| *k != "hexagons")
+        .collect();
+    keys.extend(["take", "play", "remove", "counts", "memo_gib"]);
+    pos.expect_keys(&keys)?;
+    let mut groups = Vec::new();
+    let mut notes = Vec::new();
+    parse_shape_map(pos, None, &mut groups, &mut notes)?;
+    let shapes: Vec<Shape> = groups.into_iter().flat_map(|g| g.shapes).collect();
+    if shapes.len() != 1 {
+        bail!("give exactly one board (no ranges) to solve");
+    }
+    let shape = &shapes[0];
+    let take = match pos.get("take") {
+        Some(t) => {
+            let v = parse_takes(&t)?;
+            if v.len() != 1 {
+                bail!("give exactly one take rule");
+            }
+            v[0]
+        }
+        None => Take::Maximal,
+    };
+    let play = match pos.get("play") {
+        Some(p) => Play::parse(p.word(PLAY_WORDS)?).unwrap(),
+        None => Play::Normal,
+    };
+    let counts = pos
+        .get("counts")
+        .map(|b| b.bools().map(|v| v[0]))
+        .transpose()?
+        .unwrap_or(false);
+    let memo_budget = pos
+        .get("memo_gib")
+        .map(|m| m.int(1, 20))
+        .transpose()?
+        .unwrap_or(DEFAULT_MEMO_GIB) as u64
+        * (1 << 30);
+    let full_board = shape.board();
+    // A position of the board: pieces removed.
+    let mut removed: Vec<Pt> = Vec::new();
+    if let Some(r) = pos.get("remove") {
+        for it in r.items() {
+            let v = it.ints(-100_000, 100_000)?;
+            if v.len() != 2 {
+                return Err(it.err("a point is [q, r]").into());
+            }
+            let p = (v[0] as i32, v[1] as i32);
+            if full_board.index(p).is_none() {
+                return Err(it
+                    .err(format!("({}, {}) is not a point of the board", p.0, p.1))
+                    .into());
+            }
+            removed.push(p);
+        }
+    }
+    let board = if removed.is_empty() {
+        None
+    } else {
+        let pts: Vec<Pt> = full_board
+            .points
+            .iter()
+            .copied()
+            .filter(|p| !removed.contains(p))
+            .collect();
+        if pts.is_empty() {
+            bail!(
+                "every piece is removed: the position is empty (the player to move {} )",
+                if play == Play::Normal {
+                    "loses"
+                } else {
+                    "wins"
+                }
+            );
+        }
+        Some(Board::from_points(pts, None))
+    };
+    let b = board.clone().unwrap_or_else(|| full_board.clone());
+    // A position with pieces removed is no longer a full hexagon: components.
+    let m = if board.is_some() && play == Play::Normal {
+        Method::Components
+    } else {
+        method_for(shape, take, play, true)
+    };
+    feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
+    let cancel = AtomicBool::new(false);
+    let t0 = Instant::now();
+    let r = solve_board(
+        Some(shape),
+        board.as_ref(),
+        take,
+        play,
+        counts,
+        true,
+        None,
+        memo_budget,
+        &|_| {},
+        &cancel,
+    )?;
+    let secs = t0.elapsed().as_secs_f64();
+    let win_cells: Vec<Pt> = r.wins.first().map(|w| w.1.clone()).unwrap_or_default();
+    let mut text = format!(
+        "board {} ({}), {} pieces{}, take {}, {} play\n",
+        shape.text(),
+        shape.name(),
+        b.len(),
+        if removed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " after removing {}",
+                removed
+                    .iter()
+                    .map(|p| format!("({},{})", p.0, p.1))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        },
+        take.text(),
+        play.as_str()
+    );
+    if let Some(p) = shape.sides().filter(|_| removed.is_empty()) {
+        let _ = writeln!(
+            text,
+            "hexagon sides: {}",
+            p.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let _ = writeln!(
+        text,
+        "outcome: {} ({})",
+        if r.is_p { "P" } else { "N" },
+        if r.is_p {
+            "the player to move loses with perfect play"
+        } else {
+            "the player to move wins"
+        }
+    );
+    if let Some(g) = r.grundy {
+        let _ = writeln!(
+            text,
+            "Grundy value: {g} (report 000's class {})",
+            class_of(g)
+        );
+    }
+    if r.wins.is_empty() {
+        let _ = writeln!(text, "winning moves: none");
+    } else {
+        let _ = writeln!(
+            text,
+            "winning moves ({}): {}",
+            r.wins.len(),
+            r.wins
+                .iter()
+                .map(|(d, c)| run_text(c, *d))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    if full_board.len() <= 400 {
+        let present = |i: usize| !removed.contains(&full_board.points[i]);
+        let mark = |i: usize| win_cells.contains(&full_board.points[i]);
+        let _ = writeln!(
+            text,
+            "board (O piece, . removed, X the first winning move):\n{}",
+            full_board.picture(&present, &mark).trim_end()
+        );
+    }
+    if let Some(c) = &r.counts {
+        let _ = writeln!(
+            text,
+            "P-positions per number of pieces k ({} play):",
+            play.as_str()
+        );
+        for (k, (all, p)) in c.iter().enumerate() {
+            let _ = writeln!(text, "  k = {k:>2}: {p} of {all}");
+        }
+    }
+    match r.memo {
+        Some((len, bytes)) => {
+            let _ = writeln!(
+                text,
+                "solver: {} ({secs:.3} s; memo: {len} canonical components, ~{:.2} GiB)",
+                r.method,
+                bytes as f64 / (1u64 << 30) as f64
+            );
+        }
+        None => {
+            let _ = writeln!(text, "solver: {} ({secs:.3} s)", r.method);
+        }
+    }
+    let json = json!({
+        "family": "lines",
+        "board": shape.text(),
+        "name": shape.name(),
+        "hexagon_sides": shape.sides().filter(|_| removed.is_empty()),
+        "removed": removed.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
+        "pieces": b.len(),
+        "take": take.text(),
+        "play": play.as_str(),
+        "outcome": if r.is_p { "P" } else { "N" },
+        "grundy": r.grundy,
+        "class": r.grundy.map(class_of),
+        "winning_moves": r.wins.iter().map(|(d, c)| json!({
+            "direction": [board::DIRS[*d].0, board::DIRS[*d].1],
+            "cells": c.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
+            "text": run_text(c, *d),
+        })).collect::<Vec<_>>(),
+        "counts": r.counts.as_ref().map(|c| c.iter().enumerate().map(|(k, (a, p))| json!({"k": k, "positions": a, "p_positions": p})).collect::<Vec<_>>()),
+        "method": r.method,
+        "memo_components": r.memo.map(|m| m.0),
+        "memo_bytes": r.memo.map(|m| m.1),
+        "seconds": secs,
+    });
+    Ok(Answer { text, json })
+}

@@ -1,0 +1,216 @@
+//! Which solver a board gets, and solving one board under one rule.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::bail;
+
+use super::board::{Board, Hex, Pt, Shape};
+use super::components::Components;
+use super::hexsum::HexSolver;
+use super::rules::{self, Take, legal_distinct, run_cells};
+use super::{MEMORY_LIMIT, retro};
+use crate::game::Play;
+
+/// Which solver a board gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The chord recursion (normal play, `maximal`, hexagon-family boards).
+    Chords,
+    /// Components with a canonical-form memo (normal play, ≤ 64 pieces).
+    Components,
+    /// The exhaustive bitmap table (misère play, count tables).
+    Exhaustive,
+}
+
+/// The solver a board gets under a rule.
+pub fn method_for(shape: &Shape, take: Take, play: Play, grundy: bool) -> Method {
+    match play {
+        Play::Misere => Method::Exhaustive,
+        Play::Normal if !grundy => Method::Exhaustive,
+        Play::Normal if take == Take::Maximal && shape.sides().is_some() => Method::Chords,
+        Play::Normal => Method::Components,
+    }
+}
+
+/// Why a board cannot be solved by a method, if it cannot.
+pub fn feasibility(pieces: u64, method: Method, counts: bool) -> Result<(), String> {
+    if method == Method::Exhaustive || counts {
+        if pieces > 63 {
+            return Err(format!(
+                "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's 24 GiB"
+            ));
+        }
+        let bytes = retro::memory_bytes(pieces as usize);
+        if bytes > MEMORY_LIMIT {
+            return Err(format!(
+                "the exhaustive analysis of {pieces} pieces needs about {:.1} GiB (2^{pieces} positions, one bit each); the limit is {:.0} GiB of this machine's 24 GiB",
+                bytes as f64 / (1u64 << 30) as f64,
+                MEMORY_LIMIT as f64 / (1u64 << 30) as f64
+            ));
+        }
+    }
+    if method == Method::Components && pieces > 64 {
+        return Err(format!(
+            "this board has {pieces} pieces; normal play by components handles at most 64 (for larger boards use `take: maximal` on a hexagon-family shape)"
+        ));
+    }
+    Ok(())
+}
+
+/// The result for one board (or position).
+pub struct Solved {
+    /// P-position?
+    pub is_p: bool,
+    /// Grundy value (normal play).
+    pub grundy: Option<u32>,
+    /// Winning moves: direction index and the run's cells.
+    pub wins: Vec<(usize, Vec<Pt>)>,
+    /// Which solver.
+    pub method: &'static str,
+    /// Per piece count k: (positions, P-positions), when asked.
+    pub counts: Option<Vec<(u64, u64)>>,
+    /// The component solver's memo: (canonical components, estimated bytes).
+    pub memo: Option<(u64, u64)>,
+}
+
+/// Solves one board (any point set) under a rule.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_board(
+    shape: Option<&Shape>,
+    board: Option<&Board>,
+    take: Take,
+    play: Play,
+    counts: bool,
+    grundy: bool,
+    hex: Option<&HexSolver>,
+    memo_budget: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+) -> anyhow::Result<Solved> {
+    let sides = shape
+        .and_then(Shape::sides)
+        .filter(|_| board.is_none_or(|b| b.sides.is_some()));
+    let chords = grundy && play == Play::Normal && take == Take::Maximal && sides.is_some();
+    let mut out = Solved {
+        is_p: false,
+        grundy: None,
+        wins: vec![],
+        method: "",
+        counts: None,
+        memo: None,
+    };
+    let needs_board = !chords || play == Play::Misere || counts;
+    if play == Play::Normal && !grundy && !counts {
+        bail!("normal play without Grundy values needs `counts: true` (the exhaustive table)");
+    }
+    let owned: Option<Board> = needs_board.then(|| {
+        board
+            .cloned()
+            .unwrap_or_else(|| shape.expect("a shape or a board").board())
+    });
+    if chords {
+        let p = sides.unwrap();
+        let h = Hex::from_sides(p);
+        let local;
+        let solver = match hex {
+            Some(s) if s.max_side() >= h.longest_chord() => s,
+            _ => {
+                local = HexSolver::new(h.longest_chord());
+                &local
+            }
+        };
+        let (g, opts) = solver.options(h, progress);
+        out.grundy = Some(g);
+        out.is_p = g == 0;
+        out.wins = opts
+            .iter()
+            .filter(|o| o.1 == 0)
+            .map(|&(c, _)| (c.dir as usize, HexSolver::chord_cells(&h, c)))
+            .collect();
+        out.method = "chords";
+    } else if play == Play::Normal && grundy {
+        let b = owned.as_ref().unwrap();
+        if b.len() > 64 {
+            bail!(
+                "{}",
+                feasibility(b.len() as u64, Method::Components, false).unwrap_err()
+            );
+        }
+        let solver = Components::new(b, take, memo_budget);
+        let prog = |n: u64| {
+            progress(n);
+            if cancel.load(Ordering::Relaxed) {
+                solver.stopped.store(true, Ordering::Relaxed);
+            }
+        };
+        let (g, vals) = solver.options(b.full(), &prog);
+        if solver.stopped.load(Ordering::Relaxed) {
+            if solver.over_budget.load(Ordering::Relaxed) {
+                bail!(
+                    "the component memo reached its budget of {:.1} GiB ({} components) before the board was solved; raise `memo_gib`",
+                    memo_budget as f64 / (1u64 << 30) as f64,
+                    solver.memo_len()
+                );
+            }
+            bail!(crate::family::Interrupted);
+        }
+        out.grundy = Some(g);
+        out.is_p = g == 0;
+        out.wins = vals
+            .iter()
+            .filter(|v| v.1 == 0)
+            .map(|(m, _)| (m.dir as usize, run_cells(b, m)))
+            .collect();
+        out.method = "components";
+        out.memo = Some((solver.memo_len(), solver.memo_bytes()));
+    }
+    if play == Play::Misere || counts {
+        let b = owned.as_ref().unwrap();
+        feasibility(b.len() as u64, Method::Exhaustive, true).map_err(anyhow::Error::msg)?;
+        let moves = rules::moves(b, take);
+        let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
+        let ex = retro::solve(b.len(), &rm, play, progress, cancel)?;
+        if cancel.load(Ordering::Relaxed) {
+            bail!(crate::family::Interrupted);
+        }
+        let full = b.full();
+        let is_p = ex.is_p(full);
+        if play == Play::Normal && grundy {
+            if out.is_p != is_p {
+                bail!(
+                    "internal check failed: the exhaustive table and the Grundy value disagree on {}",
+                    shape.map_or("the board".into(), |s| s.name())
+                );
+            }
+        } else {
+            out.is_p = is_p;
+            out.wins = legal_distinct(&moves, full)
+                .into_iter()
+                .filter(|m| ex.is_p(full & !m.mask))
+                .map(|m| (m.dir as usize, run_cells(b, m)))
+                .collect();
+            out.method = "exhaustive";
+        }
+        if counts {
+            out.counts = Some(ex.counts.clone());
+        }
+    }
+    out.wins = distinct_sets(out.wins);
+    Ok(out)
+}
+
+/// A move is the set of pieces it removes: a run listed along several lines
+/// (a single piece lies on three) is kept once, first listing first.
+fn distinct_sets(wins: Vec<(usize, Vec<Pt>)>) -> Vec<(usize, Vec<Pt>)> {
+    let mut seen: Vec<Vec<Pt>> = Vec::new();
+    let mut out = Vec::with_capacity(wins.len());
+    for (dir, cells) in wins {
+        let mut key = cells.clone();
+        key.sort_unstable();
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push((dir, cells));
+        }
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! The views `lines` draws, declared once.
+
+use crate::view::{View, ViewKind};
+
+/// Every board: outcome, Grundy value, class and winning first moves.
+pub static WINNING_MOVES: View = View {
+    name: "winning_moves",
+    title: "Boards: outcome, Grundy value, class and winning first moves",
+    dataset: "positions",
+    kind: ViewKind::Listing {
+        columns: &[
+            "board",
+            "pieces",
+            "take",
+            "play",
+            "outcome",
+            "grundy",
+            "class",
+            "winning_runs",
+        ],
+        filter: &[],
+    },
+};
+
+/// Boards per class.
+pub static CLASS_COUNTS: View = View {
+    name: "class_counts",
+    title: "Boards per class (report 000: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, beyond N5 ≥ 5)",
+    dataset: "class_counts",
+    kind: ViewKind::Grid {
+        row: "group",
+        column: "class",
+        cell: "boards",
+        empty: "0",
+        facet: Some("rule"),
+    },
+};
+
+/// Classes along each sequence (report 000's tables).
+pub static CLASS_TABLE: View = View {
+    name: "class_table",
+    title: "Classes along each sequence (N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4)",
+    dataset: "positions",
+    kind: ViewKind::Grid {
+        row: "along_value",
+        column: "sequence",
+        cell: "class",
+        empty: "",
+        facet: Some("rule"),
+    },
+};
+
+/// Periods along each sequence.
+pub static PERIOD_TABLE: View = View {
+    name: "period_table",
+    title: "Periods along each sequence (smallest period, then smallest preperiod; observed)",
+    dataset: "periods",
+    kind: ViewKind::Listing {
+        columns: &[
+            "sequence",
+            "values",
+            "take",
+            "play",
+            "from",
+            "to",
+            "period",
+            "periodic_from",
+            "status",
+            "evidence",
+            "period_values",
+            "period_pattern",
+        ],
+        filter: &[],
+    },
+};
+
+/// Grundy values over the two shape parameters.
+pub static GRUNDY_HEATMAP: View = View {
+    name: "grundy_heatmap",
+    title: "Grundy values over the two shape parameters",
+    dataset: "positions",
+    kind: ViewKind::Heatmap {
+        x: "y",
+        y: "x",
+        value: "grundy",
+        facet: Some("shape_rule"),
+    },
+};
+
+/// A board with a winning first move highlighted.
+pub static BOARD_PICTURE: View = View {
+    name: "board_picture",
+    title: "Board with a winning first move highlighted",
+    dataset: "cells",
+    kind: ViewKind::Cells {
+        x: "px",
+        y: "py",
+        value: "cell",
+        facet: Some("picture"),
+    },
+};
+
+/// P-positions per number of pieces (bars).
+pub static P_COUNTS: View = View {
+    name: "p_counts",
+    title: "P-positions per number of pieces k",
+    dataset: "counts",
+    kind: ViewKind::Bars {
+        x: "pieces_left",
+        y: "p_positions",
+        series: Some("play"),
+        facet: Some("label"),
+    },
+};
+
+/// Report 002's table: P-positions per number of pieces.
+pub static COUNT_TABLE: View = View {
+    name: "count_table",
+    title: "P-positions per number of pieces k (\"THERE ARE T CHAMPIONS WITH k CHESSMEN\")",
+    dataset: "counts",
+    kind: ViewKind::Grid {
+        row: "pieces_left",
+        column: "play",
+        cell: "p_positions",
+        empty: "",
+        facet: Some("label"),
+    },
+};
+
+/// Every lines view.
+pub static VIEWS: &[&View] = &[
+    &WINNING_MOVES,
+    &CLASS_COUNTS,
+    &CLASS_TABLE,
+    &PERIOD_TABLE,
+    &GRUNDY_HEATMAP,
+    &BOARD_PICTURE,
+    &P_COUNTS,
+    &COUNT_TABLE,
+];

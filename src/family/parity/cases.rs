@@ -1,0 +1,77 @@
+//! A parity case: one variant and take set, solved once up to its horizon.
+
+use std::sync::Arc;
+
+use super::params::ints_key;
+use super::solver::{self, Solution, Variant};
+use super::{TakeSet, datasets};
+use crate::family::{Case, CaseCtx, Output};
+
+/// One variant and take set, over the sweep's pile sizes: the unit of work.
+pub struct ParityCase {
+    pub(crate) variant: Variant,
+    pub(crate) take: TakeSet,
+    pub(crate) rs: Arc<Vec<u64>>,
+    pub(crate) rs_key: String,
+    pub(crate) at: Arc<Vec<[u64; 3]>>,
+    pub(crate) strip: bool,
+    pub(crate) strip_to: Option<usize>,
+    pub(crate) outcome: bool,
+    pub(crate) horizon: usize,
+}
+
+impl Case for ParityCase {
+    fn key(&self) -> String {
+        let at: Vec<u64> = self.at.iter().flatten().copied().collect();
+        format!(
+            "parity/v1/variant={}/take={}/r={}/horizon={}/outcome={}/at={}/strip={}",
+            self.variant.as_str(),
+            self.take.text(),
+            self.rs_key,
+            self.horizon,
+            self.outcome,
+            ints_key(&at),
+            if self.strip {
+                self.strip_to.map_or("auto".to_string(), |t| t.to_string())
+            } else {
+                "no".into()
+            }
+        )
+    }
+    fn cost(&self) -> u64 {
+        let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
+        let rows = if self.outcome {
+            self.rs.len() as u64 * 8
+        } else {
+            0
+        };
+        len * self.take.takes().len() as u64 / 4 + len + rows
+    }
+    fn memory(&self) -> u64 {
+        let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
+        len * 3
+            + if self.outcome {
+                self.rs.len() as u64 * 4 * 60
+            } else {
+                0
+            }
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        let s = Solution::solve(self.variant, self.take.takes(), self.horizon, ctx.progress);
+        let mut out: Output = Vec::new();
+        if self.outcome {
+            out.push((&datasets::OUTCOME, self.outcome_table(&s)));
+        }
+        let (long, lists) = self.safe_tables(&s);
+        out.push((&datasets::SAFE_STATES, long));
+        out.push((&datasets::SAFE_LISTS, lists));
+        out.push((&datasets::MODULI, self.moduli_table(&s)));
+        if self.strip {
+            out.push((&datasets::PATTERN, self.pattern_table(&s)));
+        }
+        if !self.at.is_empty() {
+            out.push((&datasets::POSITIONS, self.positions_table(&s)?));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,325 @@
+//! A parity sweep's parameters, validated, and its expansion into cases.
+
+use std::sync::Arc;
+
+use super::cases::ParityCase;
+use super::solver::{VARIANT_WORDS, Variant};
+use super::{TakeSet, join, views};
+use crate::family::{Case, Plan};
+use crate::params::{Node, SWEEP_KEYS, SpecError};
+use crate::view::View;
+
+const KEYS: &[&str] = &[
+    "variant", "k", "take", "r", "at", "strip_k", "strip_to", "outcome", "horizon",
+];
+/// Largest pile size in a sweep (the table holds one byte per pile size).
+const MAX_R: i64 = 100_000_000;
+/// Largest take.
+pub(crate) const MAX_TAKE: i64 = 100_000;
+/// Largest outcome table per case (rows).
+const MAX_OUTCOME_ROWS: usize = 50_000_000;
+/// Largest outcome dataset rendered as a Markdown/CSV listing (rows, whole sweep).
+const MAX_LISTED_ROWS: usize = 20_000;
+
+pub(crate) fn check_has_one(node: &Node<'_>, set: &[u32]) -> Result<(), SpecError> {
+    if set.first() != Some(&1) {
+        return Err(node.err(format!(
+            "a take set must contain 1 (otherwise a pile smaller than the smallest take can never be emptied and the \
+             game has no winner); got {{{}}}",
+            join(set, ", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Parses one `take:` item into one or more take sets.
+pub(crate) fn parse_take(n: &Node<'_>, out: &mut Vec<TakeSet>) -> Result<(), SpecError> {
+    let allowed = "allowed: `{max: n}` (takes 1..n), `{set: [1, 3, 4]}` (must contain 1), `{subsets_of: n}` \
+                   (every subset of 1..n that contains 1), or a list of these";
+    if !n.value().is_object() {
+        return Err(n.err(format!("expected a take rule; {allowed}")));
+    }
+    n.expect_keys(&["min", "max", "set", "subsets_of"])?;
+    let given = ["max", "set", "subsets_of"]
+        .iter()
+        .filter(|k| n.get(k).is_some())
+        .count();
+    if given != 1 {
+        return Err(n.err(format!(
+            "give exactly one of `max:`, `set:` or `subsets_of:`; {allowed}"
+        )));
+    }
+    if let Some(m) = n.get("min") {
+        let v = m.ints(1, MAX_TAKE)?;
+        if v != [1] || n.get("max").is_none() {
+            return Err(m.err(
+                "in the parity game every take set must contain 1 (so that every pile can be emptied): only `min: 1` \
+                 with `max:` is allowed here",
+            ));
+        }
+    }
+    if let Some(set) = n.get("set") {
+        let items = set.items();
+        let nested = items.iter().any(|i| i.value().is_array());
+        let sets: Vec<Node<'_>> = if nested { items } else { vec![set.clone()] };
+        for s in sets {
+            let mut v: Vec<u32> = s.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
+            v.sort_unstable();
+            v.dedup();
+            check_has_one(&s, &v)?;
+            out.push(TakeSet(v));
+        }
+    } else if let Some(m) = n.get("max") {
+        for k in m.ints(1, MAX_TAKE)? {
+            out.push(TakeSet::upto(k as u32));
+        }
+    } else if let Some(s) = n.get("subsets_of") {
+        for top in s.ints(1, 16)? {
+            let top = top as u32;
+            for mask in 0u32..(1 << (top - 1)) {
+                let mut v = vec![1];
+                v.extend((2..=top).filter(|t| mask >> (t - 2) & 1 == 1));
+                out.push(TakeSet(v));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Which rules get a strip chart.
+#[derive(Clone, Debug, PartialEq)]
+enum StripSel {
+    All,
+    None,
+    Max(Vec<u32>),
+}
+
+/// The validated sweep.
+struct Params {
+    variants: Vec<Variant>,
+    takes: Vec<TakeSet>,
+    rs: Vec<u64>,
+    at: Vec<[u64; 3]>,
+    strip: StripSel,
+    strip_to: Option<usize>,
+    outcome: bool,
+    horizon: Option<usize>,
+}
+
+fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
+    let mut allowed: Vec<&str> = SWEEP_KEYS.to_vec();
+    allowed.extend_from_slice(KEYS);
+    sweep.expect_keys(&allowed)?;
+    let mut variants: Vec<Variant> = match sweep.get("variant") {
+        Some(v) => v
+            .words(VARIANT_WORDS)?
+            .into_iter()
+            .map(|w| Variant::parse(w).unwrap())
+            .collect(),
+        None => vec![Variant::Sides],
+    };
+    variants.dedup();
+    let mut takes = Vec::new();
+    match (sweep.get("k"), sweep.get("take")) {
+        (Some(_), Some(t)) => {
+            return Err(t.err("give either `k:` (takes 1..k) or `take:`, not both"));
+        }
+        (Some(k), None) => takes.extend(
+            k.ints(1, MAX_TAKE)?
+                .into_iter()
+                .map(|k| TakeSet::upto(k as u32)),
+        ),
+        (None, Some(t)) => {
+            for item in t.items() {
+                parse_take(&item, &mut takes)?;
+            }
+        }
+        (None, None) => {
+            return Err(sweep.err(
+                "missing field `k` (takes 1..k, e.g. `k: 1..6`) or `take` (e.g. `take: {set: [1, 3, 4]}`)",
+            ));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    takes.retain(|t| seen.insert(t.clone()));
+    let rs: Vec<u64> = match sweep.get("r") {
+        Some(r) => r.ints(0, MAX_R)?.into_iter().map(|x| x as u64).collect(),
+        None => (0..=64).collect(),
+    };
+    let mut at = Vec::new();
+    if let Some(node) = sweep.get("at") {
+        for item in node.items() {
+            let v = item.ints(0, MAX_R)?;
+            if !item.value().is_array() || v.len() != 3 {
+                return Err(item.err("expected a position [a, b, r]: the two hands (a: Odd's or A's, b: Even's or B's) and the pile"));
+            }
+            let p = [v[0] as u64, v[1] as u64, v[2] as u64];
+            for &var in &variants {
+                if (p[0] + p[1] + p[2]) % 2 != var.total_parity() {
+                    return Err(item.err(format!(
+                        "position ({}, {}, {}) cannot occur in variant {}: a + b + r must be {} ({})",
+                        p[0],
+                        p[1],
+                        p[2],
+                        var.as_str(),
+                        if var.total_parity() == 0 { "even" } else { "odd" },
+                        if var == Variant::Sides { "the initial pile is even" } else { "the initial pile is odd" }
+                    )));
+                }
+            }
+            at.push(p);
+        }
+    }
+    let strip = match sweep.get("strip_k") {
+        None => {
+            if variants.len() * takes.len() <= 12 {
+                StripSel::All
+            } else {
+                StripSel::None
+            }
+        }
+        Some(n) => match n.value().as_str() {
+            Some("all") => StripSel::All,
+            Some("none") => StripSel::None,
+            _ => StripSel::Max(
+                n.ints(1, MAX_TAKE)
+                    .map_err(|e| SpecError {
+                        message: format!("{} (or `all`, `none`)", e.message),
+                        ..e
+                    })?
+                    .into_iter()
+                    .map(|x| x as u32)
+                    .collect(),
+            ),
+        },
+    };
+    let strip_to = sweep
+        .get("strip_to")
+        .map(|n| n.int(1, 100_000))
+        .transpose()?
+        .map(|x| x as usize);
+    let outcome = match sweep.get("outcome") {
+        Some(b) => {
+            let v = b.bools()?;
+            if v.len() != 1 {
+                return Err(b.err("expected true or false"));
+            }
+            v[0]
+        }
+        None => true,
+    };
+    let horizon = sweep
+        .get("horizon")
+        .map(|h| h.int(1, MAX_R))
+        .transpose()?
+        .map(|h| h as usize);
+    if outcome && rs.len() * 4 > MAX_OUTCOME_ROWS {
+        return Err(sweep.get("r").unwrap().err(format!(
+            "{} pile sizes make {} outcome rows per rule, more than {MAX_OUTCOME_ROWS}; use fewer values or \
+             `outcome: false` (safe states and moduli are still computed)",
+            rs.len(),
+            rs.len() * 4
+        )));
+    }
+    Ok(Params {
+        variants,
+        takes,
+        rs,
+        at,
+        strip,
+        strip_to,
+        outcome,
+        horizon,
+    })
+}
+
+/// A short, stable text for a list of integers (a range, or a hash).
+pub(crate) fn ints_key(v: &[u64]) -> String {
+    if v.is_empty() {
+        return "none".into();
+    }
+    let contiguous = v.windows(2).all(|w| w[1] == w[0] + 1);
+    if contiguous {
+        format!("{}..{}", v[0], v[v.len() - 1])
+    } else {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        format!(
+            "list{}:{:016x}",
+            v.len(),
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        )
+    }
+}
+
+/// Validates a sweep and expands it into cases (one per variant and take set).
+pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    let p = parse_params(sweep)?;
+    let rs = Arc::new(p.rs);
+    let rs_key = ints_key(&rs);
+    let at = Arc::new(p.at);
+    let r_max = *rs.iter().max().unwrap() as usize;
+    let at_max = at.iter().map(|x| x[2] as usize).max().unwrap_or(0);
+    let mut cases: Vec<Box<dyn Case>> = Vec::new();
+    for &variant in &p.variants {
+        for take in &p.takes {
+            let strip = match &p.strip {
+                StripSel::All => true,
+                StripSel::None => false,
+                StripSel::Max(v) => v.contains(&take.max()),
+            };
+            let horizon = p
+                .horizon
+                .unwrap_or(0)
+                .max(if p.outcome { r_max } else { 0 })
+                .max(at_max.min(1 << 20));
+            cases.push(Box::new(ParityCase {
+                variant,
+                take: take.clone(),
+                rs: rs.clone(),
+                rs_key: rs_key.clone(),
+                at: at.clone(),
+                strip,
+                strip_to: p.strip_to,
+                outcome: p.outcome,
+                horizon,
+            }));
+        }
+    }
+    let mut notes = Vec::new();
+    let any_strip = match &p.strip {
+        StripSel::All => true,
+        StripSel::None => false,
+        StripSel::Max(v) => {
+            let hit = p.takes.iter().any(|t| v.contains(&t.max()));
+            if !hit {
+                notes.push("strip_k matches no rule of this sweep: no strip chart".to_string());
+            }
+            hit
+        }
+    };
+    let mut views: Vec<&'static View> = vec![
+        &views::SAFE_STATES_GRID,
+        &views::SAFE_LISTS,
+        &views::SAFE_STATES,
+        &views::MODULI,
+        &views::MODULUS_GRID,
+    ];
+    if p.takes.iter().all(|t| t.interval().is_some()) && p.takes.len() > 1 {
+        views.push(&views::MODULUS_BARS);
+    }
+    if any_strip {
+        views.push(&views::PATTERN);
+    }
+    if !at.is_empty() {
+        views.push(&views::POSITIONS);
+    }
+    let outcome_rows = rs.len() * 4 * cases.len();
+    if p.outcome && outcome_rows <= MAX_LISTED_ROWS {
+        views.push(&views::OUTCOME_TABLE);
+    }
+    Ok(Plan {
+        cases,
+        views,
+        notes,
+    })
+}

@@ -1,0 +1,205 @@
+//! `nimlab solve parity`: one position (hands and pile), any pile size once
+//! the modulus is proven.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, bail};
+use serde_json::json;
+
+use super::TakeSet;
+use super::params::{MAX_TAKE, check_has_one, parse_take};
+use super::rows::{after_text, player_name};
+use super::solver::{Class, Mover, Solution, VARIANT_WORDS, Variant};
+use crate::family::Answer;
+use crate::params::Node;
+
+/// `nimlab solve parity`: who wins a position, with the winning takes.
+pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
+    pos.expect_keys(&[
+        "variant",
+        "k",
+        "take",
+        "r",
+        "a",
+        "b",
+        "odd_hand",
+        "even_hand",
+        "mover",
+    ])?;
+    let variant = match pos.get("variant") {
+        Some(v) => Variant::parse(v.word(VARIANT_WORDS)?).unwrap(),
+        None => Variant::Sides,
+    };
+    let take = match (pos.get("k"), pos.get("take")) {
+        (Some(_), Some(t)) => return Err(t.err("give either --k or --take, not both").into()),
+        (Some(k), None) => TakeSet::upto(k.int(1, MAX_TAKE)? as u32),
+        (None, Some(t)) => {
+            let mut sets = Vec::new();
+            if t.value().is_object() {
+                parse_take(&t, &mut sets)?;
+            } else {
+                // `--take 1,3,4`: a plain list is the set.
+                let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
+                v.sort_unstable();
+                v.dedup();
+                check_has_one(&t, &v)?;
+                sets.push(TakeSet(v));
+            }
+            if sets.len() != 1 {
+                bail!("give exactly one take set to solve a position");
+            }
+            sets.pop().unwrap()
+        }
+        (None, None) => {
+            return Err(pos
+                .err("missing --k (takes 1..k) or --take (e.g. --take 1,3,4)")
+                .into());
+        }
+    };
+    let r = pos
+        .req("r", "the pile size, e.g. --r 10")?
+        .int(0, i64::MAX)? as u64;
+    let hand = |names: &[&str]| -> anyhow::Result<u64> {
+        let given: Vec<Node<'_>> = names.iter().filter_map(|n| pos.get(n)).collect();
+        if given.len() > 1 {
+            bail!("give the hand once (--{})", names.join(" or --"));
+        }
+        Ok(match given.first() {
+            Some(n) => n.int(0, i64::MAX / 4)? as u64,
+            None => 0,
+        })
+    };
+    let (a, b) = match variant {
+        Variant::Sides => (hand(&["a", "odd_hand"])?, hand(&["b", "even_hand"])?),
+        Variant::OddWins => {
+            if pos.get("odd_hand").is_some() || pos.get("even_hand").is_some() {
+                bail!("in odd_wins the hands are --a (player A's) and --b (player B's)");
+            }
+            (hand(&["a"])?, hand(&["b"])?)
+        }
+    };
+    if (a + b + r) % 2 != variant.total_parity() {
+        let field = if a + b > 0 { "a + b + r" } else { "r" };
+        bail!(
+            "{field} = {} is {}: in variant {} a + b + r must be {} ({})",
+            a + b + r,
+            if (a + b + r).is_multiple_of(2) {
+                "even"
+            } else {
+                "odd"
+            },
+            variant.as_str(),
+            if variant.total_parity() == 0 {
+                "even"
+            } else {
+                "odd"
+            },
+            if variant == Variant::Sides {
+                "the initial pile is even, so both hands end with the same parity"
+            } else {
+                "the initial pile is odd, so exactly one hand ends odd"
+            }
+        );
+    }
+    let movers: Vec<Mover> = match pos.get("mover") {
+        None => vec![Mover::A, Mover::B],
+        Some(m) => {
+            let words: &[&str] = if variant == Variant::Sides {
+                &["odd", "even"]
+            } else {
+                &["a", "b"]
+            };
+            let w = m.word(words)?;
+            vec![if w == words[0] { Mover::A } else { Mover::B }]
+        }
+    };
+    // Small piles are computed directly; larger ones are reduced by the proven period.
+    let direct = r <= (1 << 22);
+    let s = Solution::solve(
+        variant,
+        take.takes(),
+        if direct { r as usize } else { 0 },
+        &|_| {},
+    );
+    let class = s.class(a, b, r).with_context(|| {
+        format!(
+            "no period proven up to r = {}; cannot answer r = {r}",
+            s.end()
+        )
+    })?;
+    let (na, nb) = match variant {
+        Variant::Sides => ("Odd", "Even"),
+        Variant::OddWins => ("A", "B"),
+    };
+    let mut text = format!(
+        "parity, variant {}, take {} : a = {a} ({na}'s hand), b = {b} ({nb}'s hand), r = {r}\n",
+        variant.as_str(),
+        take.human()
+    );
+    let mut jm = Vec::new();
+    for &m in &movers {
+        let wins = s.wins(a, b, r, m).unwrap();
+        let winner = if wins { m } else { m.other() };
+        let name = |x: Mover| if x == Mover::A { na } else { nb };
+        let w = s.winning_takes(a, b, r, m).unwrap();
+        let _ = write!(text, "{} moves first: {} wins", name(m), name(winner));
+        if w.is_empty() {
+            let _ = writeln!(
+                text,
+                " (no winning move: every take loses against perfect play)"
+            );
+        } else {
+            let list: Vec<String> = w
+                .iter()
+                .map(|&t| format!("take {t} → {}", after_text(a, b, r, m, t)))
+                .collect();
+            let _ = writeln!(text, "; winning moves: {}", list.join(", "));
+        }
+        jm.push(json!({
+            "mover": player_name(variant, m),
+            "winner": player_name(variant, winner),
+            "mover_wins": wins,
+            "winning_moves": w.iter().map(|&t| {
+                let (x, y, z) = match m {
+                    Mover::A => (a + t as u64, b, r - t as u64),
+                    Mover::B => (a, b + t as u64, r - t as u64),
+                };
+                json!({"take": t, "to": [x, y, z]})
+            }).collect::<Vec<_>>(),
+        }));
+    }
+    let class_text = match class {
+        Class::AbsoluteA => {
+            format!("absolute safe state of {na}: {na} wins whoever moves next")
+        }
+        Class::AbsoluteB => {
+            format!("absolute safe state of {nb}: {nb} wins whoever moves next")
+        }
+        Class::Common => "common safe state: whoever moves next loses".to_string(),
+        Class::Neither => "safe for neither: whoever moves next wins".to_string(),
+    };
+    let _ = writeln!(text, "class: {class_text}");
+    let period_text = match s.period {
+        Some(p) => format!(
+            "modulus M = {} (preperiod {}, {})",
+            p.period,
+            p.preperiod,
+            p.status.as_str()
+        ),
+        None => "no period proven".into(),
+    };
+    let _ = writeln!(text, "{period_text}");
+    let json = json!({
+        "family": "parity",
+        "variant": variant.as_str(),
+        "take": take.text(),
+        "take_set": take.takes(),
+        "a": a,
+        "b": b,
+        "r": r,
+        "class": class.name(variant),
+        "movers": jm,
+        "modulus": s.period.map(|p| json!({"M": p.period, "preperiod": p.preperiod, "status": p.status.as_str()})),
+    });
+    Ok(Answer { text, json })
+}

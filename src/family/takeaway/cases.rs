@@ -1,0 +1,369 @@
+//! A takeaway case (one rule on one heap layout): solving it, and filling the
+//! typed rows of its datasets.
+
+use std::sync::Arc;
+
+use super::datasets::{LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
+use super::one_heap::OneHeap;
+use super::solver::{self, Joint};
+use super::{Rule, TakeForm};
+use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
+use crate::family::{Case, CaseCtx, Output};
+use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
+use crate::period::{self, Period, PeriodRows};
+
+/// One rule on one heap layout: the unit of work.
+pub struct TakeCase {
+    rule: Rule,
+    sizes: Arc<Vec<Vec<u64>>>,
+    sizes_key: String,
+    horizon: usize,
+}
+
+impl TakeCase {
+    /// The case of `rule` on heaps of the given sizes (`sizes_key` names
+    /// them in the case key), one-heap sequences computed to `horizon`.
+    pub fn new(rule: Rule, sizes: Arc<Vec<Vec<u64>>>, sizes_key: String, horizon: usize) -> Self {
+        TakeCase {
+            rule,
+            sizes,
+            sizes_key,
+            horizon,
+        }
+    }
+    fn max_sizes(&self) -> Vec<usize> {
+        self.sizes
+            .iter()
+            .map(|v| *v.iter().max().unwrap() as usize)
+            .collect()
+    }
+    /// The rule's columns ([`super::datasets::RULE`]) added to `t`.
+    fn with_rule(&self, t: Table) -> Table {
+        let r = &self.rule;
+        let n = t.rows();
+        let take_max = match r.take.max_take() {
+            Some(m) => Values::Int(vec![m as i64; n]),
+            None => Values::Null(n),
+        };
+        let take_set = match &r.take {
+            TakeForm::Set(s) => {
+                let items: Vec<i64> = s.iter().map(|&x| x as i64).collect();
+                let mut l = IntListVec::with_capacity(n, n * items.len());
+                (0..n).for_each(|_| l.push(&items));
+                Values::IntList(l)
+            }
+            _ => Values::Null(n),
+        };
+        let mut out = Table::new()
+            .with("rule", Values::Dict(DictVec::repeat(&r.label(), n)))
+            .with("take", Values::Dict(DictVec::repeat(&r.take.text(), n)))
+            .with("take_min", Values::Int(vec![r.take.min_take() as i64; n]))
+            .with("take_max", take_max)
+            .with("take_set", take_set)
+            .with("play", enum_repeat(PLAYS, r.play.code(), n))
+            .with("no_repeat", Values::Bool(vec![r.no_repeat; n]))
+            .with("heaps", Values::Int(vec![self.sizes.len() as i64; n]));
+        for (name, v) in t.into_columns() {
+            out.push(&name, v);
+        }
+        out
+    }
+}
+
+fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
+    Values::Enum(EnumVec {
+        levels,
+        codes: vec![code; n],
+    })
+}
+
+impl Case for TakeCase {
+    fn key(&self) -> String {
+        format!(
+            "takeaway/v1/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}",
+            self.rule.take.text(),
+            self.rule.play.as_str(),
+            self.rule.no_repeat,
+            self.sizes.len(),
+            self.sizes_key,
+            self.horizon
+        )
+    }
+    fn cost(&self) -> u64 {
+        let k = self.rule.take.takes(self.horizon.min(64)).len() as u64;
+        if self.sizes.len() == 1 {
+            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
+                1
+            } else {
+                k
+            };
+            self.horizon as u64 * per + self.sizes[0].len() as u64 * 4
+        } else {
+            let states: u64 = self.max_sizes().iter().map(|&m| m as u64 + 1).product();
+            states * k * self.sizes.len() as u64 / 2 + states
+        }
+    }
+    fn memory(&self) -> u64 {
+        if self.sizes.len() == 1 {
+            self.horizon as u64 * 8 + self.sizes[0].len() as u64 * 80
+        } else {
+            let states: u64 = self.max_sizes().iter().map(|&m| m as u64 + 1).product();
+            states * 4 + self.sizes.iter().map(|v| v.len() as u64).product::<u64>() * 80
+        }
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        if self.sizes.len() == 1 {
+            Ok(self.solve_one(ctx))
+        } else {
+            Ok(self.solve_many(ctx))
+        }
+    }
+}
+
+/// The winning moves and outcomes of positions, filled row by row.
+struct MoveRows {
+    outcome: EnumVec,
+    moves: StructListVec,
+}
+
+impl MoveRows {
+    fn new(rows: usize) -> MoveRows {
+        MoveRows {
+            outcome: EnumVec::new(OUTCOMES, rows),
+            moves: StructListVec::new(MOVE_FIELDS, rows),
+        }
+    }
+    fn push(&mut self, is_p: bool, moves: impl Iterator<Item = (usize, u32)>) {
+        self.outcome.push(outcome_code(is_p));
+        for (heap, take) in moves {
+            self.moves.push_item(&[heap as i64 + 1, take as i64]);
+        }
+        self.moves.end_row();
+    }
+}
+
+impl TakeCase {
+    fn solve_one(&self, ctx: &CaseCtx<'_>) -> Output {
+        let one = OneHeap::solve(&self.rule, self.horizon, ctx.progress);
+        let mut out = Vec::new();
+        if ctx.wants(POSITIONS.name) {
+            out.push((&POSITIONS, self.with_rule(self.one_heap_positions(&one))));
+        }
+        out.push((&PERIODS, self.with_rule(self.periods(&one))));
+        out.push((&LOSS_SETS, self.with_rule(self.loss_set(&one))));
+        out
+    }
+
+    fn one_heap_positions(&self, one: &OneHeap) -> Table {
+        let ns = &self.sizes[0];
+        let rows = ns.len();
+        let mut m = MoveRows::new(rows);
+        let mut wins: Vec<u32> = Vec::new();
+        for &n in ns.iter() {
+            one.winning_takes_into(n as usize, None, &mut wins);
+            m.push(one.is_p[n as usize], wins.iter().map(|&s| (0, s)));
+        }
+        let grundy = match &one.grundy {
+            Some(g) => Values::Int(ns.iter().map(|&n| g.get(n as usize) as i64).collect()),
+            None => Values::Null(rows),
+        };
+        let mut t = Table::new().with("N", Values::Int(ns.iter().map(|&n| n as i64).collect()));
+        for k in 1..=6 {
+            t.push(&format!("N{k}"), Values::Null(rows));
+        }
+        t.with("outcome", Values::Enum(m.outcome))
+            .with("grundy", grundy)
+            .with("winning_moves", Values::StructList(m.moves))
+    }
+
+    fn periods(&self, one: &OneHeap) -> Table {
+        let per = one.periods();
+        let n = per.len();
+        let mut rows = PeriodRows::default();
+        let mut which = EnumVec::new(SEQUENCES, n);
+        let mut values = IntListVec::default();
+        let mut pattern = StrVec::default();
+        let mut residues = IntListVec::default();
+        for (name, p) in &per {
+            which.push_str(name);
+            let Some(p) = p else {
+                let ev = format!("no period with enough evidence on [0, {}]", self.horizon);
+                rows.push(None, &ev, None);
+                values.push_null();
+                pattern.push_null();
+                residues.push_null();
+                continue;
+            };
+            rows.push(
+                Some(p),
+                &self.evidence(p),
+                Some(&period::closed_form("N", &one.is_p, p)),
+            );
+            let range = p.preperiod..p.preperiod + p.period;
+            match (&one.grundy, *name) {
+                (Some(g), "grundy") => values.push_iter(range.clone().map(|i| g.get(i) as i64)),
+                _ => values.push_null(),
+            }
+            pattern.push_with(|b| range.for_each(|i| b.push(if one.is_p[i] { 'P' } else { 'N' })));
+            let (_, res) = period::residues(&one.is_p, p);
+            residues.push_iter(res.iter().map(|&r| r as i64));
+        }
+        let t = Table::new()
+            .with("values", Values::Enum(which))
+            .with("computed_to", Values::Int(vec![self.horizon as i64; n]));
+        rows.into_table(t)
+            .with("period_values", Values::IntList(values))
+            .with("period_pattern", Values::Str(pattern))
+            .with("loss_residues", Values::IntList(residues))
+    }
+
+    fn evidence(&self, p: &Period) -> String {
+        match p.status {
+            period::Status::Proven => format!(
+                "joint state repeats over a full window of max(S) = {} after {}",
+                self.rule.take.max_take().unwrap_or(0),
+                p.preperiod
+            ),
+            period::Status::Observed => format!(
+                "observed on [{}, {}], {} periods",
+                p.preperiod,
+                p.end,
+                p.periods_seen()
+            ),
+        }
+    }
+
+    fn loss_set(&self, one: &OneHeap) -> Table {
+        let ns = &self.sizes[0];
+        let losses: Vec<i64> = ns
+            .iter()
+            .filter(|&&n| one.is_p[n as usize])
+            .map(|&n| n as i64)
+            .collect();
+        let mut l = IntListVec::default();
+        l.push(&losses);
+        Table::new()
+            .with("N_min", Values::Int(vec![*ns.iter().min().unwrap() as i64]))
+            .with("N_max", Values::Int(vec![*ns.iter().max().unwrap() as i64]))
+            .with("count", Values::Int(vec![losses.len() as i64]))
+            .with("loss_set", Values::IntList(l))
+    }
+
+    fn solve_many(&self, ctx: &CaseCtx<'_>) -> Output {
+        let maxs = self.max_sizes();
+        let top = *maxs.iter().max().unwrap();
+        let takes = self.rule.take.takes(top);
+        let xor_path = self.rule.play == Play::Normal && !self.rule.no_repeat;
+        let solved = if xor_path {
+            let g = solver::grundy_sequence(&takes, top + 1);
+            (ctx.progress)(g.len() as u64);
+            Solved::Xor(g)
+        } else {
+            let dims: Vec<usize> = maxs.iter().map(|m| m + 1).collect();
+            let j = Joint::solve(
+                &dims,
+                &takes,
+                self.rule.play,
+                self.rule.no_repeat,
+                ctx.progress,
+            );
+            Solved::Joint(j)
+        };
+        vec![(
+            &POSITIONS,
+            self.with_rule(self.many_heap_positions(&solved, &takes)),
+        )]
+    }
+
+    fn many_heap_positions(&self, solved: &Solved, takes: &[u32]) -> Table {
+        let d = self.sizes.len();
+        let rows: usize = self.sizes.iter().map(Vec::len).product();
+        let mut cols: Vec<Vec<i64>> = vec![Vec::with_capacity(rows); d];
+        let mut grundy = Vec::with_capacity(rows);
+        let mut m = MoveRows::new(rows);
+        let mut heaps = vec![0usize; d];
+        let mut wins: Vec<(usize, u32)> = Vec::new();
+        for_each_position(&self.sizes, &mut heaps, |heaps| {
+            for (c, &h) in cols.iter_mut().zip(heaps) {
+                c.push(h as i64);
+            }
+            let (is_p, g) = solved.position(heaps, takes, &mut wins);
+            grundy.push(g);
+            m.push(is_p, wins.iter().copied());
+        });
+        let grundy = match solved {
+            Solved::Xor(_) => Values::Int(grundy.into_iter().map(|g| g.unwrap_or(0)).collect()),
+            Solved::Joint(_) => Values::Null(rows),
+        };
+        let mut t = Table::new().with("N", Values::Null(rows));
+        let mut cols = cols.into_iter();
+        for k in 1..=6 {
+            t.push(
+                &format!("N{k}"),
+                cols.next().map_or(Values::Null(rows), Values::Int),
+            );
+        }
+        t.with("outcome", Values::Enum(m.outcome))
+            .with("grundy", grundy)
+            .with("winning_moves", Values::StructList(m.moves))
+    }
+}
+
+/// Several heaps solved: by the XOR of one-heap Grundy values (normal play
+/// without no_repeat), or on the joint state.
+enum Solved {
+    Xor(solver::Grundy),
+    Joint(Joint),
+}
+
+impl Solved {
+    /// Outcome and Grundy value of `heaps`; its winning moves (heap, take) into `wins`.
+    fn position(
+        &self,
+        heaps: &[usize],
+        takes: &[u32],
+        wins: &mut Vec<(usize, u32)>,
+    ) -> (bool, Option<i64>) {
+        wins.clear();
+        match self {
+            Solved::Xor(g) => {
+                let x = heaps.iter().fold(0, |a, &h| a ^ g.get(h));
+                if x != 0 {
+                    for (i, &h) in heaps.iter().enumerate() {
+                        let target = g.get(h) ^ x;
+                        for &s in takes.iter().take_while(|&&s| s as usize <= h) {
+                            if g.get(h - s as usize) == target {
+                                wins.push((i, s));
+                            }
+                        }
+                    }
+                }
+                (x == 0, Some(x as i64))
+            }
+            Solved::Joint(j) => {
+                *wins = j.winning_moves(heaps, None);
+                (j.start_is_p(heaps), None)
+            }
+        }
+    }
+}
+
+/// Calls `f` on every combination of the heap sizes, the last heap fastest.
+fn for_each_position(sizes: &[Vec<u64>], heaps: &mut [usize], mut f: impl FnMut(&[usize])) {
+    let d = sizes.len();
+    let mut idx = vec![0usize; d];
+    'rows: loop {
+        for i in 0..d {
+            heaps[i] = sizes[i][idx[i]] as usize;
+        }
+        f(heaps);
+        for i in (0..d).rev() {
+            idx[i] += 1;
+            if idx[i] < sizes[i].len() {
+                continue 'rows;
+            }
+            idx[i] = 0;
+        }
+        break;
+    }
+}

@@ -1,0 +1,164 @@
+//! One heap solved once up to a horizon: every `N` of a rule is read from it,
+//! its periods detected, its winning takes listed without trying every take.
+
+use super::Rule;
+use super::solver::{self, Grundy, Joint};
+use crate::game::Play;
+use crate::period::{self, Period};
+
+/// One heap, solved: outcome at the start of a game for every `n ≤ horizon`,
+/// Grundy values where defined, and the joint-state solution for the rest.
+pub struct OneHeap {
+    /// The rule.
+    pub rule: Rule,
+    /// The take set used (for `any`, `1..=horizon`).
+    pub takes: Vec<u32>,
+    /// Grundy values (normal play without no_repeat).
+    pub grundy: Option<Grundy>,
+    /// Joint-state solution (misère or no_repeat).
+    pub joint: Option<Joint>,
+    /// P-positions at the start of a game.
+    pub is_p: Vec<bool>,
+    /// Positions with no winning take (Grundy 0, or joint code 0), ascending: the
+    /// only children that can be P-positions, apart from `single` below.
+    zeros: Vec<u32>,
+    /// With no_repeat: `(y + a, y)` for each y whose single winning take is `a`
+    /// (then `(y, last = a)` is a P-position), sorted.
+    single: Vec<(u64, u32)>,
+    /// Membership of each take (index = take), up to the largest take.
+    in_s: Vec<bool>,
+}
+
+impl OneHeap {
+    /// Solves `0..=horizon`.
+    pub fn solve(rule: &Rule, horizon: usize, progress: &dyn Fn(u64)) -> OneHeap {
+        let takes = rule.take.takes(horizon);
+        let len = horizon + 1;
+        if rule.play == Play::Normal && !rule.no_repeat {
+            let g = solver::grundy_sequence(&takes, len);
+            progress(len as u64);
+            let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();
+            let zeros = (0..len).filter(|&n| is_p[n]).map(|n| n as u32).collect();
+            let in_s = membership(&takes);
+            OneHeap {
+                rule: rule.clone(),
+                takes,
+                grundy: Some(g),
+                joint: None,
+                is_p,
+                zeros,
+                single: vec![],
+                in_s,
+            }
+        } else {
+            let j = Joint::solve(&[len], &takes, rule.play, rule.no_repeat, progress);
+            let is_p = (0..len).map(|n| j.child_is_p(n, None)).collect();
+            let zeros = (0..len)
+                .filter(|&n| j.code[n] == 0)
+                .map(|n| n as u32)
+                .collect();
+            let mut single: Vec<(u64, u32)> = (0..len)
+                .filter(|&n| j.code[n] != 0 && j.code[n] != solver::MULTI)
+                .map(|n| (n as u64 + j.code[n] as u64, n as u32))
+                .collect();
+            single.sort_unstable();
+            let in_s = membership(&takes);
+            OneHeap {
+                rule: rule.clone(),
+                takes,
+                grundy: None,
+                joint: Some(j),
+                is_p,
+                zeros,
+                single,
+                in_s,
+            }
+        }
+    }
+
+    /// Is `(n, last)` a P-position? (`last` only matters with no_repeat.)
+    pub fn is_p_after(&self, n: usize, last: Option<u32>) -> bool {
+        match &self.joint {
+            Some(j) => j.child_is_p(n, last),
+            None => self.grundy.as_ref().unwrap().get(n) == 0,
+        }
+    }
+
+    /// Winning takes from `n` (the opponent's last take `last`).
+    pub fn winning_takes(&self, n: usize, last: Option<u32>) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.winning_takes_into(n, last, &mut out);
+        out
+    }
+
+    /// [`Self::winning_takes`] into a reused buffer (no allocation per position).
+    pub fn winning_takes_into(&self, n: usize, last: Option<u32>, out: &mut Vec<u32>) {
+        out.clear();
+        // Only positions with no winning take (or, with no_repeat, whose single
+        // winning take is the move itself) can be P after a move: look those up
+        // in the window [n - max S, n - min S] instead of trying every take.
+        let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
+        if n < smin {
+            return;
+        }
+        let (lo, hi) = (n.saturating_sub(smax) as u32, (n - smin) as u32);
+        let start = self.zeros.partition_point(|&y| y < lo);
+        let cands = self.zeros[start..]
+            .iter()
+            .take_while(|&&y| y <= hi)
+            .copied();
+        let key = n as u64;
+        let s0 = self.single.partition_point(|&(t, _)| t < key);
+        let more = self.single[s0..]
+            .iter()
+            .take_while(|&&(t, _)| t == key)
+            .map(|&(_, y)| y);
+        for y in cands.chain(more) {
+            let s = n - y as usize;
+            if s > smax || !self.in_s[s] || (self.rule.no_repeat && last == Some(s as u32)) {
+                continue;
+            }
+            if self.is_p_after(y as usize, Some(s as u32)) {
+                out.push(s as u32);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// The proven period of the joint state, if the take set is finite.
+    pub fn witness(&self) -> Option<(usize, usize)> {
+        self.witness_from(self.grundy.as_ref().map(Grundy::to_vec).as_deref())
+    }
+
+    /// The witness, given the Grundy values when they are already at hand.
+    fn witness_from(&self, grundy: Option<&[u32]>) -> Option<(usize, usize)> {
+        let w = self.rule.take.max_take()? as usize;
+        match (grundy, &self.joint) {
+            (Some(g), _) => period::proven_state_period(g, w, w),
+            (None, Some(j)) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
+            _ => None,
+        }
+    }
+
+    /// Periods of the Grundy sequence (when defined) and of the outcome sequence.
+    pub fn periods(&self) -> Vec<(&'static str, Option<Period>)> {
+        // The Grundy values are unpacked once and serve both the proof and the period.
+        let g = self.grundy.as_ref().map(Grundy::to_vec);
+        let witness = self.witness_from(g.as_deref());
+        let mut out = Vec::new();
+        if let Some(g) = &g {
+            out.push(("grundy", period::period_of(g, witness)));
+        }
+        out.push(("outcome", period::period_of(&self.is_p, witness)));
+        out
+    }
+}
+
+fn membership(takes: &[u32]) -> Vec<bool> {
+    let mut v = vec![false; *takes.last().unwrap() as usize + 1];
+    for &t in takes {
+        v[t as usize] = true;
+    }
+    v
+}

@@ -1,0 +1,278 @@
+//! `nimlab solve takeaway`: one position, any heap size (up to 2^63 when a
+//! period is proven).
+
+use std::fmt::Write as _;
+
+use anyhow::bail;
+use serde_json::json;
+
+use super::one_heap::OneHeap;
+use super::params::parse_take;
+use super::solver::Joint;
+use super::{Rule, TakeForm};
+use crate::family::Answer;
+use crate::game::{PLAY_WORDS, Play};
+use crate::params::Node;
+use crate::period::{self, Period};
+
+/// `nimlab solve takeaway`: one position's outcome, Grundy value and winning moves.
+pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
+    pos.expect_keys(&["heaps", "take", "play", "no_repeat", "last_take"])?;
+    let heaps: Vec<u64> = pos
+        .req("heaps", "the heap sizes, e.g. --heaps 3,5,7")?
+        .ints(0, i64::MAX)?
+        .into_iter()
+        .map(|x| x as u64)
+        .collect();
+    let take_node = pos.req("take", "the take set: any, max:n, min:m,max:n or set:1,3,4")?;
+    let mut forms = Vec::new();
+    let mut skipped = 0;
+    parse_take(&take_node, &mut forms, &mut skipped)?;
+    if forms.len() != 1 {
+        bail!("give exactly one take rule to solve a position");
+    }
+    let take = forms.pop().unwrap();
+    let play = match pos.get("play") {
+        Some(p) => Play::parse(p.word(PLAY_WORDS)?).unwrap(),
+        None => Play::Normal,
+    };
+    let no_repeat = match pos.get("no_repeat") {
+        Some(b) => *b.bools()?.first().unwrap(),
+        None => false,
+    };
+    let last = pos
+        .get("last_take")
+        .map(|n| n.int(1, u32::MAX as i64))
+        .transpose()?
+        .map(|x| x as u32);
+    if last.is_some() && !no_repeat {
+        bail!("--last-take only matters with --no-repeat true");
+    }
+    let rule = Rule {
+        take,
+        play,
+        no_repeat,
+    };
+    let a = answer(&rule, &heaps, last)?;
+    let moves: Vec<String> = a
+        .moves
+        .iter()
+        .map(|(i, s)| move_text(heaps.len(), *i, *s))
+        .collect();
+    let mut text = format!(
+        "position {:?}, take {}, {} play{}{}\n",
+        heaps,
+        rule.take.text(),
+        rule.play.as_str(),
+        if no_repeat { ", no repeat" } else { "" },
+        last.map(|l| format!(", opponent just took {l}"))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(
+        text,
+        "outcome: {} ({})",
+        if a.is_p { "P" } else { "N" },
+        if a.is_p {
+            "the player to move loses with perfect play"
+        } else {
+            "the player to move wins"
+        }
+    );
+    if let Some(g) = a.grundy {
+        let _ = writeln!(text, "Grundy value: {g}");
+    }
+    if moves.is_empty() {
+        let _ = writeln!(text, "winning moves: none");
+    } else {
+        let _ = writeln!(text, "winning moves: {}", moves.join(", "));
+        for (i, s) in &a.moves {
+            let mut after = heaps.clone();
+            after[*i] -= *s as u64;
+            let _ = writeln!(text, "  {} → {:?}", move_text(heaps.len(), *i, *s), after);
+        }
+    }
+    if let Some(note) = &a.note {
+        let _ = writeln!(text, "{note}");
+    }
+    let json = json!({
+        "family": "takeaway",
+        "heaps": heaps,
+        "take": rule.take.text(),
+        "play": rule.play.as_str(),
+        "no_repeat": no_repeat,
+        "last_take": last,
+        "outcome": if a.is_p { "P" } else { "N" },
+        "grundy": a.grundy,
+        "winning_moves": a.moves.iter().map(|(i, s)| json!({"heap": i, "take": s, "label": move_text(heaps.len(), *i, *s)})).collect::<Vec<_>>(),
+        "method": a.note,
+    });
+    Ok(Answer { text, json })
+}
+
+/// `A3` for several heaps, `3` for one.
+fn move_text(d: usize, heap: usize, take: u32) -> String {
+    if d == 1 {
+        take.to_string()
+    } else {
+        format!("{}{take}", (b'A' + heap as u8) as char)
+    }
+}
+
+/// The answer for one position.
+pub struct PositionAnswer {
+    /// P-position?
+    pub is_p: bool,
+    /// Grundy value (normal play without no_repeat).
+    pub grundy: Option<u64>,
+    /// Winning moves (heap, take).
+    pub moves: Vec<(usize, u32)>,
+    /// How it was computed (e.g. from a proven period).
+    pub note: Option<String>,
+}
+
+/// Solves one position. One-heap sequences with a finite take set are computed
+/// until their period is proven, so any heap size (up to 2^63) is answered.
+pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<PositionAnswer> {
+    let xor_path = rule.play == Play::Normal && !rule.no_repeat;
+    if rule.take == TakeForm::Any && xor_path {
+        // Nim: G(n) = n.
+        let x = heaps.iter().fold(0u64, |a, &h| a ^ h);
+        let moves = heaps
+            .iter()
+            .enumerate()
+            .filter(|&(_, &h)| (h ^ x) < h)
+            .map(|(i, &h)| (i, (h - (h ^ x)) as u32))
+            .collect();
+        return Ok(PositionAnswer {
+            is_p: x == 0,
+            grundy: Some(x),
+            moves,
+            note: Some("Nim: G(n) = n, XOR of heaps".into()),
+        });
+    }
+    if let (true, Some(maxs)) = (heaps.len() == 1 || xor_path, rule.take.max_take()) {
+        return answer_periodic(rule, heaps, last, maxs as usize);
+    }
+    // Joint state table (take any with misère/no_repeat, or several heaps under misère/no_repeat).
+    let states: f64 = heaps.iter().map(|&h| h as f64 + 1.0).product();
+    if states > 5e8 {
+        bail!(
+            "this position needs a joint state table of {states:.2e} states (misère or no_repeat on several heaps, or take any); the limit here is 5e8"
+        );
+    }
+    let dims: Vec<usize> = heaps.iter().map(|&h| h as usize + 1).collect();
+    let top = *heaps.iter().max().unwrap() as usize;
+    let takes = rule.take.takes(top);
+    let j = Joint::solve(&dims, &takes, rule.play, rule.no_repeat, &|_| {});
+    let hs: Vec<usize> = heaps.iter().map(|&h| h as usize).collect();
+    let idx = j.index(&hs);
+    Ok(PositionAnswer {
+        is_p: j.child_is_p(idx, last),
+        grundy: None,
+        moves: j.winning_moves(&hs, last),
+        note: Some(format!("joint state table of {} states", j.code.len())),
+    })
+}
+
+fn answer_periodic(
+    rule: &Rule,
+    heaps: &[u64],
+    last: Option<u32>,
+    maxs: usize,
+) -> anyhow::Result<PositionAnswer> {
+    let top = *heaps.iter().max().unwrap();
+    let mut horizon = (64 * maxs + 64).max(4096);
+    loop {
+        let direct = top as usize <= horizon;
+        let one = OneHeap::solve(
+            rule,
+            if direct {
+                (top as usize).max(maxs)
+            } else {
+                horizon
+            },
+            &|_| {},
+        );
+        let per = if direct {
+            None
+        } else {
+            match one.witness() {
+                Some(w) => Some(Period {
+                    preperiod: w.1,
+                    period: w.0,
+                    status: period::Status::Proven,
+                    end: one.is_p.len() - 1,
+                }),
+                None if horizon < (1 << 26) => {
+                    horizon *= 4;
+                    continue;
+                }
+                None => bail!("no period proven up to {horizon}; cannot answer heaps this large"),
+            }
+        };
+        // Map a heap size to a computed index with the same joint state (at least maxs,
+        // so that every take is legal, as it is for the real heap).
+        let red = |n: u64| -> usize {
+            match &per {
+                None => n as usize,
+                Some(p) => {
+                    if n <= p.end as u64 {
+                        return n as usize;
+                    }
+                    let base = p.preperiod.max(maxs) as u64;
+                    (base + (n - base) % p.period as u64) as usize
+                }
+            }
+        };
+        let note = per.map(|p| {
+            format!(
+                "from the proven period {} (preperiod {}) of the joint state",
+                p.period, p.preperiod
+            )
+        });
+        let takes = &one.takes;
+        if heaps.len() == 1 {
+            let n = heaps[0];
+            let mut moves = Vec::new();
+            for &s in takes {
+                if s as u64 > n || (rule.no_repeat && last == Some(s)) {
+                    continue;
+                }
+                if one.is_p_after(red(n - s as u64), Some(s)) {
+                    moves.push((0, s));
+                }
+            }
+            let r = red(n);
+            let is_p = match &one.joint {
+                Some(j) => j.child_is_p(r, last),
+                None => one.is_p[r],
+            };
+            let grundy = one.grundy.as_ref().map(|g| g.get(r) as u64);
+            return Ok(PositionAnswer {
+                is_p,
+                grundy,
+                moves,
+                note,
+            });
+        }
+        let g = one.grundy.as_ref().unwrap();
+        let x = heaps.iter().fold(0, |a, &h| a ^ g.get(red(h)));
+        let mut moves = Vec::new();
+        if x != 0 {
+            for (i, &h) in heaps.iter().enumerate() {
+                let target = g.get(red(h)) ^ x;
+                for &s in takes {
+                    if s as u64 <= h && g.get(red(h - s as u64)) == target {
+                        moves.push((i, s));
+                    }
+                }
+            }
+        }
+        return Ok(PositionAnswer {
+            is_p: x == 0,
+            grundy: Some(x as u64),
+            moves,
+            note,
+        });
+    }
+}

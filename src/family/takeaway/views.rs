@@ -1,0 +1,130 @@
+//! The views `takeaway` draws, declared once.
+
+use crate::view::{View, ViewKind};
+
+/// Report 004's one-heap tables: rows N, columns the rule, cells the winning takes.
+pub static WINNING_TABLE: View = View {
+    name: "winning_table",
+    title: "Winning first moves (E: P-position, no winning move)",
+    dataset: "positions",
+    kind: ViewKind::Grid {
+        row: "N",
+        column: "rule",
+        cell: "winning_moves",
+        empty: "E",
+        facet: None,
+    },
+};
+
+/// The loss sets, one row per rule.
+pub static LOSS_SETS: View = View {
+    name: "loss_sets",
+    title: "Loss sets L (P-positions)",
+    dataset: "loss_sets",
+    kind: ViewKind::Listing {
+        columns: &["rule", "N_min", "N_max", "count", "loss_set"],
+        filter: &[],
+    },
+};
+
+/// The period table of one-heap sequences.
+pub static PERIOD_TABLE: View = View {
+    name: "period_table",
+    title: "Periods (minimal period, then minimal preperiod)",
+    dataset: "periods",
+    kind: ViewKind::Listing {
+        columns: &[
+            "rule",
+            "values",
+            "preperiod",
+            "period",
+            "status",
+            "loss_residues",
+            "period_values",
+            "period_pattern",
+            "closed_form",
+            "evidence",
+        ],
+        filter: &[],
+    },
+};
+
+/// Report 004's two-heap tables: which heap, how many (`A3`, `B4`).
+pub static MOVE_TABLE: View = View {
+    name: "move_table",
+    title: "Winning moves (A3: take 3 from heap A; E: P-position)",
+    dataset: "positions",
+    kind: ViewKind::Grid {
+        row: "N2",
+        column: "N1",
+        cell: "winning_moves",
+        empty: "E",
+        facet: Some("rule"),
+    },
+};
+
+/// Report 004's scatter plots of two-heap loss sets.
+pub static LOSS_SCATTER: View = View {
+    name: "loss_scatter",
+    title: "P-positions (N1, N2)",
+    dataset: "positions",
+    kind: ViewKind::Scatter {
+        x: "N1",
+        y: "N2",
+        filter: Some(("outcome", "P")),
+        facet: Some("rule"),
+    },
+};
+
+/// The P-positions of several heaps.
+pub static P_POSITIONS: View = View {
+    name: "p_positions",
+    title: "P-positions",
+    dataset: "positions",
+    kind: ViewKind::Listing {
+        columns: &["rule", "N1", "N2", "N3", "N4", "N5", "N6"],
+        filter: &[("outcome", "P")],
+    },
+};
+
+/// Every position of several heaps.
+pub static POSITIONS_TABLE: View = View {
+    name: "positions_table",
+    title: "Positions",
+    dataset: "positions",
+    kind: ViewKind::Listing {
+        columns: &[
+            "rule",
+            "N1",
+            "N2",
+            "N3",
+            "N4",
+            "N5",
+            "N6",
+            "outcome",
+            "grundy",
+            "winning_moves",
+        ],
+        filter: &[],
+    },
+};
+
+/// Every takeaway view.
+pub static VIEWS: &[&View] = &[
+    &WINNING_TABLE,
+    &LOSS_SETS,
+    &PERIOD_TABLE,
+    &MOVE_TABLE,
+    &LOSS_SCATTER,
+    &P_POSITIONS,
+    &POSITIONS_TABLE,
+];
+
+/// The views of a sweep with `heaps` heaps.
+pub fn for_heaps(heaps: usize) -> Vec<&'static View> {
+    match heaps {
+        1 => vec![&WINNING_TABLE, &LOSS_SETS, &PERIOD_TABLE],
+        2 => vec![&MOVE_TABLE, &LOSS_SCATTER, &P_POSITIONS, &POSITIONS_TABLE],
+        _ => vec![&P_POSITIONS, &POSITIONS_TABLE],
+    }
+}

@@ -1,0 +1,140 @@
+//! Reading a stored dataset as the renderer needs it: cell text (a column's
+//! declared display, else the generic text), numbers, facets and filters.
+
+use std::collections::HashMap;
+
+use crate::data::{Cell, Dataset, Table, cell_text};
+
+/// A stored dataset and its declaration.
+pub struct Data<'a> {
+    /// The rows.
+    pub t: &'a Table,
+    /// Its declaration.
+    pub ds: &'a Dataset,
+}
+
+impl Data<'_> {
+    /// The text of a cell (empty for null).
+    pub fn text(&self, col: &str, row: usize) -> String {
+        let mut s = String::new();
+        cell_text(self.t, col, row, self.ds.column(col), &mut s);
+        s
+    }
+    /// A cell as a number, if it is one.
+    pub fn num(&self, col: &str, row: usize) -> Option<f64> {
+        match self.t.cell(col, row)? {
+            Cell::Int(v) => Some(v as f64),
+            Cell::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// Is the column null on every row?
+    pub fn all_null(&self, col: &str) -> bool {
+        (0..self.t.rows()).all(|i| matches!(self.t.cell(col, i), Some(Cell::Null) | None))
+    }
+    /// The rows at these indices, with the same declaration.
+    pub fn rows(&self, rows: &[usize]) -> Table {
+        self.t.take_rows(rows)
+    }
+    /// Row indices whose columns have the given text (all pairs must hold).
+    pub fn filter(&self, filter: &[(&str, &str)]) -> Vec<usize> {
+        (0..self.t.rows())
+            .filter(|&i| filter.iter().all(|(c, v)| self.text(c, i) == *v))
+            .collect()
+    }
+    /// Rows grouped by a facet column, in order of first appearance.
+    pub fn facets(&self, facet: Option<&str>) -> Vec<(Option<String>, Vec<usize>)> {
+        let Some(f) = facet else {
+            return vec![(None, (0..self.t.rows()).collect())];
+        };
+        let mut order: Vec<String> = Vec::new();
+        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+        for i in 0..self.t.rows() {
+            let k = self.text(f, i);
+            if !groups.contains_key(&k) {
+                order.push(k.clone());
+            }
+            groups.entry(k).or_default().push(i);
+        }
+        order
+            .into_iter()
+            .map(|k| {
+                let rows = groups.remove(&k).unwrap_or_default();
+                (Some(k), rows)
+            })
+            .collect()
+    }
+    /// Distinct texts of a column in order of appearance, sorted numerically
+    /// when the column holds integers.
+    pub fn distinct(&self, col: &str) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut ints = true;
+        for i in 0..self.t.rows() {
+            ints &= matches!(self.t.cell(col, i), Some(Cell::Int(_)));
+            let s = self.text(col, i);
+            if seen.insert(s.clone()) {
+                out.push(s);
+            }
+        }
+        if ints {
+            out.sort_by_key(|s| s.parse::<i64>().unwrap_or(0));
+        }
+        out
+    }
+    /// Distinct values as legend categories: numeric order for integers,
+    /// the declared order for a vocabulary, else text order.
+    pub fn categories(&self, col: &str) -> Vec<String> {
+        let mut v = self.distinct(col);
+        if let Some(crate::data::Dtype::Enum(levels)) = self.ds.column(col).map(|c| c.dtype) {
+            v.sort_by_key(|s| levels.iter().position(|l| l == s));
+        } else if !v.iter().all(|s| s.parse::<i64>().is_ok()) {
+            v.sort();
+        }
+        v
+    }
+    /// Smallest and largest integer of a column ((0, 1) when it has none).
+    pub fn int_range(&self, col: &str) -> (i64, i64) {
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for i in 0..self.t.rows() {
+            if let Some(Cell::Int(v)) = self.t.cell(col, i) {
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+        if lo > hi { (0, 1) } else { (lo, hi) }
+    }
+}
+
+/// A title with the sweep's title and the facet.
+pub fn titled(title: &str, context: &str, facet: Option<&str>) -> String {
+    match facet {
+        Some(f) => format!("{title} — {context} — {f}"),
+        None => format!("{title} — {context}"),
+    }
+}
+
+/// A file-name-safe suffix for a facet value.
+pub fn suffix(name: &str, facet: Option<&str>) -> String {
+    match facet {
+        None => name.to_string(),
+        Some(f) => {
+            let clean: String = f
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            format!("{name}-{}", clean.trim_matches('_'))
+        }
+    }
+}
+
+/// A Markdown table cell.
+pub fn md_field(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}

@@ -1,0 +1,394 @@
+//! The report's building blocks, written once as Markdown and as HTML
+//! (the same content, pictures inline).
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Rows of a Markdown table shown inline before it is cut.
+pub const MAX_TABLE_ROWS: usize = 25;
+/// Lines longer than this are not inlined (a wide grid): linked instead.
+const MAX_LINE_CHARS: usize = 2000;
+/// Figures shown inline per sweep; the others are linked.
+pub const MAX_FIGURES: usize = 12;
+
+pub enum Block {
+    /// Level, inline Markdown text, anchor id.
+    Heading(u8, String, String),
+    /// A paragraph of inline Markdown.
+    Para(String),
+    /// A list of inline Markdown items.
+    List(Vec<String>),
+    /// Header and rows, cells in inline Markdown.
+    Table(Vec<String>, Vec<Vec<String>>),
+    /// Alt text and relative path.
+    Image(String, String),
+    /// Markdown from a rendered file (headings demoted by `u8` levels).
+    Md(String, u8),
+}
+
+pub fn slug(s: &str) -> String {
+    let mut o = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            o.push(c.to_ascii_lowercase());
+        } else if !o.ends_with('-') {
+            o.push('-');
+        }
+    }
+    o.trim_matches('-').to_string()
+}
+
+/// A Markdown link target: spaces and parentheses escaped.
+pub fn href(p: &str) -> String {
+    p.replace(' ', "%20")
+        .replace('(', "%28")
+        .replace(')', "%29")
+}
+
+pub fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn code(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+pub fn rel(path: &Path, out: &Path) -> String {
+    path.strip_prefix(out)
+        .unwrap_or(path)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+pub fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A rendered Markdown table file, cut to `MAX_TABLE_ROWS` rows with a link
+/// to the whole file; `None` when it is too wide to inline.
+pub fn inline_md(path: &Path, link: &str) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    if text.lines().any(|l| l.chars().count() > MAX_LINE_CHARS) {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rows = 0usize;
+    let mut cut = 0usize;
+    for line in text.lines() {
+        let is_row = line.starts_with('|') && !line.starts_with("|---");
+        if is_row {
+            rows += 1;
+            // The header is row 1.
+            if rows > MAX_TABLE_ROWS + 1 {
+                cut += 1;
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if cut > 0 {
+        let _ = writeln!(
+            out,
+            "\n… {cut} more rows: [the whole table]({})",
+            href(link)
+        );
+    }
+    Some(out)
+}
+
+pub fn to_markdown(blocks: &[Block]) -> String {
+    let mut s = String::new();
+    for b in blocks {
+        match b {
+            Block::Heading(l, t, id) => {
+                let _ = writeln!(
+                    s,
+                    "<a id=\"{id}\"></a>\n\n{} {t}\n",
+                    "#".repeat(*l as usize)
+                );
+            }
+            Block::Para(t) => {
+                let _ = writeln!(s, "{t}\n");
+            }
+            Block::List(items) => {
+                for i in items {
+                    let _ = writeln!(s, "- {i}");
+                }
+                s.push('\n');
+            }
+            Block::Table(h, rows) => {
+                let _ = writeln!(s, "| {} |", h.join(" | "));
+                let _ = writeln!(s, "|{}|", vec!["---"; h.len()].join("|"));
+                for r in rows {
+                    let _ = writeln!(s, "| {} |", r.join(" | "));
+                }
+                s.push('\n');
+            }
+            Block::Image(alt, src) => {
+                let _ = writeln!(s, "![{alt}]({})\n", href(src));
+            }
+            Block::Md(text, demote) => {
+                for line in text.lines() {
+                    if line.starts_with('#') {
+                        let _ = writeln!(s, "{}{line}", "#".repeat(*demote as usize));
+                    } else {
+                        let _ = writeln!(s, "{line}");
+                    }
+                }
+                s.push('\n');
+            }
+        }
+    }
+    s
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Inline Markdown (as this module writes it) to HTML: `code`, **bold**,
+/// *emphasis*, [text](href), `<br>` and `<a id=…></a>` kept, `\|` unescaped.
+fn inline_html(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut o = String::new();
+    let mut i = 0;
+    let rest = |i: usize| chars[i..].iter().collect::<String>();
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' && i + 1 < chars.len() && "|\\*`[]".contains(chars[i + 1]) {
+            o.push_str(&esc(&chars[i + 1].to_string()));
+            i += 2;
+            continue;
+        }
+        if c == '<' {
+            let r = rest(i);
+            if r.starts_with("<br>") {
+                o.push_str("<br>");
+                i += 4;
+                continue;
+            }
+            if r.starts_with("<a id=\"")
+                && let Some(end) = r.find("></a>")
+            {
+                o.push_str(&r[..end + 5]);
+                i += r[..end + 5].chars().count();
+                continue;
+            }
+        }
+        if c == '`' {
+            // `` x `` or `x`
+            let double = i + 1 < chars.len() && chars[i + 1] == '`';
+            let (open, close) = if double { (3, " ``") } else { (1, "`") };
+            let start = i + open;
+            let r: String = chars[start.min(chars.len())..].iter().collect();
+            if let Some(end) = r.find(close) {
+                let inner = &r[..end];
+                o.push_str("<code>");
+                o.push_str(&esc(&inner.replace("\\|", "|")));
+                o.push_str("</code>");
+                i = start + inner.chars().count() + close.chars().count();
+                continue;
+            }
+        }
+        if c == '*' && i + 1 < chars.len() && chars[i + 1] == '*' {
+            let r: String = chars[i + 2..].iter().collect();
+            if let Some(end) = r.find("**") {
+                o.push_str("<strong>");
+                o.push_str(&inline_html(&r[..end]));
+                o.push_str("</strong>");
+                i += 2 + r[..end].chars().count() + 2;
+                continue;
+            }
+        }
+        if c == '*' {
+            let r: String = chars[i + 1..].iter().collect();
+            if let Some(end) = r.find('*')
+                && end > 0
+            {
+                o.push_str("<em>");
+                o.push_str(&inline_html(&r[..end]));
+                o.push_str("</em>");
+                i += 1 + r[..end].chars().count() + 1;
+                continue;
+            }
+        }
+        if c == '[' {
+            let r: String = chars[i + 1..].iter().collect();
+            if let Some(close) = r.find("](")
+                && let Some(end) = r[close + 2..].find(')')
+            {
+                let text = &r[..close];
+                let target = &r[close + 2..close + 2 + end];
+                let _ = write!(o, "<a href=\"{}\">{}</a>", esc(target), inline_html(text));
+                i += 1 + r[..close + 2 + end + 1].chars().count();
+                continue;
+            }
+        }
+        o.push_str(&esc(&c.to_string()));
+        i += 1;
+    }
+    o
+}
+
+/// Splits a Markdown table row into cells (`\|` does not split).
+fn split_row(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut cells = vec![String::new()];
+    let mut prev = ' ';
+    for c in inner.chars() {
+        if c == '|' && prev != '\\' {
+            cells.push(String::new());
+        } else {
+            cells.last_mut().unwrap().push(c);
+        }
+        prev = c;
+    }
+    cells.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+fn html_table(h: &[String], rows: &[Vec<String>], o: &mut String) {
+    o.push_str("<table>\n<thead><tr>");
+    for c in h {
+        let _ = write!(o, "<th>{}</th>", inline_html(c));
+    }
+    o.push_str("</tr></thead>\n<tbody>\n");
+    for r in rows {
+        o.push_str("<tr>");
+        for c in r {
+            let _ = write!(o, "<td>{}</td>", inline_html(c));
+        }
+        o.push_str("</tr>\n");
+    }
+    o.push_str("</tbody>\n</table>\n");
+}
+
+fn md_file_html(text: &str, demote: u8, o: &mut String) {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        if l.starts_with('#') {
+            let level = l.chars().take_while(|&c| c == '#').count() + demote as usize;
+            let _ = writeln!(
+                o,
+                "<h{0}>{1}</h{0}>",
+                level.min(6),
+                inline_html(l.trim_start_matches('#').trim())
+            );
+            i += 1;
+        } else if l.starts_with('|') {
+            let header = split_row(l);
+            let mut rows = Vec::new();
+            i += 1;
+            while i < lines.len() && lines[i].starts_with('|') {
+                if !lines[i].starts_with("|---") && !lines[i].starts_with("| ---") {
+                    rows.push(split_row(lines[i]));
+                }
+                i += 1;
+            }
+            html_table(&header, &rows, o);
+        } else if l.trim().is_empty() {
+            i += 1;
+        } else {
+            let _ = writeln!(o, "<p>{}</p>", inline_html(l));
+            i += 1;
+        }
+    }
+}
+
+const CSS: &str = "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;line-height:1.4}\
+table{border-collapse:collapse;margin:.5em 0;font-size:90%}\
+td,th{border:1px solid #bbb;padding:2px 6px;vertical-align:top;text-align:left}\
+th{background:#eee}code{background:#f4f4f4;padding:0 2px}\
+img{max-width:100%;border:1px solid #ddd;margin:.5em 0}h2{border-bottom:2px solid #444}\
+h3{border-bottom:1px solid #aaa}";
+
+pub fn to_html(blocks: &[Block]) -> String {
+    let mut o = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nimlab report</title>\n<style>",
+    );
+    o.push_str(CSS);
+    o.push_str("</style>\n</head>\n<body>\n");
+    for b in blocks {
+        match b {
+            Block::Heading(l, t, id) => {
+                let _ = writeln!(o, "<h{l} id=\"{}\">{}</h{l}>", esc(id), inline_html(t));
+            }
+            Block::Para(t) => {
+                let _ = writeln!(o, "<p>{}</p>", inline_html(t));
+            }
+            Block::List(items) => {
+                o.push_str("<ul>\n");
+                for i in items {
+                    let _ = writeln!(o, "<li>{}</li>", inline_html(i));
+                }
+                o.push_str("</ul>\n");
+            }
+            Block::Table(h, rows) => html_table(h, rows, &mut o),
+            Block::Image(alt, src) => {
+                let _ = writeln!(
+                    o,
+                    "<p><img src=\"{}\" alt=\"{}\"></p>",
+                    esc(&href(src)),
+                    esc(alt)
+                );
+            }
+            Block::Md(text, demote) => md_file_html(text, *demote, &mut o),
+        }
+    }
+    o.push_str("</body>\n</html>\n");
+    o
+}
+
+/// Writes `out/REPORT.md` and `out/REPORT.html` for `exps` (see
+/// [`experiments`] for which to pass) from the stored results.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn inline_markup() {
+        assert_eq!(
+            inline_html("a **b** `x | y` [l](p/q.md) <br> 1 < 2 \\| z"),
+            "a <strong>b</strong> <code>x | y</code> <a href=\"p/q.md\">l</a> <br> 1 &lt; 2 | z"
+        );
+        assert_eq!(inline_html("*fails*"), "<em>fails</em>");
+        assert_eq!(split_row("| a | b \\| c | d |"), vec!["a", "b \\| c", "d"]);
+    }
+
+    #[test]
+    fn long_tables_are_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.md");
+        let mut s = "# T\n\n| a |\n|---|\n".to_string();
+        for i in 0..100 {
+            s.push_str(&format!("| {i} |\n"));
+        }
+        fs::write(&p, s).unwrap();
+        let t = inline_md(&p, "x/t.md").unwrap();
+        assert!(t.contains("| 24 |") && !t.contains("| 25 |"), "{t}");
+        assert!(t.contains("75 more rows: [the whole table](x/t.md)"));
+    }
+}

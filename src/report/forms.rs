@@ -1,0 +1,165 @@
+//! The formulas a sweep's data propose, found by the declared roles: every
+//! closed-form column of its datasets, and the simple forms fitted to its
+//! two-coordinate loss sets ([`crate::fit`]).
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::blocks::{Block, MAX_TABLE_ROWS, cell, code, href, rel};
+use crate::data::{Cell, Dataset, Dtype, Role, Table, cell_text};
+use crate::fit;
+use crate::store::{SweepDir, write_atomic};
+
+/// A row's name: its labels, then its categorical parameters (`max:5 ·
+/// grundy`, `A(2,y) · outcome · maximal · normal`, `sides · max:3`).
+fn row_label(t: &Table, ds: &Dataset, row: usize) -> String {
+    let naming = |c: &&crate::data::Column| {
+        c.role == Role::Label
+            || (c.role == Role::Param && matches!(c.dtype, Dtype::Cat | Dtype::Enum(_)))
+    };
+    let mut parts = Vec::new();
+    for c in ds.columns().filter(naming) {
+        let mut s = String::new();
+        cell_text(t, c.name, row, Some(c), &mut s);
+        if !s.is_empty() && !parts.contains(&s) {
+            parts.push(s);
+        }
+    }
+    parts.join(" · ")
+}
+
+/// Closed forms of every dataset that declares one: a table of the first rows.
+pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Result<()> {
+    for ds in dir.present() {
+        let forms = ds.with_role(Role::ClosedForm);
+        let Some(form) = forms.first() else { continue };
+        let Some(t) = dir.read(ds.name)? else {
+            continue;
+        };
+        let status = ds.column(crate::period::STATUS);
+        let link = href(&rel(&dir.dataset_dir(ds.name), out));
+        let mut rows = Vec::new();
+        for i in 0..t.rows().min(MAX_TABLE_ROWS) {
+            let text = |c: &crate::data::Column| {
+                let mut s = String::new();
+                cell_text(&t, c.name, i, Some(c), &mut s);
+                s
+            };
+            let f = text(form);
+            rows.push(vec![
+                cell(&row_label(&t, ds, i)),
+                cell(&status.map(text).unwrap_or_default()),
+                cell(if f.is_empty() { "no period found" } else { &f }),
+            ]);
+        }
+        blocks.push(Block::Para(format!(
+            "**Proposed formulas** ({}: proven = a theorem covers the repeat, observed = seen on the range given). Data: [{}]({link}/)",
+            ds.doc.trim_end_matches('.'),
+            ds.name
+        )));
+        blocks.push(Block::Table(
+            vec!["sequence".into(), "status".into(), "closed form".into()],
+            rows,
+        ));
+        if t.rows() > MAX_TABLE_ROWS {
+            blocks.push(Block::Para(format!(
+                "… {} more rows in [{}]({link}/).",
+                t.rows() - MAX_TABLE_ROWS,
+                ds.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The two position columns that are filled on every row of `t` (and the
+/// outcome column), when a dataset's rows are points of a plane.
+fn plane<'a>(t: &Table, ds: &'a Dataset) -> Option<(&'a str, &'a str, &'a str)> {
+    let outcome = ds.with_role(Role::Outcome).first()?.name;
+    let filled: Vec<&str> = ds
+        .with_role(Role::Position)
+        .into_iter()
+        .filter(|c| c.dtype == Dtype::Int)
+        .filter(|c| (0..t.rows()).all(|i| matches!(t.cell(c.name, i), Some(Cell::Int(_)))))
+        .map(|c| c.name)
+        .collect();
+    match filled[..] {
+        [x, y] => Some((x, y, outcome)),
+        _ => None,
+    }
+}
+
+/// Two-coordinate loss sets: the simple forms, written to `forms.md` beside
+/// the sweep's tables and listed inline.
+pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Block>) -> Result<()> {
+    for ds in dir.present() {
+        if ds.with_role(Role::Outcome).is_empty() || ds.with_role(Role::Position).len() < 2 {
+            continue;
+        }
+        // The first part decides (a large dataset is read whole only when it is a plane).
+        let Some(head) = dir.read_first(ds.name)? else {
+            continue;
+        };
+        if plane(&head, ds).is_none() {
+            continue;
+        }
+        let Some(t) = dir.read(ds.name)? else {
+            continue;
+        };
+        let Some((x, y, outcome)) = plane(&t, ds) else {
+            continue;
+        };
+        let sp = fit::FitSpec {
+            x,
+            y,
+            outcome,
+            member: "P",
+            group: ds.with_role(Role::Label).first().map(|c| c.name),
+        };
+        let fits = fit::fit_forms(&t, &sp)?;
+        let md = fit::render_markdown(&format!("Simple forms of the loss sets — {title}"), &fits);
+        let path = dir.tables_dir().join("forms.md");
+        write_atomic(&path, md.as_bytes())?;
+        forms_list(&fits, &rel(&path, out), (x, y), blocks);
+    }
+    Ok(())
+}
+
+fn forms_list(fits: &[fit::FormFit], link: &str, (x, y): (&str, &str), blocks: &mut Vec<Block>) {
+    let mut groups: Vec<&str> = Vec::new();
+    for f in fits {
+        if !groups.contains(&f.group.as_str()) {
+            groups.push(&f.group);
+        }
+    }
+    let mut items: Vec<String> = groups
+        .iter()
+        .take(MAX_TABLE_ROWS)
+        .map(|g| {
+            let ok: Vec<String> = fits
+                .iter()
+                .filter(|f| f.group == *g && f.fits)
+                .map(|f| format!("{} ({})", f.form, f.parameters))
+                .collect();
+            let text = if ok.is_empty() {
+                "none of the simple forms fits".to_string()
+            } else {
+                ok.join("; ")
+            };
+            format!("{}: {text}", code(g))
+        })
+        .collect();
+    if groups.len() > MAX_TABLE_ROWS {
+        items.push(format!(
+            "… {} more in [forms.md]({})",
+            groups.len() - MAX_TABLE_ROWS,
+            href(link)
+        ));
+    }
+    blocks.push(Block::Para(format!(
+        "**Proposed formulas for the loss sets over ({x}, {y})** (fitted to the data: {x} ≡ {y} (mod q); ⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋; {x} ≡ {y} ≡ 0 (mod q); lattice shifts — [all forms with counterexamples]({})):",
+        href(link)
+    )));
+    blocks.push(Block::List(items));
+}

@@ -1,0 +1,286 @@
+//! One sweep run: the chunks to do are solved in parallel on the rayon pool
+//! and written by one writer thread, each chunk's record after its parts.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use serde_json::json;
+
+use super::chunks::{Chunk, assign_shards, chunks};
+use super::{InterruptedRun, RunOptions, SweepReport, progress::progress_bar};
+use crate::data::{Dataset, Table};
+use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::spec::{Experiment, Sweep};
+use crate::store::{ChunkId, SweepDir};
+
+/// A solved chunk on its way to the writer: its tables, per dataset.
+struct Done {
+    id: ChunkId,
+    tables: Vec<(&'static Dataset, Vec<Table>)>,
+    info: serde_json::Value,
+}
+
+/// What the solving threads share.
+struct Shared<'a> {
+    plan: &'a Plan,
+    sweep: &'a Sweep,
+    cancel: &'a AtomicBool,
+    pb: &'a ProgressBar,
+    cases_done: AtomicU64,
+    cases_todo: usize,
+    solve_ns: AtomicU64,
+    write_ns: AtomicU64,
+    failed: AtomicBool,
+    first_error: Mutex<Option<anyhow::Error>>,
+}
+
+impl Shared<'_> {
+    fn record_error(&self, e: anyhow::Error) {
+        self.failed.store(true, Ordering::Relaxed);
+        let mut slot = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+    }
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.failed.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs one sweep of `exp`: prunes stale chunks, solves the missing ones
+/// (this shard's share), and reports what was done.
+pub fn run_sweep(
+    exp: &Experiment,
+    sweep: &Sweep,
+    plan: Plan,
+    opts: &RunOptions,
+    cancel: &AtomicBool,
+) -> Result<SweepReport> {
+    let t0 = Instant::now();
+    let dir = sweep.dir(&opts.out, &exp.name);
+    let all = chunks(&plan.cases);
+    let ids: Vec<ChunkId> = all.iter().map(|c| c.id.clone()).collect();
+    dir.prune(&ids)?;
+    let mine = own_chunks(&all, opts.shard);
+    let mut todo: Vec<&Chunk> = mine
+        .iter()
+        .copied()
+        .filter(|c| opts.force || !dir.is_done(&c.id))
+        .collect();
+    // Biggest first: better balance on few cores; the output does not depend on the order.
+    todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
+    let pb = progress_bar(todo.iter().map(|c| c.cost).sum(), opts.quiet);
+    pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
+    let shared = Shared {
+        plan: &plan,
+        sweep,
+        cancel,
+        pb: &pb,
+        cases_done: AtomicU64::new(0),
+        cases_todo: todo.iter().map(|c| c.end - c.start).sum(),
+        solve_ns: AtomicU64::new(0),
+        write_ns: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
+        first_error: Mutex::new(None),
+    };
+    pb.set_message(format!("0/{} cases", shared.cases_todo));
+    solve_and_write(&shared, &todo, &dir);
+    pb.finish_and_clear();
+    let err = shared
+        .first_error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    if cancel.load(Ordering::Relaxed)
+        || err
+            .as_ref()
+            .is_some_and(|e| e.downcast_ref::<Interrupted>().is_some())
+    {
+        let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
+        bail!(InterruptedRun(format!(
+            " in {}/{}: {saved} of {} chunks saved",
+            exp.name,
+            sweep.name,
+            mine.len()
+        )));
+    }
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let mut report = SweepReport {
+        name: sweep.name.clone(),
+        cases: plan.cases.len(),
+        computed: todo.len(),
+        skipped: mine.len() - todo.len(),
+        solve_secs: shared.solve_ns.into_inner() as f64 / 1e9,
+        write_secs: shared.write_ns.into_inner() as f64 / 1e9,
+        notes: plan.notes.clone(),
+        checksums: checksums(&dir, &mine),
+        case_timing: timings(&dir, &mine),
+        ..Default::default()
+    };
+    report.wall_secs = t0.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// The chunks this run owns: all, or one shard's share.
+fn own_chunks(all: &[Chunk], shard: Option<(usize, usize)>) -> Vec<&Chunk> {
+    match shard {
+        Some((i, n)) => {
+            let owner = assign_shards(all, n);
+            all.iter()
+                .zip(owner)
+                .filter(|(_, o)| *o == i)
+                .map(|(c, _)| c)
+                .collect()
+        }
+        None => all.iter().collect(),
+    }
+}
+
+/// Solving runs on the rayon pool; writing runs on one plain thread fed by a
+/// bounded channel. Polars encodes on its own thread pool, and a rayon worker
+/// blocked on another pool would steal more chunks meanwhile (nesting them and
+/// their memory); a separate writer avoids that and overlaps I/O with solving.
+fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Done>(2);
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(|| {
+            for done in rx {
+                if shared.failed.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let tw = Instant::now();
+                let res = write_chunk(dir, done);
+                shared
+                    .write_ns
+                    .fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                if let Err(e) = res {
+                    shared.record_error(e);
+                }
+            }
+        });
+        todo.par_iter().for_each_with(tx, |tx, chunk| {
+            if shared.stopped() {
+                return;
+            }
+            match solve_chunk(shared, chunk) {
+                Ok(done) => {
+                    if tx.send(done).is_err() {
+                        shared.record_error(anyhow::anyhow!("the writer thread stopped"));
+                    }
+                }
+                Err(e) => shared.record_error(e),
+            }
+        });
+        if writer.join().is_err() {
+            shared.record_error(anyhow::anyhow!("the writer thread panicked"));
+        }
+    });
+}
+
+fn write_chunk(dir: &SweepDir, done: Done) -> Result<()> {
+    for (ds, parts) in done.tables {
+        dir.write_part(ds, &done.id, parts)?;
+    }
+    dir.mark_done(&done.id, &done.info)
+}
+
+/// Solves a chunk's cases, checks each table against its declaration, and
+/// groups them by dataset.
+fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
+    let mut tables: Vec<(&'static Dataset, Vec<Table>)> = Vec::new();
+    let ts = Instant::now();
+    let mut timings = Vec::new();
+    for case in &shared.plan.cases[chunk.start..chunk.end] {
+        if shared.cancel.load(Ordering::Relaxed) {
+            bail!(Interrupted);
+        }
+        let tc = Instant::now();
+        let out = solve_case(shared, case.as_ref())?;
+        timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
+        for (ds, t) in out {
+            ds.validate(&t)
+                .map_err(|e| anyhow::anyhow!("case {}: {e}", case.key()))?;
+            match tables.iter_mut().find(|(d, _)| std::ptr::eq(*d, ds)) {
+                Some((_, acc)) => acc.push(t),
+                None => tables.push((ds, vec![t])),
+            }
+        }
+        let done = shared.cases_done.fetch_add(1, Ordering::Relaxed) + 1;
+        shared
+            .pb
+            .set_message(format!("{done}/{} cases", shared.cases_todo));
+    }
+    shared
+        .solve_ns
+        .fetch_add(ts.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    Ok(Done {
+        id: chunk.id.clone(),
+        tables,
+        info: json!({"chunk": chunk.id.stem(), "cases": timings}),
+    })
+}
+
+/// Solves one case, keeping the datasets the sweep stores. The progress bar
+/// advances by the case's reported work, and by the rest of its estimate when
+/// it ends, so the bar reaches 100 % exactly when every case is done.
+fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Dataset, Table)>> {
+    let cost = case.cost().max(1);
+    let reported = AtomicU64::new(0);
+    let progress = |n: u64| {
+        let before = reported.fetch_add(n, Ordering::Relaxed);
+        let add = n.min(cost.saturating_sub(before));
+        shared.pb.inc(add);
+    };
+    let ctx = CaseCtx {
+        progress: &progress,
+        cancel: shared.cancel,
+        keep: shared.sweep.datasets.as_deref(),
+    };
+    let out = case
+        .solve(&ctx)
+        .with_context(|| format!("case {}", case.key()))?;
+    shared
+        .pb
+        .inc(cost.saturating_sub(reported.load(Ordering::Relaxed)));
+    Ok(out
+        .into_iter()
+        .filter(|(ds, _)| ctx.wants(ds.name))
+        .collect())
+}
+
+/// Per dataset: name, number of part files, xxh3 of their bytes in order.
+fn checksums(dir: &SweepDir, mine: &[&Chunk]) -> Vec<(String, usize, String)> {
+    let mut out = Vec::new();
+    for d in dir.present() {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut parts = 0;
+        for c in mine {
+            if let Ok(bytes) = std::fs::read(dir.part_path(d.name, &c.id)) {
+                h.update(&bytes);
+                parts += 1;
+            }
+        }
+        out.push((d.name.to_string(), parts, format!("{:016x}", h.digest())));
+    }
+    out
+}
+
+/// Per case (from the chunk records): key and seconds.
+fn timings(dir: &SweepDir, mine: &[&Chunk]) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for c in mine {
+        if let Some(serde_json::Value::Array(cases)) = dir
+            .chunk_info(&c.id)
+            .and_then(|mut v| v.get_mut("cases").map(|x| x.take()))
+        {
+            out.extend(cases);
+        }
+    }
+    out
+}

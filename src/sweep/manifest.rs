@@ -1,0 +1,81 @@
+//! The provenance of a run: `<out>/<experiment>/manifest.json` (or one per
+//! shard), with the spec verbatim, the build, the host, the times and the
+//! checksums of the part files.
+
+use std::path::Path;
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::SweepReport;
+use crate::spec::Experiment;
+use crate::store::write_atomic;
+
+/// Peak resident memory of this process so far, in bytes (Linux), if known.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| std::env::var("HOSTNAME").unwrap_or_else(|_| "unknown".into()))
+}
+
+/// Seconds since the Unix epoch, as text (no date crate needed for provenance).
+pub fn now() -> String {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    format!("{}", d.as_secs())
+}
+
+fn sweep_json(r: &SweepReport) -> Value {
+    json!({
+        "name": r.name, "cases": r.cases, "chunks_computed": r.computed, "chunks_reused": r.skipped,
+        "solve_seconds": r.solve_secs, "write_seconds": r.write_secs,
+        "wall_seconds": r.wall_secs, "notes": r.notes,
+        "datasets": r.checksums.iter().map(|(d, parts, h)| json!({"dataset": d, "parts": parts, "xxh3_of_parts": h})).collect::<Vec<_>>(),
+        "cases_timing": r.case_timing,
+    })
+}
+
+/// Writes the manifest of a run of `exp` (shard `shard`, if any).
+pub fn write(
+    exp: &Experiment,
+    exp_dir: &Path,
+    shard: Option<(usize, usize)>,
+    (started, wall): (&str, f64),
+    reports: &[SweepReport],
+) -> Result<()> {
+    let manifest = json!({
+        "experiment": exp.name,
+        "shard": shard.map(|(i, n)| json!({"index": i, "count": n})),
+        "git_commit": env!("NIMLAB_GIT_COMMIT"),
+        "host": host_name(),
+        "peak_memory_bytes": peak_memory(),
+        "title": exp.title,
+        "spec_file": exp.file.display().to_string(),
+        "spec_xxh3": format!("{:016x}", xxhash_rust::xxh3::xxh3_64(exp.text.as_bytes())),
+        "spec": exp.text,
+        "nimlab_version": env!("CARGO_PKG_VERSION"),
+        "results_version": crate::store::RESULTS_VERSION,
+        "started": started,
+        "finished": now(),
+        "wall_seconds": wall,
+        "threads": rayon::current_num_threads(),
+        "sweeps": reports.iter().map(sweep_json).collect::<Vec<_>>(),
+    });
+    let name = match shard {
+        Some((i, n)) => format!("manifest-shard-{i}-of-{n}.json"),
+        None => "manifest.json".to_string(),
+    };
+    write_atomic(
+        &exp_dir.join(name),
+        serde_json::to_string_pretty(&manifest)?.as_bytes(),
+    )
+}
