@@ -2,23 +2,29 @@
 //!
 //! Solve, sweep, tabulate and plot Nim-like games.
 //!
-//! Architecture (each module knows only the ones above it):
+//! Architecture: layers, each module using only the layers below it (the
+//! test `tests/layers.rs` reads the `crate::` paths and fails on a cycle).
 //!
-//! * [`game`] — the play convention and the reference brute-force solvers.
-//! * [`family`] — the plug-in boundary: a [`family::Family`] turns a sweep's
-//!   parameters into [`family::Case`]s and lists its [`view::View`]s; one
-//!   folder per family (`takeaway`, …), one registration line in
-//!   [`family::FAMILIES`].
-//! * [`spec`] — YAML specs → validated [`spec::Experiment`]s, errors naming
-//!   file and field.
-//! * [`sweep`] — the driver: chunks, rayon, progress, resume.
-//! * [`store`] — Parquet (polars) datasets, atomic writes.
-//! * [`render`] — Markdown/CSV/PNG tables and PNG/SVG figures from stored data.
-//! * [`period`] — minimal period and preperiod, proven or observed.
-//! * [`table`] — the small columnar table everything exchanges.
-//! * [`check`] — conjectures judged on stored results; [`fit`] — simple
-//!   closed forms fitted to two-heap loss sets; [`report`] — `REPORT.md` and
-//!   `REPORT.html` over an output directory.
+//! 0. [`data`] — typed columns, [`data::Table`] and the [`data::Dataset`]
+//!    declarations with their column roles; [`params`] — the parameter tree
+//!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
+//!    tables and figures; [`mem`]; [`cli`].
+//! 1. [`game`] — play convention, shared columns, brute-force solvers;
+//!    [`period`] — minimal period/preperiod; [`expr`] — the conjecture
+//!    language; [`fit`] — closed forms; [`store`] — Parquet datasets (Apache
+//!    Arrow's `parquet` crate), atomic writes.
+//! 2. [`family`] — the plug-in boundary: a [`family::Family`] declares its
+//!    datasets and views and turns a sweep's parameters into
+//!    [`family::Case`]s; one folder per family, one line in
+//!    [`family::FAMILIES`]. Nothing below reads a family's column names.
+//! 3. [`spec`] — YAML specs → validated [`spec::Experiment`]s, errors naming
+//!    file and field.
+//! 4. [`sweep`] — the driver (chunks, rayon, progress, resume, shards);
+//!    [`render`] — Markdown/CSV/PNG tables and PNG/SVG figures from stored data.
+//! 5. [`check`] — conjectures judged on stored results.
+//! 6. [`report`] — `REPORT.md` and `REPORT.html` over an output directory.
+//! 7. [`cmd`] — one file per command; [`run`] dispatches a parsed
+//!    command line to them.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]

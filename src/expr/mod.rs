@@ -123,7 +123,8 @@
 //!
 //! * **polars expressions / SQL** over the stored dataframe: needs polars'
 //!   `lazy` (and `sql`) features, too heavy for the 12-minute, 2-core build
-//!   budget (polars with `parquet` alone takes ~7 minutes). SQL also has no
+//!   budget (polars with `parquet` alone took ~7 minutes; nimlab now writes
+//!   Parquet with arrow-rs and no longer builds polars at all). SQL also has no
 //!   `==>`, `<=>`, `? :`, no floor `%`, and its errors give no reliable
 //!   position inside a claim.
 //! * **rhai 1.27** (MIT/Apache; built with `only_i64, no_float, no_module,

@@ -143,9 +143,8 @@ fn own_chunks(all: &[Chunk], shard: Option<(usize, usize)>) -> Vec<&Chunk> {
 }
 
 /// Solving runs on the rayon pool; writing runs on one plain thread fed by a
-/// bounded channel. Polars encodes on its own thread pool, and a rayon worker
-/// blocked on another pool would steal more chunks meanwhile (nesting them and
-/// their memory); a separate writer avoids that and overlaps I/O with solving.
+/// bounded channel, so that I/O overlaps with solving and a rayon worker never
+/// blocks on a file.
 fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
     let (tx, rx) = std::sync::mpsc::sync_channel::<Done>(2);
     std::thread::scope(|scope| {
