@@ -335,9 +335,12 @@ fn read_enum(a: &dyn Array, levels: &'static [&'static str]) -> Result<EnumVec> 
     Ok(e)
 }
 
-/// The rows of a list array: (is valid, item range), any offset width.
-fn list_rows(a: &dyn Array) -> Result<(Vec<Option<(usize, usize)>>, ArrayRef)> {
-    let rows = |o: &[i64], l: &dyn Array| -> Vec<Option<(usize, usize)>> {
+/// Each row of a list array: its item range, or `None` for a null list.
+type ListRows = Vec<Option<(usize, usize)>>;
+
+/// The rows of a list array and its items, any offset width.
+fn list_rows(a: &dyn Array) -> Result<(ListRows, ArrayRef)> {
+    let rows = |o: &[i64], l: &dyn Array| -> ListRows {
         (0..l.len())
             .map(|i| l.is_valid(i).then(|| (o[i] as usize, o[i + 1] as usize)))
             .collect()
