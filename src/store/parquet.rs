@@ -22,9 +22,9 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema};
-use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::arrow::{ArrowSchemaConverter, ArrowWriter};
+use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
 use crate::data::{
@@ -38,41 +38,67 @@ use super::atomic::write_atomic_with;
 const ROW_GROUP_ROWS: usize = 1 << 17;
 
 /// Writes one part file: the tables of a chunk's cases (all of `ds`), each
-/// given the provenance columns, in the declared column order.
+/// given the provenance columns, in the declared column order. Each case's
+/// table is encoded as it comes (one record batch each), never concatenated.
 pub fn write_part(
     path: &Path,
     ds: &Dataset,
     provenance: (&str, &str),
     tables: Vec<Table>,
 ) -> Result<()> {
-    let mut all = Table::new();
-    for t in tables {
-        all.append(
-            &t.with_label("experiment", provenance.0)
-                .with_label("sweep", provenance.1),
-        )?;
-    }
-    if all.columns().is_empty() {
+    if tables.is_empty() {
         bail!("no table to write to {}", path.display());
     }
-    let batch = to_batch(all, ds)?;
+    let schema = schema(ds);
     write_atomic_with(path, |f| {
-        let mut w = ArrowWriter::try_new(f, batch.schema(), Some(properties()))
+        let mut w = ArrowWriter::try_new(f, schema.clone(), Some(properties(&schema)?))
             .with_context(|| format!("cannot write Parquet {}", path.display()))?;
-        w.write(&batch)
-            .with_context(|| format!("cannot write Parquet {}", path.display()))?;
+        for t in tables {
+            let t = t
+                .with_label("experiment", provenance.0)
+                .with_label("sweep", provenance.1);
+            let batch = to_batch(t, ds, &schema)?;
+            w.write(&batch)
+                .with_context(|| format!("cannot write Parquet {}", path.display()))?;
+        }
         w.close()
             .with_context(|| format!("cannot finish Parquet {}", path.display()))?;
         Ok(())
     })
 }
 
-fn properties() -> WriterProperties {
-    WriterProperties::builder()
+/// The Arrow schema of a dataset's files: its stored columns, in order.
+fn schema(ds: &Dataset) -> Arc<Schema> {
+    let fields: Vec<Field> = ds
+        .stored_columns()
+        .map(|c| Field::new(c.name, arrow_type(c.dtype), true))
+        .collect();
+    Arc::new(Schema::new(fields))
+}
+
+/// Writer settings, per leaf column: integers delta-encoded (runs, counters
+/// and small values pack to a few bits; a dictionary of integers only costs
+/// time and space here); strings dictionary-encoded without min/max
+/// statistics (they are labels and vocabularies, filtered by equality).
+fn properties(schema: &Schema) -> Result<WriterProperties> {
+    let mut b = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::default()))
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .build()
+        .set_statistics_enabled(EnabledStatistics::Chunk);
+    let leaves = ArrowSchemaConverter::new().convert(schema)?;
+    for leaf in leaves.columns() {
+        let path = leaf.path().clone();
+        b = match leaf.physical_type() {
+            PhysicalType::INT64 => b
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED),
+            PhysicalType::BYTE_ARRAY => {
+                b.set_column_statistics_enabled(path, EnabledStatistics::None)
+            }
+            _ => b,
+        };
+    }
+    Ok(b.build())
 }
 
 /// Reads one part file of dataset `ds` back into a table (provenance included).
@@ -115,22 +141,20 @@ fn struct_fields(f: &[&str]) -> Fields {
 }
 
 /// A table as one record batch, its columns in the declared order.
-fn to_batch(t: Table, ds: &Dataset) -> Result<RecordBatch> {
+fn to_batch(t: Table, ds: &Dataset, schema: &Arc<Schema>) -> Result<RecordBatch> {
     let mut cols: Vec<(String, Values)> = t.into_columns();
-    let mut fields = Vec::new();
     let mut arrays = Vec::new();
     for decl in ds.stored_columns() {
         let Some(i) = cols.iter().position(|(n, _)| n == decl.name) else {
             bail!("dataset {}: column {} is missing", ds.name, decl.name);
         };
         let (_, v) = cols.swap_remove(i);
-        fields.push(Field::new(decl.name, arrow_type(decl.dtype), true));
         arrays.push(to_array(v, decl)?);
     }
     if let Some((n, _)) = cols.first() {
         bail!("dataset {}: column {n} is not declared", ds.name);
     }
-    Ok(RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?)
+    Ok(RecordBatch::try_new(schema.clone(), arrays)?)
 }
 
 fn validity(n: usize, valid: impl Fn(usize) -> bool) -> Option<NullBuffer> {

@@ -142,42 +142,28 @@ fn own_chunks(all: &[Chunk], shard: Option<(usize, usize)>) -> Vec<&Chunk> {
     }
 }
 
-/// Solving runs on the rayon pool; writing runs on one plain thread fed by a
-/// bounded channel, so that I/O overlaps with solving and a rayon worker never
-/// blocks on a file.
+/// Each chunk is solved and then written by the same rayon task: the Parquet
+/// encoder is single-threaded, so writing inside the tasks spreads encoding
+/// over every core (one writer thread was the bottleneck of large sweeps).
 fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Done>(2);
-    std::thread::scope(|scope| {
-        let writer = scope.spawn(|| {
-            for done in rx {
-                if shared.failed.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let tw = Instant::now();
-                let res = write_chunk(dir, done);
-                shared
-                    .write_ns
-                    .fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
-                if let Err(e) = res {
-                    shared.record_error(e);
-                }
-            }
-        });
-        todo.par_iter().for_each_with(tx, |tx, chunk| {
-            if shared.stopped() {
-                return;
-            }
-            match solve_chunk(shared, chunk) {
-                Ok(done) => {
-                    if tx.send(done).is_err() {
-                        shared.record_error(anyhow::anyhow!("the writer thread stopped"));
-                    }
-                }
-                Err(e) => shared.record_error(e),
-            }
-        });
-        if writer.join().is_err() {
-            shared.record_error(anyhow::anyhow!("the writer thread panicked"));
+    todo.par_iter().for_each(|chunk| {
+        if shared.stopped() {
+            return;
+        }
+        let done = match solve_chunk(shared, chunk) {
+            Ok(done) => done,
+            Err(e) => return shared.record_error(e),
+        };
+        if shared.failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let tw = Instant::now();
+        let res = write_chunk(dir, done);
+        shared
+            .write_ns
+            .fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        if let Err(e) = res {
+            shared.record_error(e);
         }
     });
 }
