@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::cases::ParityCase;
+use super::cases::{ParityCase, ints_key};
 use super::solver::{VARIANT_WORDS, Variant};
 use super::{TakeSet, join, views};
 use crate::family::{Case, Plan};
@@ -231,24 +231,6 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         outcome,
         horizon,
     })
-}
-
-/// A short, stable text for a list of integers (a range, or a hash).
-pub(crate) fn ints_key(v: &[u64]) -> String {
-    if v.is_empty() {
-        return "none".into();
-    }
-    let contiguous = v.windows(2).all(|w| w[1] == w[0] + 1);
-    if contiguous {
-        format!("{}..{}", v[0], v[v.len() - 1])
-    } else {
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        format!(
-            "list{}:{:016x}",
-            v.len(),
-            xxhash_rust::xxh3::xxh3_64(&bytes)
-        )
-    }
 }
 
 /// Validates a sweep and expands it into cases (one per variant and take set).

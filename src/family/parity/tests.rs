@@ -761,16 +761,12 @@ fn solve_answers() {
     );
 }
 
-/// The solver is fast: k = 100, r ≤ 10^6 well under a second (release build).
+/// A large rule: k = 100, r ≤ 10^6 gets its proven period, 102 = k + 2
+/// (its speed is measured by benchmarks, not here: a timed test fails on a
+/// loaded machine).
 #[test]
-fn fast_enough() {
+fn large_rule_period() {
     let set: Vec<u32> = (1..=100).collect();
-    let t = std::time::Instant::now();
     let s = Solution::solve(Variant::Sides, &set, 1_000_000, &|_| {});
-    let dt = t.elapsed();
-    eprintln!("k = 100, r ≤ 10^6, sides: table and proven period in {dt:?}");
     assert_eq!(s.period.unwrap().period, 102);
-    if !cfg!(debug_assertions) {
-        assert!(dt.as_secs_f64() < 0.5, "{dt:?}");
-    }
 }
