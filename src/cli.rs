@@ -73,6 +73,13 @@ pub enum Command {
     },
     /// List the game families and their parameters.
     Families,
+    /// Play against the computer: in a terminal, from a script (moves on standard
+    /// input, one a line), or as a classroom page (`--html FILE`).
+    ///
+    /// The game is given as for `solve` (`nimlab play takeaway --heaps 3,5,7 --take any
+    /// --play misere`) or as a spec file and one of its sweeps. In the game: a move, or
+    /// hint, why, undo, new, help, quit.
+    Play(crate::cmd::play::PlayArgs),
     /// Check the specs' conjectures against stored results, without solving.
     /// Exit code 1 when a conjecture fails or cannot be evaluated.
     Check {

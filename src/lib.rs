@@ -19,17 +19,21 @@
 //! * [`check`] — conjectures judged on stored results; [`fit`] — simple
 //!   closed forms fitted to two-heap loss sets; [`report`] — `REPORT.md` and
 //!   `REPORT.html` over an output directory.
+//! * [`play`] — playing against the computer (`nimlab play`): the session,
+//!   terminal and HTML page, over the [`play::PlayGame`] each family provides.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod cli;
+pub mod cmd;
 pub mod family;
 pub mod fit;
 pub mod game;
 pub mod mem;
 pub mod period;
+pub mod play;
 pub mod render;
 pub mod report;
 pub mod spec;
@@ -204,6 +208,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Play(args) => cmd::play::run(args),
         Command::Families => {
             for f in family::FAMILIES {
                 println!("{}\n  {}\n  parameters:", f.name(), f.about());

@@ -101,4 +101,10 @@ pub trait Family: Sync {
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
     /// Answers one position given as a map of parameters (`nimlab solve`).
     fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
+    /// A game against the computer from the same parameters as
+    /// [`Family::solve`] (`nimlab play`).
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        let _ = params;
+        anyhow::bail!("the family `{}` cannot be played", self.name())
+    }
 }

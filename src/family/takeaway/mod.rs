@@ -16,6 +16,7 @@
 //! `loss_sets` (one heap: one row per rule and sequence).
 
 pub mod brute;
+pub mod play;
 pub mod solver;
 
 use std::fmt::Write as _;
@@ -991,6 +992,10 @@ impl Family for Takeaway {
             views,
             notes,
         })
+    }
+
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
 
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {

@@ -1,0 +1,539 @@
+//! The session loop: turns, the computer's choice, commands, transcript.
+//!
+//! In a terminal the screen is redrawn before every prompt (header, board,
+//! the last messages, prompt). Otherwise the game is written as plain text,
+//! line by line, and each line read is echoed after its prompt, so that the
+//! output of a scripted game reads as a transcript:
+//!
+//! ```text
+//! computer plays A1: 3 5 7 → 2 5 7
+//!   A  ● ●              2
+//!   …
+//! your move> C2
+//! you play C2: 2 5 7 → 2 5 5
+//! ```
+
+use std::io::{self, BufRead, Write};
+
+use super::rng::{self, Purpose};
+use super::term::{self, Paint};
+use super::{Move, PlayGame, Player};
+
+/// Who moves first (`--first`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// The person.
+    Me,
+    /// The computer.
+    Computer,
+    /// Drawn for each game from the seed.
+    Random,
+}
+
+/// How well the computer plays (`--level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A winning move whenever one exists.
+    Perfect,
+    /// Slips now and then (see [`Options::mistakes`]) so that a student can win.
+    Easy,
+}
+
+/// What the computer does in a lost position (`--when-losing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stall {
+    /// The move that leaves the most stones or pieces (a long game).
+    Long,
+    /// Any legal move.
+    Random,
+}
+
+/// The session's settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Who moves first.
+    pub first: First,
+    /// Perfect or easy.
+    pub level: Level,
+    /// At level easy, the probability of a slip when a winning move exists.
+    pub mistakes: f64,
+    /// The computer's move in a lost position.
+    pub stall: Stall,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+impl Options {
+    /// `perfect` or `easy (slips 33% of the time)`.
+    pub fn level_text(&self) -> String {
+        match self.level {
+            Level::Perfect => "perfect".into(),
+            Level::Easy => format!(
+                "easy (slips {:.0}% of the time)",
+                (self.mistakes * 100.0).round()
+            ),
+        }
+    }
+}
+
+/// Why the computer played a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// A winning move.
+    Win,
+    /// A slip of the easy level: these were the winning moves.
+    Slip(Vec<Move>),
+    /// No winning move existed.
+    Stall,
+}
+
+/// The computer's move in the current position (see the module
+/// documentation of [`crate::play`]); `None` when the game is over.
+pub fn choose(game: &dyn PlayGame, opts: &Options, game_no: u64) -> Option<(Move, Choice)> {
+    let legal = game.legal_moves();
+    if legal.is_empty() {
+        return None;
+    }
+    let key = game.key();
+    let pick = |v: &[Move]| v[rng::index(opts.seed, game_no, key, Purpose::Pick, v.len())];
+    let wins = game.winning_moves();
+    if !wins.is_empty() {
+        let slip = opts.level == Level::Easy
+            && rng::chance(opts.seed, game_no, key, Purpose::Slip, opts.mistakes);
+        if slip {
+            let others: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| !wins.contains(m))
+                .collect();
+            if !others.is_empty() {
+                return Some((pick(&others), Choice::Slip(wins)));
+            }
+        }
+        return Some((pick(&wins), Choice::Win));
+    }
+    let candidates = match opts.stall {
+        Stall::Random => legal,
+        Stall::Long => {
+            let most = legal.iter().map(|&m| game.left_after(m)).max().unwrap();
+            legal
+                .into_iter()
+                .filter(|&m| game.left_after(m) == most)
+                .collect()
+        }
+    };
+    Some((pick(&candidates), Choice::Stall))
+}
+
+/// What the person typed.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    Quit,
+    Hint,
+    Why,
+    Undo,
+    New,
+    Help,
+    Nothing,
+    Move(String),
+}
+
+fn command(line: &str) -> Command {
+    match line.trim().to_lowercase().as_str() {
+        "quit" | "q" | "exit" => Command::Quit,
+        "hint" | "h" => Command::Hint,
+        "why" | "w" => Command::Why,
+        "undo" | "u" => Command::Undo,
+        "new" | "n" => Command::New,
+        "help" | "?" => Command::Help,
+        "" => Command::Nothing,
+        _ => Command::Move(line.trim().to_string()),
+    }
+}
+
+/// The commands, for the help text and the prompt line.
+const COMMANDS: &str = "hint (the winning moves), why (explain the last move), undo, new (a new game), help, quit";
+
+/// Messages kept under the board in a terminal.
+const LOG_LINES: usize = 12;
+
+/// One session: several games against the same rule.
+pub struct Session<'a, W: Write> {
+    game: &'a mut dyn PlayGame,
+    opts: Options,
+    out: W,
+    tty: bool,
+    game_no: u64,
+    first: Player,
+    /// This game's moves so far: who played them and why (the computer's).
+    moves: Vec<(Player, Move, Option<Choice>)>,
+    /// The winner, once the current game is over.
+    winner: Option<Player>,
+    /// Winners of the games left behind (`new`, `quit`).
+    finished: Vec<Player>,
+    /// Terminal: the messages under the board.
+    log: Vec<String>,
+    /// Plain: the board changed since it was last written.
+    board_stale: bool,
+}
+
+impl<'a, W: Write> Session<'a, W> {
+    /// A session writing to `out`; `tty` redraws the screen before each prompt.
+    pub fn new(game: &'a mut dyn PlayGame, opts: Options, out: W, tty: bool) -> Self {
+        Session {
+            game,
+            opts,
+            out,
+            tty,
+            game_no: 0,
+            first: Player::Person,
+            moves: Vec::new(),
+            winner: None,
+            finished: Vec::new(),
+            log: Vec::new(),
+            board_stale: true,
+        }
+    }
+
+    /// Plays until `quit` or the end of the input.
+    pub fn run(&mut self, input: &mut dyn BufRead) -> io::Result<()> {
+        if !self.tty {
+            self.header_plain()?;
+        }
+        self.new_game()?;
+        loop {
+            self.computer_turns()?;
+            self.show()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                if !self.tty {
+                    writeln!(self.out)?;
+                }
+                break;
+            }
+            let line = line.trim_end_matches(['\n', '\r']);
+            if !self.tty {
+                writeln!(self.out, "{line}")?;
+            }
+            if self.tty {
+                self.log.clear();
+            }
+            if !self.handle(line)? {
+                break;
+            }
+        }
+        self.farewell()
+    }
+
+    fn to_move(&self) -> Player {
+        if self.moves.len().is_multiple_of(2) {
+            self.first
+        } else {
+            self.first.other()
+        }
+    }
+
+    fn say(&mut self, line: impl Into<String>) -> io::Result<()> {
+        let line = line.into();
+        if self.tty {
+            self.log.extend(line.lines().map(str::to_string));
+            let n = self.log.len();
+            if n > LOG_LINES {
+                self.log.drain(..n - LOG_LINES);
+            }
+            Ok(())
+        } else {
+            writeln!(self.out, "{line}")
+        }
+    }
+
+    fn header_plain(&mut self) -> io::Result<()> {
+        let title = self.game.title();
+        let rules = self.game.rules();
+        writeln!(self.out, "nimlab play — {title}")?;
+        writeln!(self.out, "{rules}")?;
+        writeln!(
+            self.out,
+            "level {}, seed {}; commands: {COMMANDS}",
+            self.opts.level_text(),
+            self.opts.seed
+        )
+    }
+
+    fn new_game(&mut self) -> io::Result<()> {
+        if let Some(w) = self.winner.take() {
+            self.finished.push(w);
+        }
+        self.game_no += 1;
+        self.first = match self.opts.first {
+            First::Me => Player::Person,
+            First::Computer => Player::Computer,
+            First::Random => {
+                if rng::index(self.opts.seed, self.game_no, 0, Purpose::First, 2) == 0 {
+                    Player::Person
+                } else {
+                    Player::Computer
+                }
+            }
+        };
+        self.game.start(self.first);
+        self.moves.clear();
+        self.board_stale = true;
+        let who = match self.first {
+            Player::Person => "you move first",
+            Player::Computer => "the computer moves first",
+        };
+        let n = self.game_no;
+        if !self.tty {
+            writeln!(self.out)?;
+        }
+        self.say(format!("game {n}: {who}"))?;
+        self.check_over()
+    }
+
+    fn play(&mut self, who: Player, m: Move, why: Option<Choice>) -> io::Result<()> {
+        let line = format!(
+            "{} {} {}: {}",
+            who.name(),
+            if who == Player::Person {
+                "play"
+            } else {
+                "plays"
+            },
+            self.game.move_name(m),
+            self.game.effect(m)
+        );
+        self.game.play(m);
+        self.moves.push((who, m, why));
+        self.board_stale = true;
+        self.say(line)?;
+        self.check_over()
+    }
+
+    fn check_over(&mut self) -> io::Result<()> {
+        if self.winner.is_some() {
+            return Ok(());
+        }
+        let Some(mover_wins) = self.game.result() else {
+            return Ok(());
+        };
+        let mover = self.to_move();
+        let winner = if mover_wins { mover } else { mover.other() };
+        self.winner = Some(winner);
+        let reason = self.game.end_reason();
+        let verdict = match winner {
+            Player::Person => "you win",
+            Player::Computer => "the computer wins",
+        };
+        if !self.tty && self.board_stale {
+            self.write_board()?;
+        }
+        self.say(format!("game over: {verdict} ({reason})"))?;
+        let (you, cpu) = self.score();
+        self.say(format!(
+            "score: you {you}, computer {cpu}. Type new to play again, undo to take back your last move, or quit."
+        ))
+    }
+
+    fn score(&self) -> (usize, usize) {
+        let all = self.finished.iter().chain(self.winner.iter());
+        let you = all.clone().filter(|&&w| w == Player::Person).count();
+        (you, all.count() - you)
+    }
+
+    fn computer_turns(&mut self) -> io::Result<()> {
+        while self.winner.is_none() && self.to_move() == Player::Computer {
+            let Some((m, why)) = choose(&*self.game, &self.opts, self.game_no) else {
+                break;
+            };
+            self.play(Player::Computer, m, Some(why))?;
+        }
+        Ok(())
+    }
+
+    fn write_board(&mut self) -> io::Result<()> {
+        let board = self.game.draw(false);
+        writeln!(self.out, "{board}")?;
+        self.board_stale = false;
+        Ok(())
+    }
+
+    fn prompt(&self) -> &'static str {
+        if self.winner.is_some() {
+            "new, undo or quit> "
+        } else {
+            "your move> "
+        }
+    }
+
+    fn show(&mut self) -> io::Result<()> {
+        if !self.tty {
+            if self.board_stale {
+                self.write_board()?;
+            }
+            write!(self.out, "{}", self.prompt())?;
+            return self.out.flush();
+        }
+        let mut s = String::from(term::CLEAR);
+        let (you, cpu) = self.score();
+        s.push_str(&term::paint(
+            &format!("nimlab play — {}", self.game.title()),
+            Paint::Bold,
+            true,
+        ));
+        s.push('\n');
+        s.push_str(&term::paint(
+            &format!(
+                "level {} · game {} · you {you}, computer {cpu}",
+                self.opts.level_text(),
+                self.game_no
+            ),
+            Paint::Cyan,
+            true,
+        ));
+        s.push_str("\n\n");
+        s.push_str(&self.game.draw(true));
+        s.push_str("\n\n");
+        for l in &self.log {
+            s.push_str(l);
+            s.push('\n');
+        }
+        if self.winner.is_none() {
+            s.push_str(&term::paint(
+                &format!("Type a move, or {COMMANDS}."),
+                Paint::Dim,
+                true,
+            ));
+            s.push('\n');
+        }
+        s.push_str(self.prompt());
+        self.out.write_all(s.as_bytes())?;
+        self.out.flush()
+    }
+
+    /// Handles one line; false to stop.
+    fn handle(&mut self, line: &str) -> io::Result<bool> {
+        match command(line) {
+            Command::Quit => return Ok(false),
+            Command::Nothing => {}
+            Command::Help => {
+                let rules = self.game.rules();
+                self.say(format!("{rules}\ncommands: {COMMANDS}"))?;
+            }
+            Command::Hint => self.hint()?,
+            Command::Why => self.why()?,
+            Command::Undo => self.undo()?,
+            Command::New => self.new_game()?,
+            Command::Move(text) => {
+                if self.winner.is_some() {
+                    self.say("the game is over: type new to play again, undo to take back your last move, or quit")?;
+                } else {
+                    match self.game.parse_move(&text) {
+                        Ok(m) => self.play(Player::Person, m, None)?,
+                        Err(msg) => self.say(format!("cannot play {text:?}: {msg}"))?,
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn hint(&mut self) -> io::Result<()> {
+        if self.winner.is_some() {
+            return self.say("the game is over: no move to hint");
+        }
+        let wins = self.game.winning_moves();
+        if wins.is_empty() {
+            let (m, _) = choose(
+                &*self.game,
+                &Options {
+                    level: Level::Perfect,
+                    stall: Stall::Long,
+                    ..self.opts.clone()
+                },
+                self.game_no,
+            )
+            .expect("a game that is not over has a move");
+            let name = self.game.move_name(m);
+            return self.say(format!(
+                "no winning move: every move loses against perfect play. To keep the game long and hope for a slip, try {name}."
+            ));
+        }
+        let shown: Vec<String> = wins
+            .iter()
+            .take(12)
+            .map(|&m| format!("{} ({})", self.game.move_name(m), self.game.effect(m)))
+            .collect();
+        let more = if wins.len() > shown.len() {
+            format!(" and {} more", wins.len() - shown.len())
+        } else {
+            String::new()
+        };
+        self.say(format!(
+            "winning move{}: {}{more}",
+            if wins.len() == 1 { "" } else { "s" },
+            shown.join(", ")
+        ))
+    }
+
+    fn why(&mut self) -> io::Result<()> {
+        let Some((who, m, choice)) = self.moves.last().cloned() else {
+            return self.say("no move has been played in this game yet");
+        };
+        let text = self.game.why().unwrap_or_default();
+        let lead = match who {
+            Player::Person => "your move",
+            Player::Computer => "the computer's move",
+        };
+        self.say(format!("{lead}: {text}"))?;
+        if let Some(Choice::Slip(wins)) = choice {
+            // The winning moves were those of the position before the move.
+            self.game.undo();
+            let names: Vec<String> = wins.iter().map(|&w| self.game.move_name(w)).collect();
+            self.game.play(m);
+            self.say(format!(
+                "(level easy: that was a deliberate slip; the winning move{} {})",
+                if wins.len() == 1 { " was" } else { "s were" },
+                names.join(", ")
+            ))?;
+        }
+        Ok(())
+    }
+
+    fn undo(&mut self) -> io::Result<()> {
+        if !self.moves.iter().any(|(p, _, _)| *p == Player::Person) {
+            return self.say("nothing to undo: you have not moved in this game yet");
+        }
+        loop {
+            let (p, _, _) = self.moves.pop().expect("a person's move remains");
+            self.game.undo();
+            if p == Player::Person {
+                break;
+            }
+        }
+        self.winner = None;
+        self.board_stale = true;
+        self.say("took back your last move (and the computer's reply)")
+    }
+
+    fn farewell(&mut self) -> io::Result<()> {
+        if let Some(w) = self.winner.take() {
+            self.finished.push(w);
+        }
+        let you = self
+            .finished
+            .iter()
+            .filter(|&&w| w == Player::Person)
+            .count();
+        let cpu = self.finished.len() - you;
+        if self.tty {
+            write!(self.out, "{}", term::CLEAR)?;
+        }
+        writeln!(
+            self.out,
+            "finished games: {}; you won {you}, the computer won {cpu}",
+            self.finished.len()
+        )?;
+        self.out.flush()
+    }
+}
