@@ -30,6 +30,7 @@ pub mod brute;
 pub mod components;
 pub mod hexsum;
 mod memo;
+pub mod play;
 pub mod retro;
 pub mod rules;
 
@@ -1346,6 +1347,10 @@ impl Family for Lines {
             views,
             notes,
         })
+    }
+
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
 
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {

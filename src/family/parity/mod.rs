@@ -25,6 +25,7 @@
 //! `positions` (documented in `docs/families/parity.md`).
 
 pub mod brute;
+pub mod play;
 pub mod solver;
 
 use std::fmt::Write as _;
@@ -1152,6 +1153,10 @@ impl Family for Parity {
             views,
             notes,
         })
+    }
+
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
 
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
