@@ -537,3 +537,227 @@ impl<'a, W: Write> Session<'a, W> {
         self.out.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::HtmlGame;
+
+    /// A toy family: one heap, take 1 or 2, normal play. By hand: the
+    /// P-positions are the multiples of 3.
+    struct Toy {
+        start: u64,
+        n: u64,
+        history: Vec<u64>,
+    }
+
+    impl Toy {
+        fn new(n: u64) -> Toy {
+            Toy {
+                start: n,
+                n,
+                history: Vec::new(),
+            }
+        }
+    }
+
+    impl PlayGame for Toy {
+        fn title(&self) -> String {
+            format!("toy: {} stones, take 1 or 2", self.start)
+        }
+        fn rules(&self) -> String {
+            "take 1 or 2; the last stone wins".into()
+        }
+        fn start(&mut self, _first: Player) {
+            self.n = self.start;
+            self.history.clear();
+        }
+        fn draw(&self, _color: bool) -> String {
+            format!("  [{}]", self.n)
+        }
+        fn parse_move(&self, input: &str) -> Result<Move, String> {
+            match input.parse::<u64>() {
+                Ok(t @ 1..=2) if t <= self.n => Ok(Move(t)),
+                _ => Err("take 1 or 2".into()),
+            }
+        }
+        fn legal_moves(&self) -> Vec<Move> {
+            (1..=2.min(self.n)).map(Move).collect()
+        }
+        fn move_name(&self, m: Move) -> String {
+            m.0.to_string()
+        }
+        fn effect(&self, m: Move) -> String {
+            format!("{} → {}", self.n, self.n - m.0)
+        }
+        fn play(&mut self, m: Move) {
+            self.n -= m.0;
+            self.history.push(m.0);
+        }
+        fn undo(&mut self) {
+            if let Some(t) = self.history.pop() {
+                self.n += t;
+            }
+        }
+        fn result(&self) -> Option<bool> {
+            (self.n == 0).then_some(false)
+        }
+        fn end_reason(&self) -> String {
+            "the last stone is gone".into()
+        }
+        fn winning_moves(&self) -> Vec<Move> {
+            self.legal_moves()
+                .into_iter()
+                .filter(|m| (self.n - m.0).is_multiple_of(3))
+                .collect()
+        }
+        fn left_after(&self, m: Move) -> u64 {
+            self.n - m.0
+        }
+        fn key(&self) -> u64 {
+            self.n
+        }
+        fn why(&self) -> Option<String> {
+            self.history.last().map(|t| format!("took {t}, leaving {}", self.n))
+        }
+        fn html(&self) -> anyhow::Result<HtmlGame> {
+            anyhow::bail!("no page for the toy")
+        }
+    }
+
+    fn opts(first: First, level: Level, mistakes: f64) -> Options {
+        Options {
+            first,
+            level,
+            mistakes,
+            stall: Stall::Long,
+            seed: 7,
+        }
+    }
+
+    fn session(n: u64, o: Options, input: &str) -> String {
+        let mut g = Toy::new(n);
+        let mut out = Vec::new();
+        Session::new(&mut g, o, &mut out, false)
+            .run(&mut input.as_bytes())
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_computer_wins_from_an_n_position_and_keeps_lost_games_long() {
+        // 7 is N: the computer takes 1 (→ 6), then answers t with 3 - t.
+        let t = session(7, opts(First::Computer, Level::Perfect, 0.0), "2\n1\n2\n");
+        assert!(t.contains("computer plays 1: 7 → 6"), "{t}");
+        assert!(t.contains("you play 2: 6 → 4\ncomputer plays 1: 4 → 3"), "{t}");
+        assert!(t.contains("you play 1: 3 → 2\ncomputer plays 2: 2 → 0"), "{t}");
+        assert!(t.contains("game over: the computer wins (the last stone is gone)"), "{t}");
+        // The game was over: the third line is refused.
+        assert!(t.contains("new, undo or quit> 2\nthe game is over"), "{t}");
+        assert!(t.ends_with("finished games: 1; you won 0, the computer won 1\n"), "{t}");
+        // From 6 (P) the computer stalls with the move that leaves the most: 1.
+        let t = session(6, opts(First::Computer, Level::Perfect, 0.0), "hint\n");
+        assert!(t.contains("computer plays 1: 6 → 5"), "{t}");
+        assert!(t.contains("winning move: 2 (5 → 3)"), "{t}");
+    }
+
+    #[test]
+    fn commands_undo_new_why_and_bad_input() {
+        let t = session(
+            5,
+            opts(First::Me, Level::Perfect, 0.0),
+            "undo\n7\n\nhint\n1\nwhy\nundo\nwhy\n2\nnew\nquit\nnever read\n",
+        );
+        assert!(t.contains("your move> undo\nnothing to undo"), "{t}");
+        assert!(t.contains("your move> 7\ncannot play \"7\": take 1 or 2"), "{t}");
+        assert!(t.contains("your move> hint\nwinning move: 2 (5 → 3)"), "{t}");
+        // 1 → 4 (N for the computer): it takes 1 → 3.
+        assert!(t.contains("you play 1: 5 → 4\ncomputer plays 1: 4 → 3"), "{t}");
+        assert!(t.contains("your move> why\nthe computer's move: took 1, leaving 3"), "{t}");
+        assert!(t.contains("took back your last move"), "{t}");
+        assert!(t.contains("your move> why\nno move has been played"), "{t}");
+        assert!(t.contains("you play 2: 5 → 3\ncomputer plays 1: 3 → 2"), "{t}");
+        assert!(t.contains("game 2: you move first"), "{t}");
+        assert!(!t.contains("never read"), "{t}");
+        assert!(t.ends_with("finished games: 0; you won 0, the computer won 0\n"), "{t}");
+    }
+
+    #[test]
+    fn undo_after_a_lost_game_and_scores() {
+        // 2 is N for the person; taking 1 loses (the computer takes the last).
+        let t = session(2, opts(First::Me, Level::Perfect, 0.0), "1\nundo\n2\nnew\n");
+        assert!(t.contains("game over: the computer wins"), "{t}");
+        assert!(t.contains("score: you 0, computer 1."), "{t}");
+        assert!(t.contains("you play 2: 2 → 0\n  [0]\ngame over: you win"), "{t}");
+        assert!(t.contains("score: you 1, computer 0."), "{t}");
+        assert!(t.contains("finished games: 1; you won 1, the computer won 0"), "{t}");
+    }
+
+    #[test]
+    fn the_easy_level_slips_and_says_so() {
+        // Mistakes certain: from 7 the computer plays 2 (→ 5) instead of 1.
+        let t = session(7, opts(First::Computer, Level::Easy, 1.0), "why\n");
+        assert!(t.contains("computer plays 2: 7 → 5"), "{t}");
+        assert!(t.contains("deliberate slip; the winning move was 1"), "{t}");
+        // Never at the perfect level, whatever `mistakes` says.
+        let t = session(7, opts(First::Computer, Level::Perfect, 1.0), "");
+        assert!(t.contains("computer plays 1: 7 → 6"), "{t}");
+        // With a slip rate of one half, over many seeds both happen.
+        let (mut slips, mut wins) = (0, 0);
+        for seed in 0..200 {
+            let g = Toy::new(7);
+            let o = Options {
+                seed,
+                ..opts(First::Computer, Level::Easy, 0.5)
+            };
+            match choose(&g, &o, 1).unwrap().1 {
+                Choice::Slip(_) => slips += 1,
+                Choice::Win => wins += 1,
+                Choice::Stall => unreachable!(),
+            }
+        }
+        assert!(slips > 70 && wins > 70, "{slips} slips, {wins} wins");
+    }
+
+    #[test]
+    fn random_first_player_depends_on_seed_and_game() {
+        let mut seen = [false; 2];
+        for seed in 0..40 {
+            let t = session(
+                4,
+                Options {
+                    seed,
+                    ..opts(First::Random, Level::Perfect, 0.0)
+                },
+                "",
+            );
+            seen[t.contains("game 1: you move first") as usize] = true;
+        }
+        assert_eq!(seen, [true, true]);
+        // The same seed gives the same game.
+        let a = session(8, opts(First::Random, Level::Perfect, 0.0), "1\n1\nnew\n2\n");
+        let b = session(8, opts(First::Random, Level::Perfect, 0.0), "1\n1\nnew\n2\n");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_terminal_screen_is_redrawn_whole() {
+        let mut g = Toy::new(7);
+        let mut out = Vec::new();
+        Session::new(&mut g, opts(First::Computer, Level::Perfect, 0.0), &mut out, true)
+            .run(&mut "2\n".as_bytes())
+            .unwrap();
+        let t = String::from_utf8(out).unwrap();
+        let screens: Vec<&str> = t.split(term::CLEAR).filter(|s| !s.is_empty()).collect();
+        // Two prompts, then the farewell on a clear screen.
+        assert_eq!(screens.len(), 3, "{t:?}");
+        assert!(screens[0].contains("computer plays 1: 7 → 6"), "{:?}", screens[0]);
+        assert!(screens[0].contains("  [6]"));
+        assert!(screens[0].ends_with("your move> "));
+        // The second screen shows only the new messages.
+        assert!(!screens[1].contains("7 → 6"), "{:?}", screens[1]);
+        assert!(screens[1].contains("you play 2: 6 → 4"));
+        assert!(screens[1].contains("computer plays 1: 4 → 3"));
+        assert!(screens[2].starts_with("finished games"));
+    }
+}
