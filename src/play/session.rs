@@ -400,7 +400,7 @@ impl<'a, W: Write> Session<'a, W> {
         }
         if self.winner.is_none() {
             s.push_str(&term::paint(
-                &format!("Type a move, or {COMMANDS}."),
+                "Type a move, or hint, why, undo, new, help, quit.",
                 Paint::Dim,
                 true,
             ));

@@ -115,9 +115,13 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     }
     let shapes: Vec<Shape> = groups.into_iter().flat_map(|g| g.shapes).collect();
     if shapes.len() != 1 {
+        let names: Vec<String> = shapes.iter().take(4).map(|s| s.name()).collect();
         bail!(
-            "a game needs one board, these parameters give {}: give single values (e.g. --triangle 4)",
-            shapes.len()
+            "a game needs one board; these parameters give {} ({}{}): give single values, e.g. --{}",
+            shapes.len(),
+            names.join(", "),
+            if shapes.len() > 4 { ", …" } else { "" },
+            shapes[0].text().replacen(": ", " ", 1)
         );
     }
     let take = match p.get("take") {
