@@ -181,7 +181,11 @@ fn follow<R: Rules>(r: &R, s: R::S, out: &str) -> R::S {
     let mut s = s;
     // At most one computer move per response (strict alternation).
     if let Some(name) = computer_move(out) {
-        assert_eq!(r.turn(&s), Who::Computer, "a computer move out of turn: {out}");
+        assert_eq!(
+            r.turn(&s),
+            Who::Computer,
+            "a computer move out of turn: {out}"
+        );
         let m = r.read(&s, &name);
         let legal: Vec<String> = r.moves(&s).iter().map(|x| r.typed(&s, x)).collect();
         assert!(
@@ -226,7 +230,10 @@ fn explore<R: Rules>(
         let after = r.apply(&s, &m);
         let hot2 = hot || computer_ahead(r, mm, &after);
         let out = h.send(&r.typed(&s, &m));
-        assert!(!out.contains("cannot play"), "a legal move was refused: {out}");
+        assert!(
+            !out.contains("cannot play"),
+            "a legal move was refused: {out}"
+        );
         let s2 = follow(r, after, &out);
         match r.winner(&s2) {
             Some(w) => {
@@ -333,7 +340,10 @@ impl Rules for Heaps {
         if s.h.len() == 1 {
             (0, name.parse().unwrap())
         } else {
-            ((name.as_bytes()[0] - b'A') as usize, name[1..].parse().unwrap())
+            (
+                (name.as_bytes()[0] - b'A') as usize,
+                name[1..].parse().unwrap(),
+            )
         }
     }
 }
@@ -360,8 +370,8 @@ fn nim(misere: bool) -> Heaps {
 #[test]
 fn misere_357_computer_first_wins_every_game() {
     let args = [
-        "takeaway", "--heaps", "3,5,7", "--take", "any", "--play", "misere", "--first",
-        "computer", "--seed", "1",
+        "takeaway", "--heaps", "3,5,7", "--take", "any", "--play", "misere", "--first", "computer",
+        "--seed", "1",
     ];
     let t = exhaustive(&nim(true), &args, heaps_start(&[3, 5, 7], Who::Computer));
     assert_eq!(t.computer_wins, t.games, "{t:?}");
@@ -419,7 +429,11 @@ impl Rules for Parity {
     type S = ParityState;
     type M = u32;
     fn moves(&self, s: &ParityState) -> Vec<u32> {
-        self.takes.iter().copied().filter(|&t| t <= s.pile).collect()
+        self.takes
+            .iter()
+            .copied()
+            .filter(|&t| t <= s.pile)
+            .collect()
     }
     fn apply(&self, s: &ParityState, &t: &u32) -> ParityState {
         let mut n = s.clone();
@@ -485,15 +499,33 @@ fn parity_17_computer_first_wins_every_game() {
         turn: Who::Computer,
     };
     let args = [
-        "parity", "--k", "3", "--r", "17", "--variant", "odd_wins", "--first", "computer",
-        "--seed", "1",
+        "parity",
+        "--k",
+        "3",
+        "--r",
+        "17",
+        "--variant",
+        "odd_wins",
+        "--first",
+        "computer",
+        "--seed",
+        "1",
     ];
     let t = exhaustive(&rules, &args, start.clone());
     assert_eq!(t.computer_wins, t.games, "{t:?}");
     assert!(t.positions > 10 && t.games >= 10, "{t:?}");
     // The person first: the computer wins exactly when the person errs.
     let args = [
-        "parity", "--k", "3", "--r", "17", "--variant", "odd_wins", "--first", "me", "--seed",
+        "parity",
+        "--k",
+        "3",
+        "--r",
+        "17",
+        "--variant",
+        "odd_wins",
+        "--first",
+        "me",
+        "--seed",
         "1",
     ];
     let t = exhaustive(
@@ -585,11 +617,7 @@ impl Lines {
         let mut present: Vec<(i32, i32)> = cells.values().copied().collect();
         present.sort();
         (
-            Lines {
-                cells,
-                max,
-                misere,
-            },
+            Lines { cells, max, misere },
             BoardState {
                 present,
                 turn: Who::Person,
@@ -643,7 +671,12 @@ impl Rules for Lines {
     }
     fn apply(&self, s: &BoardState, m: &Vec<(i32, i32)>) -> BoardState {
         BoardState {
-            present: s.present.iter().copied().filter(|p| !m.contains(p)).collect(),
+            present: s
+                .present
+                .iter()
+                .copied()
+                .filter(|p| !m.contains(p))
+                .collect(),
             turn: match s.turn {
                 Who::Person => Who::Computer,
                 Who::Computer => Who::Person,
@@ -681,7 +714,9 @@ impl Rules for Lines {
         } else {
             ((b.0 - a.0) / k, (b.1 - a.1) / k)
         };
-        let mut v: Vec<(i32, i32)> = (0..=k).map(|j| (a.0 + j * step.0, a.1 + j * step.1)).collect();
+        let mut v: Vec<(i32, i32)> = (0..=k)
+            .map(|j| (a.0 + j * step.0, a.1 + j * step.1))
+            .collect();
         v.sort();
         v
     }
@@ -699,7 +734,11 @@ fn board_game(args: &[&str], max: Option<u32>, misere: bool, first: Who) -> Tall
     let mut a: Vec<&str> = args.to_vec();
     a.extend([
         "--first",
-        if first == Who::Person { "me" } else { "computer" },
+        if first == Who::Person {
+            "me"
+        } else {
+            "computer"
+        },
         "--seed",
         "11",
     ]);
@@ -712,7 +751,15 @@ fn board_game(args: &[&str], max: Option<u32>, misere: bool, first: Who) -> Tall
 /// every game; with the computer first, exactly the games where the person errs.
 #[test]
 fn triangle_4_misere_the_computer_second_wins_every_game() {
-    let args = ["lines", "--triangle", "4", "--take", "max:3", "--play", "misere"];
+    let args = [
+        "lines",
+        "--triangle",
+        "4",
+        "--take",
+        "max:3",
+        "--play",
+        "misere",
+    ];
     let t = board_game(&args, Some(3), true, Who::Person);
     assert_eq!(t.computer_wins, t.games, "{t:?}");
     assert!(t.positions > 50, "{t:?}");
@@ -793,7 +840,15 @@ fn sampled_takeaway_rules() {
                 misere: false,
                 no_repeat: true,
             },
-            vec!["takeaway", "--heaps", "9,13", "--take", "max:3", "--no-repeat", "true"],
+            vec![
+                "takeaway",
+                "--heaps",
+                "9,13",
+                "--take",
+                "max:3",
+                "--no-repeat",
+                "true",
+            ],
             vec![9, 13],
         ),
         (
@@ -803,7 +858,15 @@ fn sampled_takeaway_rules() {
                 misere: true,
                 no_repeat: false,
             },
-            vec!["takeaway", "--heaps", "7,8,5", "--take", "set:1,3,4", "--play", "misere"],
+            vec![
+                "takeaway",
+                "--heaps",
+                "7,8,5",
+                "--take",
+                "set:1,3,4",
+                "--play",
+                "misere",
+            ],
             vec![7, 8, 5],
         ),
         (
@@ -814,12 +877,23 @@ fn sampled_takeaway_rules() {
                 no_repeat: true,
             },
             vec![
-                "takeaway", "--heaps", "15", "--take", "min:2,max:4", "--play", "misere",
-                "--no-repeat", "true",
+                "takeaway",
+                "--heaps",
+                "15",
+                "--take",
+                "min:2,max:4",
+                "--play",
+                "misere",
+                "--no-repeat",
+                "true",
             ],
             vec![15],
         ),
-        (nim(false), vec!["takeaway", "--heaps", "5,9,12,6", "--take", "any"], vec![5, 9, 12, 6]),
+        (
+            nim(false),
+            vec!["takeaway", "--heaps", "5,9,12,6", "--take", "any"],
+            vec![5, 9, 12, 6],
+        ),
     ];
     for (i, (rules, args, heaps)) in cases.iter().enumerate() {
         for (first, who) in [("computer", Who::Computer), ("me", Who::Person)] {
@@ -835,11 +909,35 @@ fn sampled_takeaway_rules() {
 #[test]
 fn sampled_boards() {
     for (args, max, misere) in [
-        (vec!["lines", "--triangle", "5", "--take", "any", "--play", "misere"], Some(u32::MAX), true),
-        (vec!["lines", "--regular", "3"], None, false),
-        (vec!["lines", "--triangle", "5", "--take", "max:2"], Some(2), false),
         (
-            vec!["lines", "--mask", "OO.O/OOOO/.OO", "--take", "max:3", "--play", "misere"],
+            vec![
+                "lines",
+                "--triangle",
+                "5",
+                "--take",
+                "any",
+                "--play",
+                "misere",
+            ],
+            Some(u32::MAX),
+            true,
+        ),
+        (vec!["lines", "--regular", "3"], None, false),
+        (
+            vec!["lines", "--triangle", "5", "--take", "max:2"],
+            Some(2),
+            false,
+        ),
+        (
+            vec![
+                "lines",
+                "--mask",
+                "OO.O/OOOO/.OO",
+                "--take",
+                "max:3",
+                "--play",
+                "misere",
+            ],
             Some(3),
             true,
         ),
@@ -873,8 +971,8 @@ fn sampled_boards() {
 #[test]
 fn report_003_line_of_play() {
     let (mut h, first) = Session::start(&[
-        "takeaway", "--heaps", "3,5,7", "--take", "any", "--play", "misere", "--first",
-        "computer", "--seed", "1",
+        "takeaway", "--heaps", "3,5,7", "--take", "any", "--play", "misere", "--first", "computer",
+        "--seed", "1",
     ]);
     // The computer's first move: one stone from any heap (the report's three).
     let opening = computer_move(&first).unwrap();
@@ -921,7 +1019,17 @@ fn report_003_line_of_play() {
 
 #[test]
 fn illegal_input_gets_a_message_and_the_prompt_again() {
-    let (mut h, _) = Session::start(&["lines", "--triangle", "4", "--take", "max:3", "--first", "me", "--seed", "1"]);
+    let (mut h, _) = Session::start(&[
+        "lines",
+        "--triangle",
+        "4",
+        "--take",
+        "max:3",
+        "--first",
+        "me",
+        "--seed",
+        "1",
+    ]);
     for (input, want) in [
         ("a1-d1", "at most 3"),
         ("a1-b2", "not on one line"),
@@ -935,7 +1043,19 @@ fn illegal_input_gets_a_message_and_the_prompt_again() {
         assert!(out.ends_with("your move> "), "{out}");
     }
     h.finish();
-    let (mut h, _) = Session::start(&["parity", "--k", "3", "--r", "5", "--variant", "odd_wins", "--first", "me", "--seed", "1"]);
+    let (mut h, _) = Session::start(&[
+        "parity",
+        "--k",
+        "3",
+        "--r",
+        "5",
+        "--variant",
+        "odd_wins",
+        "--first",
+        "me",
+        "--seed",
+        "1",
+    ]);
     for input in ["0", "4", "-1", "99999999999999999999", "take", "3 3"] {
         let out = h.send(input);
         assert!(out.contains("cannot play"), "{input:?}: {out}");
@@ -957,9 +1077,30 @@ fn bad_parameters_are_errors_naming_the_field() {
         String::from_utf8_lossy(&o.stderr).to_string()
     };
     assert!(run(&["takeaway", "--heaps", "3,5", "--take", "bogus"]).contains("unknown take rule"));
-    assert!(run(&["takeaway", "--heaps", "3,5", "--take", "any", "--first", "you"]).contains("--first"));
-    assert!(run(&["takeaway", "--heaps", "3", "--take", "any", "--level", "hard"]).contains("--level"));
-    assert!(run(&["takeaway", "--heaps", "3", "--take", "any", "--mistakes", "2"]).contains("--mistakes"));
+    assert!(
+        run(&[
+            "takeaway", "--heaps", "3,5", "--take", "any", "--first", "you"
+        ])
+        .contains("--first")
+    );
+    assert!(
+        run(&[
+            "takeaway", "--heaps", "3", "--take", "any", "--level", "hard"
+        ])
+        .contains("--level")
+    );
+    assert!(
+        run(&[
+            "takeaway",
+            "--heaps",
+            "3",
+            "--take",
+            "any",
+            "--mistakes",
+            "2"
+        ])
+        .contains("--mistakes")
+    );
     assert!(run(&["parity", "--k", "3", "--r", "17"]).contains("must be even"));
     assert!(run(&["lines", "--triangle", "12", "--play", "misere"]).contains("78 pieces"));
     assert!(run(&["nosuch"]).contains("unknown family"));
@@ -991,13 +1132,39 @@ fn short_take_rules_on_the_command_line() {
 fn a_sweep_names_the_game() {
     let root = env!("CARGO_MANIFEST_DIR");
     let spec = format!("{root}/experiments/report-003.yaml");
-    let (h, out) = Session::start(&[&spec, "--sweep", "misere-357-start", "--first", "computer", "--seed", "1"]);
+    let (h, out) = Session::start(&[
+        &spec,
+        "--sweep",
+        "misere-357-start",
+        "--first",
+        "computer",
+        "--seed",
+        "1",
+    ]);
     h.finish();
-    assert!(out.contains("takeaway: heaps 3 5 7, take any, misère play"), "{out}");
+    assert!(
+        out.contains("takeaway: heaps 3 5 7, take any, misère play"),
+        "{out}"
+    );
     let spec = format!("{root}/experiments/report-002.yaml");
-    let (h, out) = Session::start(&[&spec, "--sweep", "triangles", "--board", "triangle:4", "--take", "max:3", "--play", "misere", "--seed", "1"]);
+    let (h, out) = Session::start(&[
+        &spec,
+        "--sweep",
+        "triangles",
+        "--board",
+        "triangle:4",
+        "--take",
+        "max:3",
+        "--play",
+        "misere",
+        "--seed",
+        "1",
+    ]);
     h.finish();
-    assert!(out.contains("T(4)") && out.contains("take max:3, misère"), "{out}");
+    assert!(
+        out.contains("T(4)") && out.contains("take max:3, misère"),
+        "{out}"
+    );
 }
 
 /// The harness is not vacuous: a computer that slips on purpose at every
@@ -1005,8 +1172,21 @@ fn a_sweep_names_the_game() {
 #[test]
 fn a_careless_computer_is_caught() {
     let args = [
-        "takeaway", "--heaps", "3,5,7", "--take", "any", "--play", "misere", "--first",
-        "computer", "--seed", "1", "--level", "easy", "--mistakes", "1",
+        "takeaway",
+        "--heaps",
+        "3,5,7",
+        "--take",
+        "any",
+        "--play",
+        "misere",
+        "--first",
+        "computer",
+        "--seed",
+        "1",
+        "--level",
+        "easy",
+        "--mistakes",
+        "1",
     ];
     let caught = std::panic::catch_unwind(|| {
         exhaustive(&nim(true), &args, heaps_start(&[3, 5, 7], Who::Computer))
@@ -1045,9 +1225,20 @@ fn terminal_screen_in_tmux() {
         }
     }
     let _server = Server(sock.clone());
-    let o = tmux(&["new-session", "-d", "-s", "play", "-x", "100", "-y", "32", &cmd]);
+    let o = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "play",
+        "-x",
+        "100",
+        "-y",
+        "32",
+        &cmd,
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let screen = || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "play"]).stdout).to_string();
+    let screen =
+        || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "play"]).stdout).to_string();
     let wait = |what: &str| -> String {
         for _ in 0..100 {
             let s = screen();
@@ -1061,7 +1252,10 @@ fn terminal_screen_in_tmux() {
     let check = || {
         let s0 = wait("your move>");
         let lines: Vec<&str> = s0.lines().collect();
-        assert!(lines[0].starts_with("nimlab play — takeaway: heaps 3 5 7"), "{s0}");
+        assert!(
+            lines[0].starts_with("nimlab play — takeaway: heaps 3 5 7"),
+            "{s0}"
+        );
         assert_eq!(s0.matches("nimlab play —").count(), 1, "{s0}");
         s0
     };
@@ -1081,11 +1275,17 @@ fn terminal_screen_in_tmux() {
     assert!(!s1.contains("game 1: the computer moves first"), "{s1}");
     send("hint");
     let s2 = wait("no winning move");
-    let last = s2.lines().filter(|l| !l.trim().is_empty()).next_back().unwrap();
+    let last = s2
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap();
     assert!(last.starts_with("your move>"), "{s2}");
     assert!(!s2.contains("cannot play"), "{s2}");
     send("quit");
     let s3 = wait("EXITED");
-    assert!(s3.contains("finished games: 0") && s3.contains("EXITED 0"), "{s3}");
+    assert!(
+        s3.contains("finished games: 0") && s3.contains("EXITED 0"),
+        "{s3}"
+    );
     assert!(!s3.contains("nimlab play —"), "{s3}");
 }

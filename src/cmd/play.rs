@@ -124,13 +124,7 @@ fn take_own_options(args: &mut PlayArgs) -> Result<()> {
             "level" => args.level = value.clone(),
             "when-losing" => args.when_losing = value.clone(),
             "html" => args.html = Some(PathBuf::from(&value)),
-            "seed" => {
-                args.seed = Some(
-                    value
-                        .parse()
-                        .map_err(|_| parse_err("a whole number ≥ 0"))?,
-                )
-            }
+            "seed" => args.seed = Some(value.parse().map_err(|_| parse_err("a whole number ≥ 0"))?),
             "mistakes" => {
                 args.mistakes = value
                     .parse()
@@ -218,20 +212,19 @@ fn game_params(args: &PlayArgs) -> Result<(&'static dyn family::Family, Value, S
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let sweep = match &args.sweep {
-        Some(n) => exp
-            .sweeps
-            .iter()
-            .find(|s| &s.name == n)
-            .with_context(|| format!("{}: no sweep {n:?}; its sweeps: {}", args.game, names()))?,
-        None if exp.sweeps.len() == 1 => &exp.sweeps[0],
-        None => bail!(
-            "{} has {} sweeps: name one with --sweep ({})",
-            args.game,
-            exp.sweeps.len(),
-            names()
-        ),
-    };
+    let sweep =
+        match &args.sweep {
+            Some(n) => exp.sweeps.iter().find(|s| &s.name == n).with_context(|| {
+                format!("{}: no sweep {n:?}; its sweeps: {}", args.game, names())
+            })?,
+            None if exp.sweeps.len() == 1 => &exp.sweeps[0],
+            None => bail!(
+                "{} has {} sweeps: name one with --sweep ({})",
+                args.game,
+                exp.sweeps.len(),
+                names()
+            ),
+        };
     let mut map = serde_json::Map::new();
     if let Some(params) = sweep.params.as_object() {
         for (k, v) in params {

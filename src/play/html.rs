@@ -13,8 +13,8 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::{HtmlGame, PlayGame};
 use super::session::{First, Level, Options, Stall};
+use super::{HtmlGame, PlayGame};
 
 const PAGE: &str = include_str!("page.html");
 const CSS: &str = include_str!("page.css");
@@ -121,7 +121,15 @@ mod tests {
 
     #[test]
     fn page_has_no_placeholder_left_and_no_network() {
-        for name in ["TITLE", "RULES", "CSS", "DATA", "SETTINGS", "FAMILY_JS", "CORE_JS"] {
+        for name in [
+            "TITLE",
+            "RULES",
+            "CSS",
+            "DATA",
+            "SETTINGS",
+            "FAMILY_JS",
+            "CORE_JS",
+        ] {
             assert!(PAGE.contains(&format!("{{{{{name}}}}}")), "{name}");
         }
         for text in [PAGE, CSS, CORE_JS] {

@@ -32,7 +32,7 @@ pub fn draw(seed: u64, game: u64, key: u64, purpose: Purpose) -> u64 {
 pub fn index(seed: u64, game: u64, key: u64, purpose: Purpose, n: usize) -> usize {
     debug_assert!(n >= 1);
     // Multiply-shift: unbiased enough for n ≪ 2^32.
-    ((draw(seed, game, key, purpose) >> 32) * n as u64 >> 32) as usize
+    (((draw(seed, game, key, purpose) >> 32) * n as u64) >> 32) as usize
 }
 
 /// True with probability `p`.

@@ -152,7 +152,8 @@ fn command(line: &str) -> Command {
 }
 
 /// The commands, for the help text and the prompt line.
-const COMMANDS: &str = "hint (the winning moves), why (explain the last move), undo, new (a new game), help, quit";
+const COMMANDS: &str =
+    "hint (the winning moves), why (explain the last move), undo, new (a new game), help, quit";
 
 /// Messages kept under the board in a terminal.
 const LOG_LINES: usize = 12;
@@ -618,7 +619,9 @@ mod tests {
             self.n
         }
         fn why(&self) -> Option<String> {
-            self.history.last().map(|t| format!("took {t}, leaving {}", self.n))
+            self.history
+                .last()
+                .map(|t| format!("took {t}, leaving {}", self.n))
         }
         fn html(&self) -> anyhow::Result<HtmlGame> {
             anyhow::bail!("no page for the toy")
@@ -649,12 +652,24 @@ mod tests {
         // 7 is N: the computer takes 1 (→ 6), then answers t with 3 - t.
         let t = session(7, opts(First::Computer, Level::Perfect, 0.0), "2\n1\n2\n");
         assert!(t.contains("computer plays 1: 7 → 6"), "{t}");
-        assert!(t.contains("you play 2: 6 → 4\ncomputer plays 1: 4 → 3"), "{t}");
-        assert!(t.contains("you play 1: 3 → 2\ncomputer plays 2: 2 → 0"), "{t}");
-        assert!(t.contains("game over: the computer wins (the last stone is gone)"), "{t}");
+        assert!(
+            t.contains("you play 2: 6 → 4\ncomputer plays 1: 4 → 3"),
+            "{t}"
+        );
+        assert!(
+            t.contains("you play 1: 3 → 2\ncomputer plays 2: 2 → 0"),
+            "{t}"
+        );
+        assert!(
+            t.contains("game over: the computer wins (the last stone is gone)"),
+            "{t}"
+        );
         // The game was over: the third line is refused.
         assert!(t.contains("new, undo or quit> 2\nthe game is over"), "{t}");
-        assert!(t.ends_with("finished games: 1; you won 0, the computer won 1\n"), "{t}");
+        assert!(
+            t.ends_with("finished games: 1; you won 0, the computer won 1\n"),
+            "{t}"
+        );
         // From 6 (P) the computer stalls with the move that leaves the most: 1.
         let t = session(6, opts(First::Computer, Level::Perfect, 0.0), "hint\n");
         assert!(t.contains("computer plays 1: 6 → 5"), "{t}");
@@ -669,17 +684,35 @@ mod tests {
             "undo\n7\n\nhint\n1\nwhy\nundo\nwhy\n2\nnew\nquit\nnever read\n",
         );
         assert!(t.contains("your move> undo\nnothing to undo"), "{t}");
-        assert!(t.contains("your move> 7\ncannot play \"7\": take 1 or 2"), "{t}");
-        assert!(t.contains("your move> hint\nwinning move: 2 (5 → 3)"), "{t}");
+        assert!(
+            t.contains("your move> 7\ncannot play \"7\": take 1 or 2"),
+            "{t}"
+        );
+        assert!(
+            t.contains("your move> hint\nwinning move: 2 (5 → 3)"),
+            "{t}"
+        );
         // 1 → 4 (N for the computer): it takes 1 → 3.
-        assert!(t.contains("you play 1: 5 → 4\ncomputer plays 1: 4 → 3"), "{t}");
-        assert!(t.contains("your move> why\nthe computer's move: took 1, leaving 3"), "{t}");
+        assert!(
+            t.contains("you play 1: 5 → 4\ncomputer plays 1: 4 → 3"),
+            "{t}"
+        );
+        assert!(
+            t.contains("your move> why\nthe computer's move: took 1, leaving 3"),
+            "{t}"
+        );
         assert!(t.contains("took back your last move"), "{t}");
         assert!(t.contains("your move> why\nno move has been played"), "{t}");
-        assert!(t.contains("you play 2: 5 → 3\ncomputer plays 1: 3 → 2"), "{t}");
+        assert!(
+            t.contains("you play 2: 5 → 3\ncomputer plays 1: 3 → 2"),
+            "{t}"
+        );
         assert!(t.contains("game 2: you move first"), "{t}");
         assert!(!t.contains("never read"), "{t}");
-        assert!(t.ends_with("finished games: 0; you won 0, the computer won 0\n"), "{t}");
+        assert!(
+            t.ends_with("finished games: 0; you won 0, the computer won 0\n"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -688,9 +721,15 @@ mod tests {
         let t = session(2, opts(First::Me, Level::Perfect, 0.0), "1\nundo\n2\nnew\n");
         assert!(t.contains("game over: the computer wins"), "{t}");
         assert!(t.contains("score: you 0, computer 1."), "{t}");
-        assert!(t.contains("you play 2: 2 → 0\n  [0]\ngame over: you win"), "{t}");
+        assert!(
+            t.contains("you play 2: 2 → 0\n  [0]\ngame over: you win"),
+            "{t}"
+        );
         assert!(t.contains("score: you 1, computer 0."), "{t}");
-        assert!(t.contains("finished games: 1; you won 1, the computer won 0"), "{t}");
+        assert!(
+            t.contains("finished games: 1; you won 1, the computer won 0"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -735,8 +774,16 @@ mod tests {
         }
         assert_eq!(seen, [true, true]);
         // The same seed gives the same game.
-        let a = session(8, opts(First::Random, Level::Perfect, 0.0), "1\n1\nnew\n2\n");
-        let b = session(8, opts(First::Random, Level::Perfect, 0.0), "1\n1\nnew\n2\n");
+        let a = session(
+            8,
+            opts(First::Random, Level::Perfect, 0.0),
+            "1\n1\nnew\n2\n",
+        );
+        let b = session(
+            8,
+            opts(First::Random, Level::Perfect, 0.0),
+            "1\n1\nnew\n2\n",
+        );
         assert_eq!(a, b);
     }
 
@@ -744,14 +791,23 @@ mod tests {
     fn the_terminal_screen_is_redrawn_whole() {
         let mut g = Toy::new(7);
         let mut out = Vec::new();
-        Session::new(&mut g, opts(First::Computer, Level::Perfect, 0.0), &mut out, true)
-            .run(&mut "2\n".as_bytes())
-            .unwrap();
+        Session::new(
+            &mut g,
+            opts(First::Computer, Level::Perfect, 0.0),
+            &mut out,
+            true,
+        )
+        .run(&mut "2\n".as_bytes())
+        .unwrap();
         let t = String::from_utf8(out).unwrap();
         let screens: Vec<&str> = t.split(term::CLEAR).filter(|s| !s.is_empty()).collect();
         // Two prompts, then the farewell on a clear screen.
         assert_eq!(screens.len(), 3, "{t:?}");
-        assert!(screens[0].contains("computer plays 1: 7 → 6"), "{:?}", screens[0]);
+        assert!(
+            screens[0].contains("computer plays 1: 7 → 6"),
+            "{:?}",
+            screens[0]
+        );
         assert!(screens[0].contains("  [6]"));
         assert!(screens[0].ends_with("your move> "));
         // The second screen shows only the new messages.

@@ -49,7 +49,7 @@ function nimlabGame(data) {
     name: (s, m) => m.name,
     effect: function (s, m) {
       const left = count(s.x & ~m.mask);
-      return 'removes ' + names(m.mask) + ' (' + left + ' piece' + (left === 1 ? '' : 's') + ' left)';
+      return 'removes ' + m.cells.map((i) => data.cells[i].name).join(' ') + ' (' + left + ' piece' + (left === 1 ? '' : 's') + ' left)';
     },
     why: function (before, m, s) {
       const k = count(s.x);

@@ -83,7 +83,9 @@ fn column_index(s: &str) -> Option<usize> {
         if !c.is_ascii_lowercase() {
             return None;
         }
-        i = i.checked_mul(26)?.checked_add((c as u8 - b'a') as usize + 1)?;
+        i = i
+            .checked_mul(26)?
+            .checked_add((c as u8 - b'a') as usize + 1)?;
     }
     i.checked_sub(1)
 }
@@ -96,7 +98,8 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         .filter(|k| *k != "hexagons")
         .collect();
     keys.extend([
-        "board", "take", "play", "remove", "memo_gib", // a sweep's keys that do not change the game:
+        "board", "take", "play", "remove",
+        "memo_gib", // a sweep's keys that do not change the game:
         "grundy", "along", "counts", "pictures",
     ]);
     p.expect_keys(&keys)?;
@@ -170,7 +173,9 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
             }
         }
     }
-    Ok(Box::new(LinesGame::new(shape, board, take, play, &removed, memo)?))
+    Ok(Box::new(LinesGame::new(
+        shape, board, take, play, &removed, memo,
+    )?))
 }
 
 impl LinesGame {
@@ -228,7 +233,13 @@ impl LinesGame {
                     );
                 }
                 let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-                Engine::Exhaustive(retro::solve(n, &rm, play, &|_| {}, &AtomicBool::new(false))?)
+                Engine::Exhaustive(retro::solve(
+                    n,
+                    &rm,
+                    play,
+                    &|_| {},
+                    &AtomicBool::new(false),
+                )?)
             }
         };
         let q0 = board.points.iter().map(|p| p.0).min().unwrap();
@@ -332,7 +343,9 @@ impl LinesGame {
 
     fn take_text(&self) -> String {
         match self.take {
-            Take::Maximal => "a whole run of pieces in a line (one that cannot be extended at either end)".into(),
+            Take::Maximal => {
+                "a whole run of pieces in a line (one that cannot be extended at either end)".into()
+            }
             Take::Max(1) => "one piece".into(),
             Take::Max(p) => format!("1 to {p} pieces in a row along a line"),
             Take::Any => "any number of pieces in a row along a line".into(),
@@ -352,11 +365,12 @@ impl LinesGame {
                     let d = (cells[1].0 - cells[0].0, cells[1].1 - cells[0].1);
                     let first = cells[0];
                     let last = cells[cells.len() - 1];
-                    let ext: Vec<String> = [(first.0 - d.0, first.1 - d.1), (last.0 + d.0, last.1 + d.1)]
-                        .iter()
-                        .filter(|&&p| self.board.index(p).is_some_and(|i| self.x >> i & 1 == 1))
-                        .map(|&p| self.cell_name(p))
-                        .collect();
+                    let ext: Vec<String> =
+                        [(first.0 - d.0, first.1 - d.1), (last.0 + d.0, last.1 + d.1)]
+                            .iter()
+                            .filter(|&&p| self.board.index(p).is_some_and(|i| self.x >> i & 1 == 1))
+                            .map(|&p| self.cell_name(p))
+                            .collect();
                     format!(
                         "this run can be extended by {}: take: maximal removes a whole run",
                         ext.join(" and ")
@@ -530,9 +544,7 @@ impl PlayGame for LinesGame {
         let step = if k == 0 { (0, 0) } else { (dq / k, dr / k) };
         let on_line = k == 0
             || ((step.0 * k, step.1 * k) == (dq, dr)
-                && DIRS
-                    .iter()
-                    .any(|&d| d == step || (-d.0, -d.1) == step));
+                && DIRS.iter().any(|&d| d == step || (-d.0, -d.1) == step));
         if !on_line {
             return Err(format!(
                 "{} and {} are not on one line (a line is a row, a letter read upward, or one letter right and one row down)",
@@ -787,7 +799,9 @@ fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for c in bytes.chunks(3) {
-        let v = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        let v = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
         for k in 0..4 {
             if k <= c.len() {
                 out.push(A[(v >> (18 - 6 * k) & 63) as usize] as char);
@@ -848,14 +862,22 @@ mod tests {
         assert!(g.parse_move("a1-a3").is_ok());
         assert!(g.parse_move("a3-c1").is_ok());
         assert!(g.parse_move("a1-d1").unwrap_err().contains("at most 3"));
-        assert!(g.parse_move("a1-b2").unwrap_err().contains("not on one line"));
+        assert!(
+            g.parse_move("a1-b2")
+                .unwrap_err()
+                .contains("not on one line")
+        );
         assert!(g.parse_move("e1").unwrap_err().contains("not a cell"));
         assert!(g.parse_move("zz").unwrap_err().contains("not a cell name"));
         g.play(g.parse_move("b1").unwrap());
         assert!(g.parse_move("b1").unwrap_err().contains("already gone"));
         assert!(g.parse_move("a1-c1").unwrap_err().contains("b1 is missing"));
         let g = triangle(3, Take::Maximal, Play::Normal);
-        assert!(g.parse_move("a1-b1").unwrap_err().contains("extended by c1"));
+        assert!(
+            g.parse_move("a1-b1")
+                .unwrap_err()
+                .contains("extended by c1")
+        );
         assert!(g.parse_move("b2").unwrap_err().contains("lone piece"));
         assert!(g.parse_move("a1-c1").is_ok());
     }

@@ -89,7 +89,7 @@ function nimlabGame(data) {
         : ': not a safe state: the other player can win.');
     },
     draw: function (el, s, ui) {
-      const r = 11, gap = 26, left = 170, rowH = 36;
+      const r = 11, gap = 26, left = 250, rowH = 36;
       const widest = Math.max(data.r, 1);
       const svg = document.createElementNS(SVG, 'svg');
       const w = left + widest * gap + 60, h = 3 * rowH + 10;

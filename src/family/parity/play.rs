@@ -130,9 +130,7 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         Variant::Sides => (hand(&["a", "odd_hand"])?, hand(&["b", "even_hand"])?),
         Variant::OddWins => {
             if p.get("odd_hand").is_some() || p.get("even_hand").is_some() {
-                bail!(
-                    "in odd_wins the hands are --a (the first player's) and --b (the second's)"
-                );
+                bail!("in odd_wins the hands are --a (the first player's) and --b (the second's)");
             }
             (hand(&["a"])?, hand(&["b"])?)
         }
@@ -350,8 +348,12 @@ impl ParityGame {
             && let Some(c) = self.sol.class(self.a, self.b, self.r)
         {
             let note = match c {
-                solver::Class::AbsoluteA => Some("an absolute safe state of Odd: Odd wins whoever moves next"),
-                solver::Class::AbsoluteB => Some("an absolute safe state of Even: Even wins whoever moves next"),
+                solver::Class::AbsoluteA => {
+                    Some("an absolute safe state of Odd: Odd wins whoever moves next")
+                }
+                solver::Class::AbsoluteB => {
+                    Some("an absolute safe state of Even: Even wins whoever moves next")
+                }
                 solver::Class::Common => Some("a common safe state: whoever moves next loses"),
                 solver::Class::Neither => None,
             };
@@ -692,8 +694,7 @@ mod tests {
             (Variant::Sides, 3, 16),
             (Variant::Sides, 2, 14),
         ] {
-            let mut g =
-                ParityGame::new(variant, TakeSet::upto(k), (0, 0, r0), Mover::A).unwrap();
+            let mut g = ParityGame::new(variant, TakeSet::upto(k), (0, 0, r0), Mover::A).unwrap();
             g.start(Player::Person);
             let takes: Vec<u32> = (1..=k).collect();
             let shared: std::sync::Arc<[u32]> = takes.clone().into();

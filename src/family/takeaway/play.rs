@@ -226,11 +226,7 @@ impl TakeawayGame {
     fn takes_for(&self, h: u64) -> Vec<u32> {
         match &self.rule.take {
             TakeForm::Any => (1..=h as u32).collect(),
-            f => f
-                .takes(0)
-                .into_iter()
-                .filter(|&s| s as u64 <= h)
-                .collect(),
+            f => f.takes(0).into_iter().filter(|&s| s as u64 <= h).collect(),
         }
     }
 
@@ -410,9 +406,21 @@ pub fn report003_case(h: &[u64]) -> Option<(usize, &'static str, [u64; 3])> {
         }
     }
     for (k, t, text) in [
-        (6, [1, 2, 3], "(1, 2, n) n > 3, (1, n, 3) n > 2, (n, 2, 3) n > 1: make (1, 2, 3)"),
-        (7, [1, 4, 5], "(1, 4, n) n > 5, (1, n, 5) n > 4, (n, 4, 5) n > 1: make (1, 4, 5)"),
-        (8, [2, 4, 6], "(2, 4, n) n > 6, (2, n, 6) n > 4, (n, 4, 6) n > 2: make (2, 4, 6)"),
+        (
+            6,
+            [1, 2, 3],
+            "(1, 2, n) n > 3, (1, n, 3) n > 2, (n, 2, 3) n > 1: make (1, 2, 3)",
+        ),
+        (
+            7,
+            [1, 4, 5],
+            "(1, 4, n) n > 5, (1, n, 5) n > 4, (n, 4, 5) n > 1: make (1, 4, 5)",
+        ),
+        (
+            8,
+            [2, 4, 6],
+            "(2, 4, n) n > 6, (2, n, 6) n > 4, (n, 4, 6) n > 2: make (2, 4, 6)",
+        ),
     ] {
         if lower_one(t) {
             return Some((k, text, t));
@@ -495,7 +503,11 @@ impl TakeawayGame {
         let x = after.iter().fold(0, |a, &v| a ^ v);
         let big = after.iter().any(|&h| h >= 2);
         let ones = after.iter().filter(|&&h| h == 1).count();
-        let mut t = format!("{} → {}. Misère Nim: ", heaps_text(before), heaps_text(after));
+        let mut t = format!(
+            "{} → {}. Misère Nim: ",
+            heaps_text(before),
+            heaps_text(after)
+        );
         if big {
             let _ = write!(
                 t,
@@ -653,12 +665,17 @@ impl PlayGame for TakeawayGame {
             } else {
                 format!(" ({h} stones)")
             };
-            lines.push(format!("{} {stones}  {h}", paint(&label, Paint::Cyan, color)));
+            lines.push(format!(
+                "{} {stones}  {h}",
+                paint(&label, Paint::Cyan, color)
+            ));
         }
         if self.rule.no_repeat
             && let Some(l) = self.last
         {
-            lines.push(format!("  (last take {l}: the next player may not take {l})"));
+            lines.push(format!(
+                "  (last take {l}: the next player may not take {l})"
+            ));
         }
         lines.join("\n")
     }
@@ -713,7 +730,10 @@ impl PlayGame for TakeawayGame {
             return Err("take at least one stone".into());
         }
         if s > h {
-            return Err(format!("{heap} has only {h} stone{}", if h == 1 { "" } else { "s" }));
+            return Err(format!(
+                "{heap} has only {h} stone{}",
+                if h == 1 { "" } else { "s" }
+            ));
         }
         let s = s as u32;
         if !self.takes_for(h).contains(&s) {
