@@ -1275,10 +1275,7 @@ fn terminal_screen_in_tmux() {
     assert!(!s1.contains("game 1: the computer moves first"), "{s1}");
     send("hint");
     let s2 = wait("no winning move");
-    let last = s2
-        .lines()
-        .rfind(|l| !l.trim().is_empty())
-        .unwrap();
+    let last = s2.lines().rfind(|l| !l.trim().is_empty()).unwrap();
     assert!(last.starts_with("your move>"), "{s2}");
     assert!(!s2.contains("cannot play"), "{s2}");
     send("quit");

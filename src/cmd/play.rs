@@ -80,10 +80,14 @@ pub fn run(mut args: PlayArgs) -> Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut session = Session::new(&mut *game, opts, stdout.lock(), tty);
     let stdin = std::io::stdin();
-    session
-        .run(&mut stdin.lock())
-        .context("cannot read the moves or write the game")?;
-    Ok(ExitCode::SUCCESS)
+    match session.run(&mut stdin.lock()) {
+        // The reader of the game went away (`| head`): not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        r => {
+            r.context("cannot read the moves or write the game")?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 /// Options of `play` given after the family name land among the game's

@@ -155,6 +155,38 @@ fn command(line: &str) -> Command {
 const COMMANDS: &str =
     "hint (the winning moves), why (explain the last move), undo, new (a new game), help, quit";
 
+/// Longest input line kept (the rest of a longer line is skipped).
+const MAX_LINE: usize = 4096;
+
+/// One line of input without its new line, at most `max` bytes of it kept;
+/// `None` at the end of the input.
+fn read_line_bounded(input: &mut dyn BufRead, max: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(line));
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let found = done > chunk.len();
+        input.consume(done);
+        if found {
+            return Ok(Some(line));
+        }
+    }
+}
+
 /// Messages kept under the board in a terminal.
 const LOG_LINES: usize = 12;
 
@@ -205,13 +237,15 @@ impl<'a, W: Write> Session<'a, W> {
         loop {
             self.computer_turns()?;
             self.show()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            // Bytes, not a string: a line that is not UTF-8 is read with
+            // replacement characters (and refused as a move), not an error.
+            let Some(bytes) = read_line_bounded(input, MAX_LINE)? else {
                 if !self.tty {
                     writeln!(self.out)?;
                 }
                 break;
-            }
+            };
+            let line = String::from_utf8_lossy(&bytes);
             let line = line.trim_end_matches(['\n', '\r']);
             if !self.tty {
                 writeln!(self.out, "{line}")?;
@@ -756,6 +790,37 @@ mod tests {
             }
         }
         assert!(slips > 70 && wins > 70, "{slips} slips, {wins} wins");
+    }
+
+    #[test]
+    fn long_lines_and_bad_bytes_are_read_safely() {
+        let mut input: &[u8] = b"abc\nxyz";
+        assert_eq!(
+            read_line_bounded(&mut input, 2).unwrap(),
+            Some(b"ab".to_vec())
+        );
+        assert_eq!(
+            read_line_bounded(&mut input, 2).unwrap(),
+            Some(b"xy".to_vec())
+        );
+        assert_eq!(read_line_bounded(&mut input, 2).unwrap(), None);
+        let long = format!("{}\n1\n", "9".repeat(100_000));
+        let t = session(4, opts(First::Me, Level::Perfect, 0.0), &long);
+        assert!(t.contains("cannot play"), "{}", &t[..200]);
+        assert!(t.contains("you play 1: 4 → 3"), "{t}");
+        let mut g = Toy::new(4);
+        let mut out = Vec::new();
+        Session::new(
+            &mut g,
+            opts(First::Me, Level::Perfect, 0.0),
+            &mut out,
+            false,
+        )
+        .run(&mut &b"\xff\xfe\n1\n"[..])
+        .unwrap();
+        let t = String::from_utf8(out).unwrap();
+        assert!(t.contains("cannot play \"\u{fffd}\u{fffd}\""), "{t}");
+        assert!(t.contains("you play 1: 4 → 3"), "{t}");
     }
 
     #[test]

@@ -215,6 +215,12 @@ impl LinesGame {
         }
         let engine = match play {
             Play::Normal => {
+                if n >= 30 {
+                    eprintln!(
+                        "nimlab: solving {} ({n} pieces) by components before the first move…",
+                        shape.name()
+                    );
+                }
                 let c = Components::new(&board, take, memo_budget);
                 c.grundy(start, &|_| {});
                 if c.stopped.load(std::sync::atomic::Ordering::Relaxed) {

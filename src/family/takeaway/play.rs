@@ -32,6 +32,8 @@ const MAX_ANY_HEAP: i64 = 100_000;
 const MAX_DRAWN: u64 = 40;
 /// Largest heap on the classroom page.
 const MAX_PAGE_HEAP: u64 = 60;
+/// Most move checks for the joint table under `take: any` (about a second).
+const MAX_ANY_CHECKS: f64 = 2e9;
 /// Largest Grundy table built for a session.
 const MAX_GRUNDY_TABLE: u64 = 1 << 24;
 
@@ -194,6 +196,11 @@ impl TakeawayGame {
             } else {
                 Engine::Answer
             }
+        } else if rule.take == TakeForm::Any && states * top as f64 > MAX_ANY_CHECKS {
+            bail!(
+                "take any with misère or no_repeat is solved on the joint state table, trying every take at every position: {:.2e} move checks here, more than the {MAX_ANY_CHECKS:.0e} a game may use; use smaller heaps",
+                states * top as f64
+            );
         } else if states <= MAX_JOINT_STATES as f64 {
             let dims: Vec<usize> = heaps.iter().map(|&h| h as usize + 1).collect();
             let takes = rule.take.takes(top as usize);
