@@ -33,7 +33,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "perfect")]
     pub level: String,
     /// At level easy, the probability of a slip when a winning move exists.
-    #[arg(long, default_value_t = 1.0 / 3.0)]
+    #[arg(long, default_value_t = 0.33)]
     pub mistakes: f64,
     /// In a lost position: long (leave the most stones or pieces) or random.
     #[arg(long, default_value = "long")]

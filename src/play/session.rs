@@ -187,8 +187,8 @@ fn read_line_bounded(input: &mut dyn BufRead, max: usize) -> io::Result<Option<V
     }
 }
 
-/// Messages kept under the board in a terminal.
-const LOG_LINES: usize = 12;
+/// Messages kept under the board in a terminal (the most recent).
+const LOG_LINES: usize = 10;
 
 /// One session: several games against the same rule.
 pub struct Session<'a, W: Write> {
@@ -249,9 +249,6 @@ impl<'a, W: Write> Session<'a, W> {
             let line = line.trim_end_matches(['\n', '\r']);
             if !self.tty {
                 writeln!(self.out, "{line}")?;
-            }
-            if self.tty {
-                self.log.clear();
             }
             if !self.handle(line)? {
                 break;
@@ -875,8 +872,8 @@ mod tests {
         );
         assert!(screens[0].contains("  [6]"));
         assert!(screens[0].ends_with("your move> "));
-        // The second screen shows only the new messages.
-        assert!(!screens[1].contains("7 → 6"), "{:?}", screens[1]);
+        // The second screen keeps the recent messages, once each.
+        assert_eq!(screens[1].matches("computer plays 1: 7 → 6").count(), 1);
         assert!(screens[1].contains("you play 2: 6 → 4"));
         assert!(screens[1].contains("computer plays 1: 4 → 3"));
         assert!(screens[2].starts_with("finished games"));

@@ -681,24 +681,35 @@ impl PlayGame for LinesGame {
             Engine::Components(_) => {
                 let parts = self.component_values(self.x);
                 let g = parts.iter().fold(0, |a, p| a ^ p.1);
-                let _ = write!(
-                    t,
-                    "The {} piece{} left form {} group{} that no move can join (normal play adds them as Nim heaps): {}. Grundy value {} = {g}: ",
-                    self.x.count_ones(),
-                    if self.x.count_ones() == 1 { "" } else { "s" },
-                    parts.len(),
-                    if parts.len() == 1 { "" } else { "s" },
-                    parts
-                        .iter()
-                        .map(|(c, v)| format!("{} G = {v} ({})", self.group_text(*c), class_of(*v)))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    parts
-                        .iter()
-                        .map(|p| p.1.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ⊕ ")
-                );
+                let k = self.x.count_ones();
+                let plural = if k == 1 { "" } else { "s" };
+                if let [(_, v)] = parts.as_slice() {
+                    let _ = write!(
+                        t,
+                        "The {k} piece{plural} left are one connected group with Grundy value {v} (report 000's class {}): ",
+                        class_of(*v)
+                    );
+                } else {
+                    let _ = write!(
+                        t,
+                        "The {k} pieces left form {} groups that no move can join, so their Grundy values add as Nim heaps: {}; {} = {g}: ",
+                        parts.len(),
+                        parts
+                            .iter()
+                            .map(|(c, v)| format!(
+                                "{} G = {v} ({})",
+                                self.group_text(*c),
+                                class_of(*v)
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        parts
+                            .iter()
+                            .map(|p| p.1.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ⊕ ")
+                    );
+                }
                 if g == 0 {
                     t.push_str("a P-position (safe: whoever moves next loses).");
                 } else {
