@@ -206,6 +206,8 @@ fn follow<R: Rules>(r: &R, s: R::S, out: &str) -> R::S {
 #[derive(Default, Debug)]
 struct Tally {
     positions: usize,
+    /// Person moves tried.
+    moves: usize,
     games: usize,
     computer_wins: usize,
 }
@@ -227,6 +229,7 @@ fn explore<R: Rules>(
     }
     t.positions += 1;
     for m in r.moves(&s) {
+        t.moves += 1;
         let after = r.apply(&s, &m);
         let hot2 = hot || computer_ahead(r, mm, &after);
         let out = h.send(&r.typed(&s, &m));
@@ -266,6 +269,7 @@ fn exhaustive<R: Rules>(r: &R, args: &[&str], start: R::S) -> Tally {
     let mut seen = HashSet::new();
     explore(r, &mut h, s, hot0, &mut mm, &mut seen, &mut t);
     h.finish();
+    eprintln!("exhaustive {}: {t:?}", args.join(" "));
     t
 }
 

@@ -456,6 +456,25 @@ fn binary_sum(values: &[u64]) -> String {
 }
 
 impl TakeawayGame {
+    /// One heap, normal play: the Grundy value is 0 exactly at the P-positions.
+    fn why_one_heap(&self, before: u64, after: u64, m: (usize, u32)) -> String {
+        let (gb, ga) = (self.grundy(before), self.grundy(after));
+        let mut t = format!(
+            "{before} → {after}. The Grundy values of take {}: G({before}) = {gb}, G({after}) = {ga}",
+            self.rule.take.text()
+        );
+        if ga == 0 {
+            t.push_str(": G = 0 is a safe position (P), every reply leaves a non-zero value.");
+        } else {
+            let _ = write!(
+                t,
+                ": not 0, so the opponent can win with {}.",
+                self.replies_text(&[after], Some(m.1))
+            );
+        }
+        t
+    }
+
     fn why_nim_sum(&self, before: &[u64], after: &[u64], m: (usize, u32)) -> String {
         let g = |h: &[u64]| -> Vec<u64> { h.iter().map(|&x| self.grundy(x)).collect() };
         let (gb, ga) = (g(before), g(after));
@@ -846,13 +865,18 @@ impl PlayGame for TakeawayGame {
         let mut before = after.clone();
         before[i] += s as u64;
         let m = (i, s);
-        Some(match (&self.engine, self.rule.play, &self.rule.take) {
-            (Engine::Nim | Engine::Grundy(_), _, _) => self.why_nim_sum(&before, &after, m),
-            (_, Play::Misere, TakeForm::Any) if !self.rule.no_repeat => {
-                self.why_misere_nim(&before, &after, m)
-            }
-            (Engine::Answer, Play::Normal, _) => self.why_nim_sum(&before, &after, m),
-            _ => self.why_table(&before, &after, m),
+        let grundy_game = self.rule.play == Play::Normal && !self.rule.no_repeat;
+        let misere_nim = self.rule.play == Play::Misere
+            && self.rule.take == TakeForm::Any
+            && !self.rule.no_repeat;
+        Some(if grundy_game && before.len() == 1 {
+            self.why_one_heap(before[0], after[0], m)
+        } else if grundy_game {
+            self.why_nim_sum(&before, &after, m)
+        } else if misere_nim {
+            self.why_misere_nim(&before, &after, m)
+        } else {
+            self.why_table(&before, &after, m)
         })
     }
 
@@ -1097,6 +1121,34 @@ mod tests {
         g.play(g.parse_move("2").unwrap());
         assert!(g.parse_move("2").unwrap_err().contains("may not take 2"));
         assert_eq!(g.parse_move("3"), Ok(TakeawayGame::encode(0, 3)));
+    }
+
+    #[test]
+    fn explanations_follow_the_rule() {
+        // Take 1..3, normal play: G(n) = n mod 4 (by hand).
+        let rule = |no_repeat| Rule {
+            take: TakeForm::Range(1, 3),
+            play: Play::Normal,
+            no_repeat,
+        };
+        let mut g = TakeawayGame::new(rule(false), vec![10]).unwrap();
+        g.start(Player::Computer);
+        g.play(TakeawayGame::encode(0, 2));
+        let w = g.why().unwrap();
+        assert!(
+            w.contains("G(10) = 2, G(8) = 0") && w.contains("safe position"),
+            "{w}"
+        );
+        // With no repeat the game is not a Nim sum: the joint table explains it.
+        let mut g = TakeawayGame::new(rule(true), vec![10]).unwrap();
+        g.start(Player::Computer);
+        g.play(TakeawayGame::encode(0, 2));
+        let w = g.why().unwrap();
+        assert!(
+            w.contains("joint state table") && !w.contains("Grundy"),
+            "{w}"
+        );
+        assert!(w.contains("may not take 2"), "{w}");
     }
 
     #[test]
