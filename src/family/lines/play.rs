@@ -43,6 +43,56 @@ enum Engine {
     Exhaustive(Exhaustive),
 }
 
+impl Engine {
+    /// The solver for a game: components (normal play) or every subset (misère).
+    fn build(
+        shape: &Shape,
+        board: &Board,
+        take: Take,
+        play: Play,
+        all: &[BoardMove],
+        start: u64,
+        memo_budget: u64,
+    ) -> Result<Engine> {
+        let n = board.len();
+        Ok(match play {
+            Play::Normal => {
+                if n >= 30 {
+                    eprintln!(
+                        "nimlab: solving {} ({n} pieces) by components before the first move…",
+                        shape.name()
+                    );
+                }
+                let c = Components::new(board, take, memo_budget);
+                c.grundy(start, &|_| {});
+                if c.stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                    bail!(
+                        "the component memo reached its budget of {} GiB before the board was solved; raise --memo-gib",
+                        memo_budget >> 30
+                    );
+                }
+                Engine::Components(Box::new(c))
+            }
+            Play::Misere => {
+                if n >= 28 {
+                    eprintln!(
+                        "nimlab: solving every one of the 2^{n} positions of {} (misère play needs the whole table)…",
+                        shape.name()
+                    );
+                }
+                let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+                Engine::Exhaustive(retro::solve(
+                    n,
+                    &rm,
+                    play,
+                    &|_| {},
+                    &AtomicBool::new(false),
+                )?)
+            }
+        })
+    }
+}
+
 /// A `lines` game in progress.
 pub struct LinesGame {
     shape: Shape,
@@ -61,6 +111,23 @@ pub struct LinesGame {
     /// Column of each piece's `q` in the names, and the smallest `q`, `r`.
     q0: i32,
     r0: i32,
+}
+
+/// The two ends of cells given in any order: the two farthest apart (for
+/// cells on one line, steps along it).
+fn ends(pts: &[Pt]) -> (Pt, Pt) {
+    let mut best = (pts[0], pts[pts.len() - 1], -1);
+    if pts.len() > 2 {
+        for &p in pts {
+            for &q in pts {
+                let d = (p.0 - q.0).abs() + (p.1 - q.1).abs();
+                if d > best.2 {
+                    best = (p, q, d);
+                }
+            }
+        }
+    }
+    (best.0, best.1)
 }
 
 /// Spreadsheet-style column letters: a..z, aa..az, ba…
@@ -213,41 +280,7 @@ impl LinesGame {
         if start == 0 {
             bail!("every piece is removed: there is nothing to play");
         }
-        let engine = match play {
-            Play::Normal => {
-                if n >= 30 {
-                    eprintln!(
-                        "nimlab: solving {} ({n} pieces) by components before the first move…",
-                        shape.name()
-                    );
-                }
-                let c = Components::new(&board, take, memo_budget);
-                c.grundy(start, &|_| {});
-                if c.stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                    bail!(
-                        "the component memo reached its budget of {} GiB before the board was solved; raise --memo-gib",
-                        memo_budget >> 30
-                    );
-                }
-                Engine::Components(Box::new(c))
-            }
-            Play::Misere => {
-                if n >= 28 {
-                    eprintln!(
-                        "nimlab: solving every one of the 2^{n} positions of {} (misère play needs the whole table)…",
-                        shape.name()
-                    );
-                }
-                let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-                Engine::Exhaustive(retro::solve(
-                    n,
-                    &rm,
-                    play,
-                    &|_| {},
-                    &AtomicBool::new(false),
-                )?)
-            }
-        };
+        let engine = Engine::build(&shape, &board, take, play, &all, start, memo_budget)?;
         let q0 = board.points.iter().map(|p| p.0).min().unwrap();
         let r0 = board.points.iter().map(|p| p.1).min().unwrap();
         Ok(LinesGame {
@@ -290,6 +323,47 @@ impl LinesGame {
         self.board
             .index(pt)
             .ok_or_else(|| format!("{s} is not a cell of this board"))
+    }
+
+    /// The run from cell `a` to cell `b` (present pieces, on one line, no gap).
+    fn run_between(&self, a: Pt, b: Pt) -> Result<(u64, Vec<Pt>), String> {
+        let (dq, dr) = (b.0 - a.0, b.1 - a.1);
+        let k = dq.abs().max(dr.abs());
+        let step = if k == 0 { (0, 0) } else { (dq / k, dr / k) };
+        let on_line = k == 0
+            || ((step.0 * k, step.1 * k) == (dq, dr)
+                && DIRS.iter().any(|&d| d == step || (-d.0, -d.1) == step));
+        if !on_line {
+            return Err(format!(
+                "{} and {} are not on one line (a line is a row, a letter read upward, or one letter right and one row down)",
+                self.cell_name(a),
+                self.cell_name(b)
+            ));
+        }
+        let mut mask = 0u64;
+        let mut cells = Vec::new();
+        for j in 0..=k {
+            let p = (a.0 + j * step.0, a.1 + j * step.1);
+            match self.board.index(p) {
+                Some(i) if self.x >> i & 1 == 1 => {
+                    mask |= 1 << i;
+                    cells.push(p);
+                }
+                _ => {
+                    return Err(format!(
+                        "the cells from {} to {} are not all there ({} is missing): a run has no gap",
+                        self.cell_name(a),
+                        self.cell_name(b),
+                        if self.board.index(p).is_some() {
+                            self.cell_name(p)
+                        } else {
+                            format!("({}, {})", p.0, p.1)
+                        }
+                    ));
+                }
+            }
+        }
+        Ok((mask, cells))
     }
 
     fn is_p(&self, x: u64) -> bool {
@@ -528,59 +602,8 @@ impl PlayGame for LinesGame {
             }
         }
         let pts: Vec<Pt> = idx.iter().map(|&i| self.board.points[i]).collect();
-        // The cells from the first end to the last along one line.
-        let (a, b) = (pts[0], pts[pts.len() - 1]);
-        let (a, b) = if pts.len() > 2 {
-            // Any order: the two farthest apart are the ends.
-            let mut best = (a, b, -1);
-            for &p in &pts {
-                for &q in &pts {
-                    let d = (p.0 - q.0).abs() + (p.1 - q.1).abs();
-                    if d > best.2 {
-                        best = (p, q, d);
-                    }
-                }
-            }
-            (best.0, best.1)
-        } else {
-            (a, b)
-        };
-        let (dq, dr) = (b.0 - a.0, b.1 - a.1);
-        let k = dq.abs().max(dr.abs());
-        let step = if k == 0 { (0, 0) } else { (dq / k, dr / k) };
-        let on_line = k == 0
-            || ((step.0 * k, step.1 * k) == (dq, dr)
-                && DIRS.iter().any(|&d| d == step || (-d.0, -d.1) == step));
-        if !on_line {
-            return Err(format!(
-                "{} and {} are not on one line (a line is a row, a letter read upward, or one letter right and one row down)",
-                self.cell_name(a),
-                self.cell_name(b)
-            ));
-        }
-        let mut mask = 0u64;
-        let mut cells = Vec::new();
-        for j in 0..=k {
-            let p = (a.0 + j * step.0, a.1 + j * step.1);
-            match self.board.index(p) {
-                Some(i) if self.x >> i & 1 == 1 => {
-                    mask |= 1 << i;
-                    cells.push(p);
-                }
-                _ => {
-                    return Err(format!(
-                        "the cells from {} to {} are not all there ({} is missing): a run has no gap",
-                        self.cell_name(a),
-                        self.cell_name(b),
-                        if self.board.index(p).is_some() {
-                            self.cell_name(p)
-                        } else {
-                            format!("({}, {})", p.0, p.1)
-                        }
-                    ));
-                }
-            }
-        }
+        let (a, b) = ends(&pts);
+        let (mask, cells) = self.run_between(a, b)?;
         if pts.len() > 2 && idx.iter().fold(0u64, |m, &i| m | 1 << i) != mask {
             return Err("list every cell of the run, or just its two ends".into());
         }
@@ -678,68 +701,8 @@ impl PlayGame for LinesGame {
             return Some(t);
         }
         match &self.engine {
-            Engine::Components(_) => {
-                let parts = self.component_values(self.x);
-                let g = parts.iter().fold(0, |a, p| a ^ p.1);
-                let k = self.x.count_ones();
-                let plural = if k == 1 { "" } else { "s" };
-                if let [(_, v)] = parts.as_slice() {
-                    let _ = write!(
-                        t,
-                        "The {k} piece{plural} left are one connected group with Grundy value {v} (report 000's class {}): ",
-                        class_of(*v)
-                    );
-                } else {
-                    let _ = write!(
-                        t,
-                        "The {k} pieces left form {} groups that no move can join, so their Grundy values add as Nim heaps: {}; {} = {g}: ",
-                        parts.len(),
-                        parts
-                            .iter()
-                            .map(|(c, v)| format!(
-                                "{} G = {v} ({})",
-                                self.group_text(*c),
-                                class_of(*v)
-                            ))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        parts
-                            .iter()
-                            .map(|p| p.1.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ⊕ ")
-                    );
-                }
-                if g == 0 {
-                    t.push_str("a P-position (safe: whoever moves next loses).");
-                } else {
-                    let _ = write!(
-                        t,
-                        "not 0, so the next player wins, e.g. with {}.",
-                        self.replies(self.x)
-                    );
-                }
-                let gb = self.component_values(before).iter().fold(0, |a, p| a ^ p.1);
-                let _ = write!(t, " (Before the move the Grundy value was {gb}.)");
-            }
-            Engine::Exhaustive(_) => {
-                let k = self.x.count_ones();
-                let _ = write!(
-                    t,
-                    "By the exhaustive table of all 2^{} subsets of the board (report 002's method), the {k} piece{} left ",
-                    self.board.len(),
-                    if k == 1 { "" } else { "s" }
-                );
-                if self.is_p(self.x) {
-                    t.push_str("are a P-position (report 002's 必勝棋局, a \"champion\"): whoever moves next loses.");
-                } else {
-                    let _ = write!(
-                        t,
-                        "are an N-position: the next player wins, e.g. with {}.",
-                        self.replies(self.x)
-                    );
-                }
-            }
+            Engine::Components(_) => self.why_components(before, &mut t),
+            Engine::Exhaustive(_) => self.why_exhaustive(&mut t),
         }
         Some(t)
     }
@@ -789,6 +752,68 @@ impl PlayGame for LinesGame {
 }
 
 impl LinesGame {
+    /// Normal play: the groups of pieces and their Grundy values.
+    fn why_components(&self, before: u64, t: &mut String) {
+        let parts = self.component_values(self.x);
+        let g = parts.iter().fold(0, |a, p| a ^ p.1);
+        let k = self.x.count_ones();
+        let plural = if k == 1 { "" } else { "s" };
+        if let [(_, v)] = parts.as_slice() {
+            let _ = write!(
+                t,
+                "The {k} piece{plural} left are one connected group with Grundy value {v} (report 000's class {}): ",
+                class_of(*v)
+            );
+        } else {
+            let _ = write!(
+                t,
+                "The {k} pieces left form {} groups that no move can join, so their Grundy values add as Nim heaps: {}; {} = {g}: ",
+                parts.len(),
+                parts
+                    .iter()
+                    .map(|(c, v)| format!("{} G = {v} ({})", self.group_text(*c), class_of(*v)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                parts
+                    .iter()
+                    .map(|p| p.1.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ⊕ ")
+            );
+        }
+        if g == 0 {
+            t.push_str("a P-position (safe: whoever moves next loses).");
+        } else {
+            let _ = write!(
+                t,
+                "not 0, so the next player wins, e.g. with {}.",
+                self.replies(self.x)
+            );
+        }
+        let gb = self.component_values(before).iter().fold(0, |a, p| a ^ p.1);
+        let _ = write!(t, " (Before the move the Grundy value was {gb}.)");
+    }
+
+    /// Misère play: P or N in the exhaustive table.
+    fn why_exhaustive(&self, t: &mut String) {
+        let k = self.x.count_ones();
+        let _ = write!(
+            t,
+            "By the exhaustive table of all 2^{} subsets of the board (report 002's method), the {k} piece{} left ",
+            self.board.len(),
+            if k == 1 { "" } else { "s" }
+        );
+        if self.is_p(self.x) {
+            t.push_str("are a P-position (report 002's 必勝棋局, a \"champion\"): whoever moves next loses.");
+        } else {
+            let _ = write!(
+                t,
+                "are an N-position: the next player wins, e.g. with {}.",
+                self.replies(self.x)
+            );
+        }
+    }
+
     /// Bit x set when subset x is a P-position (both plays, from the exhaustive table).
     fn p_bitmap(&self) -> Result<Vec<u8>> {
         let n = self.board.len();

@@ -85,6 +85,48 @@ fn take_set(p: &Node<'_>) -> Result<TakeSet> {
     })
 }
 
+/// The starting hands: `--a`/`--b` (`--odd-hand`/`--even-hand` in `sides`), default 0.
+fn hands(p: &Node<'_>, variant: Variant) -> Result<(u64, u64)> {
+    let hand = |names: &[&str]| -> Result<u64> {
+        let given: Vec<Node<'_>> = names.iter().filter_map(|n| p.get(n)).collect();
+        if given.len() > 1 {
+            bail!("give the hand once (--{})", names.join(" or --"));
+        }
+        Ok(match given.first() {
+            Some(n) => single(n, 0, i64::MAX / 4)? as u64,
+            None => 0,
+        })
+    };
+    Ok(match variant {
+        Variant::Sides => (hand(&["a", "odd_hand"])?, hand(&["b", "even_hand"])?),
+        Variant::OddWins => {
+            if p.get("odd_hand").is_some() || p.get("even_hand").is_some() {
+                bail!("in odd_wins the hands are --a (the first player's) and --b (the second's)");
+            }
+            (hand(&["a"])?, hand(&["b"])?)
+        }
+    })
+}
+
+/// The person's side in `sides` (`--side odd|even`, default odd).
+fn side(p: &Node<'_>, variant: Variant) -> Result<Mover> {
+    Ok(match p.get("side") {
+        None => Mover::A,
+        Some(s) => {
+            if variant == Variant::OddWins {
+                return Err(s
+                    .err("odd_wins has no sides: whoever ends with an odd hand wins")
+                    .into());
+            }
+            if s.word(&["odd", "even"])? == "odd" {
+                Mover::A
+            } else {
+                Mover::B
+            }
+        }
+    })
+}
+
 /// Builds the game from `solve`'s parameters (or a sweep's).
 pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     p.expect_keys(&[
@@ -116,40 +158,8 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     };
     let take = take_set(p)?;
     let r = single(&p.req("r", "the pile size, e.g. --r 17")?, 0, i64::MAX / 4)? as u64;
-    let hand = |names: &[&str]| -> Result<u64> {
-        let given: Vec<Node<'_>> = names.iter().filter_map(|n| p.get(n)).collect();
-        if given.len() > 1 {
-            bail!("give the hand once (--{})", names.join(" or --"));
-        }
-        Ok(match given.first() {
-            Some(n) => single(n, 0, i64::MAX / 4)? as u64,
-            None => 0,
-        })
-    };
-    let (a, b) = match variant {
-        Variant::Sides => (hand(&["a", "odd_hand"])?, hand(&["b", "even_hand"])?),
-        Variant::OddWins => {
-            if p.get("odd_hand").is_some() || p.get("even_hand").is_some() {
-                bail!("in odd_wins the hands are --a (the first player's) and --b (the second's)");
-            }
-            (hand(&["a"])?, hand(&["b"])?)
-        }
-    };
-    let person_side = match p.get("side") {
-        None => Mover::A,
-        Some(s) => {
-            if variant == Variant::OddWins {
-                return Err(s
-                    .err("odd_wins has no sides: whoever ends with an odd hand wins")
-                    .into());
-            }
-            if s.word(&["odd", "even"])? == "odd" {
-                Mover::A
-            } else {
-                Mover::B
-            }
-        }
-    };
+    let (a, b) = hands(p, variant)?;
+    let person_side = side(p, variant)?;
     if (a + b + r) % 2 != variant.total_parity() {
         bail!(
             "a + b + r = {} must be {} in variant {} ({})",
@@ -288,26 +298,6 @@ impl ParityGame {
 
     /// The state just reached, explained: safe for the player who moved there?
     fn safe_text(&self, moved: Mover) -> String {
-        let m = self.sol.period.map(|p| (p.period, p.preperiod));
-        let (x, y) = match (self.variant, moved) {
-            // odd_wins: the article's (own hand, other hand, r).
-            (Variant::OddWins, Mover::A) => (self.a % 2, self.b % 2),
-            (Variant::OddWins, Mover::B) => (self.b % 2, self.a % 2),
-            _ => (self.a % 2, self.b % 2),
-        };
-        let state = match m {
-            Some((mm, pre)) if self.r as usize >= pre => format!(
-                "({x}, {y}, {}) with r = {} ≡ {} (mod M = {mm})",
-                solver::residue_text(mm, (self.r % mm as u64) as usize),
-                self.r,
-                self.r % mm as u64
-            ),
-            Some((mm, _)) => format!(
-                "({x}, {y}, {}) (below the preperiod of M = {mm}, read from the table)",
-                self.r
-            ),
-            None => format!("({x}, {y}, {})", self.r),
-        };
         let coords = match self.variant {
             Variant::Sides => "(Odd's hand mod 2, Even's hand mod 2, pile)",
             Variant::OddWins => "(the mover's hand mod 2, the other hand mod 2, pile)",
@@ -322,7 +312,7 @@ impl ParityGame {
             Player::Person => "you",
             Player::Computer => "the computer",
         };
-        let mut t = format!("the state {coords} is {state}: ");
+        let mut t = format!("the state {coords} is {}: ", self.state_text(moved));
         if safe_for_mover {
             let _ = write!(
                 t,
@@ -344,44 +334,75 @@ impl ParityGame {
                     .join(" or ")
             );
         }
-        if self.variant == Variant::Sides
-            && let Some(c) = self.sol.class(self.a, self.b, self.r)
-        {
-            let note = match c {
-                solver::Class::AbsoluteA => {
-                    Some("an absolute safe state of Odd: Odd wins whoever moves next")
-                }
-                solver::Class::AbsoluteB => {
-                    Some("an absolute safe state of Even: Even wins whoever moves next")
-                }
-                solver::Class::Common => Some("a common safe state: whoever moves next loses"),
-                solver::Class::Neither => None,
-            };
-            if let Some(n) = note {
-                let _ = write!(t, "; it is {n}");
-            }
+        if let Some(n) = self.class_note() {
+            let _ = write!(t, "; it is {n}");
         }
         t.push('.');
-        if let Some((mm, _)) = m
-            && let Some((list, _)) = self.sol.safe_states(moved)
-        {
-            let owner = match self.variant {
-                Variant::Sides => match moved {
-                    Mover::A => "Odd",
-                    Mover::B => "Even",
-                },
-                Variant::OddWins => "the player who just moved",
-            };
-            let _ = write!(
-                t,
+        t.push_str(&self.safe_list(moved));
+        t
+    }
+
+    /// `(x, y, 8n+4) with r = 12 ≡ 4 (mod M = 8)`; in `odd_wins` x is the
+    /// hand of the player who moved.
+    fn state_text(&self, moved: Mover) -> String {
+        let (x, y) = match (self.variant, moved) {
+            (Variant::OddWins, Mover::B) => (self.b % 2, self.a % 2),
+            _ => (self.a % 2, self.b % 2),
+        };
+        match self.sol.period.map(|p| (p.period, p.preperiod)) {
+            Some((m, pre)) if self.r as usize >= pre => format!(
+                "({x}, {y}, {}) with r = {} ≡ {} (mod M = {m})",
+                solver::residue_text(m, (self.r % m as u64) as usize),
+                self.r,
+                self.r % m as u64
+            ),
+            Some((m, _)) => format!(
+                "({x}, {y}, {}) (below the preperiod of M = {m}, read from the table)",
+                self.r
+            ),
+            None => format!("({x}, {y}, {})", self.r),
+        }
+    }
+
+    /// `sides`: absolute and common safe states.
+    fn class_note(&self) -> Option<&'static str> {
+        if self.variant != Variant::Sides {
+            return None;
+        }
+        match self.sol.class(self.a, self.b, self.r)? {
+            solver::Class::AbsoluteA => {
+                Some("an absolute safe state of Odd: Odd wins whoever moves next")
+            }
+            solver::Class::AbsoluteB => {
+                Some("an absolute safe state of Even: Even wins whoever moves next")
+            }
+            solver::Class::Common => Some("a common safe state: whoever moves next loses"),
+            solver::Class::Neither => None,
+        }
+    }
+
+    /// The safe states of the player who moved, in the article's form.
+    fn safe_list(&self, moved: Mover) -> String {
+        let Some(m) = self.sol.period.map(|p| p.period) else {
+            return String::new();
+        };
+        // In `odd_wins` the list is written from the player who moved: the
+        // solver's side A, whose hand comes first.
+        let (side, owner) = match (self.variant, moved) {
+            (Variant::Sides, Mover::A) => (Mover::A, "Odd"),
+            (Variant::Sides, Mover::B) => (Mover::B, "Even"),
+            (Variant::OddWins, _) => (Mover::A, "the player who just moved"),
+        };
+        match self.sol.safe_states(side) {
+            Some((list, _)) => format!(
                 " The safe states of {owner}: {}.",
                 list.iter()
-                    .map(|s| solver::state_text(s, mm))
+                    .map(|s| solver::state_text(s, m))
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
+            ),
+            None => String::new(),
         }
-        t
     }
 }
 
@@ -719,6 +740,22 @@ mod tests {
                 g.play(legal[(line % legal.len() as u64) as usize]);
             }
         }
+    }
+
+    /// `why` lists the article's safe states whichever player moved: own
+    /// hand odd → 8n or 8n+1, even → 8n+4 or 8n+5 (the other hand's parity
+    /// picks which).
+    #[test]
+    fn why_lists_the_articles_safe_states_for_either_player() {
+        let want = "(0,0,8n+5), (0,1,8n+4), (1,0,8n), (1,1,8n+1)";
+        let mut g = opening();
+        g.start(Player::Person);
+        g.play(Move(1)); // the person, holding a: (1, 0, 16)
+        assert!(g.why().unwrap().contains(want), "{}", g.why().unwrap());
+        g.play(Move(3)); // the computer, holding b: own 3, other 1, pile 13
+        let w = g.why().unwrap();
+        assert!(w.contains(want), "{w}");
+        assert!(w.contains("(1, 1, 8n+5)"), "{w}");
     }
 
     #[test]
