@@ -46,13 +46,18 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1
 }
 
-chromium_bin="${CHROMIUM:-/usr/bin/chromium}"
-if [ ! -x "$chromium_bin" ]; then
-    apt_install chromium ||
-        skip "no Chromium at $chromium_bin, and Debian's package chromium could not be installed (needs root, apt-get and the package registry; or set CHROMIUM=/path/to/chromium)"
+if [ -n "${CHROMIUM:-}" ]; then
+    chromium_bin="$CHROMIUM"
+    [ -x "$chromium_bin" ] || skip "CHROMIUM=$chromium_bin is not an executable file"
+else
+    chromium_bin=/usr/bin/chromium
+    if [ ! -x "$chromium_bin" ]; then
+        apt_install chromium && [ -x "$chromium_bin" ] ||
+            skip "no Chromium at $chromium_bin, and Debian's package chromium could not be installed (needs root, apt-get and the package registry; or set CHROMIUM=/path/to/chromium)"
+    fi
 fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    apt_install nodejs npm ||
+    apt_install nodejs npm && command -v node >/dev/null && command -v npm >/dev/null ||
         skip "node and npm are missing, and Debian's packages nodejs and npm could not be installed (needs root, apt-get and the package registry)"
 fi
 
