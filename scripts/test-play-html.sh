@@ -7,6 +7,7 @@
 # Screenshots are left beside the pages.
 #
 # usage: scripts/test-play-html.sh [OUT_DIR]     (default target/play-html)
+#        NIMLAB_BIN=path/to/nimlab scripts/test-play-html.sh   (no cargo build)
 #
 # What it needs, and where it comes from when missing (as scripts/test puts
 # the Python readers in target/):
@@ -75,9 +76,13 @@ if [ "$installed" != "$playwright_version" ]; then
         skip "npm could not install playwright-core $playwright_version into $driver_dir (needs the npm registry)"
 fi
 
-cargo build --release --quiet
+# NIMLAB_BIN: a nimlab already built (scripts/test passes the one its tests
+# used); otherwise build it.
+if [ -z "${NIMLAB_BIN:-}" ]; then
+    cargo build --release --quiet
+fi
+nimlab="${NIMLAB_BIN:-./target/release/nimlab}"
 mkdir -p "$out"
-nimlab=./target/release/nimlab
 $nimlab play takeaway --heaps 3,5,7 --take any --play misere --html "$out/nim-357.html"
 $nimlab play lines --triangle 4 --take max:3 --play misere --html "$out/triangle-4.html"
 $nimlab play parity --k 3 --r 17 --variant odd_wins --html "$out/parity-17.html"
