@@ -71,11 +71,6 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         params: Vec<String>,
     },
-    /// List the game families and their parameters.
-    Families,
-    /// Print the data reference: every dataset's columns, types, roles and
-    /// meanings (Markdown; `docs/datasets.md` is this output).
-    Datasets,
     /// Play against the computer: in a terminal, from a script (moves on standard
     /// input, one a line), or as a classroom page (`--html FILE`).
     ///
@@ -83,6 +78,11 @@ pub enum Command {
     /// --play misere`) or as a spec file and one of its sweeps. In the game: a move, or
     /// hint, why, undo, new, help, quit.
     Play(PlayArgs),
+    /// List the game families and their parameters.
+    Families,
+    /// Print the data reference: every dataset's columns, types, roles and
+    /// meanings (Markdown; `docs/datasets.md` is this output).
+    Datasets,
     /// Check the specs' conjectures against stored results, without solving.
     /// Exit code 1 when a conjecture fails or cannot be evaluated.
     Check {

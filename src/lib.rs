@@ -95,8 +95,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             json,
             params,
         } => cmd::solve::solve(&family, json, params),
+        Command::Play(args) => cmd::play::play(args),
         Command::Families => cmd::families::families(),
         Command::Datasets => cmd::datasets::datasets(),
-        Command::Play(args) => cmd::play::play(args),
     }
 }
