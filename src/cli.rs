@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 /// nimlab: solve, sweep, tabulate and plot Nim-like games.
 #[derive(Parser, Debug)]
@@ -71,6 +71,13 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         params: Vec<String>,
     },
+    /// Play against the computer: in a terminal, from a script (moves on standard
+    /// input, one a line), or as a classroom page (`--html FILE`).
+    ///
+    /// The game is given as for `solve` (`nimlab play takeaway --heaps 3,5,7 --take any
+    /// --play misere`) or as a spec file and one of its sweeps. In the game: a move, or
+    /// hint, why, undo, new, help, quit.
+    Play(PlayArgs),
     /// List the game families and their parameters.
     Families,
     /// Print the data reference: every dataset's columns, types, roles and
@@ -103,6 +110,38 @@ pub enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+}
+
+/// The arguments of `nimlab play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// A family (see `nimlab families`) or a spec file (`experiments/report-003.yaml`).
+    pub game: String,
+    /// With a spec file: the sweep whose parameters define the game (needed when
+    /// the spec has several sweeps).
+    #[arg(long)]
+    pub sweep: Option<String>,
+    /// Who moves first: me, computer or random (drawn for each game from the seed).
+    #[arg(long, default_value = "me")]
+    pub first: String,
+    /// perfect (a winning move whenever one exists) or easy (slips now and then).
+    #[arg(long, default_value = "perfect")]
+    pub level: String,
+    /// At level easy, the probability of a slip when a winning move exists.
+    #[arg(long, default_value_t = 0.33)]
+    pub mistakes: f64,
+    /// In a lost position: long (leave the most stones or pieces) or random.
+    #[arg(long, default_value = "long")]
+    pub when_losing: String,
+    /// Seed of every random choice (default: from the clock; printed, so a game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write a self-contained HTML page that plays the game in a browser, and exit.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// The game's parameters, as for `nimlab solve` (`--heaps 3,5,7 --take any --play misere`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub params: Vec<String>,
 }
 
 /// Parses `I/N` with 0 ≤ I < N.

@@ -12,7 +12,9 @@
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;
 //!    [`period`] — minimal period/preperiod; [`expr`] — the conjecture
 //!    language; [`fit`] — closed forms; [`store`] — Parquet datasets (Apache
-//!    Arrow's `parquet` crate), atomic writes.
+//!    Arrow's `parquet` crate), atomic writes; [`play`] — the engine of
+//!    `nimlab play` (session, levels, seeded choices, terminal, the page
+//!    skeleton) over the [`play::PlayGame`] a family provides.
 //! 2. [`family`] — the plug-in boundary: a [`family::Family`] declares its
 //!    datasets and views and turns a sweep's parameters into
 //!    [`family::Case`]s; one folder per family, one line in
@@ -42,6 +44,7 @@ pub mod params;
 pub mod period;
 #[cfg(test)]
 mod pipeline_tests;
+pub mod play;
 pub mod render;
 pub mod report;
 pub mod spec;
@@ -92,6 +95,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             json,
             params,
         } => cmd::solve::solve(&family, json, params),
+        Command::Play(args) => cmd::play::play(args),
         Command::Families => cmd::families::families(),
         Command::Datasets => cmd::datasets::datasets(),
     }

@@ -360,8 +360,8 @@ pub fn args_to_map(args: &[String]) -> anyhow::Result<serde_json::Value> {
             {
                 format!("[{val}]")
             } else if val.contains(':') && !val.trim_start().starts_with(['[', '{']) {
-                // `max:5` or `min:2,max:7` as a map.
-                format!("{{{}}}", val.replace(':', ": "))
+                // `max:5`, `min:2,max:7` or `set:1,3,4` as a map.
+                short_map(&val)
             } else {
                 val.clone()
             };
@@ -371,6 +371,29 @@ pub fn args_to_map(args: &[String]) -> anyhow::Result<serde_json::Value> {
         i += 1;
     }
     Ok(serde_json::Value::Object(map))
+}
+
+/// `min:2,max:7` → `{min: 2, max: 7}`; values after a key up to the next key
+/// form a list: `set:1,3,4` → `{set: [1, 3, 4]}`.
+fn short_map(val: &str) -> String {
+    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
+    for part in val.split(',') {
+        match part.split_once(':') {
+            Some((k, v)) => entries.push((k.trim().to_string(), vec![v.trim().to_string()])),
+            None => match entries.last_mut() {
+                Some(e) => e.1.push(part.trim().to_string()),
+                None => entries.push((part.trim().to_string(), Vec::new())),
+            },
+        }
+    }
+    let body: Vec<String> = entries
+        .into_iter()
+        .map(|(k, v)| match v.len() {
+            1 => format!("{k}: {}", v[0]),
+            _ => format!("{k}: [{}]", v.join(", ")),
+        })
+        .collect();
+    format!("{{{}}}", body.join(", "))
 }
 
 #[cfg(test)]
@@ -407,5 +430,24 @@ mod tests {
         assert!(e.message.contains("empty"), "{e}");
         let e = node_ints("x: abc").unwrap_err();
         assert!(e.message.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn short_take_rules_on_the_command_line() {
+        let args: Vec<String> = [
+            "--take",
+            "set:1,3,4",
+            "--t2",
+            "min:2,max:7",
+            "--t3",
+            "max:3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            args_to_map(&args).unwrap(),
+            serde_json::json!({"take": {"set": [1, 3, 4]}, "t2": {"min": 2, "max": 7}, "t3": {"max": 3}})
+        );
     }
 }

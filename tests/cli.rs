@@ -218,6 +218,30 @@ fn solve_answers_positions() {
         .map(|m| m["take"].as_u64().unwrap())
         .collect();
     assert_eq!(takes, vec![1, 2, 3]);
+    // `set:1,3,4` on the command line is the take set {1, 3, 4}: by hand,
+    // G(0..=10) = 0 1 0 1 2 3 2 0 1 0 1, so from 10 the winning takes are 1 and 3.
+    let o = nimlab(
+        &[
+            "solve",
+            "takeaway",
+            "--json",
+            "--heaps",
+            "10",
+            "--take",
+            "set:1,3,4",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["grundy"], 1);
+    let takes: Vec<u64> = v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["take"].as_u64().unwrap())
+        .collect();
+    assert_eq!(takes, vec![1, 3]);
     // `--json` may also come after the parameters.
     let o = nimlab(
         &["solve", "parity", "--k", "3", "--r", "10", "--json"],

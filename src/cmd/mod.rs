@@ -5,6 +5,7 @@ pub mod check;
 pub mod datasets;
 pub mod families;
 pub mod merge;
+pub mod play;
 pub mod render;
 pub mod report;
 pub mod run;

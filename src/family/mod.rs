@@ -3,7 +3,8 @@
 //! A family declares its datasets (column types, meanings and roles) and its
 //! views once, turns a sweep's parameters into [`Case`]s (the unit of work the
 //! driver schedules, stores and resumes) whose tables fill those declared
-//! columns, and answers single positions for `nimlab solve`. The driver, the
+//! columns, answers single positions for `nimlab solve` and, optionally, plays
+//! against a person ([`Family::play`], `nimlab play`). The driver, the
 //! store, the renderer, the checker and the report only see these traits and
 //! the declarations.
 //!
@@ -128,4 +129,10 @@ pub trait Family: Sync {
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
     /// Answers one position given as a map of parameters (`nimlab solve`).
     fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
+    /// A game against the computer from the same parameters as
+    /// [`Family::solve`] (`nimlab play`).
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        let _ = params;
+        anyhow::bail!("the family `{}` cannot be played", self.name())
+    }
 }

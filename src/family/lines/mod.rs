@@ -24,7 +24,8 @@
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
 //! and [`rows`] (solving a case, filling its typed rows), [`solving`] (which
 //! solver a board gets), [`datasets`] and [`views`] (declared once),
-//! [`solve`] (`nimlab solve lines`).
+//! [`solve`] (`nimlab solve lines`), [`play`] (`nimlab play lines`, with
+//! `play.js` for its page).
 
 pub mod board;
 pub mod brute;
@@ -34,6 +35,7 @@ pub mod datasets;
 pub mod hexsum;
 mod memo;
 pub mod params;
+pub mod play;
 pub mod retro;
 pub mod rows;
 pub mod rules;
@@ -112,6 +114,9 @@ impl Family for Lines {
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
+    }
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

@@ -24,12 +24,14 @@
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
 //! and [`rows`] (solving a case, filling its typed rows), [`solver`] (the
 //! solver; [`brute`] the reference), [`datasets`] and [`views`] (declared
-//! once), [`solve`] (`nimlab solve parity`).
+//! once), [`solve`] (`nimlab solve parity`), [`play`] (`nimlab play parity`,
+//! with `play.js` for its page).
 
 pub mod brute;
 pub mod cases;
 pub mod datasets;
 pub mod params;
+pub mod play;
 pub mod rows;
 pub mod solve;
 pub mod solver;
@@ -118,6 +120,9 @@ impl Family for Parity {
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
+    }
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

@@ -15,13 +15,15 @@
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
 //! (a case: solving it and filling its rows), [`one_heap`] and [`solver`]
 //! (the solvers; [`brute`] the reference), [`datasets`] and [`views`] (declared
-//! once), [`solve`] (`nimlab solve takeaway`).
+//! once), [`solve`] (`nimlab solve takeaway`), [`play`] (`nimlab play
+//! takeaway`: the game against the computer, with `play.js` for its page).
 
 pub mod brute;
 pub mod cases;
 pub mod datasets;
 pub mod one_heap;
 pub mod params;
+pub mod play;
 pub mod solve;
 pub mod solver;
 pub mod views;
@@ -142,6 +144,9 @@ impl Family for Takeaway {
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
+    }
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

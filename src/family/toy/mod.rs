@@ -203,3 +203,18 @@ impl Family for Toy {
         anyhow::bail!("the toy family answers no single position")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_family_without_a_game_says_it_cannot_be_played() {
+        let v = serde_json::json!({"k": 3});
+        let e = Toy
+            .play(&Node::root(&v, "<command line>"))
+            .err()
+            .expect("the toy family has no game");
+        assert_eq!(e.to_string(), "the family `toy` cannot be played");
+    }
+}
