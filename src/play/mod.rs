@@ -123,3 +123,12 @@ pub trait PlayGame {
     /// large for one.
     fn html(&self) -> anyhow::Result<HtmlGame>;
 }
+
+/// The text with its first letter in upper case ("odd wins" → "Odd wins").
+pub fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -305,3 +305,33 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         notes,
     })
 }
+
+/// The one take set of a position: `--k` (takes 1..k) or `--take` (a list,
+/// or the sweep's map forms), for `solve` and `play`.
+pub(crate) fn one_take_set(p: &Node<'_>) -> anyhow::Result<TakeSet> {
+    Ok(match (p.get("k"), p.get("take")) {
+        (Some(_), Some(t)) => return Err(t.err("give either --k or --take, not both").into()),
+        (Some(k), None) => TakeSet::upto(k.int(1, MAX_TAKE)? as u32),
+        (None, Some(t)) => {
+            let mut sets = Vec::new();
+            if t.value().is_object() {
+                parse_take(&t, &mut sets)?;
+            } else {
+                let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
+                v.sort_unstable();
+                v.dedup();
+                check_has_one(&t, &v)?;
+                sets.push(TakeSet(v));
+            }
+            if sets.len() != 1 {
+                return Err(t.err("a game needs exactly one take set").into());
+            }
+            sets.pop().unwrap()
+        }
+        (None, None) => {
+            return Err(p
+                .err("missing --k (takes 1..k) or --take (e.g. --take 1,3,4)")
+                .into());
+        }
+    })
+}

@@ -12,12 +12,12 @@ use anyhow::{Context, Result, bail};
 use serde_json::json;
 
 use super::TakeSet;
-use super::params::{MAX_TAKE, check_has_one, parse_take};
+use super::params::one_take_set;
 use super::solver::{self, Mover, Solution, VARIANT_WORDS, Variant};
 use crate::params::Node;
 use crate::play::rng::mix;
 use crate::play::term::{Paint, paint};
-use crate::play::{HtmlGame, Move, PlayGame, Player};
+use crate::play::{HtmlGame, Move, PlayGame, Player, capitalise};
 
 /// Largest pile drawn stone by stone in the terminal.
 const MAX_DRAWN: u64 = 40;
@@ -56,34 +56,6 @@ fn single(n: &Node<'_>, lo: i64, hi: i64) -> Result<i64> {
             .into());
     }
     Ok(v[0])
-}
-
-fn take_set(p: &Node<'_>) -> Result<TakeSet> {
-    Ok(match (p.get("k"), p.get("take")) {
-        (Some(_), Some(t)) => return Err(t.err("give either --k or --take, not both").into()),
-        (Some(k), None) => TakeSet::upto(single(&k, 1, MAX_TAKE)? as u32),
-        (None, Some(t)) => {
-            let mut sets = Vec::new();
-            if t.value().is_object() {
-                parse_take(&t, &mut sets)?;
-            } else {
-                let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
-                v.sort_unstable();
-                v.dedup();
-                check_has_one(&t, &v)?;
-                sets.push(TakeSet(v));
-            }
-            if sets.len() != 1 {
-                return Err(t.err("a game needs exactly one take set").into());
-            }
-            sets.pop().unwrap()
-        }
-        (None, None) => {
-            return Err(p
-                .err("missing --k (takes 1..k) or --take (e.g. --take 1,3,4)")
-                .into());
-        }
-    })
 }
 
 /// The starting hands: `--a`/`--b` (`--odd-hand`/`--even-hand` in `sides`), default 0.
@@ -157,7 +129,7 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         }
         None => Variant::Sides,
     };
-    let take = take_set(p)?;
+    let take = one_take_set(p)?;
     let r = single(&p.req("r", "the pile size, e.g. --r 17")?, 0, i64::MAX / 4)? as u64;
     let (a, b) = hands(p, variant)?;
     let person_side = side(p, variant)?;
@@ -662,14 +634,6 @@ impl PlayGame for ParityGame {
                 "goal": self.goal(),
             }),
         })
-    }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
     }
 }
 

@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, bail};
 use serde_json::json;
 
-use super::TakeSet;
-use super::params::{MAX_TAKE, check_has_one, parse_take};
+use super::params::one_take_set;
 use super::rows::{after_text, player_name};
 use super::solver::{Class, Mover, Solution, VARIANT_WORDS, Variant};
 use crate::family::Answer;
@@ -30,32 +29,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         Some(v) => Variant::parse(v.word(VARIANT_WORDS)?).unwrap(),
         None => Variant::Sides,
     };
-    let take = match (pos.get("k"), pos.get("take")) {
-        (Some(_), Some(t)) => return Err(t.err("give either --k or --take, not both").into()),
-        (Some(k), None) => TakeSet::upto(k.int(1, MAX_TAKE)? as u32),
-        (None, Some(t)) => {
-            let mut sets = Vec::new();
-            if t.value().is_object() {
-                parse_take(&t, &mut sets)?;
-            } else {
-                // `--take 1,3,4`: a plain list is the set.
-                let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();
-                v.sort_unstable();
-                v.dedup();
-                check_has_one(&t, &v)?;
-                sets.push(TakeSet(v));
-            }
-            if sets.len() != 1 {
-                bail!("give exactly one take set to solve a position");
-            }
-            sets.pop().unwrap()
-        }
-        (None, None) => {
-            return Err(pos
-                .err("missing --k (takes 1..k) or --take (e.g. --take 1,3,4)")
-                .into());
-        }
-    };
+    let take = one_take_set(pos)?;
     let r = pos
         .req("r", "the pile size, e.g. --r 10")?
         .int(0, i64::MAX)? as u64;

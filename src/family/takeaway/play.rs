@@ -23,7 +23,7 @@ use crate::game::{PLAY_WORDS, Play};
 use crate::params::Node;
 use crate::play::rng::mix;
 use crate::play::term::{Paint, paint};
-use crate::play::{HtmlGame, Move, PlayGame, Player};
+use crate::play::{HtmlGame, Move, PlayGame, Player, capitalise};
 
 /// Largest joint-state table built for a session (4 bytes a state: 128 MiB).
 const MAX_JOINT_STATES: u64 = 1 << 25;
@@ -936,14 +936,6 @@ impl TakeawayGame {
             "pre": pre,
             "per": per,
         })
-    }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
     }
 }
 
