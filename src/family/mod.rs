@@ -128,4 +128,11 @@ pub trait Family: Sync {
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
     /// Answers one position given as a map of parameters (`nimlab solve`).
     fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
+    /// Why row `row` of a stored `dataset` table has its computed value, in
+    /// a few words, for a counterexample: e.g. a position's options and
+    /// their Grundy values, or a winning move. Default: no reason.
+    fn explain(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
+        let _ = (dataset, table, row);
+        None
+    }
 }
