@@ -91,6 +91,14 @@ pub enum Command {
         /// Output directory holding the results.
         #[arg(long, default_value = "output")]
         out: PathBuf,
+        /// Also write every claim with its verdict to this Markdown file
+        /// (`docs/claims.md` is this file for the default experiments).
+        #[arg(long, value_name = "FILE")]
+        claims_doc: Option<PathBuf>,
+        /// Also show, for each claim, a one-cell change of a row in its scope
+        /// that would make it fail (exit code 1 if some claim cannot fail).
+        #[arg(long)]
+        mutate: bool,
     },
     /// Rebuild OUT/REPORT.md and OUT/REPORT.html from stored results, without
     /// solving: the given specs' experiments plus every other experiment found

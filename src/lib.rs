@@ -86,7 +86,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             no_render,
             dry_run,
         }),
-        Command::Check { specs, out } => cmd::check::check(&specs, &out),
+        Command::Check {
+            specs,
+            out,
+            claims_doc,
+            mutate,
+        } => cmd::check::check(&specs, &out, claims_doc.as_deref(), mutate),
         Command::Merge { specs, from, out } => cmd::merge::merge(&specs, &from, &out),
         Command::Report { specs, out } => cmd::report::report(&specs, &out),
         Command::Render { specs, out } => cmd::render::render(&specs, &out),

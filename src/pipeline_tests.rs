@@ -25,6 +25,11 @@ conjectures:
     sweep: small
     claim: 'outcome == "P" <=> N % 2 == 0'
     says: "the even heaps lose (true only for k = 1)"
+  - name: wrong-by-k
+    sweep: small
+    claim: 'outcome == "P" <=> N % 2 == 0'
+    by: k
+    reading: "judged for each k"
   - name: takes
     sweep: small
     where: 'outcome == "N"'
@@ -85,6 +90,7 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
         [
             check::Verdict::Holds,
             check::Verdict::Fails,
+            check::Verdict::Partly,
             check::Verdict::Holds
         ]
     );

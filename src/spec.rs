@@ -84,8 +84,28 @@ pub struct Conjecture {
     pub source: String,
     /// The claim in words.
     pub says: String,
+    /// How the report's words were read where they needed interpretation
+    /// (empty: read literally).
+    pub reading: String,
+    /// The claim's parts: where it holds and where it fails are reported
+    /// part by part, and the verdict is `partly` when it holds on some.
+    pub parts: Parts,
     /// Field path, for error messages.
     pub field: String,
+}
+
+/// How a conjecture's scope is split into parts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Parts {
+    /// One scope (the `where:` filter).
+    #[default]
+    Whole,
+    /// `by: <expression>`: one part per distinct value of the expression
+    /// over the matching rows, in order of first appearance.
+    By(String),
+    /// `parts: [{name:, where:}, ...]`: named sub-scopes (they may overlap,
+    /// and rows outside every part are only counted in the whole).
+    Named(Vec<(String, String)>),
 }
 
 /// A validated experiment spec.
@@ -273,7 +293,7 @@ fn sweep_datasets(s: &Node<'_>, family: &dyn Family) -> Result<Option<Vec<String
 /// (syntax-checked now), its source and its words.
 fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecError> {
     c.expect_keys(&[
-        "name", "sweep", "dataset", "where", "claim", "source", "says",
+        "name", "sweep", "dataset", "where", "claim", "source", "says", "reading", "by", "parts",
     ])?;
     let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
     let sweep = sweep_node.str()?.to_string();
@@ -300,8 +320,46 @@ fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecEr
         claim,
         source: opt_str(c, "source")?.unwrap_or("").to_string(),
         says: opt_str(c, "says")?.unwrap_or("").to_string(),
+        reading: opt_str(c, "reading")?.unwrap_or("").to_string(),
+        parts: parse_parts(c)?,
         field: c.path().to_string(),
     })
+}
+
+/// `by:` (an expression) or `parts:` (a list of `{name:, where:}`), not both.
+fn parse_parts(c: &Node<'_>) -> Result<Parts, SpecError> {
+    match (c.get("by"), c.get("parts")) {
+        (Some(b), Some(_)) => Err(b.err(
+            "give either `by:` (an expression whose values name the parts) or `parts:` (a list of {name:, where:}), not both",
+        )),
+        (Some(b), None) => {
+            let e = b.str()?;
+            crate::expr::syntax_check(e).map_err(|err| b.err(format!("{err}")))?;
+            Ok(Parts::By(e.to_string()))
+        }
+        (None, Some(p)) => {
+            let items = p.items();
+            if !p.value().is_array() || items.is_empty() {
+                return Err(p.err(
+                    "expected a non-empty list of parts, each `{name: ..., where: ...}`",
+                ));
+            }
+            let mut out: Vec<(String, String)> = Vec::new();
+            for it in items {
+                it.expect_keys(&["name", "where"])?;
+                let n = it.req("name", "a short name for the part")?;
+                let name = n.str()?.to_string();
+                if out.iter().any(|(o, _)| *o == name) {
+                    return Err(n.err(format!("duplicate part name {name:?}")));
+                }
+                let w = it.req("where", "a predicate choosing the part's rows")?;
+                crate::expr::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
+                out.push((name, w.str()?.to_string()));
+            }
+            Ok(Parts::Named(out))
+        }
+        (None, None) => Ok(Parts::Whole),
+    }
 }
 
 /// The default specs: every `*.yaml` directly under `experiments/`.
@@ -419,5 +477,61 @@ mod fuzz {
                 let _ = super::from_text(&s, Path::new("fuzz.yaml"));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod parts_tests {
+    use super::{Parts, from_text};
+    use std::path::Path;
+
+    const HEAD: &str = "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 2..3}\n    N: 0..9\nconjectures:\n  - name: c\n    sweep: a\n    claim: 'N >= 0'\n";
+
+    fn load(extra: &str) -> Result<super::Experiment, super::SpecError> {
+        from_text(&format!("{HEAD}{extra}"), Path::new("t.yaml"))
+    }
+
+    #[test]
+    fn by_parts_and_reading_are_read() {
+        let e = load("    by: 'take_max % 2'\n    reading: read so\n").unwrap();
+        assert_eq!(e.conjectures[0].parts, Parts::By("take_max % 2".into()));
+        assert_eq!(e.conjectures[0].reading, "read so");
+        let e = load("    parts:\n      - {name: small, where: 'N < 5'}\n      - {name: big, where: 'N >= 5'}\n").unwrap();
+        assert_eq!(
+            e.conjectures[0].parts,
+            Parts::Named(vec![
+                ("small".into(), "N < 5".into()),
+                ("big".into(), "N >= 5".into())
+            ])
+        );
+        assert_eq!(load("").unwrap().conjectures[0].parts, Parts::Whole);
+    }
+
+    #[test]
+    fn bad_parts_name_file_and_field() {
+        let msg = |extra: &str| load(extra).err().expect("an error").to_string();
+        let both = msg("    by: N\n    parts: [{name: a, where: 'N < 1'}]\n");
+        assert!(
+            both.contains("t.yaml")
+                && both.contains("conjectures[0].by")
+                && both.contains("not both"),
+            "{both}"
+        );
+        let syntax = msg("    by: 'N +'\n");
+        assert!(syntax.contains("conjectures[0].by"), "{syntax}");
+        let dup = msg("    parts: [{name: a, where: 'N < 1'}, {name: a, where: 'N > 1'}]\n");
+        assert!(
+            dup.contains("conjectures[0].parts[1].name") && dup.contains("duplicate part"),
+            "{dup}"
+        );
+        let nowhere = msg("    parts: [{name: a}]\n");
+        assert!(
+            nowhere.contains("conjectures[0].parts[0]") && nowhere.contains("where"),
+            "{nowhere}"
+        );
+        let empty = msg("    parts: []\n");
+        assert!(empty.contains("non-empty list of parts"), "{empty}");
+        let unknown = msg("    parts: [{name: a, where: 'N < 1', when: x}]\n");
+        assert!(unknown.contains("unknown field `when`"), "{unknown}");
     }
 }

@@ -56,10 +56,14 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
         if let Some(f) = &c.filter {
             let _ = write!(claim, " where {}", md_code(f));
         }
+        if !c.reading.is_empty() {
+            let _ = write!(claim, "<br>Reading: {}", md_cell(&c.reading));
+        }
         let where_ = format!("{} / {}", c.sweep, c.dataset);
         let verdict = match r.verdict() {
             Verdict::Holds => "holds".to_string(),
             Verdict::Fails => "**FAILS**".to_string(),
+            Verdict::Partly => "**partly**".to_string(),
             v => format!("*{v}*"),
         };
         let evidence = match &r.result {

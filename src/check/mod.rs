@@ -15,7 +15,10 @@
 //! The key columns of a counterexample come from the dataset's declared
 //! roles ([`crate::data::Role`]): the checker names no family's columns.
 
+mod claims_doc;
 mod markdown;
+mod mutate;
+mod parts;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -25,8 +28,15 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub use crate::expr::{Ast, BinOp, Bound, Expr, ExprError, Span, Ty, syntax_check};
+pub use claims_doc::claims_doc;
 pub use markdown::render_markdown;
-pub use table::{check_table, key_columns};
+pub use mutate::{Mutation, find_failing_mutation};
+pub use table::{check_scoped, check_table, key_columns};
+
+/// Explains why a row is what it is (e.g. a position's options and their
+/// values): given by the family of the dataset, see
+/// [`crate::family::Family::explain`].
+pub type Explain<'a> = dyn Fn(&Table, usize) -> Option<String> + Sync + 'a;
 
 use crate::data::Table;
 use crate::spec::{Conjecture, Experiment};
@@ -56,8 +66,10 @@ pub enum Verdict {
     /// True on every row that passed the filter (at least one; some rows may
     /// be undetermined, see [`CheckResult::undetermined`]).
     Holds,
-    /// False on at least one row.
+    /// False on at least one row, and no part where it holds.
     Fails,
+    /// Holds on some of the claim's parts and fails on others.
+    Partly,
     /// No row passed the filter.
     Vacuous,
     /// Rows passed the filter but the claim was null on all of them.
@@ -67,11 +79,12 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `holds`, `fails`, `vacuous`, `undetermined`, `error`.
+    /// `holds`, `fails`, `partly`, `vacuous`, `undetermined`, `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Holds => "holds",
             Verdict::Fails => "fails",
+            Verdict::Partly => "partly",
             Verdict::Vacuous => "vacuous",
             Verdict::Undetermined => "undetermined",
             Verdict::Error => "error",
@@ -98,10 +111,15 @@ pub struct Counterexample {
     /// For a claim of the form `l OP r` (`<=>`, `==>`, `and`, `or`, a
     /// comparison): the text and value of `l` and of `r`.
     pub sides: Vec<(String, String)>,
+    /// Why the row's computed value is what it is, where the family can say
+    /// (e.g. the options of a position and their Grundy values).
+    pub reason: Option<String>,
 }
 
 impl Counterexample {
-    /// `rule=max:3, N=4: outcome="P"; [outcome == "P"] = true, [N % 4 == 0] = false`.
+    /// `rule=max:3, N=4: [outcome == "P"] = true, [N % 4 == 0] = false;
+    /// because ...; outcome="P"`: the keys, the claim's two sides (computed
+    /// against claimed), the reason, then the other columns mentioned.
     pub fn describe(&self) -> String {
         let kv = |v: &[(String, String)]| {
             v.iter()
@@ -114,19 +132,59 @@ impl Counterexample {
         } else {
             kv(&self.key)
         };
-        if !self.values.is_empty() {
-            let _ = write!(s, ": {}", kv(&self.values));
-        }
         if !self.sides.is_empty() {
             let sides = self
                 .sides
                 .iter()
                 .map(|(e, v)| format!("[{e}] = {v}"))
                 .collect::<Vec<_>>()
-                .join(", ");
-            let _ = write!(s, "; {sides}");
+                .join(" vs ");
+            let _ = write!(s, ": {sides}");
+        }
+        if let Some(r) = &self.reason {
+            let _ = write!(s, "; why: {r}");
+        }
+        if !self.values.is_empty() {
+            let _ = write!(s, "; with {}", kv(&self.values));
         }
         s
+    }
+}
+
+/// The result of one part of a claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartResult {
+    /// The part's name (`k % 2 = 1` for `by: k % 2`).
+    pub name: String,
+    /// Its verdict (never partly).
+    pub verdict: Verdict,
+    /// Rows in the part.
+    pub matched: usize,
+    /// Rows where the claim is false.
+    pub failed: usize,
+    /// Rows where the claim is null.
+    pub undetermined: usize,
+    /// The first failing row of the part.
+    pub first_counterexample: Option<Counterexample>,
+}
+
+impl PartResult {
+    /// `k % 2 = 1: holds on 120 rows` or `k % 2 = 0: fails on 3 of 100 rows, first: ...`.
+    pub fn summary(&self) -> String {
+        let decided = self.matched - self.undetermined;
+        match self.verdict {
+            Verdict::Holds => format!("{}: holds on {decided} rows", self.name),
+            Verdict::Fails => format!(
+                "{}: fails on {} of {decided} rows, first: {}",
+                self.name,
+                self.failed,
+                self.first_counterexample
+                    .as_ref()
+                    .map(Counterexample::describe)
+                    .unwrap_or_default()
+            ),
+            v => format!("{}: {v}", self.name),
+        }
     }
 }
 
@@ -152,6 +210,8 @@ pub struct CheckResult {
     pub counterexamples: Vec<Counterexample>,
     /// The first undetermined row, if any.
     pub first_undetermined: Option<Counterexample>,
+    /// The claim's parts, each judged (empty without `by:`/`parts:`).
+    pub parts: Vec<PartResult>,
 }
 
 impl CheckResult {
@@ -190,6 +250,16 @@ impl CheckResult {
                     .map(Counterexample::describe)
                     .unwrap_or_default()
             ),
+            Verdict::Partly => {
+                let holds = self.parts.iter().filter(|p| p.verdict == Verdict::Holds);
+                format!(
+                    "partly: holds on {} of {} parts, fails on {} of {} rows{ranges}",
+                    holds.count(),
+                    self.parts.len(),
+                    self.failed,
+                    self.decided()
+                )
+            }
             Verdict::Vacuous => format!(
                 "vacuous: no row of {} matched the filter{}",
                 self.rows,
@@ -216,6 +286,10 @@ impl CheckResult {
         }
         if self.filter_null > 0 && self.verdict != Verdict::Vacuous {
             let _ = write!(s, "; {} rows left out (filter is null)", self.filter_null);
+        }
+        if !self.parts.is_empty() {
+            let parts: Vec<String> = self.parts.iter().map(PartResult::summary).collect();
+            let _ = write!(s, ". By part: {}", parts.join("; "));
         }
         s
     }
@@ -281,9 +355,19 @@ pub fn check_conjectures(
             let ds = sweep.and_then(|s| s.dir(out, &exp.name).dataset(&c.dataset));
             let key = (c.sweep.clone(), c.dataset.clone());
             let table = cache.entry(key).or_insert_with(|| load(exp, out, c));
+            let family = sweep.map(|s| s.family);
+            let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
             let result = match table {
-                Ok(t) => check_table(t, ds, c.filter.as_deref(), &c.claim, opts)
-                    .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
+                Ok(t) => check_scoped(
+                    t,
+                    ds,
+                    c.filter.as_deref(),
+                    &c.claim,
+                    &c.parts,
+                    Some(&explain),
+                    opts,
+                )
+                .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
                 Err(e) => Err(format!("field `{}`: {e}", c.field)),
             };
             ConjectureResult {
@@ -321,11 +405,12 @@ fn load(exp: &Experiment, out: &Path, c: &Conjecture) -> Result<Table, String> {
     }
 }
 
-/// Verdict counts, in the order holds, fails, vacuous, undetermined, error.
+/// Verdict counts, in the order holds, fails, partly, vacuous, undetermined, error.
 pub fn verdict_counts(results: &[ConjectureResult]) -> Vec<(Verdict, usize)> {
     [
         Verdict::Holds,
         Verdict::Fails,
+        Verdict::Partly,
         Verdict::Vacuous,
         Verdict::Undetermined,
         Verdict::Error,
@@ -346,4 +431,31 @@ pub fn write_conjectures(e: &Experiment, out: &Path) -> anyhow::Result<Vec<Conje
     );
     crate::store::write_atomic(&out.join(&e.name).join("conjectures.md"), md.as_bytes())?;
     Ok(results)
+}
+
+/// For each conjecture that holds (or is vacuous or undetermined): a
+/// one-cell change of a row in its scope that would make it fail, or `None`
+/// when none of the changes tried does (the encoding may be unable to
+/// fail). Conjectures that fail on the data are left out.
+pub fn mutations(
+    e: &Experiment,
+    out: &Path,
+    results: &[ConjectureResult],
+) -> Vec<(String, Result<Option<Mutation>, String>)> {
+    let mut cache: HashMap<(String, String), Result<Table, String>> = HashMap::new();
+    results
+        .iter()
+        .filter(|r| !mutate::already_fails(r.verdict()))
+        .map(|r| {
+            let c = &r.conjecture;
+            let key = (c.sweep.clone(), c.dataset.clone());
+            let table = cache.entry(key).or_insert_with(|| load(e, out, c));
+            let m = match table {
+                Ok(t) => find_failing_mutation(t, c.filter.as_deref(), &c.claim)
+                    .map_err(|err| format!("{err}")),
+                Err(err) => Err(err.clone()),
+            };
+            (c.name.clone(), m)
+        })
+        .collect()
 }

@@ -5,9 +5,10 @@
 
 use rayon::prelude::*;
 
-use super::{CheckError, CheckOptions, CheckResult, Counterexample, Verdict};
+use super::{CheckError, CheckOptions, CheckResult, Counterexample, Explain, PartResult, Verdict};
 use crate::data::{Cell, Dataset, Role, Table, Values, cell_text};
 use crate::expr::{Ast, BinOp, Bound, Expr};
+use crate::spec::Parts;
 
 /// Rows per parallel chunk.
 pub(crate) const CHUNK: usize = 1 << 16;
@@ -19,6 +20,24 @@ pub fn check_table(
     ds: Option<&Dataset>,
     filter: Option<&str>,
     claim: &str,
+    opts: &CheckOptions,
+) -> Result<CheckResult, CheckError> {
+    check_scoped(table, ds, filter, claim, &Parts::Whole, None, opts)
+}
+
+/// A row filter: `Some(true)` keeps the row, `None` (null) leaves it out.
+type RowFilter<'a> = dyn Fn(usize) -> Option<bool> + Sync + 'a;
+
+/// As [`check_table`], with the claim's parts judged one by one (the
+/// verdict is `partly` when it holds on some parts and fails on others)
+/// and each counterexample explained by `explain` where it can.
+pub fn check_scoped(
+    table: &Table,
+    ds: Option<&Dataset>,
+    filter: Option<&str>,
+    claim: &str,
+    parts: &Parts,
+    explain: Option<&Explain<'_>>,
     opts: &CheckOptions,
 ) -> Result<CheckResult, CheckError> {
     let wrap = |part| move |error| CheckError { part, error };
@@ -41,22 +60,19 @@ pub fn check_table(
             matches!(v, Values::Int(_) | Values::OptInt(_)).then(|| (k.clone(), v))
         })
         .collect();
-    let total = tally_all(
-        table.rows(),
-        fb.as_ref(),
-        &cb,
-        &ranged,
-        opts.max_counterexamples,
-    );
+    let whole = |row: usize| fb.as_ref().map_or(Some(true), |f| f.test(row));
+    let total = tally_all(table.rows(), &whole, &cb, &ranged, opts.max_counterexamples);
     let show = Shower {
         table,
         ds,
         keys: &keys,
         mentioned: mentioned(&keys, filter.as_ref(), &claim_e),
         sides: side_exprs(claim, &claim_e, table),
+        explain,
     };
+    let part_results = super::parts::judge_parts(table, parts, &whole, &cb, &show)?;
     Ok(CheckResult {
-        verdict: verdict(&total),
+        verdict: super::parts::overall(verdict(&total), &part_results),
         rows: table.rows(),
         matched: total.matched,
         failed: total.failed,
@@ -70,7 +86,27 @@ pub fn check_table(
             .collect(),
         counterexamples: total.fail_rows.iter().map(|&r| show.example(r)).collect(),
         first_undetermined: total.first_undetermined.map(|r| show.example(r)),
+        parts: part_results,
     })
+}
+
+/// Tallies the claim on the rows `keep` accepts and judges them as one part.
+pub(super) fn judge_part(
+    name: String,
+    rows: usize,
+    keep: &RowFilter<'_>,
+    cb: &Bound<'_>,
+    show: &Shower<'_>,
+) -> PartResult {
+    let t = tally_all(rows, keep, cb, &[], 1);
+    PartResult {
+        name,
+        verdict: verdict(&t),
+        matched: t.matched,
+        failed: t.failed,
+        undetermined: t.undetermined,
+        first_counterexample: t.fail_rows.first().map(|&r| show.example(r)),
+    }
 }
 
 fn verdict(t: &Tally) -> Verdict {
@@ -164,7 +200,7 @@ impl Tally {
 
 fn tally_all(
     rows: usize,
-    fb: Option<&Bound<'_>>,
+    fb: &RowFilter<'_>,
     cb: &Bound<'_>,
     ranged: &[(String, &Values)],
     max_ce: usize,
@@ -187,20 +223,20 @@ fn tally_all(
 
 fn tally(
     rows: std::ops::Range<usize>,
-    fb: Option<&Bound<'_>>,
+    fb: &RowFilter<'_>,
     cb: &Bound<'_>,
     ranged: &[(String, &Values)],
     max_ce: usize,
 ) -> Tally {
     let mut t = Tally::new(ranged.len());
     for row in rows {
-        match fb.map(|f| f.test(row)) {
-            Some(Some(false)) => continue,
-            Some(None) => {
+        match fb(row) {
+            Some(false) => continue,
+            None => {
                 t.filter_null += 1;
                 continue;
             }
-            _ => {}
+            Some(true) => {}
         }
         t.matched += 1;
         t.widen(ranged, row);
@@ -282,13 +318,27 @@ fn side_exprs(claim: &str, claim_e: &Expr, table: &Table) -> Vec<(String, Expr)>
     }
 }
 
+/// A side's text, cut to [`SIDE_TEXT`] characters (its value follows it).
+fn short(t: &str) -> String {
+    if t.chars().count() <= SIDE_TEXT {
+        t.to_string()
+    } else {
+        let cut: String = t.chars().take(SIDE_TEXT - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+/// Longest side text shown in full.
+const SIDE_TEXT: usize = 60;
+
 /// Describes a row: its keys, the mentioned columns and the claim's sides.
-struct Shower<'a> {
+pub(super) struct Shower<'a> {
     table: &'a Table,
     ds: Option<&'a Dataset>,
     keys: &'a [String],
     mentioned: Vec<String>,
     sides: Vec<(String, Expr)>,
+    explain: Option<&'a Explain<'a>>,
 }
 
 impl Shower<'_> {
@@ -308,7 +358,7 @@ impl Shower<'_> {
         }
         Some(s)
     }
-    fn example(&self, row: usize) -> Counterexample {
+    pub(super) fn example(&self, row: usize) -> Counterexample {
         let pairs = |cols: &[String], quote: bool| {
             cols.iter()
                 .filter_map(|k| Some((k.clone(), self.text(k, row, quote)?)))
@@ -323,14 +373,18 @@ impl Shower<'_> {
                     Cell::Str(s) => format!("{s:?}"),
                     c => c.to_string(),
                 };
-                Some((t.clone(), v))
+                Some((short(t), v))
             })
             .collect();
+        // A null key (a heap a one-heap row does not have) says nothing.
+        let mut key: Vec<(String, String)> = pairs(self.keys, false);
+        key.retain(|(_, v)| v != "null");
         Counterexample {
             row,
-            key: pairs(self.keys, false),
+            key,
             values: pairs(&self.mentioned, true),
             sides,
+            reason: self.explain.and_then(|f| f(self.table, row)),
         }
     }
 }

@@ -398,7 +398,7 @@ fn a_conjecture_that_fails_with_the_first_counterexample() {
         ]
     );
     assert!(r.summary().starts_with(
-        "fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8: outcome=\"N\", take_max=3; [outcome == \"P\"] = false, [N % (take_max + 1) == 0] = true"
+        "fails on 1 of 63 rows (N 0..20); first counterexample: rule=max:3, N=8: [outcome == \"P\"] = false vs [N % (take_max + 1) == 0] = true; with outcome=\"N\", take_max=3"
     ), "{}", r.summary());
 
     // A false claim: the counterexamples are the first rows in natural order.
@@ -642,4 +642,173 @@ fn xor_is_the_nim_sum() {
     )
     .unwrap();
     assert_eq!(r.verdict, Verdict::Holds);
+}
+
+/// Take 1..k, one heap, k = 1..4, N = 0..11, outcomes by hand: P iff
+/// N % (k+1) == 0.
+fn takeaway_table() -> Table {
+    let (mut rule, mut k, mut n, mut outcome) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for kk in 1..=4i64 {
+        for nn in 0..12i64 {
+            rule.push(format!("max:{kk}"));
+            k.push(kk);
+            n.push(nn);
+            outcome.push(if nn % (kk + 1) == 0 { "P" } else { "N" });
+        }
+    }
+    Table::new()
+        .with(
+            "rule",
+            Values::Str(rule.iter().map(String::as_str).collect()),
+        )
+        .with("take_max", Values::Int(k))
+        .with("N", Values::Int(n))
+        .with("outcome", Values::Str(outcome.into_iter().collect()))
+}
+
+fn scoped(t: &Table, filter: Option<&str>, claim: &str, parts: &crate::spec::Parts) -> CheckResult {
+    check_scoped(
+        t,
+        decl(t),
+        filter,
+        claim,
+        parts,
+        None,
+        &CheckOptions::default(),
+    )
+    .unwrap()
+}
+
+/// "P iff N is even" is true for k = 1 only: by parts it holds partly, and
+/// the failing part names its first counterexample.
+#[test]
+fn a_claim_true_on_some_parts_holds_partly() {
+    use crate::spec::Parts;
+    let t = takeaway_table();
+    let claim = r#"outcome == "P" <=> N % 2 == 0"#;
+    let whole = scoped(&t, None, claim, &Parts::Whole);
+    assert_eq!(whole.verdict, Verdict::Fails);
+    assert!(whole.parts.is_empty());
+    let by = scoped(&t, None, claim, &Parts::By("take_max".into()));
+    assert_eq!(by.verdict, Verdict::Partly);
+    let names: Vec<&str> = by.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "take_max = 1",
+            "take_max = 2",
+            "take_max = 3",
+            "take_max = 4"
+        ]
+    );
+    let v: Vec<Verdict> = by.parts.iter().map(|p| p.verdict).collect();
+    assert_eq!(
+        v,
+        [
+            Verdict::Holds,
+            Verdict::Fails,
+            Verdict::Fails,
+            Verdict::Fails
+        ]
+    );
+    // k = 2: N = 2 is N (2 % 3 != 0) but even: the first counterexample.
+    let p2 = &by.parts[1];
+    assert_eq!((p2.matched, p2.failed), (12, 6));
+    let ce = p2.first_counterexample.as_ref().unwrap();
+    assert_eq!(
+        ce.key,
+        [("rule".into(), "max:2".into()), ("N".into(), "2".into())]
+    );
+    assert!(
+        by.summary()
+            .starts_with("partly: holds on 1 of 4 parts, fails on"),
+        "{}",
+        by.summary()
+    );
+    assert!(
+        by.summary().contains("take_max = 1: holds on 12 rows"),
+        "{}",
+        by.summary()
+    );
+    // A text-valued `by:` names its parts by the text; named parts may overlap.
+    let text = scoped(
+        &t,
+        None,
+        claim,
+        &Parts::By(r#"take_max == 1 ? "one" : "more""#.into()),
+    );
+    assert_eq!(text.parts[0].name, "one");
+    assert_eq!(text.parts[1].name, "more");
+    // Named parts may overlap: N ≤ 1 (P at 0, N at 1 for every k: holds),
+    // k = 1 (holds), k ≥ 2 (fails at N = 2 for k = 2).
+    let named = Parts::Named(vec![
+        ("small N".into(), "N <= 1".into()),
+        ("k = 1".into(), "take_max == 1".into()),
+        ("k >= 2".into(), "take_max >= 2".into()),
+    ]);
+    let r = scoped(&t, None, claim, &named);
+    assert_eq!(r.verdict, Verdict::Partly);
+    let v: Vec<Verdict> = r.parts.iter().map(|p| p.verdict).collect();
+    assert_eq!(v, [Verdict::Holds, Verdict::Holds, Verdict::Fails]);
+    assert_eq!((r.parts[0].matched, r.parts[2].matched), (8, 36));
+    // Holding everywhere stays `holds`; failing on every part stays `fails`.
+    let all = scoped(
+        &t,
+        None,
+        r#"outcome == "P" <=> N % (take_max + 1) == 0"#,
+        &Parts::By("take_max".into()),
+    );
+    assert_eq!(all.verdict, Verdict::Holds);
+    let none = scoped(
+        &t,
+        Some("take_max >= 2"),
+        claim,
+        &Parts::By("take_max".into()),
+    );
+    assert_eq!(none.verdict, Verdict::Fails);
+}
+
+/// A family's explainer is asked for each counterexample's reason.
+#[test]
+fn counterexamples_carry_the_explainers_reason() {
+    let t = takeaway_table();
+    let explain = |t: &Table, row: usize| Some(format!("row {row} of {}", t.rows()));
+    let r = check_scoped(
+        &t,
+        decl(&t),
+        Some("take_max == 1"),
+        r#"outcome == "P""#,
+        &crate::spec::Parts::Whole,
+        Some(&explain),
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    let ce = &r.counterexamples[0];
+    assert_eq!(ce.reason.as_deref(), Some("row 1 of 48"));
+    assert!(
+        ce.describe().contains("why: row 1 of 48"),
+        "{}",
+        ce.describe()
+    );
+}
+
+/// A claim that no data can falsify has no failing mutation; a real one has.
+#[test]
+fn mutations_find_rows_that_would_fail() {
+    let t = takeaway_table();
+    let m = find_failing_mutation(
+        &t,
+        Some("take_max == 2"),
+        r#"outcome == "P" <=> N % 3 == 0"#,
+    )
+    .unwrap()
+    .expect("a real claim can fail");
+    assert_eq!(m.column, "outcome");
+    assert_eq!(m.row, 12);
+    assert_eq!((m.from.as_str(), m.to.as_str()), ("P", ""));
+    // The report 004 weakness: "no loss in 1..n" restated as a tautology of the scope.
+    let none = find_failing_mutation(&t, Some(r#"outcome == "P" and N > 0"#), "N >= 1").unwrap();
+    assert_eq!(none, None);
+    let taut = find_failing_mutation(&t, None, "N == N").unwrap();
+    assert_eq!(taut, None);
 }

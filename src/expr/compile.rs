@@ -306,6 +306,10 @@ enum Func {
     /// `max(l)` of a list of integers.
     MaxOf,
     Sorted,
+    /// `min_gap(l)`: smallest difference of consecutive items, sorted.
+    MinGap,
+    /// `max_gap(l)`: largest difference of consecutive items, sorted.
+    MaxGap,
 }
 
 /// The helper functions: name, arity (min, max), what they do.
@@ -375,6 +379,18 @@ pub const FUNCTIONS: &[(&str, usize, usize, &str)] = &[
         1,
         1,
         "sorted(l): the list's items in increasing order",
+    ),
+    (
+        "min_gap",
+        1,
+        1,
+        "min_gap(l): the smallest difference between consecutive items of a list of integers in increasing order (null with fewer than two items)",
+    ),
+    (
+        "max_gap",
+        1,
+        1,
+        "max_gap(l): the largest difference between consecutive items of a list of integers in increasing order (null with fewer than two items)",
     ),
 ];
 
@@ -1025,7 +1041,13 @@ fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
             },
         },
         Func::IsNull => V::Bool(matches!(arg(0), V::Null)),
-        Func::Len | Func::Sum | Func::MinOf | Func::MaxOf | Func::Sorted => list_fn(f, arg(0)),
+        Func::Len
+        | Func::Sum
+        | Func::MinOf
+        | Func::MaxOf
+        | Func::Sorted
+        | Func::MinGap
+        | Func::MaxGap => list_fn(f, arg(0)),
         Func::Coalesce => {
             for i in 0..args.len() {
                 let v = arg(i);
@@ -1053,10 +1075,34 @@ fn list_fn(f: Func, v: V<'_>) -> V<'_> {
         (Func::MaxOf, V::Ints(s) | V::SortedInts(s)) => {
             s.iter().max().map_or(V::Null, |&m| V::Int(m))
         }
+        (Func::MinGap | Func::MaxGap, V::Ints(s) | V::SortedInts(s)) => {
+            gap(s, f == Func::MinGap).map_or(V::Null, V::Int)
+        }
         (Func::Sorted, V::Ints(s)) => V::SortedInts(s),
         (Func::Sorted, V::Strs(l, i)) => V::SortedStrs(l, i),
         (Func::Sorted, v) => v,
         _ => V::Null,
+    }
+}
+
+/// The smallest (or largest) difference of consecutive items in increasing
+/// order; a copy is sorted only when the items are not in order already.
+fn gap(s: &[i64], smallest: bool) -> Option<i64> {
+    let pick = |it: &mut dyn Iterator<Item = i64>| if smallest { it.min() } else { it.max() };
+    if s.windows(2).all(|w| w[0] <= w[1]) {
+        pick(
+            &mut s
+                .windows(2)
+                .map(|w| w[1].checked_sub(w[0]).unwrap_or(i64::MAX)),
+        )
+    } else {
+        let mut v = s.to_vec();
+        v.sort_unstable();
+        pick(
+            &mut v
+                .windows(2)
+                .map(|w| w[1].checked_sub(w[0]).unwrap_or(i64::MAX)),
+        )
     }
 }
 
@@ -1710,6 +1756,17 @@ impl<'s> Compiler<'s> {
             "sorted" => {
                 need(self, |t| t.is_list() || t == Ty::Null, "a list")?;
                 (Func::Sorted, tys[0])
+            }
+            "min_gap" | "max_gap" => {
+                need(self, int_list, "a list of integers")?;
+                (
+                    if name == "min_gap" {
+                        Func::MinGap
+                    } else {
+                        Func::MaxGap
+                    },
+                    Ty::Int,
+                )
             }
             "v2" => {
                 need(self, int_or_null, "an integer")?;

@@ -55,7 +55,8 @@
 //!   `floor(x)`, `ceil(x)` (integers), `abs`, `min(a, b, ...)`,
 //!   `max(a, b, ...)`, `gcd(a, b, ...)` (non-negative, `gcd(0, 0) = 0`),
 //!   `lcm`, `xor(a, b, ...)` (the Nim-sum), `pow(a, e)`, `is_null(x)`,
-//!   `coalesce(a, b, ...)`; on lists `len`, `sum`, `min`, `max`, `sorted`
+//!   `coalesce(a, b, ...)`; on lists `len`, `sum`, `min`, `max`, `sorted`, `min_gap`, `max_gap`
+//!   (smallest and largest difference of consecutive items in increasing order)
 //!   (see Lists).
 //! * `let n = take_max; <claim>` binds a name for readability (several `let`s
 //!   may lead the expression; a `let` may not hide a column).

@@ -285,6 +285,12 @@ fn list_functions() {
     assert_eq!(rows("max(moves.take)"), ["4", "5", "null", "3"]);
     assert_eq!(rows("min(moves.heap)"), ["1", "0", "null", "1"]);
     assert_eq!(rows("min([])"), ["null"; 4]);
+    // Gaps of consecutive items in increasing order (moves.take = [3, 4] /
+    // [5] / [] / [2, 1, 3]): null with fewer than two items.
+    assert_eq!(rows("min_gap(moves.take)"), ["1", "null", "null", "1"]);
+    assert_eq!(rows("max_gap(wt)"), ["2", "2", "null", "null"]);
+    assert_eq!(rows("min_gap([0, 7, 13, 20])"), ["6"; 4]);
+    assert_eq!(rows("max_gap([20, 0, 13, 7])"), ["7"; 4]);
     // min/max of several numbers are unchanged.
     assert_eq!(rows("min(3, 1)"), ["1"; 4]);
     assert_eq!(rows("max(n, 2)"), ["3", "2", "2", "2"]);

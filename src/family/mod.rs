@@ -135,4 +135,12 @@ pub trait Family: Sync {
         let _ = params;
         anyhow::bail!("the family `{}` cannot be played", self.name())
     }
+
+    /// Why row `row` of a stored `dataset` table has its computed value, in
+    /// a few words, for a counterexample: e.g. a position's options and
+    /// their Grundy values, or a winning move. Default: no reason.
+    fn explain(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
+        let _ = (dataset, table, row);
+        None
+    }
 }

@@ -104,6 +104,7 @@ fn verdict_md(v: Verdict) -> String {
     match v {
         Verdict::Holds => "holds".into(),
         Verdict::Fails => "**FAILS**".into(),
+        Verdict::Partly => "**partly**".into(),
         v => format!("*{v}*"),
     }
 }
@@ -305,7 +306,12 @@ fn head(exps: &[Experiment], all: &[(String, ConjectureResult)]) -> (Vec<Block>,
     )));
     let failing: Vec<&(String, ConjectureResult)> = all
         .iter()
-        .filter(|(_, r)| matches!(r.verdict(), Verdict::Fails | Verdict::Error))
+        .filter(|(_, r)| {
+            matches!(
+                r.verdict(),
+                Verdict::Fails | Verdict::Partly | Verdict::Error
+            )
+        })
         .collect();
     if !failing.is_empty() {
         head.push(Block::Heading(2, "Failing claims".into(), "failing".into()));

@@ -32,6 +32,7 @@ pub mod brute;
 pub mod cases;
 pub mod components;
 pub mod datasets;
+pub mod explain;
 pub mod hexsum;
 mod memo;
 pub mod params;
@@ -120,6 +121,9 @@ impl Family for Lines {
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)
+    }
+    fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::explain(dataset, table, row)
     }
 }
 

@@ -781,3 +781,76 @@ fn closed_forms_of_periods() {
         "never P for y ≥ 1 (observed on y = 1..20)"
     );
 }
+
+/// Report 002's claim about its program (四(三) and the BASIC listing): going
+/// through the subsets in order of piece count, marking one piece as P,
+/// skipping two pieces (line 3020) and marking a position P when no move
+/// reaches a marked one, finds exactly the misère P-positions. The program's
+/// order is replayed here and compared with the exhaustive loop, on the
+/// triangles of 3..5 rows with takes of 1..2, 1..3 and any run.
+#[test]
+fn report_002_program_method_finds_exactly_the_p_positions() {
+    for rows in 3..=5 {
+        let board = Shape::Triangle(rows).board();
+        let n = board.len();
+        for take in [Take::Max(2), Take::Max(3), Take::Any] {
+            let pairs: Vec<(u64, u64)> = moves(&board, take)
+                .iter()
+                .map(|m| (m.mask, m.blockers))
+                .collect();
+            let mut by_count: Vec<u64> = (1..1u64 << n).collect();
+            by_count.sort_by_key(|x| x.count_ones());
+            let mut marked = vec![false; 1 << n];
+            for x in by_count {
+                marked[x as usize] = match x.count_ones() {
+                    1 => true,
+                    2 => false,
+                    _ => !pairs.iter().any(|&(mask, blockers)| {
+                        x & mask == mask && x & blockers == 0 && marked[(x & !mask) as usize]
+                    }),
+                };
+            }
+            let truth = exhaustive_bytes(n, &pairs, Play::Misere);
+            let p: usize = (1..1usize << n).filter(|&x| truth[x] == 1).count();
+            for x in 1..1usize << n {
+                assert_eq!(
+                    marked[x],
+                    truth[x] == 1,
+                    "T({rows}) {} x={x:b}",
+                    take.text()
+                );
+            }
+            assert!(p > 0, "T({rows}) {}: some P-positions", take.text());
+        }
+    }
+}
+
+/// The reason given for a counterexample on the triangle of 2 rows (pieces
+/// a on top, b c below), by hand: removing a two-piece run leaves one piece
+/// (Grundy 1, three ways); removing one piece leaves a two-piece run, whose
+/// options are 0 (both) and 1 (one), so Grundy 2 (three ways); the board is
+/// therefore Grundy 0.
+#[test]
+fn explain_lists_the_values_the_first_moves_reach() {
+    use crate::data::{StrVec, Values};
+    let s = |v: &str| Values::Str([v].into_iter().collect::<StrVec>());
+    let t = Table::new()
+        .with("board", s("triangle: 2"))
+        .with("take", s("maximal"))
+        .with("play", s("normal"))
+        .with("grundy", Values::OptInt(vec![Some(0)]));
+    assert_eq!(
+        Lines.explain("positions", &t, 0).as_deref(),
+        Some(
+            "its 6 distinct first moves reach Grundy values 1 (×3), 2 (×3); the smallest value not reached is 0"
+        )
+    );
+    // Not for other datasets, nor for a value the board does not have.
+    assert_eq!(Lines.explain("counts", &t, 0), None);
+    let wrong = Table::new()
+        .with("board", s("triangle: 2"))
+        .with("take", s("maximal"))
+        .with("play", s("normal"))
+        .with("grundy", Values::OptInt(vec![Some(1)]));
+    assert_eq!(Lines.explain("positions", &wrong, 0), None);
+}

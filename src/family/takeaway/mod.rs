@@ -21,6 +21,7 @@
 pub mod brute;
 pub mod cases;
 pub mod datasets;
+pub mod explain;
 pub mod one_heap;
 pub mod params;
 pub mod play;
@@ -150,6 +151,9 @@ impl Family for Takeaway {
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)
+    }
+    fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::explain(dataset, table, row)
     }
 }
 

@@ -490,3 +490,55 @@ fn report_004_tables_cell_by_cell() {
 /// Cells of report 004's tables that differ from the game's rules (see the
 /// test above, which re-derives each one with the brute-force solver).
 const KNOWN_REPORT_004_ERRATA: &[&str] = &[];
+
+/// The reason given for a counterexample, take 1..2 (Grundy value N mod 3,
+/// by hand): from N = 4 the options are 3 (0) and 2 (2), so the value is 1;
+/// in misère play N = 0 has no move and the mover wins.
+#[test]
+fn explain_lists_the_options_and_their_values() {
+    use crate::data::{StrVec, Values};
+    let n = 7usize;
+    let strs = |f: &dyn Fn(usize) -> String| {
+        let v: Vec<String> = (0..n).map(f).collect();
+        Values::Str(v.iter().map(String::as_str).collect::<StrVec>())
+    };
+    let table = |grundy: bool| {
+        Table::new()
+            .with("rule", strs(&|_| "max:2".into()))
+            .with("take_min", Values::Int(vec![1; n]))
+            .with("take_max", Values::Int(vec![2; n]))
+            .with("play", strs(&|_| "normal".into()))
+            .with("no_repeat", Values::Bool(vec![false; n]))
+            .with("N", Values::Int((0..n as i64).collect()))
+            .with(
+                "grundy",
+                Values::OptInt((0..n as i64).map(|x| grundy.then_some(x % 3)).collect()),
+            )
+            .with(
+                "outcome",
+                strs(&|i| if i % 3 == 0 { "P".into() } else { "N".into() }),
+            )
+    };
+    let t = table(true);
+    assert_eq!(
+        Takeaway.explain("positions", &t, 4).as_deref(),
+        Some(
+            "the options of N=4 and their Grundy values: −1→3 (0), −2→2 (2); the smallest value not among them is 1"
+        )
+    );
+    assert_eq!(
+        Takeaway.explain("positions", &t, 0).as_deref(),
+        Some("no move from N=0: the player to move loses (normal play)")
+    );
+    // Outcomes only (no Grundy values): a winning move, or that every move reaches N.
+    let o = table(false);
+    assert_eq!(
+        Takeaway.explain("positions", &o, 5).as_deref(),
+        Some("winning moves from N=5 (to a P-position): −2→3 (P)")
+    );
+    assert_eq!(
+        Takeaway.explain("positions", &o, 6).as_deref(),
+        Some("every move from N=6 reaches an N-position: −1→5 (N), −2→4 (N)")
+    );
+    assert_eq!(Takeaway.explain("periods", &t, 4), None);
+}
