@@ -17,7 +17,11 @@ pub fn check(specs: &[PathBuf], out: &Path) -> Result<ExitCode> {
             continue;
         }
         let results = check::write_conjectures(e, out)?;
-        print!("## {}\n\n{}\n", e.name, check::render_markdown(&results));
+        super::print(&format!(
+            "## {}\n\n{}\n",
+            e.name,
+            check::render_markdown(&results)
+        ))?;
         bad += results
             .iter()
             .filter(|r| matches!(r.verdict(), check::Verdict::Fails | check::Verdict::Error))
