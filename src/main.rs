@@ -11,6 +11,10 @@ fn main() -> ExitCode {
                 eprintln!("nimlab: {i}");
                 return ExitCode::from(130);
             }
+            if nimlab::cmd::is_broken_pipe(&e) {
+                // The reader went away (`| head`): nothing left to say.
+                return ExitCode::SUCCESS;
+            }
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }

@@ -25,7 +25,11 @@ pub fn check(
             continue;
         }
         let results = check::write_conjectures(e, out)?;
-        print!("## {}\n\n{}\n", e.name, check::render_markdown(&results));
+        super::print(&format!(
+            "## {}\n\n{}\n",
+            e.name,
+            check::render_markdown(&results)
+        ))?;
         bad += results
             .iter()
             .filter(|r| {

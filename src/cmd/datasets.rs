@@ -42,6 +42,6 @@ pub fn reference(families: &[&dyn Family]) -> String {
 
 /// Prints the data reference.
 pub fn datasets() -> Result<ExitCode> {
-    print!("{}", reference(FAMILIES));
+    super::print(&reference(FAMILIES))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -8,12 +8,15 @@ use crate::family::FAMILIES;
 
 /// Prints every family with its parameters and views.
 pub fn families() -> Result<ExitCode> {
+    use std::fmt::Write as _;
+    let mut s = String::new();
     for f in FAMILIES {
-        println!("{}\n  {}\n  parameters:", f.name(), f.about());
+        let _ = writeln!(s, "{}\n  {}\n  parameters:", f.name(), f.about());
         for line in f.params_help().lines() {
-            println!("    {line}");
+            let _ = writeln!(s, "    {line}");
         }
-        println!("  views: {}\n", f.view_names().join(", "));
+        let _ = writeln!(s, "  views: {}\n", f.view_names().join(", "));
     }
+    super::print(&s)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,3 +10,21 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod solve;
+
+/// Writes command output to standard output. A closed pipe (`nimlab families
+/// | head -1`) comes back as an `io::Error` of kind `BrokenPipe`, which `main`
+/// turns into a quiet exit 0 (as ripgrep does) instead of `println!`'s panic.
+pub fn print(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Does an error come from writing to a closed pipe?
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

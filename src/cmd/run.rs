@@ -28,11 +28,20 @@ pub struct RunArgs {
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let exps = spec::load_specs(&args.specs)?;
     if args.dry_run {
+        let mut refused = false;
         for e in &exps {
-            print!("{}", dry_run_text(e)?);
+            let (text, r) = dry_run_text(e)?;
+            super::print(&text)?;
+            refused |= r;
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if refused {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
+    // Every sweep's estimates before anything is solved or written.
+    sweep::guard::check_experiments(&exps)?;
     let cancel = ctrl_c_flag();
     let opts = &args.opts;
     for e in &exps {
@@ -82,13 +91,30 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
     cancel
 }
 
-fn dry_run_text(e: &Experiment) -> Result<String> {
+/// The dry-run text of an experiment, and whether a sweep would be refused.
+fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
     let threads = rayon::current_num_threads();
+    let budget = crate::mem::case_budget();
+    let mut refused = false;
     for sw in &e.sweeps {
         let plan = sw.plan()?;
-        let cost: u64 = plan.cases.iter().map(|c| c.cost()).sum();
+        let problems = sweep::guard::problems(&plan, sw.datasets.as_deref(), budget);
+        if !problems.is_empty() {
+            refused = true;
+            let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);
+            for p in &problems {
+                let _ = writeln!(s, "    - {p}");
+            }
+            let _ = writeln!(s, "    (cases in this sweep: {})", plan.cases.len());
+            continue;
+        }
+        let cost = plan
+            .cases
+            .iter()
+            .map(|c| c.cost())
+            .fold(0u64, u64::saturating_add);
         let chunks = sweep::chunks(&plan.cases);
         // Peak memory: a chunk's results are held until written; up to one chunk per
         // thread plus two waiting for the writer.
@@ -98,11 +124,11 @@ fn dry_run_text(e: &Experiment) -> Result<String> {
                 plan.cases[c.start..c.end]
                     .iter()
                     .map(|k| k.memory())
-                    .sum::<u64>()
+                    .fold(0u64, u64::saturating_add)
             })
             .max()
             .unwrap_or(0);
-        let mem = chunk_mem * (threads as u64 + 2);
+        let mem = chunk_mem.saturating_mul(threads as u64 + 2);
         let rate = calibrate(&plan);
         let eta = match rate {
             Some(r) => format!(
@@ -113,18 +139,18 @@ fn dry_run_text(e: &Experiment) -> Result<String> {
         };
         let _ = writeln!(
             s,
-            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, peak memory ~{:.1} MiB",
+            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, peak memory ~{}",
             sw.name,
             plan.cases.len(),
             chunks.len(),
             cost as f64,
-            mem as f64 / (1u64 << 20) as f64
+            crate::mem::human_bytes(mem)
         );
         for n in &plan.notes {
             let _ = writeln!(s, "    note: {n}");
         }
     }
-    Ok(s)
+    Ok((s, refused))
 }
 
 /// Work units per second on one thread, measured by solving the cheapest cases

@@ -29,9 +29,9 @@ pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<Ex
     let node = Node::root(&value, "<command line>");
     let answer = fam.solve(&node)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&answer.json)?);
+        super::print(&(serde_json::to_string_pretty(&answer.json)? + "\n"))?;
     } else {
-        print!("{}", answer.text);
+        super::print(&answer.text)?;
     }
     Ok(ExitCode::SUCCESS)
 }

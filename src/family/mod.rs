@@ -81,9 +81,15 @@ pub trait Case: Send + Sync {
     fn key(&self) -> String;
     /// Estimated work (roughly positions visited), for balancing and progress.
     fn cost(&self) -> u64;
-    /// Estimated peak memory in bytes.
+    /// Estimated peak memory in bytes (saturating: never wraps). The driver
+    /// refuses a sweep with a case beyond the machine's memory, up front.
     fn memory(&self) -> u64 {
         0
+    }
+    /// Estimated rows of each dataset the case writes (dataset name, rows;
+    /// saturating), for the output-size guard and `--dry-run`.
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
     }
     /// Solves the case.
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;

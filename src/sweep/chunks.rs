@@ -21,14 +21,18 @@ pub struct Chunk {
 /// Splits a plan's cases into chunks of roughly equal cost. Depends only on the
 /// cases (their keys and costs), never on the machine.
 pub fn chunks(cases: &[Box<dyn Case>]) -> Vec<Chunk> {
-    let total: u64 = cases.iter().map(|c| c.cost().max(1)).sum();
+    // Saturating: an estimate never wraps (same chunks as a plain sum otherwise).
+    let total = cases
+        .iter()
+        .map(|c| c.cost().max(1))
+        .fold(0u64, u64::saturating_add);
     let target = (total / 64).max(1 << 20);
     let mut out = Vec::new();
     let mut start = 0;
     let mut acc = 0u64;
     let mut keys = Vec::new();
     for (i, c) in cases.iter().enumerate() {
-        acc += c.cost().max(1);
+        acc = acc.saturating_add(c.cost().max(1));
         keys.push(c.key());
         if acc >= target || keys.len() >= 4096 || i + 1 == cases.len() {
             out.push(Chunk {
@@ -54,7 +58,7 @@ pub fn assign_shards(chunks: &[Chunk], n: usize) -> Vec<usize> {
     let mut out = vec![0usize; chunks.len()];
     for i in order {
         let s = (0..load.len()).min_by_key(|&s| (load[s], s)).unwrap();
-        load[s] += chunks[i].cost.max(1);
+        load[s] = load[s].saturating_add(chunks[i].cost.max(1));
         out[i] = s;
     }
     out

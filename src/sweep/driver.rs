@@ -73,7 +73,10 @@ pub fn run_sweep(
         .collect();
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
-    let pb = progress_bar(todo.iter().map(|c| c.cost).sum(), opts.quiet);
+    let pb = progress_bar(
+        todo.iter().map(|c| c.cost).fold(0u64, u64::saturating_add),
+        opts.quiet,
+    );
     pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
     let shared = Shared {
         plan: &plan,

@@ -9,6 +9,7 @@
 
 pub mod chunks;
 mod driver;
+pub mod guard;
 pub mod manifest;
 mod merge;
 pub mod progress;
@@ -92,6 +93,7 @@ pub fn run_experiment(
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
         let plan = sweep.plan()?;
+        guard::check_plan(&exp.name, sweep, &plan)?;
         let r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         if !opts.quiet {

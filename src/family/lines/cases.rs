@@ -84,6 +84,18 @@ impl Case for LinesCase {
                 * u64::from(self.hex.is_some()),
         )
     }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let boards = self.group.shapes.len() as u64;
+        let pieces: u64 = self.group.shapes.iter().map(Shape::pieces).sum();
+        let mut r = vec![(POSITIONS.name, boards)];
+        if self.counts {
+            r.push((COUNTS.name, pieces + boards));
+        }
+        if self.pictures {
+            r.push((CELLS.name, pieces));
+        }
+        r
+    }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let solved = self.solve_boards(ctx)?;
         let mut out: Output = vec![

@@ -57,9 +57,6 @@ use board::Shape;
 /// The family (registered in [`crate::family::FAMILIES`]).
 pub struct Lines;
 
-/// Exhaustive tables are refused above this estimate (the machine has 24 GiB).
-pub const MEMORY_LIMIT: u64 = 20 << 30;
-
 /// Report 000's class of a Grundy value.
 pub fn class_of(g: u32) -> &'static str {
     match g {

@@ -7,9 +7,10 @@ use anyhow::bail;
 use super::board::{Board, Hex, Pt, Shape};
 use super::components::Components;
 use super::hexsum::HexSolver;
+use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
-use super::{MEMORY_LIMIT, retro};
 use crate::game::Play;
+use crate::mem;
 
 /// Which solver a board gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,15 +38,17 @@ pub fn feasibility(pieces: u64, method: Method, counts: bool) -> Result<(), Stri
     if method == Method::Exhaustive || counts {
         if pieces > 63 {
             return Err(format!(
-                "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's 24 GiB"
+                "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's memory ({})",
+                mem::human_bytes(mem::machine_memory().unwrap_or(0))
             ));
         }
         let bytes = retro::memory_bytes(pieces as usize);
-        if bytes > MEMORY_LIMIT {
+        let budget = mem::case_budget();
+        if bytes > budget {
             return Err(format!(
-                "the exhaustive analysis of {pieces} pieces needs about {:.1} GiB (2^{pieces} positions, one bit each); the limit is {:.0} GiB of this machine's 24 GiB",
-                bytes as f64 / (1u64 << 30) as f64,
-                MEMORY_LIMIT as f64 / (1u64 << 30) as f64
+                "the exhaustive analysis of {pieces} pieces needs about {} (2^{pieces} positions, one bit each); {}",
+                mem::human_bytes(bytes),
+                mem::budget_text(budget)
             ));
         }
     }

@@ -48,12 +48,18 @@ impl Case for ParityCase {
     }
     fn memory(&self) -> u64 {
         let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
-        len * 3
-            + if self.outcome {
-                self.rs.len() as u64 * 4 * 60
-            } else {
-                0
-            }
+        len.saturating_mul(3).saturating_add(if self.outcome {
+            (self.rs.len() as u64).saturating_mul(4 * 60)
+        } else {
+            0
+        })
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];
+        if self.outcome {
+            r.push((datasets::OUTCOME.name, self.rs.len() as u64 * 4));
+        }
+        r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let s = Solution::solve(self.variant, self.take.takes(), self.horizon, ctx.progress);

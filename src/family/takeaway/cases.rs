@@ -31,6 +31,18 @@ impl TakeCase {
             horizon,
         }
     }
+    /// Joint states up to the largest sizes (saturating).
+    fn states(&self) -> u64 {
+        self.max_sizes()
+            .iter()
+            .fold(1u64, |a, &m| a.saturating_mul(m as u64 + 1))
+    }
+    /// Positions (rows) asked for (saturating).
+    fn positions(&self) -> u64 {
+        self.sizes
+            .iter()
+            .fold(1u64, |a, v| a.saturating_mul(v.len() as u64))
+    }
     fn max_sizes(&self) -> Vec<usize> {
         self.sizes
             .iter()
@@ -97,18 +109,36 @@ impl Case for TakeCase {
             } else {
                 k
             };
-            self.horizon as u64 * per + self.sizes[0].len() as u64 * 4
+            (self.horizon as u64)
+                .saturating_mul(per)
+                .saturating_add(self.sizes[0].len() as u64 * 4)
         } else {
-            let states: u64 = self.max_sizes().iter().map(|&m| m as u64 + 1).product();
-            states * k * self.sizes.len() as u64 / 2 + states
+            let states = self.states();
+            states
+                .saturating_mul(k * self.sizes.len() as u64 / 2)
+                .saturating_add(states)
         }
     }
     fn memory(&self) -> u64 {
         if self.sizes.len() == 1 {
-            self.horizon as u64 * 8 + self.sizes[0].len() as u64 * 80
+            (self.horizon as u64)
+                .saturating_mul(8)
+                .saturating_add(self.sizes[0].len() as u64 * 80)
         } else {
-            let states: u64 = self.max_sizes().iter().map(|&m| m as u64 + 1).product();
-            states * 4 + self.sizes.iter().map(|v| v.len() as u64).product::<u64>() * 80
+            self.states()
+                .saturating_mul(4)
+                .saturating_add(self.positions().saturating_mul(80))
+        }
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        if self.sizes.len() == 1 {
+            vec![
+                (POSITIONS.name, self.positions()),
+                (PERIODS.name, 1),
+                (LOSS_SETS.name, 1),
+            ]
+        } else {
+            vec![(POSITIONS.name, self.positions())]
         }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {

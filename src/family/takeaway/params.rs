@@ -179,10 +179,12 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
             .map(|v| (*v.last().unwrap() + 1) as f64)
             .product();
         let joint = p.plays.contains(&Play::Misere) || p.no_repeat.contains(&true);
-        if joint && states * 4.0 > 8e9 {
+        let budget = crate::mem::case_budget();
+        if joint && states * 4.0 > budget as f64 {
             return Err(sweep.err(format!(
-                "misère or no_repeat on {heaps} heaps needs the joint state table: {states:.3e} states ≈ {:.1} GiB, more than the 8 GiB allowed; use smaller heaps",
-                states * 4.0 / (1u64 << 30) as f64
+                "misère or no_repeat on {heaps} heaps needs the joint state table: {states:.3e} states ≈ {}; {}; use fewer heaps or smaller heaps",
+                crate::mem::human_bytes((states * 4.0).min(u64::MAX as f64) as u64),
+                crate::mem::budget_text(budget)
             )));
         }
         if p.takes.contains(&TakeForm::Any)
