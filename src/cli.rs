@@ -4,9 +4,26 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+/// `nimlab --version`: the package version, the commit it was built from and the build date.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("NIMLAB_GIT_COMMIT"),
+    ", built ",
+    env!("NIMLAB_BUILD_DATE"),
+    ")"
+);
+
+/// The exit codes, shown at the end of `--help`.
+pub const EXIT_CODES: &str = "Exit codes:
+  0    success
+  1    a conjecture fails (`run`, `check`)
+  2    usage, spec or input error; a sweep refused before it starts; any other error
+  130  interrupted (Ctrl-C); finished chunks are kept and a rerun resumes";
+
 /// nimlab: solve, sweep, tabulate and plot Nim-like games.
 #[derive(Parser, Debug)]
-#[command(name = "nimlab", version, about, long_about = None)]
+#[command(name = "nimlab", version = VERSION, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

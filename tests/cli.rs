@@ -509,3 +509,51 @@ fn datasets_key_skips_the_positions_table() {
             .all(|&i| per.cell("status", i).unwrap().to_string() == "proven")
     );
 }
+
+/// `--version` names the commit the binary was built from (as `git rev-parse
+/// HEAD` gives it here, or `unknown` outside a checkout) and a build date;
+/// `--help` lists the exit codes.
+#[test]
+fn version_names_the_commit_and_help_the_exit_codes() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let v = text(&nimlab(&["--version"], here).stdout);
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(here)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| text(&o.stdout).trim().to_string());
+    let commit = v
+        .split("commit ")
+        .nth(1)
+        .unwrap_or("")
+        .split([',', '-'])
+        .next()
+        .unwrap_or("");
+    match head {
+        Some(h) => assert_eq!(commit, h, "{v}"),
+        None => assert_eq!(commit, "unknown", "{v}"),
+    }
+    let date = v
+        .split("built ")
+        .nth(1)
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches(')');
+    assert!(
+        date.len() == 10
+            && date.as_bytes()[4] == b'-'
+            && date[..4].parse::<u32>().is_ok_and(|y| y >= 2024),
+        "{v}"
+    );
+    let help = text(&nimlab(&["--help"], here).stdout);
+    for line in [
+        "0    success",
+        "1    a conjecture fails",
+        "2    usage",
+        "130  interrupted",
+    ] {
+        assert!(help.contains(line), "--help lacks `{line}`:\n{help}");
+    }
+}
