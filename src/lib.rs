@@ -70,6 +70,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             force,
             quiet,
             no_render,
+            no_report,
             dry_run,
             shard,
         } => cmd::run::run(cmd::run::RunArgs {
@@ -81,11 +82,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 shard,
             },
             no_render,
+            no_report,
             dry_run,
         }),
         Command::Check { specs, out } => cmd::check::check(&specs, &out),
         Command::Merge { specs, from, out } => cmd::merge::merge(&specs, &from, &out),
-        Command::Report { specs, out } => cmd::report::report(&specs, &out),
+        Command::Report {
+            specs,
+            out,
+            rebuild,
+        } => cmd::report::report(&specs, &out, rebuild),
         Command::Render { specs, out } => cmd::render::render(&specs, &out),
         Command::Solve {
             family,
