@@ -569,7 +569,10 @@ mod tests {
 
     /// Forms 1–3 by brute force, every candidate tested on every point (the
     /// definition), as the fitter did before it counted residues.
-    fn brute(set: &Set) -> Vec<(Option<String>, Option<(usize, String)>)> {
+    /// Per form: the first parameter that fits, else the closest (mismatches, label).
+    type Chosen = (Option<String>, Option<(usize, String)>);
+
+    fn brute(set: &Set) -> Vec<Chosen> {
         let qmax = (set.extent() - 1).max(1);
         let mut lists: Vec<Vec<Params>> = vec![vec![], vec![], vec![]];
         for q in 1..=qmax {

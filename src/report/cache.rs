@@ -59,13 +59,16 @@ fn exe_identity() -> &'static str {
 }
 
 /// Names and sizes of the files directly in `dir` (the report's own
-/// `forms.md` left out), sorted.
+/// `forms.md` and grids left out), sorted.
 fn listing(dir: &Path) -> String {
     let mut v: Vec<String> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_name() != "forms.md")
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().to_string();
+            n != "forms.md" && !n.starts_with("grid-")
+        })
         .map(|e| {
             let len = e.metadata().map(|m| m.len()).unwrap_or(0);
             format!("{}:{len}", e.file_name().to_string_lossy())

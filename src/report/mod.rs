@@ -18,6 +18,7 @@
 mod blocks;
 pub mod cache;
 mod forms;
+mod grid;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -351,6 +352,7 @@ fn sweep_section(e: &Experiment, s: &Sweep, out: &Path, body: &mut Vec<Block>) -
     forms::closed_forms(&dir, out, body)?;
     forms::plane_forms(&dir, &s.title, out, body)?;
     tables(&dir.tables_dir(), out, body);
+    grid::write_grids(&dir.figures_dir())?;
     figures(&dir.figures_dir(), out, body);
     Ok(())
 }
@@ -366,6 +368,10 @@ fn figures(dir: &Path, out: &Path, body: &mut Vec<Block>) {
         });
     for g in &grids {
         let link = rel(g, out);
+        body.push(Block::Para(format!(
+            "Small multiples: {}.",
+            cell(&grid::caption(g, dir))
+        )));
         body.push(Block::Image(link.clone(), link));
     }
     let inline = if grids.is_empty() { MAX_FIGURES } else { 0 };
