@@ -88,8 +88,16 @@ impl Residues {
         let qu = q as usize;
         let mut d = vec![0i64; qu * qu];
         let mut members = 0;
+        // Residues of the box's coordinates, computed once (a division per
+        // point and modulus would dominate).
+        let rx: Vec<usize> = (0..set.w as i64)
+            .map(|i| modulo(set.x0 + i, q) as usize * qu)
+            .collect();
+        let ry: Vec<usize> = (0..set.h as i64)
+            .map(|j| modulo(set.y0 + j, q) as usize)
+            .collect();
         for &(_, x, y, m) in &set.points {
-            let i = modulo(x, q) as usize * qu + modulo(y, q) as usize;
+            let i = rx[(x - set.x0) as usize] + ry[(y - set.y0) as usize];
             if m {
                 members += 1;
                 d[i] -= 1;
