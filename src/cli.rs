@@ -53,6 +53,9 @@ pub enum Command {
         /// Do not render tables and figures.
         #[arg(long)]
         no_render: bool,
+        /// Do not write the report (REPORT.md, REPORT.html); `nimlab report` writes it later.
+        #[arg(long)]
+        no_report: bool,
         /// Print the cases, the estimated work, time and memory, and exit.
         #[arg(long)]
         dry_run: bool,
@@ -126,6 +129,10 @@ pub enum Command {
         /// Output directory holding the results.
         #[arg(long, default_value = "output")]
         out: PathBuf,
+        /// Rebuild every sweep's section (fits, verdicts), not only those whose
+        /// data changed since they were last built.
+        #[arg(long)]
+        rebuild: bool,
     },
     /// Re-render tables and figures from stored results, without solving.
     Render {

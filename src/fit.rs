@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
 
 use crate::data::{Cell, StrVec, Table, Values};
 
@@ -43,10 +44,104 @@ pub struct FitSpec<'a> {
     pub group: Option<&'a str>,
 }
 
-/// A candidate parameter: its label and the predicate it gives.
-type Candidate = (String, Box<dyn Fn(i64, i64) -> bool>);
-/// The closest candidate so far: mismatches, label, first mismatch.
-type Closest = (usize, String, Option<(i64, i64, bool)>);
+/// A candidate parameter of forms 1–3.
+#[derive(Clone, Copy, Debug)]
+enum Params {
+    /// `x ≡ y (mod q)`
+    Congruent(i64),
+    /// `⌊(x mod q)/m⌋ = ⌊(y mod q)/m⌋`
+    Blocks(i64, i64),
+    /// `x ≡ y ≡ 0 (mod q)`
+    Zero(i64),
+}
+
+impl Params {
+    fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Params::Congruent(q) => modulo(a, q) == modulo(b, q),
+            Params::Blocks(q, m) => modulo(a, q) / m == modulo(b, q) / m,
+            Params::Zero(q) => modulo(a, q) == 0 && modulo(b, q) == 0,
+        }
+    }
+    fn label(self, per: &dyn Fn(i64) -> String) -> String {
+        match self {
+            Params::Congruent(q) | Params::Zero(q) => format!("q = {q}; {}", per(q)),
+            Params::Blocks(q, m) => format!("q = {q}, m = {m}; {}", per(q)),
+        }
+    }
+}
+
+/// The points of a set counted by residue pair mod q: `d[rx][ry]` is the
+/// number of non-members minus the number of members, with 2-D prefix sums,
+/// so that the mismatches of a form that holds on a union of residue cells
+/// are `members + Σ d` over those cells (a non-member inside, or a member
+/// outside, is a mismatch).
+struct Residues {
+    q: usize,
+    members: usize,
+    /// (q+1)² prefix sums of d.
+    pre: Vec<i64>,
+}
+
+impl Residues {
+    fn new(set: &Set, q: i64) -> Residues {
+        let qu = q as usize;
+        let mut d = vec![0i64; qu * qu];
+        let mut members = 0;
+        // Residues of the box's coordinates, computed once (a division per
+        // point and modulus would dominate).
+        let rx: Vec<usize> = (0..set.w as i64)
+            .map(|i| modulo(set.x0 + i, q) as usize * qu)
+            .collect();
+        let ry: Vec<usize> = (0..set.h as i64)
+            .map(|j| modulo(set.y0 + j, q) as usize)
+            .collect();
+        for &(_, x, y, m) in &set.points {
+            let i = rx[(x - set.x0) as usize] + ry[(y - set.y0) as usize];
+            if m {
+                members += 1;
+                d[i] -= 1;
+            } else {
+                d[i] += 1;
+            }
+        }
+        let w = qu + 1;
+        let mut pre = vec![0i64; w * w];
+        for i in 0..qu {
+            for j in 0..qu {
+                pre[(i + 1) * w + j + 1] =
+                    d[i * qu + j] + pre[i * w + j + 1] + pre[(i + 1) * w + j] - pre[i * w + j];
+            }
+        }
+        Residues {
+            q: qu,
+            members,
+            pre,
+        }
+    }
+    /// Σ d over the square [lo, hi)².
+    fn square(&self, lo: usize, hi: usize) -> i64 {
+        let w = self.q + 1;
+        self.pre[hi * w + hi] - self.pre[lo * w + hi] - self.pre[hi * w + lo]
+            + self.pre[lo * w + lo]
+    }
+    /// Mismatches of `⌊rx/m⌋ = ⌊ry/m⌋` (m = 1: `rx = ry`).
+    fn bad_same(&self, m: i64) -> usize {
+        let m = m as usize;
+        let mut s = self.members as i64;
+        let mut lo = 0;
+        while lo < self.q {
+            let hi = (lo + m).min(self.q);
+            s += self.square(lo, hi);
+            lo = hi;
+        }
+        s as usize
+    }
+    /// Mismatches of `rx = ry = 0`.
+    fn bad_zero(&self) -> usize {
+        (self.members as i64 + self.square(0, 1)) as usize
+    }
+}
 
 /// One loss set: its points in row order.
 struct Set {
@@ -151,37 +246,36 @@ fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
     let mut out = Vec::new();
     let x = sp.x;
     let y = sp.y;
-    // Scan parameters in order; keep the first that fits, else the closest.
-    let mut scan = |form: String, params: Vec<Candidate>| {
-        let mut best: Option<Closest> = None;
-        let mut fit = None;
-        for (label, f) in params {
-            let (bad, first) = set.test(f);
-            if bad == 0 {
-                fit = Some(label);
-                break;
-            }
-            if best.as_ref().is_none_or(|b| bad < b.0) {
-                best = Some((bad, label, first));
-            }
-        }
+    // Scan parameters in order (their mismatch counts precomputed from the
+    // residue counts); keep the first that fits, else the first closest.
+    let mut scan = |form: String, params: Vec<(Params, usize)>| {
+        let fit = params.iter().find(|(_, bad)| *bad == 0);
+        let best = params
+            .iter()
+            .fold(None::<&(Params, usize)>, |b, c| match b {
+                Some(b) if b.1 <= c.1 => Some(b),
+                _ => Some(c),
+            });
         out.push(match (fit, best) {
-            (Some(label), _) => FormFit {
+            (Some((p, _)), _) => FormFit {
                 group: group.to_string(),
                 form,
-                parameters: label,
+                parameters: p.label(&per),
                 fits: true,
                 rows: n,
                 counterexample: String::new(),
             },
-            (None, Some((bad, label, first))) => FormFit {
-                group: group.to_string(),
-                form,
-                parameters: format!("closest: {label}"),
-                fits: false,
-                rows: n,
-                counterexample: describe(sp, first, bad, n),
-            },
+            (None, Some((p, bad))) => {
+                let (_, first) = set.test(|a, b| p.holds(a, b));
+                FormFit {
+                    group: group.to_string(),
+                    form,
+                    parameters: format!("closest: {}", p.label(&per)),
+                    fits: false,
+                    rows: n,
+                    counterexample: describe(sp, first, *bad, n),
+                }
+            }
             (None, None) => FormFit {
                 group: group.to_string(),
                 form,
@@ -192,35 +286,21 @@ fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
             },
         });
     };
-    // 1. x ≡ y (mod q)
-    let mut params: Vec<Candidate> = Vec::new();
+    let (mut congruent, mut blocks, mut zero) = (Vec::new(), Vec::new(), Vec::new());
     for q in 1..=qmax {
-        params.push((
-            format!("q = {q}; {}", per(q)),
-            Box::new(move |a, b| modulo(a, q) == modulo(b, q)),
-        ));
-    }
-    scan(format!("{x} ≡ {y} (mod q)"), params);
-    // 2. ⌊(x mod q)/m⌋ = ⌊(y mod q)/m⌋, 2 ≤ m < q: smallest q, then largest m.
-    let mut params: Vec<Candidate> = Vec::new();
-    for q in 3..=qmax {
+        let r = Residues::new(set, q);
+        // 1. x ≡ y (mod q)
+        congruent.push((Params::Congruent(q), r.bad_same(1)));
+        // 2. ⌊(x mod q)/m⌋ = ⌊(y mod q)/m⌋, 2 ≤ m < q: smallest q, then largest m.
         for m in (2..q).rev() {
-            params.push((
-                format!("q = {q}, m = {m}; {}", per(q)),
-                Box::new(move |a, b| modulo(a, q) / m == modulo(b, q) / m),
-            ));
+            blocks.push((Params::Blocks(q, m), r.bad_same(m)));
         }
+        // 3. x ≡ y ≡ 0 (mod q)
+        zero.push((Params::Zero(q), r.bad_zero()));
     }
-    scan(format!("⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋"), params);
-    // 3. x ≡ y ≡ 0 (mod q)
-    let mut params: Vec<Candidate> = Vec::new();
-    for q in 1..=qmax {
-        params.push((
-            format!("q = {q}; {}", per(q)),
-            Box::new(move |a, b| modulo(a, q) == 0 && modulo(b, q) == 0),
-        ));
-    }
-    scan(format!("{x} ≡ {y} ≡ 0 (mod q)"), params);
+    scan(format!("{x} ≡ {y} (mod q)"), congruent);
+    scan(format!("⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋"), blocks);
+    scan(format!("{x} ≡ {y} ≡ 0 (mod q)"), zero);
     // 4. lattice shifts
     // Shifts up to two thirds of the range (a third of the rows compared).
     let smax = (2 * ext / 3).max(1);
@@ -336,12 +416,19 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         }
         groups.entry(g).or_default().push((i, x, y, m));
     }
-    let mut out = Vec::new();
-    for g in order {
-        let set = Set::new(groups.remove(&g).unwrap_or_default());
-        out.extend(fit_one(sp, &g, &set));
-    }
-    Ok(out)
+    let sets: Vec<(String, Set)> = order
+        .into_iter()
+        .map(|g| {
+            let pts = groups.remove(&g).unwrap_or_default();
+            (g, Set::new(pts))
+        })
+        .collect();
+    // Groups are independent: fitted in parallel, kept in order.
+    let fits: Vec<Vec<FormFit>> = sets
+        .par_iter()
+        .map(|(g, set)| fit_one(sp, g, set))
+        .collect();
+    Ok(fits.into_iter().flatten().collect())
 }
 
 /// The fits as a table: `group`, `form`, `parameters`, `fits`,
@@ -486,6 +573,121 @@ mod tests {
         let tab = forms_table(&f);
         assert_eq!(tab.rows(), 4);
         assert_eq!(tab.column("fits"), Some(&Values::Bool(vec![false; 4])));
+    }
+
+    /// Forms 1–3 by brute force, every candidate tested on every point (the
+    /// definition), as the fitter did before it counted residues.
+    /// Per form: the first parameter that fits, else the closest (mismatches, label).
+    type Chosen = (Option<String>, Option<(usize, String)>);
+
+    fn brute(set: &Set) -> Vec<Chosen> {
+        let qmax = (set.extent() - 1).max(1);
+        let mut lists: Vec<Vec<Params>> = vec![vec![], vec![], vec![]];
+        for q in 1..=qmax {
+            lists[0].push(Params::Congruent(q));
+            lists[2].push(Params::Zero(q));
+        }
+        for q in 3..=qmax {
+            for m in (2..q).rev() {
+                lists[1].push(Params::Blocks(q, m));
+            }
+        }
+        let per = |q: i64| format!("{q}");
+        lists
+            .into_iter()
+            .map(|l| {
+                let mut best: Option<(usize, String)> = None;
+                for p in l {
+                    let (bad, _) = set.test(|a, b| p.holds(a, b));
+                    if bad == 0 {
+                        return (Some(p.label(&per)), None);
+                    }
+                    if best.as_ref().is_none_or(|b| bad < b.0) {
+                        best = Some((bad, p.label(&per)));
+                    }
+                }
+                (None, best)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn residue_counts_agree_with_brute_force() {
+        // Random sets (and near-periodic ones with noise) over boxes that do
+        // not start at 0: the counted mismatches pick the same parameters.
+        let mut seed = 7u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for trial in 0..40 {
+            let (x0, y0) = ((rnd() % 5) as i64 - 2, (rnd() % 5) as i64);
+            let (w, h) = (1 + (rnd() % 25) as i64, 1 + (rnd() % 25) as i64);
+            let q = 2 + (rnd() % 7) as i64;
+            let mut pts = Vec::new();
+            for y in y0..y0 + h {
+                for x in x0..x0 + w {
+                    let noisy = rnd() % 50 == 0;
+                    let m = match trial % 3 {
+                        0 => rnd() % 3 == 0,
+                        1 => (x.rem_euclid(q) == y.rem_euclid(q)) ^ noisy,
+                        _ => (x.rem_euclid(q) / 2 == y.rem_euclid(q) / 2) ^ noisy,
+                    };
+                    if rnd() % 10 != 0 {
+                        pts.push((pts.len(), x, y, m));
+                    }
+                }
+            }
+            if pts.is_empty() {
+                continue;
+            }
+            let set = Set::new(pts);
+            let qmax = (set.extent() - 1).max(1);
+            let per = |q: i64| format!("{q}");
+            let mut counted = Vec::new();
+            for (i, params) in [0usize, 1, 2]
+                .iter()
+                .map(|&k| {
+                    let mut v = Vec::new();
+                    for q in 1..=qmax {
+                        let r = Residues::new(&set, q);
+                        match k {
+                            0 => v.push((Params::Congruent(q), r.bad_same(1))),
+                            2 => v.push((Params::Zero(q), r.bad_zero())),
+                            _ => {
+                                for m in (2..q).rev() {
+                                    v.push((Params::Blocks(q, m), r.bad_same(m)));
+                                }
+                            }
+                        }
+                    }
+                    v
+                })
+                .enumerate()
+            {
+                let _ = i;
+                // Every count equals the direct count.
+                for (p, bad) in &params {
+                    assert_eq!(set.test(|a, b| p.holds(a, b)).0, *bad, "{p:?}");
+                }
+                let fit = params.iter().find(|c| c.1 == 0).map(|c| c.0.label(&per));
+                let best = if fit.is_some() {
+                    None
+                } else {
+                    params
+                        .iter()
+                        .fold(None::<&(Params, usize)>, |b, c| match b {
+                            Some(b) if b.1 <= c.1 => Some(b),
+                            _ => Some(c),
+                        })
+                        .map(|(p, b)| (*b, p.label(&per)))
+                };
+                counted.push((fit, best));
+            }
+            assert_eq!(counted, brute(&set), "trial {trial}");
+        }
     }
 
     #[test]

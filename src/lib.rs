@@ -73,6 +73,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             force,
             quiet,
             no_render,
+            no_report,
             dry_run,
             shard,
         } => cmd::run::run(cmd::run::RunArgs {
@@ -84,6 +85,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 shard,
             },
             no_render,
+            no_report,
             dry_run,
         }),
         Command::Check {
@@ -93,7 +95,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             mutate,
         } => cmd::check::check(&specs, &out, claims_doc.as_deref(), mutate),
         Command::Merge { specs, from, out } => cmd::merge::merge(&specs, &from, &out),
-        Command::Report { specs, out } => cmd::report::report(&specs, &out),
+        Command::Report {
+            specs,
+            out,
+            rebuild,
+        } => cmd::report::report(&specs, &out, rebuild),
         Command::Render { specs, out } => cmd::render::render(&specs, &out),
         Command::Solve {
             family,

@@ -98,12 +98,58 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
     // The report names the closed form the period table declares.
     let summary = report::write_report(std::slice::from_ref(&e), out).unwrap();
     assert_eq!(summary.experiments, 1);
-    let md = read(&out.join("REPORT.md"));
+    assert_eq!(summary.counts, [("holds".into(), 2), ("fails".into(), 1)]);
+    let md = read(&out.join("REPORT-toy.md"));
     assert!(md.contains("N ≥ 0 and N mod 3 ∈ {0}"), "{md}");
     assert!(
         md.contains("[positions](toy/data/toy/positions/small/)"),
         "{md}"
     );
+    // The first page: one line per claim, its verdict, the decisive number
+    // and a link to the evidence.
+    let first = read(&out.join("REPORT.md"));
+    assert!(
+        first.contains("**FAILS** [wrong](REPORT-toy.md#claim-toy-wrong) — the even heaps lose (true only for k = 1) — fails on 3 of 14 rows"),
+        "{first}"
+    );
+    assert!(read(&out.join("REPORT.html")).contains("<details id=\"sweep-toy-small\">"));
+}
+
+#[test]
+fn the_report_is_rebuilt_only_where_the_data_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path();
+    let e = run(out);
+    let exps = std::slice::from_ref(&e);
+    report::write_report(exps, out).unwrap();
+    let cached = out.join("toy/_report/small.json");
+    let first = read(&cached);
+    // A cached section is used as it is: a marker planted in it shows up.
+    let planted = first.replace("family `toy`", "family `toy` (from the cache)");
+    assert_ne!(planted, first);
+    std::fs::write(&cached, &planted).unwrap();
+    report::write_report(exps, out).unwrap();
+    assert!(read(&out.join("REPORT-toy.md")).contains("(from the cache)"));
+    // Other data (a different checksum in the manifest): rebuilt.
+    let manifest = out.join("toy/manifest.json");
+    let m = read(&manifest);
+    let re = m.replacen("\"xxh3_of_parts\": \"", "\"xxh3_of_parts\": \"0", 1);
+    assert_ne!(re, m);
+    std::fs::write(&manifest, re).unwrap();
+    report::write_report(exps, out).unwrap();
+    assert!(!read(&out.join("REPORT-toy.md")).contains("(from the cache)"));
+    // Asked to rebuild: rebuilt even when the cache is fresh.
+    std::fs::write(
+        &cached,
+        read(&cached).replace("family `toy`", "family `toy` (from the cache)"),
+    )
+    .unwrap();
+    let opts = report::ReportOptions {
+        rebuild: true,
+        quiet: true,
+    };
+    report::write_report_with(exps, out, opts).unwrap();
+    assert!(!read(&out.join("REPORT-toy.md")).contains("(from the cache)"));
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `nimlab run` ends with OUT/REPORT.md and OUT/REPORT.html; `nimlab report`
-//! rebuilds them from stored results.
+//! `nimlab run` ends with OUT/REPORT.md (the first page), one page per
+//! experiment and OUT/REPORT.html; `nimlab report` rebuilds them from stored
+//! results.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -47,43 +48,63 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     ));
     let md = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
     let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
+    let page = |e: &str| std::fs::read_to_string(out.join(format!("REPORT-{e}.md"))).unwrap();
+    let (claims_md, small_md) = (page("claims"), page("small"));
 
-    // Summary at the top: verdict counts over all claims, the failing claim
-    // with its first counterexample (take 1..2, N = 3 is a loss but 3 % 4 ≠ 0).
-    let top = &md[..md.find("## Experiments").expect("experiments index")];
+    // The first page: verdict counts over all claims, then per experiment its
+    // claims one line each (verdict, link to the evidence, the decisive number)
+    // and its sweeps; an experiment without conjectures shows no verdicts.
     assert!(
-        top.contains(
-            "2 experiments, 3 claims: 1 holds, 1 fails, 0 partly, 1 vacuous, 0 undetermined, 0 error."
-        ),
-        "{top}"
+        md.contains("2 experiments, 3 claims: 1 holds, 1 fails, 1 vacuous."),
+        "{md}"
     );
-    assert!(top.contains("## Failing claims"), "{top}");
-    assert!(top.contains("claims / wrong-modulus-fails"), "{top}");
-    assert!(top.contains("rule=max:2, N=3"), "{top}");
-    assert!(!top.contains("cond1-holds"), "{top}");
+    assert!(
+        md.contains(
+            "**FAILS** [wrong-modulus-fails](REPORT-claims.md#claim-claims-wrong-modulus-fails)"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("— fails on 16 of 42 rows"), "{md}");
+    let small_first = &md[md.find("## small — ").expect("small on the first page")..];
+    assert!(!small_first.contains("claims:"), "{small_first}");
+    assert!(small_first.contains("[one-heap](REPORT-small.md#sweep-small-one-heap)"));
 
     // Per experiment and sweep: sections, data links, tables, formulas, verdicts.
-    for s in [
-        "## claims — Report fixture: three conjectures",
-        "A holding, a failing and a vacuous claim.",
-        "## small — ",
-        "### small / one-heap",
-        "### small / two-heaps",
-        "[positions](small/data/takeaway/positions/one-heap/)",
-        "**Proposed formulas**",
-        "N ≥ 0 and N mod 3 ∈ {0}",
-        "**Proposed formulas for the loss sets over (N1, N2)**",
-        "`min:2,max:3`: ⌊(N1 mod q)/m⌋ = ⌊(N2 mod q)/m⌋ (q = 5, m = 2",
-        "### claims: conjectures",
-        "3 claims: 1 holds, 1 fails, 1 vacuous.",
-        "| holds |",
-        "| **FAILS** |",
-        "| *vacuous* |",
-        "vacuous: no row of 169 matched the filter",
-        "[one-heap / positions](claims/data/takeaway/positions/one-heap/)",
+    for (text, s) in [
+        (&claims_md, "## claims — Report fixture: three conjectures"),
+        (&claims_md, "A holding, a failing and a vacuous claim."),
+        (&small_md, "## small — "),
+        (&small_md, "### small / one-heap"),
+        (&small_md, "### small / two-heaps"),
+        (
+            &small_md,
+            "[positions](small/data/takeaway/positions/one-heap/)",
+        ),
+        (&small_md, "**Proposed formulas**"),
+        (&small_md, "N ≥ 0 and N mod 3 ∈ {0}"),
+        (
+            &small_md,
+            "**Proposed formulas for the loss sets over (N1, N2)**",
+        ),
+        (
+            &small_md,
+            "`min:2,max:3`: ⌊(N1 mod q)/m⌋ = ⌊(N2 mod q)/m⌋ (q = 5, m = 2",
+        ),
+        (&claims_md, "### claims: conjectures"),
+        (&claims_md, "3 claims: 1 holds, 1 fails, 1 vacuous."),
+        (&claims_md, "| holds |"),
+        (&claims_md, "| **FAILS** |"),
+        (&claims_md, "| *vacuous* |"),
+        (&claims_md, "rule=max:2, N=3"),
+        (&claims_md, "vacuous: no row of 169 matched the filter"),
+        (
+            &claims_md,
+            "[one-heap / positions](claims/data/takeaway/positions/one-heap/)",
+        ),
     ] {
-        assert!(md.contains(s), "REPORT.md lacks {s:?}");
+        assert!(text.contains(s), "the report lacks {s:?}");
     }
+    assert!(!small_md.contains("conjectures"), "{small_md}");
     assert!(out.join("small/tables/two-heaps/forms.md").is_file());
     // Every inlined picture exists, relative to the report.
     let imgs: Vec<&str> = html
@@ -94,12 +115,18 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     assert!(!imgs.is_empty());
     for i in &imgs {
         assert!(out.join(i).is_file(), "missing picture {i}");
-        assert!(md.contains(&format!("]({i})")), "{i} not in REPORT.md");
+        assert!(
+            small_md.contains(&format!("]({i})")) || claims_md.contains(&format!("]({i})")),
+            "{i} not in the Markdown pages"
+        );
     }
-    // Plain HTML: no script, no external asset.
+    // One page: no external asset; sweeps collapsible, a table of contents.
     assert!(html.starts_with("<!DOCTYPE html>"));
-    assert!(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"));
+    assert!(!html.contains("http://") && !html.contains("https://"));
     assert!(html.contains("<strong>FAILS</strong>"));
+    assert!(
+        html.contains("<nav id=\"toc\">") && html.contains("<details id=\"sweep-small-one-heap\">")
+    );
 
     // `nimlab report` without specs finds both experiments through their
     // manifests and writes the same report, without solving.

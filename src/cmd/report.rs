@@ -9,7 +9,7 @@ use crate::{report, spec};
 
 /// Rebuilds the report over the given specs' experiments and every other
 /// experiment in `out`.
-pub fn report(specs: &[PathBuf], out: &Path) -> Result<ExitCode> {
+pub fn report(specs: &[PathBuf], out: &Path, rebuild: bool) -> Result<ExitCode> {
     let given = if specs.is_empty() {
         Vec::new()
     } else {
@@ -19,7 +19,11 @@ pub fn report(specs: &[PathBuf], out: &Path) -> Result<ExitCode> {
     if exps.is_empty() {
         bail!("no results in {}: run `nimlab run` first", out.display());
     }
-    let summary = report::write_report(&exps, out)?;
+    let opts = report::ReportOptions {
+        rebuild,
+        quiet: false,
+    };
+    let summary = report::write_report_with(&exps, out, opts)?;
     eprintln!("{}", summary_line(&summary));
     Ok(ExitCode::SUCCESS)
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 
 use super::Target;
-use super::figures::{ensure_font, perr};
+use super::figures::{ensure_font, family, perr};
 use super::text::{Data, md_field, suffix, titled};
 use crate::store::{TempFile, write_atomic};
 use crate::view::{View, ViewKind};
@@ -224,7 +224,19 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
     let area = BitMapBackend::new(tmp.path(), (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;
     let font = ("sans-serif", 13).into_font();
-    area.draw_text(title, &("sans-serif", 15).into_font().color(&BLACK), (6, 8))?;
+    let cjk = (super::figures::CJK, 13).into_font();
+    let font_for = |s: &str| {
+        if family(s) == "sans-serif" {
+            font.clone()
+        } else {
+            cjk.clone()
+        }
+    };
+    area.draw_text(
+        title,
+        &(family(title), 15).into_font().color(&BLACK),
+        (6, 8),
+    )?;
     let header_bg = RGBColor(225, 230, 240);
     let p_bg = RGBColor(255, 236, 200);
     // Header row.
@@ -233,7 +245,11 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
         [(x, top as i32), (x + head_px as i32, (top + row_h) as i32)],
         header_bg.filled(),
     ))?;
-    area.draw_text(corner, &font.color(&BLACK), (x + 4, top as i32 + 2))?;
+    area.draw_text(
+        corner,
+        &font_for(corner).color(&BLACK),
+        (x + 4, top as i32 + 2),
+    )?;
     x += head_px as i32;
     for (c, name) in cols.iter().enumerate() {
         let w = col_px[c] as i32;
@@ -241,7 +257,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
             [(x, top as i32), (x + w, (top + row_h) as i32)],
             header_bg.filled(),
         ))?;
-        area.draw_text(name, &font.color(&BLACK), (x + 4, top as i32 + 2))?;
+        area.draw_text(name, &font_for(name).color(&BLACK), (x + 4, top as i32 + 2))?;
         x += w;
     }
     for (r, name) in rows.iter().enumerate() {
@@ -251,7 +267,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
             [(x, y), (x + head_px as i32, y + row_h as i32)],
             header_bg.filled(),
         ))?;
-        area.draw_text(name, &font.color(&BLACK), (x + 4, y + 2))?;
+        area.draw_text(name, &font_for(name).color(&BLACK), (x + 4, y + 2))?;
         x += head_px as i32;
         for (c, v) in m[r].iter().enumerate() {
             let w = col_px[c] as i32;
@@ -265,7 +281,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
                 [(x, y), (x + w, y + row_h as i32)],
                 RGBColor(200, 200, 200).stroke_width(1),
             ))?;
-            area.draw_text(v, &font.color(&BLACK), (x + 4, y + 2))?;
+            area.draw_text(v, &font_for(v).color(&BLACK), (x + 4, y + 2))?;
             x += w;
         }
     }

@@ -12,6 +12,7 @@ const MAX_LINE_CHARS: usize = 2000;
 /// Figures shown inline per sweep; the others are linked.
 pub const MAX_FIGURES: usize = 12;
 
+#[derive(Clone, Debug, PartialEq)]
 pub enum Block {
     /// Level, inline Markdown text, anchor id.
     Heading(u8, String, String),
@@ -68,6 +69,8 @@ pub fn rel(path: &Path, out: &Path) -> String {
         .join("/")
 }
 
+/// The files of `dir` with extension `ext`, in natural order (`max_5`
+/// before `max_12`).
 pub fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(dir)
         .into_iter()
@@ -76,8 +79,29 @@ pub fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
-    v.sort();
+    v.sort_by_cached_key(|p| natural_key(&p.to_string_lossy()));
     v
+}
+
+/// A sort key that orders runs of digits by their value: `a2 < a10`.
+pub fn natural_key(s: &str) -> Vec<(String, u128)> {
+    let mut key = Vec::new();
+    let mut text = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut n = String::from(c);
+            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                n.push(*d);
+                chars.next();
+            }
+            key.push((std::mem::take(&mut text), n.parse().unwrap_or(u128::MAX)));
+        } else {
+            text.push(c);
+        }
+    }
+    key.push((text, 0));
+    key
 }
 
 /// A rendered Markdown table file, cut to `MAX_TABLE_ROWS` rows with a link
@@ -317,19 +341,43 @@ fn md_file_html(text: &str, demote: u8, o: &mut String) {
     }
 }
 
-const CSS: &str = "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;line-height:1.4}\
+/// The page's style: a sticky table of contents on the left; CJK text falls
+/// back to the fonts that have it.
+const CSS: &str = "body{font-family:'DejaVu Sans',Arial,'Noto Sans CJK TC','Noto Sans CJK SC','Source Han Sans TC','Microsoft JhengHei','PingFang TC',sans-serif;\
+margin:0;line-height:1.4;display:flex;align-items:flex-start}\
+#toc{position:sticky;top:0;max-height:100vh;overflow:auto;width:18em;flex:none;padding:.5em 1em;\
+border-right:1px solid #ccc;font-size:85%;background:#fafafa;box-sizing:border-box}\
+#toc ul{padding-left:1em;margin:.2em 0}main{flex:1;min-width:0;max-width:1200px;padding:0 1em}\
+details{border:1px solid #ddd;margin:.5em 0;padding:0 .5em}summary{cursor:pointer;font-weight:bold;padding:.3em 0}\
+.v-fails{color:#b00;font-weight:bold}.v-holds{color:#070}\
+@media print{#toc{display:none}details{border:none}}\
 table{border-collapse:collapse;margin:.5em 0;font-size:90%}\
 td,th{border:1px solid #bbb;padding:2px 6px;vertical-align:top;text-align:left}\
 th{background:#eee}code{background:#f4f4f4;padding:0 2px}\
 img{max-width:100%;border:1px solid #ddd;margin:.5em 0}h2{border-bottom:2px solid #444}\
 h3{border-bottom:1px solid #aaa}";
 
+/// A whole page: the navigation (a sticky table of contents) and the body.
+pub fn html_page(title: &str, nav: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<nav id=\"toc\">\n{nav}</nav>\n<main>\n{body}</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        esc(title)
+    )
+}
+
+/// Opens the collapsed sweep a link points into.
+const SCRIPT: &str = "function openTarget(){var id=decodeURIComponent(location.hash.slice(1));\
+if(!id)return;var e=document.getElementById(id);while(e){if(e.tagName==='DETAILS')e.open=true;e=e.parentElement;}}\
+window.addEventListener('hashchange',openTarget);openTarget();";
+
+/// Inline Markdown as HTML (for the table of contents).
+pub fn inline(s: &str) -> String {
+    inline_html(s)
+}
+
+/// The blocks as an HTML fragment.
 pub fn to_html(blocks: &[Block]) -> String {
-    let mut o = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nimlab report</title>\n<style>",
-    );
-    o.push_str(CSS);
-    o.push_str("</style>\n</head>\n<body>\n");
+    let mut o = String::new();
     for b in blocks {
         match b {
             Block::Heading(l, t, id) => {
@@ -357,12 +405,52 @@ pub fn to_html(blocks: &[Block]) -> String {
             Block::Md(text, demote) => md_file_html(text, *demote, &mut o),
         }
     }
-    o.push_str("</body>\n</html>\n");
     o
 }
 
-/// Writes `out/REPORT.md` and `out/REPORT.html` for `exps` (see
-/// [`experiments`] for which to pass) from the stored results.
+impl Block {
+    /// The block as JSON (the report's cache).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            Block::Heading(l, t, id) => json!(["h", l, t, id]),
+            Block::Para(t) => json!(["p", t]),
+            Block::List(items) => json!(["l", items]),
+            Block::Table(h, rows) => json!(["t", h, rows]),
+            Block::Image(alt, src) => json!(["i", alt, src]),
+            Block::Md(t, d) => json!(["m", t, d]),
+        }
+    }
+
+    /// A block from [`Block::to_json`]'s JSON (`None` if it is not one).
+    pub fn from_json(v: &serde_json::Value) -> Option<Block> {
+        let a = v.as_array()?;
+        let s = |i: usize| a.get(i)?.as_str().map(str::to_string);
+        let strs = |v: &serde_json::Value| -> Option<Vec<String>> {
+            v.as_array()?
+                .iter()
+                .map(|x| x.as_str().map(str::to_string))
+                .collect()
+        };
+        Some(match a.first()?.as_str()? {
+            "h" => Block::Heading(a.get(1)?.as_u64()? as u8, s(2)?, s(3)?),
+            "p" => Block::Para(s(1)?),
+            "l" => Block::List(strs(a.get(1)?)?),
+            "t" => Block::Table(
+                strs(a.get(1)?)?,
+                a.get(2)?
+                    .as_array()?
+                    .iter()
+                    .map(strs)
+                    .collect::<Option<_>>()?,
+            ),
+            "i" => Block::Image(s(1)?, s(2)?),
+            "m" => Block::Md(s(1)?, a.get(2)?.as_u64()? as u8),
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,5 +478,43 @@ mod tests {
         let t = inline_md(&p, "x/t.md").unwrap();
         assert!(t.contains("| 24 |") && !t.contains("| 25 |"), "{t}");
         assert!(t.contains("75 more rows: [the whole table](x/t.md)"));
+    }
+
+    #[test]
+    fn natural_order() {
+        let mut v = vec![
+            "max_12.png",
+            "max_5.png",
+            "a.png",
+            "max_5_no.png",
+            "max_100.png",
+        ];
+        v.sort_by_key(|s| natural_key(s));
+        assert_eq!(
+            v,
+            [
+                "a.png",
+                "max_5.png",
+                "max_5_no.png",
+                "max_12.png",
+                "max_100.png"
+            ]
+        );
+    }
+
+    #[test]
+    fn blocks_survive_the_cache() {
+        let blocks = vec![
+            Block::Heading(2, "a".into(), "b".into()),
+            Block::Para("p".into()),
+            Block::List(vec!["x".into(), "y".into()]),
+            Block::Table(vec!["h".into()], vec![vec!["c".into()]]),
+            Block::Image("alt".into(), "f.png".into()),
+            Block::Md("# t".into(), 3),
+        ];
+        for b in blocks {
+            assert_eq!(Block::from_json(&b.to_json()), Some(b));
+        }
+        assert_eq!(Block::from_json(&serde_json::json!(["z"])), None);
     }
 }

@@ -16,15 +16,18 @@
 //! text verbatim). See `docs/report.md`.
 
 mod blocks;
+pub mod cache;
 mod forms;
+mod grid;
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use rayon::prelude::*;
 
-use crate::check::{self, ConjectureResult, Verdict};
+use crate::check::{self, ConjectureResult};
 use crate::spec::{self, Experiment, Sweep};
 use crate::store;
 
@@ -32,14 +35,16 @@ use blocks::{
     Block, MAX_FIGURES, cell, code, files_in, href, inline_md, rel, slug, to_html, to_markdown,
 };
 
+pub use blocks::natural_key;
+
 /// What the report says, in numbers.
 #[derive(Clone, Debug, Default)]
 pub struct ReportSummary {
     /// Experiments in the report.
     pub experiments: usize,
-    /// Verdict counts over all claims (holds, fails, vacuous, undetermined, error).
-    pub counts: Vec<(Verdict, usize)>,
-    /// `experiment/name: summary` of each failing claim.
+    /// Verdict counts over all claims (holds, fails, then the others seen).
+    pub counts: Vec<(String, usize)>,
+    /// `experiment/name: summary` of each claim that does not hold.
     pub failing: Vec<String>,
     /// The files written.
     pub files: Vec<PathBuf>,
@@ -100,11 +105,11 @@ fn from_manifest(dir: &Path) -> Result<Experiment> {
     spec::from_text(spec_text, Path::new(file)).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-fn verdict_md(v: Verdict) -> String {
+fn verdict_md(v: &str) -> String {
     match v {
-        Verdict::Holds => "holds".into(),
-        Verdict::Fails => "**FAILS**".into(),
-        Verdict::Partly => "**partly**".into(),
+        "holds" => "holds".into(),
+        "fails" => "**FAILS**".into(),
+        "partly" => "**partly**".into(),
         v => format!("*{v}*"),
     }
 }
@@ -120,18 +125,191 @@ fn evidence(r: &ConjectureResult) -> String {
     }
 }
 
-/// The section of one experiment: its description, sweeps and conjectures.
-fn experiment_section(
+/// The decisive number of a verdict: the evidence up to its first `;`,
+/// without the list of column ranges (`fails on 17 of 27 rows`).
+fn decisive(evidence: &str) -> String {
+    let head = evidence.split(';').next().unwrap_or("");
+    match head.find(" (") {
+        Some(i) if head.ends_with(')') => head[..i].to_string(),
+        _ => head.to_string(),
+    }
+}
+
+/// One claim of the report, as the first page lists it.
+#[derive(Clone, Debug)]
+struct Claim {
+    name: String,
+    says: String,
+    verdict: String,
+    evidence: String,
+}
+
+impl Claim {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!([self.name, self.says, self.verdict, self.evidence])
+    }
+    fn from_json(v: &serde_json::Value) -> Option<Claim> {
+        let a = v.as_array()?;
+        let s = |i: usize| a.get(i)?.as_str().map(str::to_string);
+        Some(Claim {
+            name: s(0)?,
+            says: s(1)?,
+            verdict: s(2)?,
+            evidence: s(3)?,
+        })
+    }
+}
+
+/// One sweep's section (heading text, anchor, blocks).
+struct SweepPart {
+    title: String,
+    anchor: String,
+    blocks: Vec<Block>,
+}
+
+/// One experiment: its introduction, sweeps and claims.
+struct ExpPart {
+    name: String,
+    title: String,
+    intro: Vec<Block>,
+    sweeps: Vec<SweepPart>,
+    claims: Vec<Claim>,
+    claim_blocks: Vec<Block>,
+}
+
+/// How the report stage goes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReportOptions {
+    /// Ignore the cache: rebuild every sweep.
+    pub rebuild: bool,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// What the report stage would rebuild: sweeps (stale, all) and the seconds
+/// the stale ones took when last built (those never built are not counted).
+pub fn plan(exps: &[Experiment], out: &Path) -> (usize, usize, f64) {
+    let (mut stale, mut all, mut secs) = (0, 0, 0.0);
+    for e in exps {
+        let keys = cache::keys(e, out);
+        for (s, key) in e.sweeps.iter().zip(&keys.sweeps) {
+            all += 1;
+            let path = cache::path(out, &e.name, &s.name);
+            if cache::load(&path, key.as_deref()).is_none() {
+                stale += 1;
+                secs += last_seconds(&path);
+            }
+        }
+    }
+    (stale, all, secs)
+}
+
+/// The seconds a sweep's section took when it was last built.
+fn last_seconds(path: &Path) -> f64 {
+    fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v.get("data")?.get("seconds")?.as_f64())
+        .unwrap_or(0.0)
+}
+
+/// The section of one sweep, from the cache or built (and cached).
+fn sweep_part(
     e: &Experiment,
+    s: &Sweep,
+    key: Option<&str>,
     out: &Path,
-    body: &mut Vec<Block>,
-) -> Result<Vec<ConjectureResult>> {
+    rebuild: bool,
+) -> Result<SweepPart> {
+    let path = cache::path(out, &e.name, &s.name);
+    let cached = (!rebuild)
+        .then(|| cache::load(&path, key))
+        .flatten()
+        .and_then(|d| {
+            d.get("blocks")?
+                .as_array()?
+                .iter()
+                .map(Block::from_json)
+                .collect::<Option<Vec<_>>>()
+        });
+    let blocks = match cached {
+        Some(b) => b,
+        None => {
+            let t0 = std::time::Instant::now();
+            let mut b = Vec::new();
+            sweep_section(e, s, out, &mut b)?;
+            let data = serde_json::json!({
+                "seconds": t0.elapsed().as_secs_f64(),
+                "blocks": b.iter().map(Block::to_json).collect::<Vec<_>>(),
+            });
+            cache::save(&path, key, data)?;
+            b
+        }
+    };
+    Ok(SweepPart {
+        title: format!("{} / {}", e.name, s.name),
+        anchor: format!("sweep-{}-{}", slug(&e.name), slug(&s.name)),
+        blocks,
+    })
+}
+
+/// The claims of an experiment, from the cache or checked (and cached).
+fn claims_part(
+    e: &Experiment,
+    key: Option<&str>,
+    out: &Path,
+    rebuild: bool,
+) -> Result<(Vec<Claim>, Vec<Block>)> {
+    if e.conjectures.is_empty() {
+        return Ok((vec![], vec![]));
+    }
+    let path = cache::path(out, &e.name, "_claims");
+    let cached = (!rebuild).then(|| cache::load(&path, key)).flatten();
+    if let Some(d) = cached {
+        let claims = d.get("claims").and_then(|c| {
+            c.as_array()?
+                .iter()
+                .map(Claim::from_json)
+                .collect::<Option<Vec<_>>>()
+        });
+        let blocks = d.get("blocks").and_then(|c| {
+            c.as_array()?
+                .iter()
+                .map(Block::from_json)
+                .collect::<Option<Vec<_>>>()
+        });
+        if let (Some(c), Some(b)) = (claims, blocks) {
+            return Ok((c, b));
+        }
+    }
+    let results = check::check_conjectures(e, out, &check::CheckOptions::default());
+    let mut blocks = Vec::new();
+    conjecture_section(e, &results, out, &mut blocks);
+    let claims: Vec<Claim> = results
+        .iter()
+        .map(|r| Claim {
+            name: r.conjecture.name.clone(),
+            says: r.conjecture.says.clone(),
+            verdict: r.verdict().to_string(),
+            evidence: evidence(r),
+        })
+        .collect();
+    let data = serde_json::json!({
+        "claims": claims.iter().map(Claim::to_json).collect::<Vec<_>>(),
+        "blocks": blocks.iter().map(Block::to_json).collect::<Vec<_>>(),
+    });
+    cache::save(&path, key, data)?;
+    Ok((claims, blocks))
+}
+
+/// An experiment's introduction: title, description, links.
+fn intro(e: &Experiment, out: &Path) -> Vec<Block> {
     let edir = out.join(&e.name);
-    body.push(Block::Heading(
+    let mut body = vec![Block::Heading(
         2,
         format!("{} — {}", e.name, cell(&e.title)),
         format!("exp-{}", slug(&e.name)),
-    ));
+    )];
     if !e.description.is_empty() {
         body.push(Block::Para(cell(&e.description)));
     }
@@ -142,25 +320,12 @@ fn experiment_section(
         }
     }
     body.push(Block::Para(links.join(" · ")));
-    for s in &e.sweeps {
-        sweep_section(e, s, out, body)?;
-    }
-    if e.conjectures.is_empty() {
-        return Ok(vec![]);
-    }
-    let results = check::check_conjectures(e, out, &check::CheckOptions::default());
-    conjecture_section(e, &results, out, body);
-    Ok(results)
+    body
 }
 
 /// The section of one sweep: data links, formulas, tables and figures.
 fn sweep_section(e: &Experiment, s: &Sweep, out: &Path, body: &mut Vec<Block>) -> Result<()> {
     let dir = s.dir(out, &e.name);
-    body.push(Block::Heading(
-        3,
-        format!("{} / {}", e.name, s.name),
-        format!("sweep-{}-{}", slug(&e.name), slug(&s.name)),
-    ));
     let present = dir.present();
     let links = if present.is_empty() {
         "no datasets stored yet".to_string()
@@ -188,16 +353,51 @@ fn sweep_section(e: &Experiment, s: &Sweep, out: &Path, body: &mut Vec<Block>) -
     forms::closed_forms(&dir, out, body)?;
     forms::plane_forms(&dir, &s.title, out, body)?;
     tables(&dir.tables_dir(), out, body);
-    let figs = files_in(&dir.figures_dir(), "png");
-    for (i, f) in figs.iter().enumerate() {
+    grid::write_grids(&dir.figures_dir())?;
+    figures(&dir.figures_dir(), out, body);
+    Ok(())
+}
+
+/// A sweep's figures: a small-multiples grid first when there is one, then
+/// the single figures in natural order, the first few inline and the rest
+/// linked on one line.
+fn figures(dir: &Path, out: &Path, body: &mut Vec<Block>) {
+    let (grids, singles): (Vec<PathBuf>, Vec<PathBuf>) =
+        files_in(dir, "png").into_iter().partition(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("grid-"))
+        });
+    for g in &grids {
+        let link = rel(g, out);
+        body.push(Block::Para(format!(
+            "Small multiples: {}.",
+            cell(&grid::caption(g, dir))
+        )));
+        body.push(Block::Image(link.clone(), link));
+    }
+    let inline = if grids.is_empty() { MAX_FIGURES } else { 0 };
+    let mut more = Vec::new();
+    for (i, f) in singles.iter().enumerate() {
         let link = rel(f, out);
-        if i < MAX_FIGURES {
+        if i < inline {
             body.push(Block::Image(link.clone(), link));
         } else {
-            body.push(Block::Para(format!("Figure [{}]({})", link, href(&link))));
+            let name = f
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .to_string();
+            more.push(format!("[{name}]({})", href(&link)));
         }
     }
-    Ok(())
+    if !more.is_empty() {
+        body.push(Block::Para(format!(
+            "{} figures{}: {}",
+            more.len(),
+            if inline > 0 { " more" } else { " one by one" },
+            more.join(" · ")
+        )));
+    }
 }
 
 /// The rendered Markdown tables of a sweep, inlined (cut) with links.
@@ -283,95 +483,246 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
         ),
         claim,
         cell(&c.source),
-        verdict_md(r.verdict()),
+        verdict_md(r.verdict().as_str()),
         cell(&evidence(r)),
         format!("[{} / {}]({})", cell(&c.sweep), cell(&c.dataset), data),
     ]
 }
 
-/// The top of the report: verdict counts, failing claims, the experiments.
-fn head(exps: &[Experiment], all: &[(String, ConjectureResult)]) -> (Vec<Block>, ReportSummary) {
-    let results: Vec<ConjectureResult> = all.iter().map(|(_, r)| r.clone()).collect();
-    let counts = check::verdict_counts(&results);
-    let mut head: Vec<Block> = vec![Block::Heading(1, "nimlab report".into(), "top".into())];
-    let line = counts
+/// Verdict counts over claims, in order of first appearance of
+/// holds, fails, then any other verdict.
+fn counts(claims: &[&Claim]) -> Vec<(String, usize)> {
+    let mut v: Vec<(String, usize)> = ["holds", "fails"]
         .iter()
+        .map(|s| (s.to_string(), 0))
+        .collect();
+    for c in claims {
+        match v.iter_mut().find(|(k, _)| *k == c.verdict) {
+            Some((_, n)) => *n += 1,
+            None => v.push((c.verdict.clone(), 1)),
+        }
+    }
+    v.retain(|(_, n)| *n > 0);
+    v
+}
+
+fn counts_text(c: &[(String, usize)]) -> String {
+    c.iter()
         .map(|(v, n)| format!("{n} {v}"))
         .collect::<Vec<_>>()
-        .join(", ");
-    head.push(Block::Para(format!(
-        "{} experiments, {} claims: {line}.",
-        exps.len(),
-        results.len()
-    )));
-    let failing: Vec<&(String, ConjectureResult)> = all
+        .join(", ")
+}
+
+/// The claims of an experiment, one line each: verdict, name and what it
+/// says (short), the decisive number; the name links to the evidence.
+fn claim_lines(p: &ExpPart, page: &str) -> Vec<String> {
+    p.claims
         .iter()
-        .filter(|(_, r)| {
-            matches!(
-                r.verdict(),
-                Verdict::Fails | Verdict::Partly | Verdict::Error
+        .map(|c| {
+            let mut says: String = c.says.chars().take(110).collect();
+            if says.len() < c.says.len() {
+                says.push('…');
+            }
+            format!(
+                "{} [{}]({page}#{}) — {} — {}",
+                verdict_md(&c.verdict),
+                cell(&c.name),
+                claim_anchor(&p.name, &c.name),
+                cell(&says),
+                cell(&decisive(&c.evidence))
             )
         })
-        .collect();
-    if !failing.is_empty() {
-        head.push(Block::Heading(2, "Failing claims".into(), "failing".into()));
-        head.push(Block::List(
-            failing
-                .iter()
-                .map(|(e, r)| {
-                    format!(
-                        "[{e} / {}](#{}) — {}: {}",
-                        cell(&r.conjecture.name),
-                        claim_anchor(e, &r.conjecture.name),
-                        cell(&r.conjecture.says),
-                        cell(&evidence(r))
-                    )
-                })
-                .collect(),
+        .collect()
+}
+
+/// The page of one experiment (`REPORT-<experiment>.md`).
+fn exp_page_name(name: &str) -> String {
+    format!("REPORT-{name}.md")
+}
+
+/// The first page: per experiment its claims and a table of contents of its
+/// sweeps, every line one link away from the evidence.
+fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block> {
+    let all: Vec<&Claim> = parts.iter().flat_map(|p| &p.claims).collect();
+    let mut b = vec![Block::Heading(1, "nimlab report".into(), "top".into())];
+    let mut line = format!("{} experiments", parts.len());
+    if !all.is_empty() {
+        let _ = write!(
+            line,
+            ", {} claims: {}",
+            all.len(),
+            counts_text(&counts(&all))
+        );
+    }
+    b.push(Block::Para(line + "."));
+    for p in parts {
+        let page = page_of(&p.name);
+        b.push(Block::Heading(
+            2,
+            format!("{} — {}", p.name, cell(&p.title)),
+            format!("first-{}", slug(&p.name)),
         ));
+        if !p.claims.is_empty() {
+            let c: Vec<&Claim> = p.claims.iter().collect();
+            b.push(Block::Para(format!(
+                "{} claims: {}. [Verdicts with evidence]({page}#conj-{})",
+                c.len(),
+                counts_text(&counts(&c)),
+                slug(&p.name)
+            )));
+            b.push(Block::List(claim_lines(p, &page)));
+        }
+        b.push(Block::Para(format!(
+            "Sweeps: {}",
+            p.sweeps
+                .iter()
+                .map(|s| format!(
+                    "[{}]({page}#{})",
+                    s.title.rsplit(" / ").next().unwrap_or(""),
+                    s.anchor
+                ))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        )));
     }
-    head.push(Block::Heading(
-        2,
-        "Experiments".into(),
-        "experiments".into(),
-    ));
-    head.push(Block::List(
-        exps.iter()
-            .map(|e| format!("[{}](#exp-{}) — {}", e.name, slug(&e.name), cell(&e.title)))
-            .collect(),
-    ));
-    let summary = ReportSummary {
-        experiments: exps.len(),
-        counts,
-        failing: failing
-            .iter()
-            .map(|(e, r)| format!("{e}/{}: {}", r.conjecture.name, evidence(r)))
-            .collect(),
-        files: vec![],
-    };
-    (head, summary)
+    b
 }
 
-/// Builds the report's blocks and returns them with the summary.
-fn build(exps: &[Experiment], out: &Path) -> Result<(Vec<Block>, ReportSummary)> {
-    let mut body: Vec<Block> = Vec::new();
-    let mut all: Vec<(String, ConjectureResult)> = Vec::new();
-    for e in exps {
-        let results = experiment_section(e, out, &mut body)?;
-        all.extend(results.into_iter().map(|r| (e.name.clone(), r)));
+/// An experiment's page (Markdown): introduction, sweeps, claims.
+fn exp_blocks(p: &ExpPart) -> Vec<Block> {
+    let mut b = vec![Block::Para("[← the report](REPORT.md)".into())];
+    b.extend(p.intro.iter().cloned());
+    for s in &p.sweeps {
+        b.push(Block::Heading(3, s.title.clone(), s.anchor.clone()));
+        b.extend(s.blocks.iter().cloned());
     }
-    let (mut blocks, summary) = head(exps, &all);
-    blocks.extend(body);
-    Ok((blocks, summary))
+    b.extend(p.claim_blocks.iter().cloned());
+    b
 }
 
-/// Writes `OUT/REPORT.md` and `OUT/REPORT.html` over the experiments.
+/// The whole report as one HTML page: the first page, then every
+/// experiment with its sweeps collapsed; a sticky table of contents.
+fn html(parts: &[ExpPart]) -> String {
+    let mut nav = String::from("<p><a href=\"#top\"><b>nimlab report</b></a></p>\n<ul>\n");
+    for p in parts {
+        let _ = writeln!(
+            nav,
+            "<li><a href=\"#exp-{}\">{}</a><ul>",
+            slug(&p.name),
+            blocks::inline(&p.name)
+        );
+        if !p.claims.is_empty() {
+            let _ = writeln!(
+                nav,
+                "<li><a href=\"#conj-{}\">claims</a></li>",
+                slug(&p.name)
+            );
+        }
+        for s in &p.sweeps {
+            let _ = writeln!(
+                nav,
+                "<li><a href=\"#{}\">{}</a></li>",
+                s.anchor,
+                blocks::inline(s.title.rsplit(" / ").next().unwrap_or(""))
+            );
+        }
+        nav.push_str("</ul></li>\n");
+    }
+    nav.push_str("</ul>\n");
+    // On the one page, links to an experiment's page are anchors.
+    let mut body = to_html(&first_page(parts, &|_| String::new()));
+    for p in parts {
+        body.push_str(&to_html(&p.intro));
+        for s in &p.sweeps {
+            let _ = writeln!(
+                body,
+                "<details id=\"{}\"><summary>{}</summary>",
+                s.anchor,
+                blocks::inline(&s.title)
+            );
+            body.push_str(&to_html(&s.blocks));
+            body.push_str("</details>\n");
+        }
+        body.push_str(&to_html(&p.claim_blocks));
+    }
+    blocks::html_page("nimlab report", &nav, &body)
+}
+
+/// Builds every experiment's part, in parallel, from the cache where it is
+/// fresh; a progress bar counts the sweeps.
+fn build(exps: &[Experiment], out: &Path, opts: ReportOptions) -> Result<Vec<ExpPart>> {
+    let keys: Vec<cache::Keys> = exps.par_iter().map(|e| cache::keys(e, out)).collect();
+    let total: usize = exps.iter().map(|e| e.sweeps.len() + 1).sum();
+    let pb = crate::sweep::progress_bar(total as u64, opts.quiet);
+    pb.set_prefix("report");
+    let parts = exps
+        .par_iter()
+        .zip(&keys)
+        .map(|(e, k)| -> Result<ExpPart> {
+            let sweeps = e
+                .sweeps
+                .par_iter()
+                .zip(&k.sweeps)
+                .map(|(s, key)| {
+                    let r = sweep_part(e, s, key.as_deref(), out, opts.rebuild)
+                        .with_context(|| format!("report on {}/{}", e.name, s.name));
+                    pb.inc(1);
+                    pb.set_message(format!("{}/{}", e.name, s.name));
+                    r
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let (claims, claim_blocks) = claims_part(e, k.claims.as_deref(), out, opts.rebuild)?;
+            pb.inc(1);
+            Ok(ExpPart {
+                name: e.name.clone(),
+                title: e.title.clone(),
+                intro: intro(e, out),
+                sweeps,
+                claims,
+                claim_blocks,
+            })
+        })
+        .collect::<Result<Vec<_>>>();
+    pb.finish_and_clear();
+    parts
+}
+
+/// Writes `OUT/REPORT.md` (the first page), `OUT/REPORT-<experiment>.md`
+/// (one page per experiment) and `OUT/REPORT.html` (everything, one page).
 pub fn write_report(exps: &[Experiment], out: &Path) -> Result<ReportSummary> {
-    let (blocks, mut summary) = build(exps, out)?;
+    write_report_with(exps, out, ReportOptions::default())
+}
+
+/// [`write_report`] with options.
+pub fn write_report_with(
+    exps: &[Experiment],
+    out: &Path,
+    opts: ReportOptions,
+) -> Result<ReportSummary> {
+    let parts = build(exps, out, opts)?;
     let md = out.join("REPORT.md");
-    let html = out.join("REPORT.html");
-    store::write_atomic(&md, to_markdown(&blocks).as_bytes())?;
-    store::write_atomic(&html, to_html(&blocks).as_bytes())?;
-    summary.files = vec![md, html];
-    Ok(summary)
+    let html_path = out.join("REPORT.html");
+    let first = first_page(&parts, &|n| exp_page_name(n));
+    store::write_atomic(&md, to_markdown(&first).as_bytes())?;
+    let mut files = vec![md];
+    for p in &parts {
+        let path = out.join(exp_page_name(&p.name));
+        store::write_atomic(&path, to_markdown(&exp_blocks(p)).as_bytes())?;
+        files.push(path);
+    }
+    store::write_atomic(&html_path, html(&parts).as_bytes())?;
+    files.push(html_path);
+    let all: Vec<&Claim> = parts.iter().flat_map(|p| &p.claims).collect();
+    let failing = parts
+        .iter()
+        .flat_map(|p| p.claims.iter().map(move |c| (p, c)))
+        .filter(|(_, c)| c.verdict != "holds")
+        .map(|(p, c)| format!("{}/{}: {}", p.name, c.name, c.evidence))
+        .collect();
+    Ok(ReportSummary {
+        experiments: parts.len(),
+        counts: counts(&all),
+        failing,
+        files,
+    })
 }

@@ -1,0 +1,97 @@
+// Opens a run's REPORT.html in headless Chromium and checks it as a reader
+// would meet it: the console stays clean (no error, no failed request),
+// every image loads (all sweeps opened) and every link resolves (a file
+// that exists, or an anchor on the page); saves a screenshot of the first
+// screen beside the report (report-first-screen.png).
+// Run by scripts/test-report-html.sh, which installs Chromium (Debian) and
+// playwright-core (npm), as the play-page test does.
+//
+// usage: node scripts/report-html-test.cjs OUT_DIR
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const dir = path.resolve(process.argv[2] || 'output');
+const page_file = path.join(dir, 'REPORT.html');
+let passed = 0;
+let failed = 0;
+function check(cond, what) {
+  if (cond) {
+    passed += 1;
+    console.log('ok   ' + what);
+  } else {
+    failed += 1;
+    console.log('FAIL ' + what);
+  }
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--allow-file-access-from-files'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(m.type() + ': ' + m.text());
+  });
+  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
+  page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
+  await page.goto('file://' + page_file, { waitUntil: 'load' });
+  const shot = path.join(dir, 'report-first-screen.png');
+  await page.screenshot({ path: shot });
+  check(fs.existsSync(shot), 'screenshot of the first screen: ' + shot);
+  const title = await page.title();
+  check(title === 'nimlab report', 'title: ' + title);
+  check(await page.isVisible('#toc'), 'the table of contents is shown');
+  // The table of contents stays in view when the page scrolls.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+  const tocTop = await page.evaluate(() => document.getElementById('toc').getBoundingClientRect().top);
+  check(Math.abs(tocTop) < 2, 'the table of contents is sticky (top ' + tocTop + ')');
+  // A link from the table of contents opens its collapsed sweep.
+  const sweepLink = await page.$('#toc a[href^="#sweep-"]');
+  if (sweepLink) {
+    const id = (await sweepLink.getAttribute('href')).slice(1);
+    await sweepLink.click();
+    const open = await page.evaluate((id) => document.getElementById(id).open, id);
+    check(open === true, 'a table-of-contents link opens sweep ' + id);
+  }
+  // Every sweep open: every image must load.
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+  await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), null, {
+    timeout: 60000,
+  });
+  const images = await page.evaluate(() =>
+    Array.from(document.images).map((i) => ({ src: i.getAttribute('src'), w: i.naturalWidth })),
+  );
+  const broken = images.filter((i) => i.w === 0).map((i) => i.src);
+  check(images.length > 0 && broken.length === 0, images.length + ' images load' + (broken.length ? '; broken: ' + broken.slice(0, 5).join(', ') : ''));
+  // Every link: an anchor on the page or a file (or folder) under OUT.
+  const links = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')),
+  );
+  const bad = [];
+  for (const href of links) {
+    if (/^[a-z]+:/i.test(href)) {
+      bad.push(href + ' (leaves the output directory)');
+    } else if (href.startsWith('#')) {
+      const id = decodeURIComponent(href.slice(1));
+      const found = await page.evaluate((id) => document.getElementById(id) !== null, id);
+      if (!found) bad.push(href);
+    } else {
+      const [file, frag] = decodeURIComponent(href).split('#');
+      if (!fs.existsSync(path.join(dir, file))) bad.push(href);
+      else if (frag && file.endsWith('.md') && !fs.readFileSync(path.join(dir, file), 'utf8').includes('id="' + frag + '"'))
+        bad.push(href + ' (no such anchor)');
+    }
+  }
+  check(links.length > 0 && bad.length === 0, links.length + ' links resolve' + (bad.length ? '; not: ' + bad.slice(0, 5).join(', ') : ''));
+  check(problems.length === 0, 'console clean' + (problems.length ? ': ' + problems.slice(0, 5).join(' | ') : ''));
+  await browser.close();
+  console.log(`report page: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})().catch((e) => {
+  console.log('FAIL ' + e.stack);
+  process.exit(1);
+});

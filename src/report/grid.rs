@@ -1,0 +1,174 @@
+//! Small-multiples grids: a sweep's figures that differ in one number only
+//! (report 004's Cond(2,3) loss sets with n fixed and m varying) drawn
+//! side by side in one image, as the report's authors laid them out (one
+//! group per fixed n, m increasing), besides the single files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use image::{ImageEncoder, RgbImage, imageops};
+use rayon::prelude::*;
+
+use super::blocks::{files_in, natural_key};
+use crate::store::write_atomic;
+
+/// Panels per row.
+const COLUMNS: u32 = 4;
+/// Width of a panel in pixels.
+const PANEL: u32 = 300;
+/// A group needs at least this many figures to become a grid.
+const MIN_GROUP: usize = 3;
+
+/// The group of a figure: its name with the first number replaced by
+/// `each` (`loss_scatter-min_each_max_5_no_repeat`), and that number.
+fn group_of(stem: &str) -> Option<(String, u128)> {
+    let start = stem.find(|c: char| c.is_ascii_digit())?;
+    let len = stem[start..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(stem.len() - start);
+    let n = stem[start..start + len].parse().ok()?;
+    Some((format!("{}each{}", &stem[..start], &stem[start + len..]), n))
+}
+
+/// The caption of a grid in `dir` (`min = 2, 3, 4, left to right, top to
+/// bottom`), from its file name and the figures of its group.
+pub fn caption(grid: &Path, dir: &Path) -> String {
+    let stem = grid.file_stem().unwrap_or_default().to_string_lossy();
+    let g = stem.trim_start_matches("grid-");
+    let before = g
+        .split("each")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(['_', '-', '=', ':']);
+    let param = before.rsplit(['_', '-']).next().unwrap_or("");
+    let mut ns: Vec<u128> = files_in(dir, "png")
+        .iter()
+        .filter_map(|f| group_of(&f.file_stem()?.to_string_lossy()))
+        .filter(|(k, _)| k == g)
+        .map(|(_, n)| n)
+        .collect();
+    ns.sort();
+    let list: Vec<String> = ns.iter().map(u128::to_string).collect();
+    format!(
+        "{param} = {}, left to right, top to bottom ({COLUMNS} a row)",
+        list.join(", ")
+    )
+}
+
+/// Writes `grid-<group>.png` in `dir` for every group of at least
+/// [`MIN_GROUP`] PNG figures; returns the grids written, in natural order.
+pub fn write_grids(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut groups: BTreeMap<String, Vec<(u128, PathBuf)>> = BTreeMap::new();
+    for f in files_in(dir, "png") {
+        let stem = f
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        if stem.starts_with("grid-") {
+            continue;
+        }
+        if let Some((g, n)) = group_of(&stem) {
+            groups.entry(g).or_default().push((n, f));
+        }
+    }
+    let mut written: Vec<PathBuf> = groups
+        .into_par_iter()
+        .filter(|(_, v)| v.len() >= MIN_GROUP)
+        .map(|(g, mut v)| {
+            v.sort_by_key(|a| a.0);
+            let path = dir.join(format!("grid-{g}.png"));
+            let files: Vec<PathBuf> = v.into_iter().map(|(_, f)| f).collect();
+            draw(&files, &path).with_context(|| format!("drawing {}", path.display()))?;
+            Ok(path)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    written.sort_by_cached_key(|p| natural_key(&p.to_string_lossy()));
+    Ok(written)
+}
+
+/// Tiles the figures, scaled to [`PANEL`] pixels wide, [`COLUMNS`] a row.
+fn draw(files: &[PathBuf], path: &Path) -> Result<()> {
+    let panels: Vec<RgbImage> = files
+        .iter()
+        .map(|f| -> Result<RgbImage> {
+            let img = image::open(f).with_context(|| format!("reading {}", f.display()))?;
+            let h = (img.height() as u64 * PANEL as u64 / img.width().max(1) as u64).max(1) as u32;
+            Ok(imageops::resize(
+                &img.to_rgb8(),
+                PANEL,
+                h,
+                imageops::FilterType::Triangle,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    let cell_h = panels.iter().map(|p| p.height()).max().unwrap_or(1);
+    let n = panels.len() as u32;
+    let cols = n.min(COLUMNS);
+    let rows = n.div_ceil(COLUMNS);
+    let mut grid = RgbImage::from_pixel(cols * PANEL, rows * cell_h, image::Rgb([255, 255, 255]));
+    for (i, p) in panels.iter().enumerate() {
+        let (c, r) = (i as u32 % COLUMNS, i as u32 / COLUMNS);
+        imageops::overlay(&mut grid, p, (c * PANEL) as i64, (r * cell_h) as i64);
+    }
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes).write_image(
+        grid.as_raw(),
+        grid.width(),
+        grid.height(),
+        image::ColorType::Rgb8,
+    )?;
+    write_atomic(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_differing_in_one_number_are_grouped() {
+        assert_eq!(
+            group_of("loss_scatter-min_12_max_13_no_repeat"),
+            Some(("loss_scatter-min_each_max_13_no_repeat".into(), 12))
+        );
+        assert_eq!(group_of("figure"), None);
+        let dir = tempfile::tempdir().unwrap();
+        // Five figures for n = 13 (m = 2, 3, 10, 11, 12) and one for n = 5.
+        for (m, n, shade) in [
+            (2, 13, 0u8),
+            (3, 13, 40),
+            (10, 13, 80),
+            (11, 13, 120),
+            (12, 13, 160),
+            (2, 5, 200),
+        ] {
+            let img = RgbImage::from_pixel(60, 30, image::Rgb([shade, 0, 0]));
+            img.save(dir.path().join(format!("s-min_{m}_max_{n}.png")))
+                .unwrap();
+        }
+        let grids = write_grids(dir.path()).unwrap();
+        assert_eq!(grids, vec![dir.path().join("grid-s-min_each_max_13.png")]);
+        let g = image::open(&grids[0]).unwrap().to_rgb8();
+        // Four panels in the first row, one in the second, m increasing
+        // (natural order: 10 after 3).
+        assert_eq!((g.width(), g.height()), (4 * PANEL, 2 * 150));
+        let red = |x: u32, y: u32| g.get_pixel(x, y)[0];
+        assert_eq!(
+            [
+                red(150, 75),
+                red(450, 75),
+                red(750, 75),
+                red(1050, 75),
+                red(150, 225)
+            ],
+            [0, 40, 80, 120, 160]
+        );
+        assert_eq!(
+            caption(&grids[0], dir.path()),
+            "min = 2, 3, 10, 11, 12, left to right, top to bottom (4 a row)"
+        );
+        // The empty cells are white.
+        assert_eq!(g.get_pixel(450, 225), &image::Rgb([255, 255, 255]));
+    }
+}
