@@ -32,6 +32,7 @@ pub mod hexsum;
 mod memo;
 pub mod retro;
 pub mod rules;
+pub mod slices;
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1235,7 +1235,7 @@ unsafe fn run_layers(
 /// `b ∩ block_blockers = ∅`, from block `b ^ block_mask` of that slice;
 /// inside the block it is the kernel's sub-cube pull.
 #[derive(Clone, Debug)]
-pub(crate) struct CrossGroup {
+pub struct CrossGroup {
     /// Slice bits the moves remove.
     pub slice_mask: u64,
     /// Slice bits that must be clear.
@@ -1254,7 +1254,7 @@ pub(crate) struct CrossGroup {
 /// solved like a range of the whole table's blocks, once the moves from other
 /// slices ([`CrossGroup`]s, pulled by the caller block by block through
 /// [`SliceKernel::pull`]) are in.
-pub(crate) struct SliceKernel {
+pub struct SliceKernel {
     n: usize,
     t: u32,
     plan: Plan,
