@@ -25,6 +25,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod cmd;
 pub mod family;
 pub mod fit;
 pub mod game;
@@ -134,6 +135,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::SUCCESS
             })
         }
+        Command::Board(args) => cmd::board::run(args),
         Command::Merge { specs, from, out } => {
             let exps = load_specs(&specs)?;
             for e in &exps {

@@ -67,7 +67,11 @@ pub struct Engine<'a> {
     pub drop_cache: bool,
     read: AtomicU64,
     written: AtomicU64,
+    /// Block buffers (one per worker at a time).
     pool: Mutex<Vec<Vec<u64>>>,
+    /// Slice-sized tables, reused from slice to slice (fresh memory costs
+    /// page faults on every touch).
+    tables: Mutex<Vec<Vec<u64>>>,
 }
 
 impl<'a> Engine<'a> {
@@ -119,6 +123,7 @@ impl<'a> Engine<'a> {
             read: AtomicU64::new(0),
             written: AtomicU64::new(0),
             pool: Mutex::new(Vec::new()),
+            tables: Mutex::new(Vec::new()),
         })
     }
 
@@ -182,22 +187,28 @@ impl<'a> Engine<'a> {
         image_reps.sort_unstable();
         image_reps.dedup();
         let batches: Vec<&[u64]> = image_reps.chunks(self.reps_in_memory).collect();
-        let mut words: Vec<u64> = zeroed_huge(self.kernel.slice_words());
+        let mut words = self.take_table();
+        words.par_chunks_mut(1 << 16).for_each(|c| c.fill(0));
         let bw = self.kernel.block_words();
         let mut counts = None;
         let passes = batches.len().max(1);
+        let mut load_secs = 0.0;
+        let t_alloc = t0.elapsed().as_secs_f64();
         for pass in 0..passes {
             let batch: &[u64] = batches.get(pass).copied().unwrap_or(&[]);
+            let tl = Instant::now();
             let loaded: Vec<(u64, Vec<u64>)> = batch
                 .iter()
                 .map(|&r| -> Result<(u64, Vec<u64>)> {
-                    let v = self.store.read_slice(r, self.kernel.slice_words())?;
+                    let mut v = self.take_table();
+                    self.store.read_slice_into(r, &mut v)?;
                     self.read
                         .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
                     self.forget(r, 0, self.plan.slice_bytes());
                     Ok((r, v))
                 })
                 .collect::<Result<_>>()?;
+            load_secs += tl.elapsed().as_secs_f64();
             let images: Vec<(&Source, &[u64])> = sources
                 .iter()
                 .filter(|x| x.g != 0)
@@ -236,16 +247,27 @@ impl<'a> Engine<'a> {
                         .solve(s, &mut words, &before, progress, cancel)?,
                 );
             }
+            drop(images);
+            for (_, t) in loaded {
+                self.give_table(t);
+            }
         }
         let counts = counts.expect("the last pass solves");
         let secs = t0.elapsed().as_secs_f64();
+        let tw = Instant::now();
+        let sum = store::checksum(&words);
+        self.store.write_table(s, &words)?;
+        let write_secs = tw.elapsed().as_secs_f64();
         let record = json!({
             "slice": s,
             "wave": s.count_ones(),
             "counts": counts,
-            "xxh3": store::checksum(&words),
+            "xxh3": sum,
             "bytes": self.plan.slice_bytes(),
             "seconds": (secs * 1000.0).round() / 1000.0,
+            "seconds_alloc": (t_alloc * 1000.0).round() / 1000.0,
+            "seconds_load": (load_secs * 1000.0).round() / 1000.0,
+            "seconds_write": (write_secs * 1000.0).round() / 1000.0,
             "read_bytes": self.io().0 - r0,
             "sources": sources.len(),
             "images": sources.iter().filter(|x| x.g != 0).count(),
@@ -253,11 +275,11 @@ impl<'a> Engine<'a> {
             "threads": rayon::current_num_threads(),
             "host": store::hostname(),
         });
-        self.store.write_slice(s, &words, &record)?;
+        self.store.write_record(s, &record)?;
         self.written
             .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
         self.forget(s, 0, self.plan.slice_bytes());
-        drop(words);
+        self.give_table(words);
         let (r1, w1) = self.io();
         Ok(SliceRun::Solved(SliceStats {
             seconds: t0.elapsed().as_secs_f64(),
@@ -279,6 +301,16 @@ impl<'a> Engine<'a> {
             }
         }
         out
+    }
+
+    /// A slice-sized table (contents unspecified).
+    fn take_table(&self) -> Vec<u64> {
+        let t = self.tables.lock().expect("table pool").pop();
+        t.unwrap_or_else(|| zeroed_huge(self.kernel.slice_words()))
+    }
+
+    fn give_table(&self, t: Vec<u64>) {
+        self.tables.lock().expect("table pool").push(t);
     }
 
     fn take_buffer(&self) -> Vec<u64> {

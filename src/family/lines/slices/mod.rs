@@ -247,7 +247,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         }
     };
     let v = x * (1u64 << shift) as f64;
-    if !(v >= 1.0 && v < 1.8e19) {
+    if !(1.0..1.8e19).contains(&v) {
         return Err(format!("{s:?} is not a positive size"));
     }
     Ok(v as u64)

@@ -31,8 +31,9 @@ pub struct Plan {
     pub t: usize,
     /// The slice pieces (caller's numbering); `pieces[j]` is slice bit j.
     pub pieces: Vec<usize>,
-    /// Pieces forced into the solver's in-word positions 0..6 (with
-    /// symmetry: a union of orbits); empty otherwise.
+    /// Pieces forced into the solver's lowest positions (with symmetry:
+    /// a union of orbits for the six in-word positions, then another for
+    /// the lowest word bits where one exists); empty otherwise.
     pub bottom: Vec<usize>,
     /// The solver's numbering (`order[i]` for the caller's piece i).
     pub order: Vec<u8>,
@@ -102,11 +103,11 @@ impl Plan {
             if !full_group.contains(g) {
                 bail!("a listed symmetry is not a symmetry of the board and its moves");
             }
-            for i in 0..n {
-                if kslice(i) != kslice(g[i] as usize) {
+            for (i, &gi) in g.iter().enumerate() {
+                if kslice(i) != kslice(gi as usize) {
                     bail!("a symmetry does not map the slice pieces onto themselves");
                 }
-                if group.len() > 1 && kbottom(i) != kbottom(g[i] as usize) {
+                if group.len() > 1 && kbottom(i) != kbottom(gi as usize) {
                     bail!("a symmetry does not map the in-word pieces onto themselves");
                 }
             }
@@ -583,7 +584,19 @@ pub fn choose_sets(p: &Problem, group: &[Perm], t: usize) -> Option<(Vec<usize>,
             let none = vec![0u64; n];
             for badj in [&strict, &masks, &none] {
                 if let Some(b) = union_of_orbits(&orbits, 6, badj, s) {
-                    return Some((bits(s), bits(b)));
+                    // The lowest word bits too, if possible: a renamed word
+                    // then comes from the same 64-byte line (or 512-byte
+                    // run) as its neighbours.
+                    let mut bottom = bits(b);
+                    'w: for size in [6, 3] {
+                        for wadj in [&strict, &masks, &none] {
+                            if let Some(w) = union_of_orbits(&orbits, size, wadj, s | b) {
+                                bottom.extend(bits(w));
+                                break 'w;
+                            }
+                        }
+                    }
+                    return Some((bits(s), bottom));
                 }
             }
         }
@@ -633,10 +646,11 @@ fn union_of_orbits(orbits: &[u64], size: usize, adj: &[u64], avoid: u64) -> Opti
         }
         *budget -= 1;
         let o = ok[i];
-        if have + o.count_ones() as usize <= size && independent_set(set | o, adj) {
-            if let Some(s) = dfs(ok, i + 1, set | o, size, adj, budget) {
-                return Some(s);
-            }
+        if have + o.count_ones() as usize <= size
+            && independent_set(set | o, adj)
+            && let Some(s) = dfs(ok, i + 1, set | o, size, adj, budget)
+        {
+            return Some(s);
         }
         dfs(ok, i + 1, set, size, adj, budget)
     }

@@ -137,16 +137,27 @@ impl Store {
         Ok(v)
     }
 
-    /// Writes slice σ's table and then its record, each atomically.
-    pub fn write_slice(&self, s: u64, words: &[u64], record: &Value) -> Result<()> {
+    /// Writes slice σ's table atomically (its record comes after, by
+    /// [`Store::write_record`]).
+    pub fn write_table(&self, s: u64, words: &[u64]) -> Result<()> {
         let data = self.data_path(s);
         let dir = data.parent().expect("a slice file has a directory");
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        write_atomic(&data, as_bytes(words))?;
+        write_atomic(&data, as_bytes(words))
+    }
+
+    /// Writes slice σ's completion record atomically.
+    pub fn write_record(&self, s: u64, record: &Value) -> Result<()> {
         let mut text = serde_json::to_string_pretty(record)?;
         text.push('\n');
-        write_atomic(&self.record_path(s), text.as_bytes())?;
-        Ok(())
+        write_atomic(&self.record_path(s), text.as_bytes())
+    }
+
+    /// Reads a whole slice table into `v` (its length).
+    pub fn read_slice_into(&self, s: u64, v: &mut [u64]) -> Result<()> {
+        let f = self.open(s)?;
+        Self::read_words(&f, 0, v)
+            .with_context(|| format!("reading {}", self.data_path(s).display()))
     }
 
     /// Deletes slice σ's table, keeping its record (`--prune`).

@@ -9,7 +9,7 @@ use super::*;
 use crate::family::lines::board::Shape;
 use crate::family::lines::retro::{self, SliceKernel};
 
-const NO: AtomicBool = AtomicBool::new(false);
+static NO: AtomicBool = AtomicBool::new(false);
 
 fn request(t: usize, symmetry: bool) -> Request {
     Request {
@@ -366,7 +366,11 @@ fn slices_symmetric_cuts_of_the_big_triangles() {
         let g = symmetry::automorphisms(&p.board, &p.kmoves);
         assert_eq!(g.len(), 6);
         let (s, b) = plan::choose_sets(&p, &g, t).expect("a symmetric cut");
-        assert_eq!((s.len(), b.len()), (t, 6));
+        assert_eq!(s.len(), t);
+        assert!(
+            b.len() == 9 || b.len() == 12,
+            "in-word pieces and low word bits: {b:?}"
+        );
         let plan = Plan::with_cut(&p, s, b, g).unwrap();
         assert!(plan.independent);
         // Burnside: T(8), slice pieces two orbits of 3 (each reflection fixes
