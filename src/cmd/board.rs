@@ -124,6 +124,9 @@ pub enum Action {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Print one line per wave, `WAVE STORED COMPLETE` (for scripts).
+        #[arg(long, conflicts_with = "json")]
+        waves: bool,
     },
 }
 
@@ -319,7 +322,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             print_answer(&p, &a, json)?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Status { dir, json } => status(&dir, json),
+        Action::Status { dir, json, waves } => status(&dir, json, waves),
     }
 }
 
@@ -717,10 +720,11 @@ fn slice_task(
             ),
         }
     }
+    engine.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn status(dir: &Path, json: bool) -> Result<ExitCode> {
+fn status(dir: &Path, json: bool, lines: bool) -> Result<ExitCode> {
     let (p, plan) = load_plan(dir)?;
     let store = Store::new(dir, plan.t, plan.slice_bytes())?;
     let mut waves = Vec::new();
@@ -735,7 +739,11 @@ fn status(dir: &Path, json: bool) -> Result<ExitCode> {
         waves.push(json!({"wave": k, "stored": reps.len(), "complete": done}));
     }
     let result = dir.join("result.txt").is_file();
-    if json {
+    if lines {
+        for w in &waves {
+            println!("{} {} {}", w["wave"], w["stored"], w["complete"]);
+        }
+    } else if json {
         let v = json!({
             "shape": p.shape.text(), "take": p.take.text(), "play": p.play.as_str(),
             "waves": waves, "disk_bytes": store.disk_bytes(), "complete": complete, "result": result,

@@ -72,6 +72,11 @@ pub struct Engine<'a> {
     /// Slice-sized tables, reused from slice to slice (fresh memory costs
     /// page faults on every touch).
     tables: Mutex<Vec<Vec<u64>>>,
+    /// Write tables in the background while the next slice is solved (when
+    /// the budget holds one more table).
+    pub background_writes: bool,
+    /// The write in flight: its slice and its thread (which hands the table back).
+    pending: Mutex<Option<(u64, std::thread::JoinHandle<Result<Vec<u64>>>)>>,
 }
 
 impl<'a> Engine<'a> {
@@ -124,6 +129,9 @@ impl<'a> Engine<'a> {
             written: AtomicU64::new(0),
             pool: Mutex::new(Vec::new()),
             tables: Mutex::new(Vec::new()),
+            background_writes: reps_in_memory >= 2
+                || plan.group.len() == 1 && free >= plan.slice_bytes(),
+            pending: Mutex::new(None),
         })
     }
 
@@ -160,6 +168,12 @@ impl<'a> Engine<'a> {
         let t0 = Instant::now();
         let (r0, w0) = self.io();
         let sources = self.plan.sources(&self.kernel, s);
+        if self
+            .pending_slice()
+            .is_some_and(|p| sources.iter().any(|x| x.rep == p))
+        {
+            self.flush()?;
+        }
         for src in &sources {
             if !self.store.is_done(src.rep) {
                 bail!(
@@ -254,11 +268,8 @@ impl<'a> Engine<'a> {
         }
         let counts = counts.expect("the last pass solves");
         let secs = t0.elapsed().as_secs_f64();
-        let tw = Instant::now();
         let sum = store::checksum(&words);
-        self.store.write_table(s, &words)?;
-        let write_secs = tw.elapsed().as_secs_f64();
-        let record = json!({
+        let mut record = json!({
             "slice": s,
             "wave": s.count_ones(),
             "counts": counts,
@@ -267,7 +278,6 @@ impl<'a> Engine<'a> {
             "seconds": (secs * 1000.0).round() / 1000.0,
             "seconds_alloc": (t_alloc * 1000.0).round() / 1000.0,
             "seconds_load": (load_secs * 1000.0).round() / 1000.0,
-            "seconds_write": (write_secs * 1000.0).round() / 1000.0,
             "read_bytes": self.io().0 - r0,
             "sources": sources.len(),
             "images": sources.iter().filter(|x| x.g != 0).count(),
@@ -275,11 +285,32 @@ impl<'a> Engine<'a> {
             "threads": rayon::current_num_threads(),
             "host": store::hostname(),
         });
-        self.store.write_record(s, &record)?;
+        self.flush()?;
         self.written
             .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
-        self.forget(s, 0, self.plan.slice_bytes());
-        self.give_table(words);
+        let store = self.store.clone();
+        let drop_cache = self.drop_cache;
+        let bytes = self.plan.slice_bytes();
+        let write = move || -> Result<Vec<u64>> {
+            let tw = Instant::now();
+            store.write_table(s, &words)?;
+            record["seconds_write"] = json!((tw.elapsed().as_secs_f64() * 1000.0).round() / 1000.0);
+            store.write_record(s, &record)?;
+            if drop_cache {
+                forget(&store, s, 0, bytes);
+            }
+            Ok(words)
+        };
+        if self.background_writes {
+            let h = std::thread::Builder::new()
+                .name("slice-writer".into())
+                .spawn(write)
+                .context("cannot start a writer thread")?;
+            *self.pending.lock().expect("pending write") = Some((s, h));
+        } else {
+            let words = write()?;
+            self.give_table(words);
+        }
         let (r1, w1) = self.io();
         Ok(SliceRun::Solved(SliceStats {
             seconds: t0.elapsed().as_secs_f64(),
@@ -357,22 +388,30 @@ impl<'a> Engine<'a> {
 
     /// Drops a range of a slice file from the page cache (with `drop_cache`).
     fn forget(&self, s: u64, offset: u64, len: u64) {
-        if !self.drop_cache {
-            return;
+        if self.drop_cache {
+            forget(&self.store, s, offset, len);
         }
-        if let Ok(f) = File::open(self.store.data_path(s)) {
-            use std::os::fd::AsRawFd as _;
-            // SAFETY: a valid open descriptor; the call only advises the
-            // kernel about cached pages and never changes the file.
-            unsafe {
-                libc::posix_fadvise(
-                    f.as_raw_fd(),
-                    offset as libc::off_t,
-                    len as libc::off_t,
-                    libc::POSIX_FADV_DONTNEED,
-                );
-            }
+    }
+
+    /// The slice whose write is in flight, if any.
+    fn pending_slice(&self) -> Option<u64> {
+        self.pending
+            .lock()
+            .expect("pending write")
+            .as_ref()
+            .map(|p| p.0)
+    }
+
+    /// Waits for the write in flight (its table and record are on disk after).
+    pub fn flush(&self) -> Result<()> {
+        let p = self.pending.lock().expect("pending write").take();
+        if let Some((s, h)) = p {
+            let words = h
+                .join()
+                .map_err(|_| anyhow::anyhow!("the writer of slice {s:x} panicked"))??;
+            self.give_table(words);
         }
+        Ok(())
     }
 
     /// Solves the representatives of waves `first..=last` in order, each
@@ -403,6 +442,7 @@ impl<'a> Engine<'a> {
                 let r = self.solve_slice(s, progress, cancel)?;
                 report(s, &r);
             }
+            self.flush()?;
             if prune {
                 for (&rep, &w) in &last_reader {
                     if w <= k {
@@ -510,6 +550,31 @@ fn binomials(n: usize) -> Vec<u64> {
         row = next;
     }
     row
+}
+
+/// Drops a range of a slice file from the page cache.
+fn forget(store: &Store, s: u64, offset: u64, len: u64) {
+    if let Ok(f) = File::open(store.data_path(s)) {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: a valid open descriptor; the call only advises the kernel
+        // about cached pages and never changes the file.
+        unsafe {
+            libc::posix_fadvise(
+                f.as_raw_fd(),
+                offset as libc::off_t,
+                len as libc::off_t,
+                libc::POSIX_FADV_DONTNEED,
+            );
+        }
+    }
+}
+
+impl Drop for Engine<'_> {
+    fn drop(&mut self) {
+        // A write in flight finishes before the engine goes (errors were
+        // reported by `flush` where it mattered).
+        let _ = self.flush();
+    }
 }
 
 /// The answer as the records and files hold it, plus summary fields.
