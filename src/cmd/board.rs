@@ -77,6 +77,9 @@ pub enum Action {
         /// Delete a slice table once no later slice reads it (records stay).
         #[arg(long)]
         prune: bool,
+        /// Stop before the slice tables on disk would exceed this size (e.g. 40GB).
+        #[arg(long, value_parser = parse_size)]
+        disk: Option<u64>,
         /// Drop slice files from the page cache after use, so that reads reach the disk.
         #[arg(long)]
         drop_cache: bool,
@@ -294,6 +297,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             in_memory,
             until_wave,
             prune,
+            disk,
             drop_cache,
             json,
         } => {
@@ -301,9 +305,14 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
                 return solve_whole(&board, json, &cancel);
             }
             let dir = dir.expect("clap requires --dir without --in-memory");
-            solve_dir(
-                &board, &cut, &dir, until_wave, prune, drop_cache, json, &cancel,
-            )
+            let opts = SolveOpts {
+                until_wave,
+                prune,
+                disk,
+                drop_cache,
+                json,
+            };
+            solve_dir(&board, &cut, &dir, &opts, &cancel)
         }
         Action::Slice {
             dir,
@@ -545,17 +554,29 @@ fn print_answer(p: &Problem, a: &Answer, json: bool) -> Result<()> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Options of `board solve` with a directory.
+struct SolveOpts {
+    until_wave: Option<usize>,
+    prune: bool,
+    disk: Option<u64>,
+    drop_cache: bool,
+    json: bool,
+}
+
 fn solve_dir(
     board: &BoardSpec,
     cut: &CutArgs,
     dir: &Path,
-    until_wave: Option<usize>,
-    prune: bool,
-    drop_cache: bool,
-    json: bool,
+    o: &SolveOpts,
     cancel: &AtomicBool,
 ) -> Result<ExitCode> {
+    let SolveOpts {
+        until_wave,
+        prune,
+        disk,
+        drop_cache,
+        json,
+    } = *o;
     if !board.given() {
         bail!(
             "give the board (e.g. --triangle 8 --take max:3 --play misere); the plan in --dir must match it"
@@ -568,9 +589,11 @@ fn solve_dir(
     let store = Store::new(dir, plan.t, plan.slice_bytes())?;
     let mut engine = Engine::new(&p, plan, store, memory)?;
     engine.drop_cache = drop_cache;
+    engine.disk_limit = disk;
     let io0 = store::process_io();
     let t0 = Instant::now();
-    let last = until_wave.unwrap_or(plan.t).min(plan.t);
+    let mut last = until_wave.unwrap_or(plan.t).min(plan.t);
+    let mut stopped_at_disk = false;
     let done = AtomicU64::new(0);
     let bar = indicatif::ProgressBar::new(
         (0..=last).map(|k| plan.wave(k).len() as u64).sum::<u64>() << (p.n() - plan.t),
@@ -596,7 +619,7 @@ fn solve_dir(
                 bar.inc(1u64 << (p.n() - plan.t));
             }
         };
-        engine.solve_waves(k, k, prune, &mut report, &progress, cancel)?;
+        let complete = engine.solve_waves(k, k, prune, &mut report, &progress, cancel)?;
         let (r1, w1) = engine.io();
         bar.suspend(|| {
             eprintln!(
@@ -607,6 +630,15 @@ fn solve_dir(
                 fmt_bytes(engine.store.disk_bytes())
             )
         });
+        if !complete {
+            eprintln!(
+                "stopped in wave {k}: the next slice would take the slice files above --disk {}",
+                fmt_bytes(disk.unwrap_or(0))
+            );
+            stopped_at_disk = true;
+            last = k;
+            break;
+        }
     }
     bar.finish_and_clear();
     let secs = t0.elapsed().as_secs_f64();
@@ -627,13 +659,17 @@ fn solve_dir(
         store::peak_rss().map_or("?".into(), fmt_bytes),
         fmt_bytes(memory)
     );
-    if last < plan.t {
-        let solved: u64 = (0..=last).map(|k| plan.wave(k).len() as u64).sum();
+    if last < plan.t || stopped_at_disk {
+        let done: Vec<u64> = (0..=last)
+            .flat_map(|k| plan.wave(k))
+            .filter(|&s| engine.store.record_path(s).is_file())
+            .collect();
+        let solved = done.len() as u64;
         let all: u64 = choice.est.reps.iter().sum();
         let positions: u64 =
-            (0..=last).map(|k| choice.est.slices[k]).sum::<u64>() << (p.n() - plan.t);
+            done.iter().map(|&s| plan.orbit_size(s)).sum::<u64>() << (p.n() - plan.t);
         eprintln!(
-            "stopped after wave {last}: {solved} of {all} stored slices, {positions} of 2^{} positions ({:.3} %)",
+            "stopped in wave {last}: {solved} of {all} stored slices complete, covering {positions} of 2^{} positions ({:.3} %)",
             p.n(),
             positions as f64 / (p.n() as f64).exp2() * 100.0
         );

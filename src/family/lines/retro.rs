@@ -1082,7 +1082,7 @@ fn solve_sized(
     cancel: &AtomicBool,
     sizes: Sizes,
 ) -> Result<Exhaustive> {
-    check_moves(n, moves)?;
+    check_moves(n, moves, MAX_PIECES)?;
     let full = (1u64 << n) - 1;
     let order = piece_order(n, moves, top_bits(n, sizes) as usize);
     let moves = permute_moves(moves, &order, full);
@@ -1132,10 +1132,10 @@ fn solve_sized(
     })
 }
 
-/// Refuses boards above [`MAX_PIECES`], empty masks and pieces ≥ n.
-fn check_moves(n: usize, moves: &[Move]) -> Result<()> {
-    if n > MAX_PIECES {
-        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {MAX_PIECES})");
+/// Refuses boards above `max` pieces, empty masks and pieces ≥ n.
+fn check_moves(n: usize, moves: &[Move], max: usize) -> Result<()> {
+    if n > max {
+        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {max})");
     }
     let full = (1u64 << n) - 1;
     for m in moves {
@@ -1278,7 +1278,13 @@ impl SliceKernel {
         t: usize,
         sizes: Sizes,
     ) -> Result<Self> {
-        check_moves(n, moves)?;
+        check_moves(n, moves, 63)?;
+        if n - t.min(n) > MAX_PIECES {
+            bail!(
+                "a slice of a {n}-piece board cut by {t} pieces has 2^{} positions; at most 2^{MAX_PIECES}",
+                n - t.min(n)
+            );
+        }
         if n < t + 6 {
             bail!(
                 "a board of {n} pieces cannot be cut by {t} pieces (at least 6 must stay inside a slice)"

@@ -75,6 +75,9 @@ pub struct Engine<'a> {
     /// Write tables in the background while the next slice is solved (when
     /// the budget holds one more table).
     pub background_writes: bool,
+    /// Stop before a slice whose table would take the slice files on disk
+    /// above this many bytes ([`Engine::solve_waves`] then returns `false`).
+    pub disk_limit: Option<u64>,
     /// The write in flight: its slice and its thread (which hands the table back).
     pending: Mutex<Option<(u64, std::thread::JoinHandle<Result<Vec<u64>>>)>>,
 }
@@ -131,6 +134,7 @@ impl<'a> Engine<'a> {
             tables: Mutex::new(Vec::new()),
             background_writes: reps_in_memory >= 2
                 || plan.group.len() == 1 && free >= plan.slice_bytes(),
+            disk_limit: None,
             pending: Mutex::new(None),
         })
     }
@@ -418,7 +422,8 @@ impl<'a> Engine<'a> {
     /// wave's slices one after the other (each on all threads), skipping
     /// complete ones; `report` hears about every slice. With `prune`, a
     /// table no later slice and no [`Engine::finish`] reads is deleted as soon
-    /// as its last reader is done (its record stays).
+    /// as its last reader is done (its record stays). Returns `false` when
+    /// it stopped at the disk limit.
     pub fn solve_waves(
         &self,
         first: usize,
@@ -427,7 +432,7 @@ impl<'a> Engine<'a> {
         report: &mut dyn FnMut(u64, &SliceRun),
         progress: &(dyn Fn(u64) + Sync),
         cancel: &AtomicBool,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let last = last.min(self.plan.t);
         let last_reader = if prune {
             self.last_readers()
@@ -438,6 +443,13 @@ impl<'a> Engine<'a> {
             for s in self.plan.wave(k) {
                 if cancel.load(Ordering::Relaxed) {
                     bail!(crate::sweep::Interrupted);
+                }
+                if let Some(limit) = self.disk_limit
+                    && !self.store.is_done(s)
+                    && self.store.disk_bytes() + 2 * self.plan.slice_bytes() > limit
+                {
+                    self.flush()?;
+                    return Ok(false);
                 }
                 let r = self.solve_slice(s, progress, cancel)?;
                 report(s, &r);
@@ -451,7 +463,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// For every representative that may be deleted after use: the last
