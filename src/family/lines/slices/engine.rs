@@ -46,6 +46,9 @@ pub enum SliceRun {
     Skipped,
 }
 
+/// A background write: its thread hands the table back.
+type Writer = std::thread::JoinHandle<Result<Vec<u64>>>;
+
 /// Everything needed to solve the slices of one plan.
 pub struct Engine<'a> {
     /// The board and rule.
@@ -79,7 +82,7 @@ pub struct Engine<'a> {
     /// above this many bytes ([`Engine::solve_waves`] then returns `false`).
     pub disk_limit: Option<u64>,
     /// The write in flight: its slice and its thread (which hands the table back).
-    pending: Mutex<Option<(u64, std::thread::JoinHandle<Result<Vec<u64>>>)>>,
+    pending: Mutex<Option<(u64, Writer)>>,
 }
 
 impl<'a> Engine<'a> {
