@@ -174,6 +174,39 @@ impl<'a> Engine<'a> {
         }
         let t0 = Instant::now();
         let (r0, w0) = self.io();
+        let sources = self.ready_sources(s)?;
+        let (words, counts, passes, load_secs) = self.compute(s, &sources, progress, cancel)?;
+        let images = sources.iter().filter(|x| x.g != 0).count();
+        let record = json!({
+            "slice": s,
+            "wave": s.count_ones(),
+            "counts": counts,
+            "xxh3": store::checksum(&words),
+            "bytes": self.plan.slice_bytes(),
+            "seconds": (t0.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+            "seconds_load": (load_secs * 1000.0).round() / 1000.0,
+            "read_bytes": self.io().0 - r0,
+            "sources": sources.len(),
+            "images": images,
+            "passes": passes,
+            "threads": rayon::current_num_threads(),
+            "host": store::hostname(),
+        });
+        self.write(s, words, record)?;
+        let (r1, w1) = self.io();
+        Ok(SliceRun::Solved(SliceStats {
+            seconds: t0.elapsed().as_secs_f64(),
+            read: r1 - r0,
+            written: w1 - w0,
+            sources: sources.len(),
+            images,
+            passes,
+        }))
+    }
+
+    /// The sources of σ, each checked complete and on disk (a write in
+    /// flight of one of them is waited for).
+    fn ready_sources(&self, s: u64) -> Result<Vec<Source>> {
         let sources = self.plan.sources(&self.kernel, s);
         if self
             .pending_slice()
@@ -199,6 +232,21 @@ impl<'a> Engine<'a> {
                 );
             }
         }
+        Ok(sources)
+    }
+
+    /// Solves σ's table: the renamed sources' representatives are loaded a
+    /// batch at a time (as many as the budget holds); every pass but the last
+    /// only pulls from them, the last also pulls from the stored sources,
+    /// block by block, and runs the kernel. Returns the table, the counts,
+    /// the passes and the seconds spent loading.
+    fn compute(
+        &self,
+        s: u64,
+        sources: &[Source],
+        progress: &(dyn Fn(u64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<(Vec<u64>, Vec<u64>, usize, f64)> {
         let direct: Vec<&Source> = sources.iter().filter(|x| x.g == 0).collect();
         let files: Vec<File> = direct
             .iter()
@@ -210,49 +258,22 @@ impl<'a> Engine<'a> {
         let batches: Vec<&[u64]> = image_reps.chunks(self.reps_in_memory).collect();
         let mut words = self.take_table();
         words.par_chunks_mut(1 << 16).for_each(|c| c.fill(0));
-        let bw = self.kernel.block_words();
-        let mut counts = None;
         let passes = batches.len().max(1);
         let mut load_secs = 0.0;
-        let t_alloc = t0.elapsed().as_secs_f64();
         for pass in 0..passes {
-            let batch: &[u64] = batches.get(pass).copied().unwrap_or(&[]);
             let tl = Instant::now();
-            let loaded: Vec<(u64, Vec<u64>)> = batch
-                .iter()
-                .map(|&r| -> Result<(u64, Vec<u64>)> {
-                    let mut v = self.take_table();
-                    self.store.read_slice_into(r, &mut v)?;
-                    self.read
-                        .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
-                    self.forget(r, 0, self.plan.slice_bytes());
-                    Ok((r, v))
-                })
-                .collect::<Result<_>>()?;
+            let loaded = self.load_reps(batches.get(pass).copied().unwrap_or(&[]))?;
             load_secs += tl.elapsed().as_secs_f64();
             let images: Vec<(&Source, &[u64])> = sources
                 .iter()
                 .filter(|x| x.g != 0)
                 .filter_map(|x| {
-                    loaded
-                        .iter()
-                        .find(|l| l.0 == x.rep)
-                        .map(|l| (x, l.1.as_slice()))
+                    let l = loaded.iter().find(|l| l.0 == x.rep)?;
+                    Some((x, l.1.as_slice()))
                 })
                 .collect();
-            if pass + 1 < passes {
-                words
-                    .par_chunks_mut(bw)
-                    .enumerate()
-                    .try_for_each(|(b, dst)| -> Result<()> {
-                        if cancel.load(Ordering::Relaxed) {
-                            bail!("cancelled");
-                        }
-                        for (src, table) in &images {
-                            self.pull_image(src, table, b as u64, dst);
-                        }
-                        Ok(())
-                    })?;
+            let result = if pass + 1 < passes {
+                self.pull_images_everywhere(&images, &mut words, cancel)
             } else {
                 let before = |b: u64, dst: &mut [u64]| -> Result<()> {
                     for (src, f) in direct.iter().zip(&files) {
@@ -263,35 +284,59 @@ impl<'a> Engine<'a> {
                     }
                     Ok(())
                 };
-                counts = Some(
-                    self.kernel
-                        .solve(s, &mut words, &before, progress, cancel)?,
-                );
-            }
-            drop(images);
+                self.kernel.solve(s, &mut words, &before, progress, cancel)
+            };
             for (_, t) in loaded {
                 self.give_table(t);
             }
+            let counts = result?;
+            if pass + 1 == passes {
+                return Ok((words, counts, passes, load_secs));
+            }
         }
-        let counts = counts.expect("the last pass solves");
-        let secs = t0.elapsed().as_secs_f64();
-        let sum = store::checksum(&words);
-        let mut record = json!({
-            "slice": s,
-            "wave": s.count_ones(),
-            "counts": counts,
-            "xxh3": sum,
-            "bytes": self.plan.slice_bytes(),
-            "seconds": (secs * 1000.0).round() / 1000.0,
-            "seconds_alloc": (t_alloc * 1000.0).round() / 1000.0,
-            "seconds_load": (load_secs * 1000.0).round() / 1000.0,
-            "read_bytes": self.io().0 - r0,
-            "sources": sources.len(),
-            "images": sources.iter().filter(|x| x.g != 0).count(),
-            "passes": passes,
-            "threads": rayon::current_num_threads(),
-            "host": store::hostname(),
-        });
+        unreachable!("the last pass returns")
+    }
+
+    /// Reads whole representatives into pooled tables.
+    fn load_reps(&self, reps: &[u64]) -> Result<Vec<(u64, Vec<u64>)>> {
+        reps.iter()
+            .map(|&r| -> Result<(u64, Vec<u64>)> {
+                let mut v = self.take_table();
+                self.store.read_slice_into(r, &mut v)?;
+                self.read
+                    .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
+                self.forget(r, 0, self.plan.slice_bytes());
+                Ok((r, v))
+            })
+            .collect()
+    }
+
+    /// One pass over every block pulling from renamed sources only (all
+    /// passes but the last); returns no counts.
+    fn pull_images_everywhere(
+        &self,
+        images: &[(&Source, &[u64])],
+        words: &mut [u64],
+        cancel: &AtomicBool,
+    ) -> Result<Vec<u64>> {
+        words
+            .par_chunks_mut(self.kernel.block_words())
+            .enumerate()
+            .try_for_each(|(b, dst)| -> Result<()> {
+                if cancel.load(Ordering::Relaxed) {
+                    bail!("cancelled");
+                }
+                for (src, table) in images {
+                    self.pull_image(src, table, b as u64, dst);
+                }
+                Ok(())
+            })?;
+        Ok(Vec::new())
+    }
+
+    /// Writes σ's table and then its record (in the background when
+    /// `background_writes`: the previous write is waited for first).
+    fn write(&self, s: u64, words: Vec<u64>, mut record: Value) -> Result<()> {
         self.flush()?;
         self.written
             .fetch_add(self.plan.slice_bytes(), Ordering::Relaxed);
@@ -318,15 +363,7 @@ impl<'a> Engine<'a> {
             let words = write()?;
             self.give_table(words);
         }
-        let (r1, w1) = self.io();
-        Ok(SliceRun::Solved(SliceStats {
-            seconds: t0.elapsed().as_secs_f64(),
-            read: r1 - r0,
-            written: w1 - w0,
-            sources: sources.len(),
-            images: sources.iter().filter(|x| x.g != 0).count(),
-            passes,
-        }))
+        Ok(())
     }
 
     /// The cross groups of `src` legal in block b, by source block.
