@@ -95,6 +95,9 @@ pub enum Command {
         #[arg(long, default_value = "output")]
         out: PathBuf,
     },
+    /// One `lines` board's exhaustive analysis cut into slices: out of core on
+    /// one machine, or one Slurm job array per wave (plan, solve, slice, finish, status).
+    Board(crate::cmd::board::BoardArgs),
     /// Re-render tables and figures from stored results, without solving.
     Render {
         /// Spec files or directories (as for `run`).

@@ -37,6 +37,7 @@ pub mod params;
 pub mod retro;
 pub mod rows;
 pub mod rules;
+pub mod slices;
 pub mod solve;
 pub mod solving;
 pub mod views;
