@@ -1,5 +1,7 @@
 //! The command line (clap derive).
 
+pub mod board;
+
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -97,7 +99,11 @@ pub enum Command {
     },
     /// One `lines` board's exhaustive analysis cut into slices: out of core on
     /// one machine, or one Slurm job array per wave (plan, solve, slice, finish, status).
-    Board(crate::cmd::board::BoardArgs),
+    Board {
+        /// What to do.
+        #[command(subcommand)]
+        action: board::BoardAction,
+    },
     /// Re-render tables and figures from stored results, without solving.
     Render {
         /// Spec files or directories (as for `run`).

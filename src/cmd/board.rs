@@ -10,261 +10,98 @@
 //! nimlab board status --dir D
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
+use crate::cli::board::{BoardAction, BoardSpec, CutArgs, OnOff};
 use crate::family::lines::board::{Shape, closes, parse_mask};
+use crate::family::lines::datasets::{COUNTS, DATASETS, POSITIONS};
 use crate::family::lines::slices::engine::SliceRun;
 use crate::family::lines::slices::plan::{self, Choice, Plan, Request};
 use crate::family::lines::slices::store::{self, Store};
-use crate::family::lines::slices::{
-    Answer, Engine, Problem, fmt_bytes, parse_bytes, parse_take, solve_in_memory,
-};
+use crate::family::lines::slices::{Answer, Engine, Problem, parse_take, solve_in_memory};
 use crate::game::Play;
+use crate::mem::fmt_bytes;
+use crate::store::{ChunkId, SweepDir, write_atomic};
 
-/// `nimlab board …`.
-#[derive(Args, Debug)]
-pub struct BoardArgs {
-    /// What to do.
-    #[command(subcommand)]
-    pub action: Action,
-}
-
-/// The board subcommands.
-#[derive(Subcommand, Debug)]
-pub enum Action {
-    /// Choose how to cut the board's table into slices and write DIR/plan.json:
-    /// slice pieces, symmetries, waves, memory, disk and I/O.
-    Plan {
-        /// The board and rule.
-        #[command(flatten)]
-        board: BoardSpec,
-        /// How to cut.
-        #[command(flatten)]
-        cut: CutArgs,
-        /// Directory of the slice files (shared by every node on a cluster).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Solve the whole board on this machine: plan (or reuse DIR/plan.json),
-    /// every wave (complete slices are kept), then the answer. Rerunning resumes.
-    Solve {
-        /// The board and rule.
-        #[command(flatten)]
-        board: BoardSpec,
-        /// How to cut.
-        #[command(flatten)]
-        cut: CutArgs,
-        /// Directory of the slice files (not needed with --in-memory).
-        #[arg(long, required_unless_present = "in_memory")]
-        dir: Option<PathBuf>,
-        /// The whole table in memory instead (the reference; 2^n bits).
-        #[arg(long, conflicts_with_all = ["dir", "until_wave", "prune"])]
-        in_memory: bool,
-        /// Stop after this wave (the first waves of a board too big for the disk).
-        #[arg(long)]
-        until_wave: Option<usize>,
-        /// Delete a slice table once no later slice reads it (records stay).
-        #[arg(long)]
-        prune: bool,
-        /// Stop before the slice tables on disk would exceed this size (e.g. 40GB).
-        #[arg(long, value_parser = parse_size)]
-        disk: Option<u64>,
-        /// Drop slice files from the page cache after use, so that reads reach the disk.
-        #[arg(long)]
-        drop_cache: bool,
-        /// Print the answer as JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Solve representative slices of one wave: the array task of a cluster
-    /// run (`scripts/slurm/board-submit.sh`). Complete slices are skipped.
-    Slice {
-        /// Directory holding plan.json.
-        #[arg(long)]
-        dir: PathBuf,
-        /// The wave (number of slice pieces present).
-        #[arg(long)]
-        wave: usize,
-        /// Task index: solves the wave's representatives I·G .. I·G + G − 1.
-        #[arg(long, default_value_t = 0)]
-        task: usize,
-        /// Representatives per task.
-        #[arg(long, default_value_t = 1)]
-        group: usize,
-        /// Memory budget (default: the Slurm allocation, else half the free memory).
-        #[arg(long, value_parser = parse_size)]
-        memory: Option<u64>,
-        /// Drop slice files from the page cache after use.
-        #[arg(long)]
-        drop_cache: bool,
-    },
-    /// Sum the slices' counts and find the winning first moves: DIR/result.txt
-    /// and DIR/result.json.
-    Finish {
-        /// Directory holding plan.json and the slices.
-        #[arg(long)]
-        dir: PathBuf,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Waves, slices complete, disk used.
-    Status {
-        /// Directory holding plan.json.
-        #[arg(long)]
-        dir: PathBuf,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-        /// Print one line per wave, `WAVE STORED COMPLETE` (for scripts).
-        #[arg(long, conflicts_with = "json")]
-        waves: bool,
-    },
-}
-
-/// The board and rule.
-#[derive(Args, Debug, Clone)]
-pub struct BoardSpec {
-    /// Triangle of N rows.
-    #[arg(long, value_name = "N")]
-    triangle: Option<u32>,
-    /// Equiangular hexagon by its six sides (p0,…,p5).
-    #[arg(long, value_name = "P0,..,P5", value_delimiter = ',')]
-    hexagon: Option<Vec<u32>>,
-    /// Trapezoid A(x, y).
-    #[arg(long, value_name = "X,Y", value_delimiter = ',')]
-    trapezoid: Option<Vec<u32>>,
-    /// Parallelogram B(x, y).
-    #[arg(long, value_name = "X,Y", value_delimiter = ',')]
-    parallelogram: Option<Vec<u32>>,
-    /// Pentagon C(x, y, z).
-    #[arg(long, value_name = "X,Y,Z", value_delimiter = ',')]
-    pentagon: Option<Vec<u32>>,
-    /// Any board: rows top first, `O` a piece, `.` an empty point, rows separated by `/`.
-    #[arg(long, value_name = "ROWS")]
-    mask: Option<String>,
-    /// Which runs may be removed: maximal, any, max:P.
-    #[arg(long, default_value = "maximal", value_parser = parse_take_arg)]
-    take: crate::family::lines::rules::Take,
-    /// normal or misere.
-    #[arg(long, default_value = "normal", value_parser = parse_play)]
-    play: Play,
-}
-
-/// How to cut.
-#[derive(Args, Debug, Clone)]
-pub struct CutArgs {
-    /// Memory budget of one slice solve (e.g. 2GiB, 512M; default: half the free memory).
-    #[arg(long, value_parser = parse_size)]
-    memory: Option<u64>,
-    /// Slice pieces t (2^t slices; default: the smallest t that fits the budget).
-    #[arg(long)]
-    slice_pieces: Option<usize>,
-    /// Use the board's symmetries (images of a slice are solved once).
-    #[arg(long, value_enum, default_value_t = OnOff::On)]
-    symmetry: OnOff,
-}
-
-/// on / off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OnOff {
-    /// Yes.
-    On,
-    /// No.
-    Off,
-}
-
-fn parse_size(s: &str) -> Result<u64, String> {
-    parse_bytes(s)
-}
-
-fn parse_take_arg(s: &str) -> Result<crate::family::lines::rules::Take, String> {
-    parse_take(s)
-}
-
-fn parse_play(s: &str) -> Result<Play, String> {
-    Play::parse(s).ok_or_else(|| format!("{s:?}: use normal or misere"))
-}
-
-impl BoardSpec {
-    fn shape(&self) -> Result<Shape> {
-        let mut given = Vec::new();
-        let want = |name: &str, v: &[u32], k: usize| -> Result<()> {
-            if v.len() != k || v.contains(&0) {
-                bail!("--{name} needs {k} positive numbers separated by commas, got {v:?}");
-            }
-            Ok(())
-        };
-        if let Some(n) = self.triangle {
-            if n == 0 {
-                bail!("--triangle needs at least 1 row");
-            }
-            given.push(Shape::Triangle(n));
+/// The board a command line names.
+fn shape(b: &BoardSpec) -> Result<Shape> {
+    let mut given = Vec::new();
+    let want = |name: &str, v: &[u32], k: usize| -> Result<()> {
+        if v.len() != k || v.contains(&0) {
+            bail!("--{name} needs {k} positive numbers separated by commas, got {v:?}");
         }
-        if let Some(v) = &self.hexagon {
-            want("hexagon", v, 6)?;
-            let p = [v[0], v[1], v[2], v[3], v[4], v[5]];
-            if !closes(p) {
-                bail!(
-                    "--hexagon {v:?}: the sides do not close (need p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5)"
-                );
-            }
-            given.push(Shape::Hexagon(p));
+        Ok(())
+    };
+    if let Some(n) = b.triangle {
+        if n == 0 {
+            bail!("--triangle needs at least 1 row");
         }
-        if let Some(v) = &self.trapezoid {
-            want("trapezoid", v, 2)?;
-            given.push(Shape::Trapezoid(v[0], v[1]));
-        }
-        if let Some(v) = &self.parallelogram {
-            want("parallelogram", v, 2)?;
-            given.push(Shape::Parallelogram(v[0], v[1]));
-        }
-        if let Some(v) = &self.pentagon {
-            want("pentagon", v, 3)?;
-            given.push(Shape::Pentagon(v[0], v[1], v[2]));
-        }
-        if let Some(m) = &self.mask {
-            let rows: Vec<&str> = m.split('/').collect();
-            given.push(Shape::Mask(
-                parse_mask(&rows).map_err(|e| anyhow::anyhow!("--mask: {e}"))?,
-            ));
-        }
-        match given.len() {
-            1 => Ok(given.pop().unwrap()),
-            0 => bail!(
-                "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
-            ),
-            _ => bail!("give one board only"),
-        }
+        given.push(Shape::Triangle(n));
     }
-
-    fn given(&self) -> bool {
-        self.triangle.is_some()
-            || self.hexagon.is_some()
-            || self.trapezoid.is_some()
-            || self.parallelogram.is_some()
-            || self.pentagon.is_some()
-            || self.mask.is_some()
+    if let Some(v) = &b.hexagon {
+        want("hexagon", v, 6)?;
+        let p = [v[0], v[1], v[2], v[3], v[4], v[5]];
+        if !closes(p) {
+            bail!(
+                "--hexagon {v:?}: the sides do not close (need p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5)"
+            );
+        }
+        given.push(Shape::Hexagon(p));
     }
-
-    fn problem(&self) -> Result<Problem> {
-        Problem::new(self.shape()?, self.take, self.play)
+    if let Some(v) = &b.trapezoid {
+        want("trapezoid", v, 2)?;
+        given.push(Shape::Trapezoid(v[0], v[1]));
     }
+    if let Some(v) = &b.parallelogram {
+        want("parallelogram", v, 2)?;
+        given.push(Shape::Parallelogram(v[0], v[1]));
+    }
+    if let Some(v) = &b.pentagon {
+        want("pentagon", v, 3)?;
+        given.push(Shape::Pentagon(v[0], v[1], v[2]));
+    }
+    if let Some(m) = &b.mask {
+        let rows: Vec<&str> = m.split('/').collect();
+        given.push(Shape::Mask(
+            parse_mask(&rows).map_err(|e| anyhow::anyhow!("--mask: {e}"))?,
+        ));
+    }
+    match given.len() {
+        1 => Ok(given.pop().unwrap()),
+        0 => bail!(
+            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
+        ),
+        _ => bail!("give one board only"),
+    }
+}
+
+/// Does the command line name a board?
+fn given(b: &BoardSpec) -> bool {
+    b.triangle.is_some()
+        || b.hexagon.is_some()
+        || b.trapezoid.is_some()
+        || b.parallelogram.is_some()
+        || b.pentagon.is_some()
+        || b.mask.is_some()
+}
+
+/// The board and rule a command line names.
+fn problem(b: &BoardSpec) -> Result<Problem> {
+    let take = parse_take(&b.take).map_err(|e| anyhow::anyhow!("--take: {e}"))?;
+    let play = Play::parse(&b.play)
+        .with_context(|| format!("--play {:?}: use normal or misere", b.play))?;
+    Problem::new(shape(b)?, take, play)
 }
 
 /// Runs `nimlab board …`.
-pub fn run(args: BoardArgs) -> Result<ExitCode> {
+pub fn board(action: BoardAction) -> Result<ExitCode> {
     let cancel = Arc::new(AtomicBool::new(false));
     let c2 = cancel.clone();
     let _ = ctrlc::set_handler(move || {
@@ -273,8 +110,8 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
         }
         eprintln!("\nnimlab: stopping: complete slices are kept (Ctrl-C again to quit now)…");
     });
-    match args.action {
-        Action::Plan {
+    match action {
+        BoardAction::Plan {
             board,
             cut,
             dir,
@@ -290,7 +127,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Action::Solve {
+        BoardAction::Solve {
             board,
             cut,
             dir,
@@ -314,7 +151,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             };
             solve_dir(&board, &cut, &dir, &opts, &cancel)
         }
-        Action::Slice {
+        BoardAction::Slice {
             dir,
             wave,
             task,
@@ -322,7 +159,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             memory,
             drop_cache,
         } => slice_task(&dir, wave, task, group, memory, drop_cache, &cancel),
-        Action::Finish { dir, json } => {
+        BoardAction::Finish { dir, json } => {
             let (p, plan) = load_plan(&dir)?;
             let store = Store::new(&dir, plan.t, plan.slice_bytes())?;
             // Finishing reads single words: no memory budget to keep.
@@ -331,7 +168,7 @@ pub fn run(args: BoardArgs) -> Result<ExitCode> {
             print_answer(&p, &a, json)?;
             Ok(ExitCode::SUCCESS)
         }
-        Action::Status { dir, json, waves } => status(&dir, json, waves),
+        BoardAction::Status { dir, json, waves } => status(&dir, json, waves),
     }
 }
 
@@ -375,7 +212,7 @@ fn request(cut: &CutArgs) -> Request {
 /// and rule); returns the problem, the plan with its estimate, and whether
 /// the plan is new.
 fn plan_dir(board: &BoardSpec, cut: &CutArgs, dir: &Path) -> Result<(Problem, Choice, bool)> {
-    let p = board.problem()?;
+    let p = problem(board)?;
     let req = request(cut);
     let path = dir.join("plan.json");
     if path.exists() {
@@ -413,7 +250,7 @@ fn plan_dir(board: &BoardSpec, cut: &CutArgs, dir: &Path) -> Result<(Problem, Ch
     v["estimate"] = choice.est.to_json();
     let mut text = serde_json::to_string_pretty(&v)?;
     text.push('\n');
-    store::write_atomic(&path, text.as_bytes())?;
+    write_atomic(&path, text.as_bytes())?;
     Ok((p, choice, true))
 }
 
@@ -532,7 +369,7 @@ fn plan_text(p: &Problem, c: &Choice, dir: &Path, fresh: bool) -> String {
 
 /// `solve --in-memory`: the whole table at once.
 fn solve_whole(board: &BoardSpec, json: bool, cancel: &AtomicBool) -> Result<ExitCode> {
-    let p = board.problem()?;
+    let p = problem(board)?;
     let t0 = Instant::now();
     let a = solve_in_memory(&p, &|_| {}, cancel)?;
     let secs = t0.elapsed().as_secs_f64();
@@ -549,7 +386,7 @@ fn print_answer(p: &Problem, a: &Answer, json: bool) -> Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(&a.to_json(p))?);
     } else {
-        print!("{}", a.text(p));
+        print!("{}", a.text(p)?);
     }
     Ok(())
 }
@@ -577,7 +414,7 @@ fn solve_dir(
         drop_cache,
         json,
     } = *o;
-    if !board.given() {
+    if !given(board) {
         bail!(
             "give the board (e.g. --triangle 8 --take max:3 --play misere); the plan in --dir must match it"
         );
@@ -587,6 +424,7 @@ fn solve_dir(
     let plan = &choice.plan;
     let memory = cut.memory.unwrap_or_else(default_memory);
     let store = Store::new(dir, plan.t, plan.slice_bytes())?;
+    store.remove_temporaries()?;
     let mut engine = Engine::new(&p, plan, store, memory)?;
     engine.drop_cache = drop_cache;
     engine.disk_limit = disk;
@@ -680,7 +518,9 @@ fn solve_dir(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes DIR/result.txt and DIR/result.json.
+/// Writes DIR/result.txt, DIR/result.json and the `counts` and `positions`
+/// datasets (Parquet, the layout of `nimlab run`'s output:
+/// DIR/data/lines/<dataset>/board/part-….parquet).
 fn finish(e: &Engine<'_>, dir: &Path) -> Result<Answer> {
     let a = e.finish()?;
     let p = e.problem;
@@ -694,6 +534,7 @@ fn finish(e: &Engine<'_>, dir: &Path) -> Result<Answer> {
         }
     }
     let stored: u64 = (0..=e.plan.t).map(|k| e.plan.wave(k).len() as u64).sum();
+    let parts = write_datasets(p, &a, secs, dir)?;
     let mut v = a.to_json(p);
     v["slices"] = json!({
         "slice_pieces": e.plan.t,
@@ -704,11 +545,47 @@ fn finish(e: &Engine<'_>, dir: &Path) -> Result<Answer> {
         "read_bytes": read,
         "written_bytes": stored * e.plan.slice_bytes(),
     });
+    v["datasets"] = json!(parts);
     let mut text = serde_json::to_string_pretty(&v)?;
     text.push('\n');
-    store::write_atomic(&dir.join("result.json"), text.as_bytes())?;
-    store::write_atomic(&dir.join("result.txt"), a.text(p).as_bytes())?;
+    write_atomic(&dir.join("result.json"), text.as_bytes())?;
+    write_atomic(&dir.join("result.txt"), a.text(p)?.as_bytes())?;
     Ok(a)
+}
+
+/// Writes the answer as lines' `positions` and `counts` datasets under
+/// DIR/data/ (experiment: DIR's name, sweep `board`); returns their paths
+/// relative to DIR.
+fn write_datasets(p: &Problem, a: &Answer, seconds: f64, dir: &Path) -> Result<Vec<String>> {
+    let abs = dir
+        .canonicalize()
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    let experiment = abs
+        .file_name()
+        .map_or("board".into(), |n| n.to_string_lossy().to_string());
+    let out = SweepDir {
+        exp_dir: dir.to_path_buf(),
+        experiment,
+        sweep: "board".into(),
+        family: "lines".into(),
+        datasets: DATASETS,
+    };
+    let chunk = ChunkId::new(0, &[format!("board/{:016x}", p.fingerprint())]);
+    let (positions, counts) = a.tables(p, (seconds * 1000.0).round() / 1000.0)?;
+    let mut paths = Vec::new();
+    for (ds, table) in [(&POSITIONS, positions), (&COUNTS, counts)] {
+        out.write_part(ds, &chunk, vec![table])?;
+        let path = out.part_path(ds.name, &chunk);
+        paths.push(
+            path.strip_prefix(dir)
+                .unwrap_or(&path)
+                .display()
+                .to_string(),
+        );
+    }
+    // Parts of an earlier nimlab (another results version) go.
+    out.prune(&[chunk])?;
+    Ok(paths)
 }
 
 fn slice_task(
@@ -738,6 +615,7 @@ fn slice_task(
     }
     let memory = memory.or_else(slurm_memory).unwrap_or_else(default_memory);
     let store = Store::new(dir, plan.t, plan.slice_bytes())?;
+    store.remove_temporaries()?;
     let mut engine = Engine::new(&p, &plan, store, memory)?;
     engine.drop_cache = drop_cache;
     for &s in &reps[first..(first + group).min(reps.len())] {

@@ -17,7 +17,7 @@ use super::plan::{self, Plan, Source};
 use super::store::{self, Store};
 use super::symmetry::Image;
 use super::{Answer, Problem};
-use crate::mem::zeroed_huge;
+use crate::mem::{fmt_bytes, zeroed_huge};
 
 /// What solving one slice did.
 #[derive(Clone, Debug, Default)]
@@ -110,14 +110,14 @@ impl<'a> Engine<'a> {
         if need > memory {
             bail!(
                 "a slice solve of this plan needs about {} on {threads} threads ({} per slice table{}), more than the memory budget {}: use fewer threads, a larger --memory, or plan with this budget (more slice pieces)",
-                super::fmt_bytes(need),
-                super::fmt_bytes(plan.slice_bytes()),
+                fmt_bytes(need),
+                fmt_bytes(plan.slice_bytes()),
                 if plan.group.len() > 1 {
                     ", twice with symmetry"
                 } else {
                     ""
                 },
-                super::fmt_bytes(memory)
+                fmt_bytes(memory)
             );
         }
         let free = memory - plan::peak_memory(plan, &kernel, threads, 0);
@@ -627,13 +627,4 @@ impl Drop for Engine<'_> {
         // reported by `flush` where it mattered).
         let _ = self.flush();
     }
-}
-
-/// The answer as the records and files hold it, plus summary fields.
-pub fn answer_record(p: &Problem, a: &Answer, extra: Value) -> Value {
-    let mut v = a.to_json(p);
-    if let (Some(o), Value::Object(e)) = (v.as_object_mut(), extra) {
-        o.extend(e);
-    }
-    v
 }

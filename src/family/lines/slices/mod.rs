@@ -44,13 +44,19 @@ pub mod symmetry;
 mod tests;
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
-use super::board::{Board, Shape};
+use super::board::{Board, Pt, Shape};
+use super::cases::LinesCase;
+use super::datasets::{COUNTS, POSITIONS};
 use super::retro::{self, Move};
-use super::rules::{self, BoardMove, Take, legal_distinct, run_cells, run_text};
+use super::rules::{self, BoardMove, Take, legal_distinct, run_cells};
+use super::solving::{Method, feasibility};
+use super::{Group, Solved};
+use crate::data::{Table, cell_text};
 use crate::game::Play;
 
 pub use engine::Engine;
@@ -218,67 +224,17 @@ pub fn parse_take(s: &str) -> Result<Take, String> {
     }
 }
 
-/// Parses a byte size: a number with an optional unit, binary multiples
-/// (`512M`, `2G`, `2GiB`, `1.5GiB`, `4096`; K/M/G/T and KiB/MiB/GiB/TiB, also
-/// KB/MB/GB/TB, all as powers of 1024 as Slurm's `--mem` reads them).
-///
-/// Written here rather than taken from a crate: the size crates read `G`
-/// and `GB` as 10^9, while Slurm (whose `--mem` values the scripts pass
-/// through) reads them as 2^30.
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let x: f64 = num
-        .parse()
-        .map_err(|_| format!("{s:?} is not a size (e.g. 2GiB, 512M, 1.5G)"))?;
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        "t" | "tb" | "tib" => 40,
-        u => {
-            return Err(format!(
-                "{s:?}: unknown unit {u:?} (use K, M, G, T or KiB, MiB, GiB, TiB)"
-            ));
-        }
-    };
-    let v = x * (1u64 << shift) as f64;
-    if !(1.0..1.8e19).contains(&v) {
-        return Err(format!("{s:?} is not a positive size"));
-    }
-    Ok(v as u64)
-}
-
-/// A byte count for people: `512 MiB`, `2.00 GiB`.
-pub fn fmt_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
-        u += 1;
-    }
-    if u == 0 || v.fract() == 0.0 {
-        format!("{v:.0} {}", UNITS[u])
-    } else {
-        format!("{v:.2} {}", UNITS[u])
-    }
-}
-
 /// The answer for a whole board: P-positions per piece count, outcome,
 /// winning first moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// k = 0..=n: (C(n, k), P-positions with k pieces).
+    /// Pieces left 0..=n: (positions, P-positions).
     pub counts: Vec<(u64, u64)>,
     /// Is the full board a P-position?
     pub full_is_p: bool,
-    /// The winning first moves (those leading to a P-position), as text.
-    pub wins: Vec<String>,
+    /// The winning first moves (those leading to a P-position): direction
+    /// index and the run's cells, as [`Solved::wins`].
+    pub wins: Vec<(usize, Vec<Pt>)>,
     /// Distinct first moves.
     pub first_moves: usize,
 }
@@ -295,10 +251,7 @@ impl Answer {
         let mut wins = Vec::new();
         for m in &legal {
             if is_p(full & !m.mask)? {
-                wins.push(format!(
-                    "take {}",
-                    run_text(&run_cells(&p.board, m), m.dir as usize)
-                ));
+                wins.push((m.dir as usize, run_cells(&p.board, m)));
             }
         }
         Ok(Answer {
@@ -309,8 +262,47 @@ impl Answer {
         })
     }
 
-    /// The answer as text (compared byte for byte between solvers).
-    pub fn text(&self, p: &Problem) -> String {
+    /// The answer as lines' datasets hold it, by the family's own row
+    /// builders: one `positions` row (outcome, `winning_runs`, solved by the
+    /// exhaustive method in `seconds`) and the `counts` rows (one per number
+    /// of pieces left), as `nimlab run` writes them for this board with
+    /// `counts: true`.
+    pub fn tables(&self, p: &Problem, seconds: f64) -> Result<(Table, Table)> {
+        let case = LinesCase {
+            group: Arc::new(Group {
+                shapes: vec![p.shape.clone()],
+                label: p.shape.name(),
+                along: None,
+            }),
+            take: p.take,
+            play: p.play,
+            counts: true,
+            grundy: false,
+            pictures: false,
+            hex: None,
+            hex_side: 0,
+            hex_boards: 1,
+            memo_budget: 0,
+        };
+        let solved = [(
+            Solved {
+                is_p: self.full_is_p,
+                grundy: None,
+                wins: self.wins.clone(),
+                method: "exhaustive",
+                counts: Some(self.counts.clone()),
+                memo: None,
+            },
+            seconds,
+        )];
+        Ok((case.positions(&solved), case.count_table(&solved)?))
+    }
+
+    /// The answer as text (compared byte for byte between solvers): the
+    /// `counts` rows under their column names, the outcome and the
+    /// `winning_runs` as the tables print them.
+    pub fn text(&self, p: &Problem) -> Result<String> {
+        let (positions, counts) = self.tables(p, 0.0)?;
         let mut s = format!(
             "board {} ({}), {} pieces, take {}, {} play\n",
             p.shape.text(),
@@ -319,46 +311,66 @@ impl Answer {
             p.take.text(),
             p.play.as_str()
         );
-        let _ = writeln!(s, " k            positions          P-positions");
-        for (k, (pos, pp)) in self.counts.iter().enumerate() {
-            let _ = writeln!(s, "{k:2} {pos:20} {pp:20}");
+        let cols = ["pieces_left", "positions", "p_positions"];
+        let _ = writeln!(s, "{:>11} {:>20} {:>20}", cols[0], cols[1], cols[2]);
+        for row in 0..counts.rows() {
+            let cells: Vec<String> = cols
+                .iter()
+                .map(|c| {
+                    let mut t = String::new();
+                    cell_text(&counts, c, row, COUNTS.column(c), &mut t);
+                    t
+                })
+                .collect();
+            let _ = writeln!(s, "{:>11} {:>20} {:>20}", cells[0], cells[1], cells[2]);
         }
         let total: u64 = self.counts.iter().map(|c| c.1).sum();
-        let _ = writeln!(s, "total P-positions: {total}");
+        let _ = writeln!(s, "total p_positions: {total}");
         let _ = writeln!(
             s,
-            "full board: {}",
+            "outcome: {}",
             if self.full_is_p {
-                "P (the first player loses)"
+                "P (the player to move loses with perfect play)"
             } else {
-                "N (the first player wins)"
+                "N (the player to move wins)"
             }
         );
+        let mut runs = String::new();
+        cell_text(
+            &positions,
+            "winning_runs",
+            0,
+            POSITIONS.column("winning_runs"),
+            &mut runs,
+        );
         let _ = writeln!(
             s,
-            "winning first moves: {} of {}",
+            "winning_runs ({} of {} first moves): {}",
             self.wins.len(),
-            self.first_moves
+            self.first_moves,
+            if runs.is_empty() { "none" } else { &runs }
         );
-        for w in &self.wins {
-            let _ = writeln!(s, "  {w}");
-        }
-        s
+        Ok(s)
     }
 
-    /// The answer as JSON.
+    /// The answer as JSON, under the datasets' column names.
     pub fn to_json(&self, p: &Problem) -> Value {
         json!({
-            "shape": p.shape.text(),
+            "board": p.shape.text(),
             "name": p.shape.name(),
+            "shape": p.shape.kind(),
             "pieces": p.n(),
             "take": p.take.text(),
             "play": p.play.as_str(),
-            "counts": self.counts.iter().enumerate().map(|(k, c)| json!({"k": k, "positions": c.0, "p_positions": c.1})).collect::<Vec<_>>(),
+            "counts": self.counts.iter().enumerate().map(|(k, c)| json!({"pieces_left": k, "positions": c.0, "p_positions": c.1})).collect::<Vec<_>>(),
             "p_positions": self.counts.iter().map(|c| c.1).sum::<u64>(),
-            "full_board": if self.full_is_p { "P" } else { "N" },
+            "outcome": if self.full_is_p { "P" } else { "N" },
             "first_moves": self.first_moves,
-            "winning_first_moves": self.wins,
+            "winning_move_count": self.wins.len(),
+            "winning_runs": self.wins.iter().map(|(_, cells)| {
+                let (a, b) = (cells[0], cells[cells.len() - 1]);
+                json!({"q0": a.0, "r0": a.1, "q1": b.0, "r1": b.1})
+            }).collect::<Vec<_>>(),
         })
     }
 }
@@ -378,6 +390,8 @@ pub fn solve_in_memory(
             retro::MAX_PIECES
         );
     }
+    feasibility(p.n() as u64, Method::Exhaustive, true)
+        .map_err(|e| anyhow::anyhow!("{e}; solve it in slices (--dir)"))?;
     let e = retro::solve(p.n(), &p.kmoves, p.play, progress, cancel)?;
     Answer::new(p, e.counts.clone(), &|x| Ok(e.is_p(x)))
 }

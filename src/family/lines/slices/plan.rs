@@ -6,8 +6,9 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::super::retro::{self, SliceKernel};
+use super::Problem;
 use super::symmetry::{self, Perm};
-use super::{Problem, fmt_bytes};
+use crate::mem::fmt_bytes;
 
 /// Bytes a slice solve needs besides its tables (binary, kernel tables,
 /// thread stacks, allocator slack).

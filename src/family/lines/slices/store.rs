@@ -10,19 +10,24 @@
 //! DIR/result.json, DIR/result.txt  the answer (`nimlab board finish`)
 //! ```
 //!
-//! Every file is written to a temporary name beside it, flushed to disk and
-//! renamed into place; a slice's record is written after its table. A slice
-//! is complete when its record exists and its table has the right size.
-//! The kernel is deterministic, so a slice solved twice (a requeued task, two
-//! tasks at once) writes the same table: the rename is harmless.
+//! Every file is written as every nimlab file is ([`crate::store::write_atomic`]:
+//! a temporary name beside it, synced, renamed into place); a slice's record
+//! is written after its table. A slice is complete when its record exists
+//! and its table has the right size. The kernel is deterministic, so a slice
+//! solved twice (a requeued task, two tasks at once) writes the same table:
+//! the rename is harmless. Temporaries left by killed processes of this host
+//! are removed by [`Store::remove_temporaries`]; those of other hosts (whose
+//! writers may be alive) are left alone.
 
 use std::fs::{self, File};
-use std::io::Write as _;
 use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+
+use crate::store::atomic::prune_orphans;
+use crate::store::write_atomic;
 
 /// A sliced solve's directory.
 #[derive(Clone, Debug)]
@@ -184,7 +189,8 @@ impl Store {
         for w in waves.flatten() {
             if let Ok(files) = fs::read_dir(w.path()) {
                 for f in files.flatten() {
-                    if f.path().extension().is_some_and(|e| e == "bits") {
+                    let temporary = f.file_name().to_string_lossy().starts_with('.');
+                    if !temporary && f.path().extension().is_some_and(|e| e == "bits") {
                         total += f.metadata().map_or(0, |m| m.len());
                     }
                 }
@@ -193,56 +199,20 @@ impl Store {
         total
     }
 
-    /// Removes temporary files left by killed runs (call only when no other
-    /// process writes into the directory).
-    pub fn remove_temporaries(&self) -> usize {
-        let mut removed = 0;
-        let mut dirs = vec![self.dir.clone()];
+    /// Removes the temporary files left by killed processes of this host
+    /// (safe while other processes write: see [`crate::store::atomic::is_orphan`]).
+    pub fn remove_temporaries(&self) -> Result<usize> {
+        let mut removed = prune_orphans(&self.dir)?;
         if let Ok(waves) = fs::read_dir(self.dir.join("slices")) {
-            dirs.extend(waves.flatten().map(|w| w.path()));
-        }
-        for d in dirs {
-            if let Ok(files) = fs::read_dir(&d) {
-                for f in files.flatten() {
-                    if f.file_name().to_string_lossy().contains(".tmp-")
-                        && fs::remove_file(f.path()).is_ok()
-                    {
-                        removed += 1;
-                    }
-                }
+            for w in waves.flatten() {
+                removed += prune_orphans(&w.path())?;
             }
         }
-        removed
+        Ok(removed)
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it (flushed to
-/// disk), renamed into place; the directory entry is flushed too.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path.file_name().expect("a file name").to_string_lossy();
-    let tmp = path.with_file_name(format!("{name}.tmp-{}-{}", hostname(), std::process::id()));
-    let result = (|| -> Result<()> {
-        let mut f =
-            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes)
-            .and_then(|_| f.sync_all())
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        fs::rename(&tmp, path)
-            .with_context(|| format!("cannot move {} into place", path.display()))?;
-        if let Some(dir) = path.parent()
-            && let Ok(d) = File::open(dir)
-        {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// This machine's host name (for records and temporary names).
+/// This machine's host name (for the completion records).
 pub fn hostname() -> String {
     fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|s| s.trim().to_string())
