@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -400,6 +400,8 @@ struct SolveOpts {
     json: bool,
 }
 
+/// `board solve --dir`: plans (or reuses the plan), solves the waves up to
+/// `--until-wave` or the disk limit, then finishes.
 fn solve_dir(
     board: &BoardSpec,
     cut: &CutArgs,
@@ -407,13 +409,6 @@ fn solve_dir(
     o: &SolveOpts,
     cancel: &AtomicBool,
 ) -> Result<ExitCode> {
-    let SolveOpts {
-        until_wave,
-        prune,
-        disk,
-        drop_cache,
-        json,
-    } = *o;
     if !given(board) {
         bail!(
             "give the board (e.g. --triangle 8 --take max:3 --play misere); the plan in --dir must match it"
@@ -426,59 +421,12 @@ fn solve_dir(
     let store = Store::new(dir, plan.t, plan.slice_bytes())?;
     store.remove_temporaries()?;
     let mut engine = Engine::new(&p, plan, store, memory)?;
-    engine.drop_cache = drop_cache;
-    engine.disk_limit = disk;
+    engine.drop_cache = o.drop_cache;
+    engine.disk_limit = o.disk;
     let io0 = store::process_io();
     let t0 = Instant::now();
-    let mut last = until_wave.unwrap_or(plan.t).min(plan.t);
-    let mut stopped_at_disk = false;
-    let done = AtomicU64::new(0);
-    let bar = indicatif::ProgressBar::new(
-        (0..=last).map(|k| plan.wave(k).len() as u64).sum::<u64>() << (p.n() - plan.t),
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {percent:>3}% {elapsed_precise} eta {eta}",
-        )
-        .expect("a valid template"),
-    );
-    let progress = |d: u64| {
-        done.fetch_add(d, Ordering::Relaxed);
-        bar.inc(d);
-    };
-    for k in 0..=last {
-        let tw = Instant::now();
-        let (r0, w0) = engine.io();
-        let (mut solved, mut skipped) = (0, 0);
-        let mut report = |_: u64, r: &SliceRun| match r {
-            SliceRun::Solved(_) => solved += 1,
-            SliceRun::Skipped => {
-                skipped += 1;
-                bar.inc(1u64 << (p.n() - plan.t));
-            }
-        };
-        let complete = engine.solve_waves(k, k, prune, &mut report, &progress, cancel)?;
-        let (r1, w1) = engine.io();
-        bar.suspend(|| {
-            eprintln!(
-                "wave {k:2}: {solved} slices solved, {skipped} complete already, {:.1} s, read {}, written {}, disk {}",
-                tw.elapsed().as_secs_f64(),
-                fmt_bytes(r1 - r0),
-                fmt_bytes(w1 - w0),
-                fmt_bytes(engine.store.disk_bytes())
-            )
-        });
-        if !complete {
-            eprintln!(
-                "stopped in wave {k}: the next slice would take the slice files above --disk {}",
-                fmt_bytes(disk.unwrap_or(0))
-            );
-            stopped_at_disk = true;
-            last = k;
-            break;
-        }
-    }
-    bar.finish_and_clear();
+    let until = o.until_wave.unwrap_or(plan.t).min(plan.t);
+    let last = run_waves(&engine, until, o, cancel)?;
     let secs = t0.elapsed().as_secs_f64();
     let (r, w) = engine.io();
     let dev = match (io0, store::process_io()) {
@@ -497,25 +445,86 @@ fn solve_dir(
         store::peak_rss().map_or("?".into(), fmt_bytes),
         fmt_bytes(memory)
     );
-    if last < plan.t || stopped_at_disk {
-        let done: Vec<u64> = (0..=last)
-            .flat_map(|k| plan.wave(k))
-            .filter(|&s| engine.store.record_path(s).is_file())
-            .collect();
-        let solved = done.len() as u64;
-        let all: u64 = choice.est.reps.iter().sum();
-        let positions: u64 =
-            done.iter().map(|&s| plan.orbit_size(s)).sum::<u64>() << (p.n() - plan.t);
-        eprintln!(
-            "stopped in wave {last}: {solved} of {all} stored slices complete, covering {positions} of 2^{} positions ({:.3} %)",
-            p.n(),
-            positions as f64 / (p.n() as f64).exp2() * 100.0
-        );
+    if last < plan.t || !complete(&engine, last) {
+        eprintln!("{}", partial_text(&engine, &choice, last));
         return Ok(ExitCode::SUCCESS);
     }
     let a = finish(&engine, dir)?;
-    print_answer(&p, &a, json)?;
+    print_answer(&p, &a, o.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Solves waves `0..=until` (one line per wave); returns the last wave
+/// worked on (earlier when the disk limit stopped it).
+fn run_waves(
+    engine: &Engine<'_>,
+    until: usize,
+    o: &SolveOpts,
+    cancel: &AtomicBool,
+) -> Result<usize> {
+    let (n, t) = (engine.problem.n(), engine.plan.t);
+    let stored: u64 = (0..=until).map(|k| engine.plan.wave(k).len() as u64).sum();
+    let bar = crate::sweep::progress_bar(stored << (n - t), false);
+    bar.set_prefix("board");
+    let progress = |d: u64| bar.inc(d);
+    for k in 0..=until {
+        let tw = Instant::now();
+        let (r0, w0) = engine.io();
+        let (mut solved, mut skipped) = (0, 0);
+        let mut report = |_: u64, r: &SliceRun| match r {
+            SliceRun::Solved(_) => solved += 1,
+            SliceRun::Skipped => {
+                skipped += 1;
+                bar.inc(1u64 << (n - t));
+            }
+        };
+        let within = engine.solve_waves(k, k, o.prune, &mut report, &progress, cancel)?;
+        bar.set_message(format!("wave {k} of {t}"));
+        let (r1, w1) = engine.io();
+        bar.suspend(|| {
+            eprintln!(
+                "wave {k:2}: {solved} slices solved, {skipped} complete already, {:.1} s, read {}, written {}, disk {}",
+                tw.elapsed().as_secs_f64(),
+                fmt_bytes(r1 - r0),
+                fmt_bytes(w1 - w0),
+                fmt_bytes(engine.store.disk_bytes())
+            )
+        });
+        if !within {
+            bar.finish_and_clear();
+            eprintln!(
+                "stopped in wave {k}: the next slice would take the slice files above --disk {}",
+                fmt_bytes(o.disk.unwrap_or(0))
+            );
+            return Ok(k);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(until)
+}
+
+/// Are all the representatives of waves `0..=last` complete (their records
+/// written; `--prune` may have deleted their tables since)?
+fn complete(engine: &Engine<'_>, last: usize) -> bool {
+    (0..=last)
+        .flat_map(|k| engine.plan.wave(k))
+        .all(|s| engine.store.record_path(s).is_file())
+}
+
+/// How much of the board a partial solve covers.
+fn partial_text(engine: &Engine<'_>, choice: &Choice, last: usize) -> String {
+    let (n, plan) = (engine.problem.n(), engine.plan);
+    let done: Vec<u64> = (0..=last)
+        .flat_map(|k| plan.wave(k))
+        .filter(|&s| engine.store.record_path(s).is_file())
+        .collect();
+    let all: u64 = choice.est.reps.iter().sum();
+    let positions: u64 = done.iter().map(|&s| plan.orbit_size(s)).sum::<u64>() << (n - plan.t);
+    format!(
+        "stopped in wave {last}: {} of {all} stored slices complete, covering {positions} of 2^{n} positions ({:.3} %)",
+        done.len(),
+        positions as f64 / (n as f64).exp2() * 100.0
+    )
 }
 
 /// Writes DIR/result.txt, DIR/result.json and the `counts` and `positions`
