@@ -1175,7 +1175,7 @@ fn permute_moves(moves: &[Move], order: &[u8], full: u64) -> Vec<Move> {
 /// group of `plan` pulls into them (final, not written meanwhile); nothing
 /// else touches those words while the layers run.
 #[allow(clippy::too_many_arguments)]
-unsafe fn run_layers(
+unsafe fn run_layers<B>(
     plan: &Plan,
     all: Words,
     first: u64,
@@ -1184,8 +1184,11 @@ unsafe fn run_layers(
     block_positions: u64,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &AtomicBool,
-    before: &(dyn Fn(u64, &mut [u64]) -> Result<()> + Sync),
-) -> Result<Vec<u64>> {
+    before: &B,
+) -> Result<Vec<u64>>
+where
+    B: Fn(u64, &mut [u64]) -> Result<()> + Sync + ?Sized,
+{
     let lb = plan.lb;
     let block = 1usize << lb;
     let mut counts = vec![0u64; n + 8];
