@@ -24,7 +24,7 @@
 # DIR must be on a filesystem every node sees. Layout: DIR/plan.json,
 # DIR/slices/wKK/*.bits|json (see docs/families/lines-slices.md),
 # DIR/slurm/bin/nimlab (snapshot) and jobs.log, DIR/logs/ (one log per task),
-# DIR/result.txt and result.json (the finish job).
+# DIR/result.txt, result.json and data/ (Parquet datasets; the finish job).
 #
 # Requeue-safe and resumable: a task whose slices are complete exits at once;
 # slices are written atomically (a slice written twice is the same file).

@@ -15,7 +15,7 @@
 #   2. board-submit.sh --mem 1G: waits for every wave and the finish job,
 #      checks that every task COMPLETED, that each task's peak memory (as
 #      nimlab reports it) stayed under 1 GiB, and compares DIR/result.txt (the
-#      P-positions per piece count, outcome, winning first moves) with the
+#      P-positions per number of pieces left, outcome, winning runs) with the
 #      reference byte for byte (cmp);
 # and for misère play also
 #   3. requeue: `scontrol requeue` of a finished task, which finds its slice
@@ -213,7 +213,7 @@ for play in misere normal; do
         ((peak > 0 && peak <= MEM_BYTES)) && pass "$play: largest task peak memory $((peak >> 20)) MiB ≤ 1 GiB (--mem $MEM)" ||
             fail "$play: task peak memory $peak bytes (limit $MEM_BYTES)"
         if cmp -s "$WORK/ref-$play.txt" "$D/result.txt"; then
-            pass "$play: result.txt identical to the in-memory run (cmp): $(grep -c '^ *[0-9]' "$D/result.txt") count lines, $(grep 'full board' "$D/result.txt"), $(grep 'winning first moves' "$D/result.txt")"
+            pass "$play: result.txt identical to the in-memory run (cmp): $(grep -c '^ *[0-9]' "$D/result.txt") count lines, $(grep '^outcome' "$D/result.txt"), $(grep -o '^winning_runs ([^)]*)' "$D/result.txt")"
         else
             fail "$play: result.txt differs from the in-memory run: $(diff "$WORK/ref-$play.txt" "$D/result.txt" | head -5)"
         fi
