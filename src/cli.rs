@@ -102,7 +102,7 @@ pub enum Command {
     Board {
         /// What to do.
         #[command(subcommand)]
-        action: board::BoardAction,
+        action: Box<board::BoardAction>,
     },
     /// Re-render tables and figures from stored results, without solving.
     Render {

@@ -84,7 +84,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             dry_run,
         }),
         Command::Check { specs, out } => cmd::check::check(&specs, &out),
-        Command::Board { action } => cmd::board::board(action),
+        Command::Board { action } => cmd::board::board(*action),
         Command::Merge { specs, from, out } => cmd::merge::merge(&specs, &from, &out),
         Command::Report { specs, out } => cmd::report::report(&specs, &out),
         Command::Render { specs, out } => cmd::render::render(&specs, &out),
