@@ -1,5 +1,7 @@
 //! The command line (clap derive).
 
+pub mod board;
+
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -133,6 +135,13 @@ pub enum Command {
         /// data changed since they were last built.
         #[arg(long)]
         rebuild: bool,
+    },
+    /// One `lines` board's exhaustive analysis cut into slices: out of core on
+    /// one machine, or one Slurm job array per wave (plan, solve, slice, finish, status).
+    Board {
+        /// What to do.
+        #[command(subcommand)]
+        action: Box<board::BoardAction>,
     },
     /// Re-render tables and figures from stored results, without solving.
     Render {

@@ -1,4 +1,5 @@
-//! Memory helpers shared by the solvers.
+//! Memory helpers shared by the solvers, and byte sizes as people write
+//! them (`--memory 2GiB`).
 
 /// A zeroed vector whose pages the kernel may back with 2 MiB huge pages
 /// (Linux transparent huge pages, on request): a 10^8-value Grundy sequence
@@ -69,18 +70,13 @@ pub fn budget_text(budget: u64) -> String {
     }
 }
 
-/// A byte count for people: `1.5 GiB`, `320.0 MiB`, `2.0e6 TiB`.
+/// A byte count for people, also absurd ones: [`fmt_bytes`] up to 1024 TiB,
+/// then `2.0e6 TiB`.
 pub fn human_bytes(b: u64) -> String {
-    let b = b as f64;
-    let gib = (1u64 << 30) as f64;
-    if b >= 1024.0 * 1024.0 * gib {
-        format!("{:.1e} TiB", b / (1024.0 * gib))
-    } else if b >= 1024.0 * gib {
-        format!("{:.1} TiB", b / (1024.0 * gib))
-    } else if b >= gib {
-        format!("{:.1} GiB", b / gib)
+    if b >= 1 << 50 {
+        format!("{:.1e} TiB", b as f64 / (1u64 << 40) as f64)
     } else {
-        format!("{:.1} MiB", b / (1u64 << 20) as f64)
+        fmt_bytes(b)
     }
 }
 
@@ -127,6 +123,57 @@ fn cgroup_limit() -> Option<u64> {
         .min()
 }
 
+/// Parses a byte size: a number with an optional unit, binary multiples
+/// (`512M`, `2G`, `2GiB`, `1.5GiB`, `4096`; K/M/G/T and KiB/MiB/GiB/TiB, also
+/// KB/MB/GB/TB, all as powers of 1024 as Slurm's `--mem` reads them).
+///
+/// Written here rather than taken from a crate: the size crates read `G`
+/// and `GB` as 10^9, while Slurm (whose `--mem` values the scripts pass
+/// through) reads them as 2^30.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?} is not a size (e.g. 2GiB, 512M, 1.5G)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        u => {
+            return Err(format!(
+                "{s:?}: unknown unit {u:?} (use K, M, G, T or KiB, MiB, GiB, TiB)"
+            ));
+        }
+    };
+    let v = x * (1u64 << shift) as f64;
+    if !(1.0..1.8e19).contains(&v) {
+        return Err(format!("{s:?} is not a positive size"));
+    }
+    Ok(v as u64)
+}
+
+/// A byte count for people: `512 MiB`, `2.00 GiB`.
+pub fn fmt_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 || v.fract() == 0.0 {
+        format!("{v:.0} {}", UNITS[u])
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +195,29 @@ mod tests {
             assert!((256 << 20..1 << 50).contains(&m), "{m}");
             assert!(case_budget() < m);
         }
+    }
+
+    #[test]
+    fn sizes_parse_as_slurm_reads_them_and_print_back() {
+        assert_eq!(parse_bytes("2GiB").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("2G").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("2GB").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_bytes("1.5GiB").unwrap(), 3 << 29);
+        assert_eq!(parse_bytes("4096").unwrap(), 4096);
+        assert_eq!(parse_bytes(" 1t ").unwrap(), 1 << 40);
+        assert!(
+            parse_bytes("2 parsecs")
+                .unwrap_err()
+                .contains("unknown unit")
+        );
+        assert!(parse_bytes("-1G").is_err());
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("").is_err());
+        assert_eq!(fmt_bytes(0), "0 B");
+        assert_eq!(fmt_bytes(1000), "1000 B");
+        assert_eq!(fmt_bytes(2 << 30), "2 GiB");
+        assert_eq!(fmt_bytes(1536 << 20), "1.50 GiB");
+        assert_eq!(fmt_bytes(5 << 40), "5 TiB");
     }
 }

@@ -40,6 +40,7 @@ pub mod play;
 pub mod retro;
 pub mod rows;
 pub mod rules;
+pub mod slices;
 pub mod solve;
 pub mod solving;
 pub mod views;

@@ -164,16 +164,7 @@ const FREE_BOTTOM: usize = 6 + LEAF_BITS as usize;
 /// relative order in between.
 fn piece_order(n: usize, moves: &[Move], top: usize) -> Vec<u8> {
     let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
-    let mut adj = vec![0u64; n];
-    for m in moves {
-        let s = (m.mask | m.blockers) & full;
-        let mut rest = s;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            adj[i] |= s & !(1 << i);
-            rest &= rest - 1;
-        }
-    }
+    let adj = adjacency(n, moves);
     let bottom = independent(&adj, full, FREE_BOTTOM);
     let top = independent(&adj, full & !bottom, top);
     let mut order = vec![0u8; n];
@@ -187,6 +178,22 @@ fn piece_order(n: usize, moves: &[Move], top: usize) -> Vec<u8> {
         }
     }
     order
+}
+
+/// `adj[i]`: the pieces sharing a move's mask or blockers with piece i.
+pub(crate) fn adjacency(n: usize, moves: &[Move]) -> Vec<u64> {
+    let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
+    let mut adj = vec![0u64; n];
+    for m in moves {
+        let s = (m.mask | m.blockers) & full;
+        let mut rest = s;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            adj[i] |= s & !(1 << i);
+            rest &= rest - 1;
+        }
+    }
+    adj
 }
 
 /// Up to `want` pieces of `among`, pairwise not adjacent in `adj`: greedily,
@@ -426,25 +433,71 @@ const LEVELS: [u64; 7] = {
 /// Block, tile and leaf sizes (the constants above; tests shrink them so
 /// that small boards go through every path).
 #[derive(Clone, Copy, Debug)]
-struct Sizes {
+pub(crate) struct Sizes {
     min_top_bits: u32,
     max_block_bits: u32,
     tile_bits: u32,
     leaf_bits: u32,
     chunk_min_pieces: usize,
+    /// Highest word bits that select a slice ([`SliceKernel`]; 0 for the
+    /// whole table): blocks lie inside the rest.
+    slice_bits: u32,
 }
 
-const SIZES: Sizes = Sizes {
+pub(crate) const SIZES: Sizes = Sizes {
     min_top_bits: MIN_TOP_BITS,
     max_block_bits: MAX_BLOCK_BITS,
     tile_bits: TILE_BITS,
     leaf_bits: LEAF_BITS,
     chunk_min_pieces: CHUNK_TABLE_MIN_PIECES,
+    slice_bits: 0,
 };
 
-/// Local word bits of a block for an n-piece board.
+/// The real sizes, and small blocks, tiles and leaves so that boards of
+/// 7..20 pieces use every path (several layers of blocks, tiles pulling
+/// from tiles of the same block and of other blocks, cross steps, leaves,
+/// in-word moves by fixpoint and by chunk table).
+#[cfg(test)]
+pub(crate) const TEST_SIZES: [Sizes; 5] = [
+    SIZES,
+    Sizes {
+        min_top_bits: 1,
+        max_block_bits: 12,
+        tile_bits: 6,
+        leaf_bits: 0,
+        chunk_min_pieces: 99,
+        slice_bits: 0,
+    },
+    Sizes {
+        min_top_bits: 2,
+        max_block_bits: 6,
+        tile_bits: 3,
+        leaf_bits: 1,
+        chunk_min_pieces: 99,
+        slice_bits: 0,
+    },
+    Sizes {
+        min_top_bits: 3,
+        max_block_bits: 4,
+        tile_bits: 2,
+        leaf_bits: 2,
+        chunk_min_pieces: 0,
+        slice_bits: 0,
+    },
+    Sizes {
+        min_top_bits: 1,
+        max_block_bits: 20,
+        tile_bits: 0,
+        leaf_bits: 0,
+        chunk_min_pieces: 6,
+        slice_bits: 0,
+    },
+];
+
+/// Local word bits of a block for an n-piece board (inside a slice when
+/// `sz.slice_bits > 0`).
 fn block_bits(n: usize, sz: Sizes) -> u32 {
-    let nh = n.saturating_sub(6) as u32;
+    let nh = n.saturating_sub(6) as u32 - sz.slice_bits;
     if nh <= sz.min_top_bits + sz.leaf_bits {
         nh
     } else {
@@ -643,19 +696,19 @@ impl Plan {
             // SAFETY: words w0..w0 + tile lie in this block, which only this
             // call touches (caller's contract); no other reference to them
             // exists while `dst` lives.
-            let dst = unsafe { std::slice::from_raw_parts_mut(all.0.add(w0 as usize), tile) };
+            let dst = unsafe { std::slice::from_raw_parts_mut(all.at(w0), tile) };
             for g in &self.far {
                 let mh = g.mh & high;
                 if w0 & mh != mh || w0 & g.bh & high != 0 {
                     continue;
                 }
-                let from = (w0 ^ mh) as usize;
+                let from = w0 ^ mh;
                 // SAFETY: `mh` is a non-zero part of w0's bits above the tile,
                 // so the source tile from..from + tile is a different, earlier
                 // tile: in this block (finished by the loop already) or in a
                 // block with fewer top bits (final, caller's contract). It does
                 // not overlap `dst` and nobody writes it meanwhile.
-                let src = unsafe { std::slice::from_raw_parts(all.0.add(from), tile) };
+                let src = unsafe { std::slice::from_raw_parts(all.at(from), tile) };
                 self.apply(dst, src, g.mh & !high, g.bh & !high, g);
             }
             self.solve_tile(dst, w0);
@@ -979,9 +1032,27 @@ fn binomials(n: usize) -> Vec<u64> {
     row
 }
 
-/// Raw block pointer shared by the workers of one layer.
+/// Raw table pointer shared by the workers of one layer: word `w` (global
+/// word index) lives at `ptr + (w - first)`; `first` is 0 for the whole
+/// table and the slice's first word for a [`SliceKernel`] slice.
 #[derive(Clone, Copy)]
-struct Words(*mut u64);
+struct Words {
+    ptr: *mut u64,
+    first: u64,
+}
+
+impl Words {
+    /// Where global word `w` lives.
+    ///
+    /// # Safety
+    ///
+    /// `w - first` lies inside the allocation `ptr` points into.
+    #[inline(always)]
+    unsafe fn at(self, w: u64) -> *mut u64 {
+        // SAFETY: the caller's contract.
+        unsafe { self.ptr.add((w - self.first) as usize) }
+    }
+}
 // SAFETY: the pointer is only turned into slices under the layer discipline
 // described at the use site (disjoint mutable blocks, read-only final blocks).
 unsafe impl Send for Words {}
@@ -1011,72 +1082,36 @@ fn solve_sized(
     cancel: &AtomicBool,
     sizes: Sizes,
 ) -> Result<Exhaustive> {
-    if n > MAX_PIECES {
-        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {MAX_PIECES})");
-    }
+    check_moves(n, moves, MAX_PIECES)?;
     let full = (1u64 << n) - 1;
-    for m in moves {
-        if m.mask == 0 {
-            bail!("a move removes no piece");
-        }
-        if m.mask & !full != 0 {
-            bail!(
-                "a move names piece {} on a board of {n} pieces",
-                63 - (m.mask & !full).leading_zeros()
-            );
-        }
-    }
     let order = piece_order(n, moves, top_bits(n, sizes) as usize);
-    let moves: Vec<Move> = moves
-        .iter()
-        .map(|m| Move {
-            mask: permute(m.mask, &order),
-            blockers: permute(m.blockers & full, &order),
-        })
-        .collect();
+    let moves = permute_moves(moves, &order, full);
     let plan = Plan::new(n, &moves, play, sizes);
     let nh = n.saturating_sub(6) as u32;
     let lb = plan.lb;
     let top_bits = nh - lb;
     let mut words: Vec<u64> = zeroed_huge(1usize << nh);
-    let block = 1usize << lb;
     let block_positions = if n < 6 { 1u64 << n } else { 64u64 << lb };
-    let mut counts = vec![0u64; n + 8];
-
-    let all = Words(words.as_mut_ptr());
-    let nblocks = 1u64 << top_bits;
-    for k in 0..=top_bits {
-        let layer: Vec<u64> = (0..nblocks).filter(|b| b.count_ones() == k).collect();
-        let layer_counts = layer
-            .par_iter()
-            .map(|&b| -> Result<Vec<u64>> {
-                if cancel.load(Ordering::Relaxed) {
-                    bail!("cancelled");
-                }
-                let mut c = vec![0u64; n + 8];
-                // SAFETY: `words` (2^nh = nblocks · block words) is only reached
-                // through `all` while the layers run. The blocks of one layer
-                // are distinct, so block b is touched by this task only; a move
-                // from block b reaches either block b itself (earlier words) or
-                // a block b ^ t (t ⊆ b, t ≠ 0) with fewer bits set, finished in
-                // an earlier layer and read-only now.
-                unsafe { plan.solve_block(all, b << lb, block, &mut c) };
-                progress(block_positions);
-                Ok(c)
-            })
-            .try_reduce(
-                || vec![0u64; n + 8],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        *x += y;
-                    }
-                    Ok(a)
-                },
-            )?;
-        for (x, y) in counts.iter_mut().zip(&layer_counts) {
-            *x += y;
-        }
-    }
+    let all = Words {
+        ptr: words.as_mut_ptr(),
+        first: 0,
+    };
+    // SAFETY: `all` covers the whole table (2^top_bits blocks of 2^lb words),
+    // so every word a move of the plan reaches lies inside it; nothing else
+    // touches `words` while the layers run.
+    let mut counts = unsafe {
+        run_layers(
+            &plan,
+            all,
+            0,
+            top_bits,
+            n,
+            block_positions,
+            progress,
+            cancel,
+            &|_, _| Ok(()),
+        )?
+    };
     if n < 6 {
         // Bits ≥ 2^n are not positions (they were computed as if they were).
         let extra = words[0] & !((1u64 << (1u32 << n)) - 1);
@@ -1095,6 +1130,374 @@ fn solve_sized(
         order,
         counts,
     })
+}
+
+/// Refuses boards above `max` pieces, empty masks and pieces ≥ n.
+fn check_moves(n: usize, moves: &[Move], max: usize) -> Result<()> {
+    if n > max {
+        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {max})");
+    }
+    let full = (1u64 << n) - 1;
+    for m in moves {
+        if m.mask == 0 {
+            bail!("a move removes no piece");
+        }
+        if m.mask & !full != 0 {
+            bail!(
+                "a move names piece {} on a board of {n} pieces",
+                63 - (m.mask & !full).leading_zeros()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The moves in the solver's numbering `order` (blockers outside the board dropped).
+fn permute_moves(moves: &[Move], order: &[u8], full: u64) -> Vec<Move> {
+    moves
+        .iter()
+        .map(|m| Move {
+            mask: permute(m.mask, order),
+            blockers: permute(m.blockers & full, order),
+        })
+        .collect()
+}
+
+/// Solves the blocks `first + b` (global block indices, 2^lb words each) for
+/// `b` in `0..2^local_top`, in layers by `popcount(b)`, the blocks of a layer
+/// in parallel; `before(b, block)` runs on a block's words just before it is
+/// solved (a sliced solve pulls the moves from other slices there). Returns
+/// the P-positions per piece count (`n + 8` entries).
+///
+/// # Safety
+///
+/// `all` covers the words of these blocks, and every word below them that a
+/// group of `plan` pulls into them (final, not written meanwhile); nothing
+/// else touches those words while the layers run.
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_layers<B>(
+    plan: &Plan,
+    all: Words,
+    first: u64,
+    local_top: u32,
+    n: usize,
+    block_positions: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &AtomicBool,
+    before: &B,
+) -> Result<Vec<u64>>
+where
+    B: Fn(u64, &mut [u64]) -> Result<()> + Sync + ?Sized,
+{
+    let lb = plan.lb;
+    let block = 1usize << lb;
+    let mut counts = vec![0u64; n + 8];
+    let nblocks = 1u64 << local_top;
+    for k in 0..=local_top {
+        let layer: Vec<u64> = (0..nblocks).filter(|b| b.count_ones() == k).collect();
+        let layer_counts = layer
+            .par_iter()
+            .map(|&b| -> Result<Vec<u64>> {
+                if cancel.load(Ordering::Relaxed) {
+                    bail!("cancelled");
+                }
+                let base = (first + b) << lb;
+                // SAFETY: the blocks of one layer are distinct, so block b is
+                // touched by this task only (caller's contract: by nobody
+                // else); a move from block b reaches either block b itself
+                // (earlier words) or a block b ^ t (t ⊆ b, t ≠ 0) with fewer
+                // bits set, finished in an earlier layer and read-only now,
+                // or words below the blocks (final, caller's contract).
+                let words = unsafe { std::slice::from_raw_parts_mut(all.at(base), block) };
+                before(b, words)?;
+                let mut c = vec![0u64; n + 8];
+                // SAFETY: as above; `words` is not used any more.
+                unsafe { plan.solve_block(all, base, block, &mut c) };
+                progress(block_positions);
+                Ok(c)
+            })
+            .try_reduce(
+                || vec![0u64; n + 8],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        *x += y;
+                    }
+                    Ok(a)
+                },
+            )?;
+        for (x, y) in counts.iter_mut().zip(&layer_counts) {
+            *x += y;
+        }
+    }
+    Ok(counts)
+}
+
+/// A move group that crosses slices (see [`SliceKernel`]): legal in slice
+/// `σ` iff `σ ⊇ slice_mask` and `σ ∩ slice_blockers = ∅`, it reads slice
+/// `σ ^ slice_mask`; in block `b` of the slice iff `b ⊇ block_mask` and
+/// `b ∩ block_blockers = ∅`, from block `b ^ block_mask` of that slice;
+/// inside the block it is the kernel's sub-cube pull.
+#[derive(Clone, Debug)]
+pub struct CrossGroup {
+    /// Slice bits the moves remove.
+    pub slice_mask: u64,
+    /// Slice bits that must be clear.
+    pub slice_blockers: u64,
+    /// Block-index bits (inside the slice) the moves remove.
+    pub block_mask: u64,
+    /// Block-index bits that must be clear.
+    pub block_blockers: u64,
+    /// The moves, word parts inside one block.
+    group: Group,
+}
+
+/// The exhaustive kernel cut into 2^t *slices* by the solver's top t pieces:
+/// slice `σ` holds the positions whose top t pieces are `σ`, as a table of
+/// 2^(n − t) bits in the solver's numbering without those pieces. A slice is
+/// solved like a range of the whole table's blocks, once the moves from other
+/// slices ([`CrossGroup`]s, pulled by the caller block by block through
+/// [`SliceKernel::pull`]) are in.
+pub struct SliceKernel {
+    n: usize,
+    t: u32,
+    plan: Plan,
+    cross: Vec<CrossGroup>,
+}
+
+impl SliceKernel {
+    /// The kernel for an n-piece board under `moves` (the caller's numbering)
+    /// and `play`, numbered by `order` (as [`piece_order`]: `order[i]` is the
+    /// solver's number of piece i; the slice pieces are those numbered
+    /// `n - t .. n`). Needs `n - t ≥ 6`.
+    pub fn new(n: usize, moves: &[Move], play: Play, order: &[u8], t: usize) -> Result<Self> {
+        Self::with_sizes(n, moves, play, order, t, SIZES)
+    }
+
+    pub(crate) fn with_sizes(
+        n: usize,
+        moves: &[Move],
+        play: Play,
+        order: &[u8],
+        t: usize,
+        sizes: Sizes,
+    ) -> Result<Self> {
+        check_moves(n, moves, 63)?;
+        if n - t.min(n) > MAX_PIECES {
+            bail!(
+                "a slice of a {n}-piece board cut by {t} pieces has 2^{} positions; at most 2^{MAX_PIECES}",
+                n - t.min(n)
+            );
+        }
+        if n < t + 6 {
+            bail!(
+                "a board of {n} pieces cannot be cut by {t} pieces (at least 6 must stay inside a slice)"
+            );
+        }
+        let mut seen = vec![false; n];
+        for &o in order {
+            if (o as usize) >= n || std::mem::replace(&mut seen[o as usize], true) {
+                bail!("the piece numbering is not a permutation of 0..{n}");
+            }
+        }
+        if order.len() != n {
+            bail!(
+                "the piece numbering has {} entries for {n} pieces",
+                order.len()
+            );
+        }
+        let full = (1u64 << n) - 1;
+        let moves = permute_moves(moves, order, full);
+        let sizes = Sizes {
+            slice_bits: t as u32,
+            ..sizes
+        };
+        let mut plan = Plan::new(n, &moves, play, sizes);
+        let lw = (n - 6 - t) as u32;
+        let lb = plan.lb;
+        let (far, crossing): (Vec<Group>, Vec<Group>) =
+            plan.far.drain(..).partition(|g| g.mh >> lw == 0);
+        plan.far = far;
+        let local = (1u64 << lw) - 1;
+        let inner = (1u64 << lb) - 1;
+        let cross = crossing
+            .into_iter()
+            .map(|g| CrossGroup {
+                slice_mask: g.mh >> lw,
+                slice_blockers: g.bh >> lw,
+                block_mask: (g.mh & local) >> lb,
+                block_blockers: (g.bh & local) >> lb,
+                group: Group {
+                    mh: g.mh & inner,
+                    bh: g.bh & inner,
+                    ..g
+                },
+            })
+            .collect();
+        Ok(SliceKernel {
+            n,
+            t: t as u32,
+            plan,
+            cross,
+        })
+    }
+
+    /// Words of one slice (2^(n − t − 6)).
+    pub fn slice_words(&self) -> usize {
+        1 << (self.n - 6 - self.t as usize)
+    }
+
+    /// Words of one block (a slice has `slice_words / block_words` blocks).
+    pub fn block_words(&self) -> usize {
+        1 << self.plan.lb
+    }
+
+    /// The moves that cross slices.
+    pub fn cross(&self) -> &[CrossGroup] {
+        &self.cross
+    }
+
+    /// Solves slice `slice` in `words` (`slice_words` words, holding on entry
+    /// whatever N bits the caller has already pulled in, zeros otherwise);
+    /// `before(b, block)` runs on block b's words just before the block is
+    /// solved and must pull every [`CrossGroup`] legal there. Returns the
+    /// P-positions of the slice per piece count k = 0..=n.
+    pub fn solve(
+        &self,
+        slice: u64,
+        words: &mut [u64],
+        before: &(dyn Fn(u64, &mut [u64]) -> Result<()> + Sync),
+        progress: &(dyn Fn(u64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<u64>> {
+        assert_eq!(words.len(), self.slice_words(), "slice table size");
+        assert!(slice >> self.t == 0, "slice {slice:#x} of {} bits", self.t);
+        let lw = (self.n - 6) as u32 - self.t;
+        let lb = self.plan.lb;
+        let all = Words {
+            ptr: words.as_mut_ptr(),
+            first: slice << lw,
+        };
+        // SAFETY: `all` covers the slice (2^(lw − lb) blocks of 2^lb words,
+        // global words `slice << lw ..`), and the plan's groups that leave it
+        // were moved to `cross` (pulled by `before`); `words` is borrowed
+        // mutably for the call, so nothing else touches it.
+        let mut counts = unsafe {
+            run_layers(
+                &self.plan,
+                all,
+                slice << (lw - lb),
+                lw - lb,
+                self.n,
+                64u64 << lb,
+                progress,
+                cancel,
+                before,
+            )?
+        };
+        counts.truncate(self.n + 1);
+        Ok(counts)
+    }
+
+    /// `dst |= ` the N bits that `groups` bring from `src` (one block each, the
+    /// source block of every group; their block and slice conditions are the
+    /// caller's): tile by tile, so that the destination tile stays in L1.
+    pub fn pull(&self, dst: &mut [u64], src: &[u64], groups: &[&CrossGroup]) {
+        debug_assert!(dst.len() == self.block_words() && src.len() == dst.len());
+        let tile = (1usize << self.plan.tile_bits).min(dst.len());
+        let high = !(tile as u64 - 1);
+        for s in (0..dst.len()).step_by(tile) {
+            let w0 = s as u64;
+            for cg in groups {
+                let g = &cg.group;
+                let mh = g.mh & high;
+                if w0 & mh != mh || w0 & g.bh & high != 0 {
+                    continue;
+                }
+                let from = (w0 ^ mh) as usize;
+                self.plan.apply(
+                    &mut dst[s..s + tile],
+                    &src[from..from + tile],
+                    g.mh & !high,
+                    g.bh & !high,
+                    g,
+                );
+            }
+        }
+    }
+}
+
+/// The solver's numbering for a sliced solve ([`SliceKernel`]): the pieces
+/// `top` (the slice pieces) get the highest numbers, in the given order; the
+/// pieces `bottom` the lowest (the six in-word pieces; may be empty), then
+/// pairwise independent pieces up to ten as in [`piece_order`]; the
+/// `local_top` pieces just below the slice pieces (a slice's block index)
+/// are pairwise independent and independent of the slice pieces where
+/// possible, so that a move from another slice reads one block.
+pub(crate) fn slice_order(
+    n: usize,
+    moves: &[Move],
+    top: &[usize],
+    bottom: &[usize],
+    local_top: usize,
+) -> Vec<u8> {
+    let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
+    let adj = adjacency(n, moves);
+    let near = |set: u64| {
+        let mut a = set;
+        let mut rest = set;
+        while rest != 0 {
+            a |= adj[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        a
+    };
+    let s_set = top.iter().fold(0u64, |a, &i| a | 1 << i);
+    let b_set = bottom.iter().fold(0u64, |a, &i| a | 1 << i);
+    let more = independent(
+        &adj,
+        full & !s_set & !near(b_set),
+        FREE_BOTTOM.saturating_sub(bottom.len()),
+    );
+    let block = independent(
+        &adj,
+        full & !s_set & !b_set & !more & !near(s_set),
+        local_top,
+    );
+    let mut order = vec![0u8; n];
+    let mut next = 0u8;
+    for &i in bottom {
+        order[i] = next;
+        next += 1;
+    }
+    for part in [more, full & !s_set & !b_set & !more & !block, block] {
+        for (i, o) in order.iter_mut().enumerate() {
+            if part >> i & 1 == 1 {
+                *o = next;
+                next += 1;
+            }
+        }
+    }
+    for &i in top {
+        order[i] = next;
+        next += 1;
+    }
+    order
+}
+
+/// `x` in the solver's numbering `order` (bit i moved to bit `order[i]`).
+pub(crate) fn to_solver(x: u64, order: &[u8]) -> u64 {
+    permute(x, order)
+}
+
+/// The block bits of a sliced solve's slice (see [`SliceKernel`]).
+pub(crate) fn slice_block_bits(n: usize, t: usize) -> u32 {
+    block_bits(
+        n,
+        Sizes {
+            slice_bits: t as u32,
+            ..SIZES
+        },
+    )
 }
 
 #[cfg(test)]
@@ -1143,42 +1546,6 @@ mod tests {
         );
         e
     }
-
-    /// The real sizes, and small blocks, tiles and leaves so that boards of
-    /// 7..20 pieces use every path (several layers of blocks, tiles pulling
-    /// from tiles of the same block and of other blocks, cross steps, leaves,
-    /// in-word moves by fixpoint and by chunk table).
-    const TEST_SIZES: [Sizes; 5] = [
-        SIZES,
-        Sizes {
-            min_top_bits: 1,
-            max_block_bits: 12,
-            tile_bits: 6,
-            leaf_bits: 0,
-            chunk_min_pieces: 99,
-        },
-        Sizes {
-            min_top_bits: 2,
-            max_block_bits: 6,
-            tile_bits: 3,
-            leaf_bits: 1,
-            chunk_min_pieces: 99,
-        },
-        Sizes {
-            min_top_bits: 3,
-            max_block_bits: 4,
-            tile_bits: 2,
-            leaf_bits: 2,
-            chunk_min_pieces: 0,
-        },
-        Sizes {
-            min_top_bits: 1,
-            max_block_bits: 20,
-            tile_bits: 0,
-            leaf_bits: 0,
-            chunk_min_pieces: 6,
-        },
-    ];
 
     fn check(n: usize, moves: &[Move], play: Play) {
         let want = reference(n, moves, play);
