@@ -98,7 +98,14 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
     // The report names the closed form the period table declares.
     let summary = report::write_report(std::slice::from_ref(&e), out).unwrap();
     assert_eq!(summary.experiments, 1);
-    assert_eq!(summary.counts, [("holds".into(), 2), ("fails".into(), 1)]);
+    assert_eq!(
+        summary.counts,
+        [
+            ("holds".into(), 2),
+            ("fails".into(), 1),
+            ("partly".into(), 1)
+        ]
+    );
     let md = read(&out.join("REPORT-toy.md"));
     assert!(md.contains("N ≥ 0 and N mod 3 ∈ {0}"), "{md}");
     assert!(
