@@ -29,6 +29,7 @@
 pub mod board;
 pub mod brute;
 pub mod cases;
+pub mod chordtab;
 pub mod components;
 pub mod datasets;
 pub mod hexsum;
