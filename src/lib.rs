@@ -37,6 +37,7 @@ pub mod expr;
 pub mod family;
 pub mod fit;
 pub mod game;
+pub mod lattice;
 pub mod mem;
 pub mod params;
 pub mod period;
