@@ -194,6 +194,29 @@ impl Seen {
     }
 }
 
+/// One thread's scratch space.
+struct Scratch {
+    seen: Seen,
+    /// The cells of the parts of each chord.
+    cells: Vec<(usize, usize)>,
+}
+
+/// Asks for the cache line of `v[i]` (a hint; nothing happens elsewhere).
+#[inline(always)]
+fn prefetch<T>(v: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if i < v.len() {
+        // SAFETY: the pointer is inside `v`; a prefetch never faults and
+        // changes nothing but the cache.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                v.as_ptr().add(i) as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            )
+        };
+    }
+}
+
 /// The Grundy values of every hexagon with extents `R ≤ rmax`, `Q ≤ qmax`,
 /// `S ≤ smax` (every sub-hexagon of such a hexagon is one too).
 pub struct ChordTable {
@@ -206,6 +229,9 @@ pub struct ChordTable {
     cells: Vec<AtomicU16>,
     /// `rmax == qmax`: the `q ↔ r` image of every entry is in the table.
     square: bool,
+    /// Square tables: start of the copy of the hexagons with a side of one
+    /// piece (see [`ChordTable::unit_idx`]).
+    unit: Option<usize>,
 }
 
 /// Largest Grundy value the table stores.
@@ -234,6 +260,12 @@ fn group_starts(rmax: u32, qmax: u32, smax: u32) -> Vec<usize> {
     out
 }
 
+/// Cells of the copy of the hexagons with `a = R` in a square table of
+/// extent `e`: `Q − R`, `b` and `R` each in `0..=e` (see [`ChordTable::unit_idx`]).
+fn unit_cells(e: u32) -> usize {
+    (e as usize + 1).pow(3)
+}
+
 /// `len` zeroed atomic 16-bit cells, on huge pages when the kernel allows.
 fn zeroed_atomic_u16(len: usize) -> Vec<AtomicU16> {
     let v = std::mem::ManuallyDrop::new(crate::mem::zeroed_huge::<u16>(len));
@@ -246,7 +278,8 @@ fn zeroed_atomic_u16(len: usize) -> Vec<AtomicU16> {
 impl ChordTable {
     /// Bytes a table with these bounds allocates.
     pub fn bytes(rmax: u32, qmax: u32, smax: u32) -> u64 {
-        2 * *group_starts(rmax, qmax, smax).last().unwrap() as u64
+        let unit = if rmax == qmax { unit_cells(rmax) } else { 0 };
+        2 * (*group_starts(rmax, qmax, smax).last().unwrap() + unit + 1) as u64
     }
 
     /// An empty table (nothing computed).
@@ -256,15 +289,20 @@ impl ChordTable {
             "a chord table is thin in r: rmax ≤ qmax and rmax ≤ smax"
         );
         let group = group_starts(rmax, qmax, smax);
-        let len = *group.last().unwrap();
-        ChordTable {
+        let main = *group.last().unwrap();
+        let square = rmax == qmax;
+        let unit = if square { unit_cells(rmax) } else { 0 };
+        let t = ChordTable {
             rmax,
             qmax,
             smax,
             group,
-            cells: zeroed_atomic_u16(len),
-            square: rmax == qmax,
-        }
+            cells: zeroed_atomic_u16(main + unit + 1),
+            unit: square.then_some(main),
+            square,
+        };
+        t.cells[main + unit].store(1, Relaxed);
+        t
     }
 
     /// Computes every hexagon with extents within the bounds on `threads`
@@ -286,7 +324,10 @@ impl ChordTable {
             for _ in 0..threads {
                 let (t, barrier, next) = (&t, &barrier, &next);
                 scope.spawn(move || {
-                    let mut seen = Seen::new();
+                    let mut sc = Scratch {
+                        seen: Seen::new(),
+                        cells: Vec::new(),
+                    };
                     for n in 0..=diagonals {
                         let lo = n.saturating_sub(qmax);
                         let hi = n.min(rmax);
@@ -302,7 +343,7 @@ impl ChordTable {
                             if twin && q < r {
                                 continue;
                             }
-                            let c = t.block(r, q, twin && q != r, &mut seen);
+                            let c = t.block(r, q, twin && q != r, &mut sc);
                             if c > 0 {
                                 progress(c);
                             }
@@ -320,7 +361,7 @@ impl ChordTable {
 
     /// Computes the block `(r, q)` (and `(q, r)` when `twin`) by decreasing
     /// `a + b`; returns the number of classes computed.
-    fn block(&self, r: u32, q: u32, twin: bool, seen: &mut Seen) -> u64 {
+    fn block(&self, r: u32, q: u32, twin: bool, sc: &mut Scratch) -> u64 {
         let m = r.min(q);
         let mut count = 0;
         for t in (0..=2 * m).rev() {
@@ -339,7 +380,7 @@ impl ChordTable {
                     if self.cells[self.idx(h)].load(Relaxed) != 0 {
                         continue;
                     }
-                    let g = self.compute(h, seen);
+                    let g = self.compute(h, sc);
                     self.store(h, g);
                     count += 1;
                 }
@@ -358,6 +399,9 @@ impl ChordTable {
             let img = Hx::from_sides(p);
             if self.contains(img) {
                 self.cells[self.idx(img)].store(g as u16 + 1, Relaxed);
+                if self.unit.is_some() && img.a == img.r {
+                    self.cells[self.unit_idx(img)].store(g as u16 + 1, Relaxed);
+                }
             }
         }
     }
@@ -381,11 +425,14 @@ impl ChordTable {
     }
 
     /// `G(h)` from its parts (all computed).
-    fn compute(&self, h: Hx, seen: &mut Seen) -> u32 {
+    fn compute(&self, h: Hx, sc: &mut Scratch) -> u32 {
         let n = h.chords();
-        seen.clear(n);
-        self.for_each_chord(h, |_, g| seen.insert(g));
-        seen.mex(n)
+        self.part_cells(h, &mut sc.cells);
+        sc.seen.clear(n);
+        for &c in &sc.cells {
+            sc.seen.insert(self.chord_value(c));
+        }
+        sc.seen.mex(n)
     }
 
     /// The stored cell `i` (`g + 1`, 0 before it is computed).
@@ -398,50 +445,114 @@ impl ChordTable {
         unsafe { self.cells.get_unchecked(i) }.load(Relaxed)
     }
 
-    /// The value of a computed entry.
+    /// The cell of `h = (R, Q, R, b)` (a side of one piece, `p4`) in the
+    /// copy of such hexagons: by `Q − R`, then `b`, then `R`. The parts a
+    /// chord cuts off near a corner of its hexagon all have a side of one
+    /// piece; as the chord moves they change `R`, `Q` and `a` or `b` together,
+    /// so in the main table each lies in another slab, while here they lie
+    /// along memory (`Q − R` and `b` fixed) or at a fixed stride (`R − b`
+    /// fixed), and the whole copy is small enough to stay in cache.
     #[inline(always)]
-    fn val(&self, h: Hx) -> u32 {
-        let v = self.raw_at(self.idx(h)) as u32;
-        debug_assert!(v != 0, "{h:?} read before it was computed");
-        v.wrapping_sub(1)
+    fn unit_idx(&self, h: Hx) -> usize {
+        debug_assert!(h.a == h.r && h.r <= h.q);
+        let e = self.rmax as usize + 1;
+        self.unit.unwrap_or(0) + ((h.q - h.r) as usize * e + h.b as usize) * e + h.r as usize
     }
 
-    /// The value of a part of an `r`-chord: in a square table through its
-    /// `q ↔ r` image, which lies along memory as the chord moves.
+    /// The cell to read `G(h)` from: for a square table, the copy of the
+    /// hexagons with a one-piece side when `h` has one (rotated so that it is
+    /// `p4`), else `h` itself, or its `q ↔ r` image when `swap` (the parts of
+    /// the `r`-chords, which then lie along memory as the chord moves).
     #[inline(always)]
-    fn val_rows(&self, h: Hx) -> u32 {
+    fn cell_of(&self, h: Hx, swap: bool) -> usize {
         if self.square {
-            self.val(h.swap())
-        } else {
-            self.val(h)
+            if h.a == h.r {
+                return self.unit_idx(h);
+            }
+            if h.b == h.r {
+                return self.unit_idx(h.flip());
+            }
+            if h.a == h.q {
+                return self.unit_idx(h.swap());
+            }
+            if h.b == h.q {
+                return self.unit_idx(h.flip().swap());
+            }
+            if swap {
+                return self.idx(h.swap());
+            }
         }
+        self.idx(h)
     }
 
-    /// Calls `f(cut, G(part 1) xor G(part 2))` for every chord of `h`, in the
-    /// order rows, `q`, `s`.
+    /// The cells of the two parts of every chord of `h`, in the order rows,
+    /// `q`, `s` ([`Self::empty_cell`] for an empty part), each prefetched: the
+    /// reads that follow find most of them in cache, instead of waiting for
+    /// memory a few at a time.
     #[inline(always)]
-    fn for_each_chord(&self, h: Hx, mut f: impl FnMut(Cut, u32)) {
+    fn part_cells(&self, h: Hx, out: &mut Vec<(usize, usize)>) {
         let Hx { r, q, a, b } = h;
+        let e = self.empty_cell();
+        out.clear();
+        let mut push = |lo: usize, hi: usize| {
+            prefetch(&self.cells[..], lo);
+            prefetch(&self.cells[..], hi);
+            out.push((lo, hi));
+        };
         for k in 0..=r {
             let lo = if k == 0 {
-                0
+                e
             } else {
-                self.val_rows(bottom(h, k))
+                self.cell_of(bottom(h, k), true)
             };
-            let hi = if k == r { 0 } else { self.val_rows(top(h, k)) };
-            f(Cut { dir: 0, k }, lo ^ hi);
+            let hi = if k == r {
+                e
+            } else {
+                self.cell_of(top(h, k), true)
+            };
+            push(lo, hi);
         }
         for k in 0..=q {
-            let lo = if k == 0 { 0 } else { self.val(left(h, k)) };
-            let hi = if k == q { 0 } else { self.val(right(h, k)) };
-            f(Cut { dir: 1, k }, lo ^ hi);
+            let lo = if k == 0 {
+                e
+            } else {
+                self.cell_of(left(h, k), false)
+            };
+            let hi = if k == q {
+                e
+            } else {
+                self.cell_of(right(h, k), false)
+            };
+            push(lo, hi);
         }
         let top_s = q + r - b;
         for k in a..=top_s {
-            let lo = if k == a { 0 } else { self.val(lower(h, k)) };
-            let hi = if k == top_s { 0 } else { self.val(upper(h, k)) };
-            f(Cut { dir: 2, k }, lo ^ hi);
+            let lo = if k == a {
+                e
+            } else {
+                self.cell_of(lower(h, k), false)
+            };
+            let hi = if k == top_s {
+                e
+            } else {
+                self.cell_of(upper(h, k), false)
+            };
+            push(lo, hi);
         }
+    }
+
+    /// A cell that always holds the value 0: the value of an empty part.
+    #[inline(always)]
+    fn empty_cell(&self) -> usize {
+        self.cells.len() - 1
+    }
+
+    /// `G(part 1) xor G(part 2)` for a chord's two cells.
+    #[inline(always)]
+    fn chord_value(&self, (lo, hi): (usize, usize)) -> u32 {
+        let (x, y) = (self.raw_at(lo) as u32, self.raw_at(hi) as u32);
+        debug_assert!(x != 0 && y != 0, "a part read before it was computed");
+        (x - 1) ^ (y - 1)
     }
 
     /// `G` of the hexagon with these sides, if it is in the table.
@@ -461,25 +572,17 @@ impl ChordTable {
     pub fn options(&self, p: [u32; 6]) -> Option<(u32, Vec<(Cut, u32)>)> {
         let g = self.grundy(p)?;
         let h = Hx::from_sides(p);
-        let mut out = Vec::with_capacity(h.chords() as usize);
-        self.for_each_chord(h, |c, v| out.push((c, v)));
+        let mut cells = Vec::with_capacity(h.chords() as usize);
+        self.part_cells(h, &mut cells);
+        let cuts = (0..=h.r)
+            .map(|k| Cut { dir: 0, k })
+            .chain((0..=h.q).map(|k| Cut { dir: 1, k }))
+            .chain((h.a..=h.q + h.r - h.b).map(|k| Cut { dir: 2, k }));
+        let out = cuts
+            .zip(cells)
+            .map(|(c, x)| (c, self.chord_value(x)))
+            .collect();
         Some((g, out))
-    }
-
-    /// Number of computed entries with each value (`histogram()[g]`), over
-    /// every entry of the table (each symmetry class counted once per image).
-    pub fn histogram(&self) -> Vec<u64> {
-        let mut h = vec![0u64; 1 << 16];
-        for c in &self.cells {
-            let v = c.load(Relaxed);
-            if v != 0 {
-                h[v as usize - 1] += 1;
-            }
-        }
-        while h.last() == Some(&0) {
-            h.pop();
-        }
-        h
     }
 
     /// The bounds `(rmax, qmax, smax)`.
@@ -544,7 +647,9 @@ mod tests {
     fn layout_is_a_bijection() {
         for (rmax, qmax, smax) in [(9, 9, 9), (6, 9, 7), (3, 20, 25), (5, 12, 5), (8, 8, 3 + 8)] {
             let t = ChordTable::empty(rmax, qmax, smax);
-            let mut seen = vec![false; t.cells.len()];
+            let main = t.unit.unwrap_or(t.cells.len() - 1);
+            let mut seen = vec![false; main];
+            let mut seen_unit = vec![false; t.cells.len() - main];
             for r in 0..=rmax {
                 for q in 0..=qmax {
                     for a in 0..=r.min(q) {
@@ -556,6 +661,11 @@ mod tests {
                             let i = t.idx(h);
                             assert!(!seen[i], "{h:?} shares cell {i}");
                             seen[i] = true;
+                            if t.unit.is_some() && a == r {
+                                let u = t.unit_idx(h) - main;
+                                assert!(!seen_unit[u], "{h:?} shares unit cell {u}");
+                                seen_unit[u] = true;
+                            }
                         }
                     }
                 }
