@@ -22,6 +22,7 @@ pub mod cases;
 pub mod datasets;
 pub mod one_heap;
 pub mod params;
+pub mod planes;
 pub mod solve;
 pub mod solver;
 pub mod views;
