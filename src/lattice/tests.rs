@@ -375,3 +375,43 @@ fn a_million_points_quickly() {
     assert_eq!(s.corner, (40, 40));
     assert!(secs < 1.0, "{secs} s");
 }
+
+/// Two different patterns on the two sides of the diagonal, random in a band
+/// between them: no quadrant lattice, but each sector is periodic.
+#[test]
+fn sectors_either_side_of_the_diagonal() {
+    let mut rng = Rng(17);
+    let g = Grid::from_fn(400, 400, |x, y| {
+        if x >= y + 4 {
+            (x + 2 * y) % 5 == 0
+        } else if y >= x + 4 {
+            (y + 2 * x) % 5 == 0
+        } else {
+            rng.bit()
+        }
+    });
+    assert_eq!(detect(&g), None);
+    let Some(Model::Sectors { below, above }) = analyse(&g) else {
+        panic!("no sectors")
+    };
+    // x + 2y ≡ 0 (mod 5): (5, 0) and (3, 1); y + 2x ≡ 0: (5, 0) and (2, 1).
+    assert_eq!(below.lattice_xy(), Lattice::new(5, 3, 1));
+    assert_eq!(above.lattice_xy(), Lattice::new(5, 2, 1));
+    assert_eq!((below.frame, above.frame), (Frame::Below, Frame::Above));
+    assert_eq!(below.corner.0, 4);
+    assert_eq!(above.corner.0, 4);
+    assert_eq!(
+        Frame::Below.region(below.corner),
+        format!("x − y ≥ 4 and y ≥ {}", below.corner.1)
+    );
+}
+
+#[test]
+fn lattices_from_any_basis() {
+    assert_eq!(Lattice::from_basis((5, 0), (3, 1)), Lattice::new(5, 3, 1));
+    assert_eq!(Lattice::from_basis((0, 5), (1, 3)), Lattice::new(5, 2, 1));
+    assert_eq!(Lattice::from_basis((4, 2), (2, 4)), Lattice::new(6, 4, 2));
+    assert_eq!(Lattice::from_basis((-3, 0), (0, -7)), Lattice::new(3, 0, 7));
+    let l = Lattice::from_basis((4, 2), (2, 4));
+    assert!(l.contains(4, 2) && l.contains(2, 4) && l.det() == 12);
+}

@@ -35,8 +35,9 @@
 //! table (`R` and `Q` have the same bound) the parts of the `r`-chords are read
 //! through their `q ↔ r` image, which walks along memory too.
 
-use std::sync::Barrier;
-use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicUsize};
+use std::sync::{Barrier, Mutex};
 
 use super::board::side_images;
 
@@ -232,6 +233,12 @@ pub struct ChordTable {
     /// Square tables: start of the copy of the hexagons with a side of one
     /// piece (see [`ChordTable::unit_idx`]).
     unit: Option<usize>,
+    /// Anti-diagonals `0..done` are computed.
+    done: AtomicU32,
+    /// Held while computing more anti-diagonals.
+    building: Mutex<()>,
+    /// Threads that compute them.
+    threads: usize,
 }
 
 /// Largest Grundy value the table stores.
@@ -300,6 +307,9 @@ impl ChordTable {
             cells: zeroed_atomic_u16(main + unit + 1),
             unit: square.then_some(main),
             square,
+            done: AtomicU32::new(0),
+            building: Mutex::new(()),
+            threads: 1,
         };
         t.cells[main + unit].store(1, Relaxed);
         t
@@ -315,20 +325,55 @@ impl ChordTable {
         threads: usize,
         progress: &(dyn Fn(u64) + Sync),
     ) -> ChordTable {
-        let t = Self::empty(rmax, qmax, smax);
-        let threads = threads.max(1);
+        let t = Self::lazy(rmax, qmax, smax, threads);
+        t.ensure_with(rmax + qmax, progress);
+        t
+    }
+
+    /// A table that computes its anti-diagonals only when a question needs
+    /// them ([`ChordTable::grundy`], [`ChordTable::options`]): a sweep whose
+    /// first boards are small starts at once, and a calibration run on small
+    /// boards costs little. Callers that ask while another is computing wait.
+    pub fn lazy(rmax: u32, qmax: u32, smax: u32, threads: usize) -> ChordTable {
+        let mut t = Self::empty(rmax, qmax, smax);
+        t.threads = threads.max(1);
+        t
+    }
+
+    /// Computes the anti-diagonals up to `n` (`R + Q ≤ n`), if not done yet.
+    fn ensure(&self, n: u32) {
+        if self.done.load(Acquire) <= n {
+            self.ensure_with(n, &|_| {});
+        }
+    }
+
+    fn ensure_with(&self, n: u32, progress: &(dyn Fn(u64) + Sync)) {
+        let n = n.min(self.rmax + self.qmax);
+        let lock = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        let from = self.done.load(Acquire);
+        if from > n {
+            return;
+        }
+        self.run(from, n, progress);
+        self.done.store(n + 1, Release);
+        drop(lock);
+    }
+
+    /// Computes the anti-diagonals `from..=to` on `self.threads` threads.
+    fn run(&self, from: u32, to: u32, progress: &(dyn Fn(u64) + Sync)) {
+        let (rmax, qmax) = (self.rmax, self.qmax);
+        let threads = self.threads;
         let barrier = Barrier::new(threads);
         let next = AtomicUsize::new(0);
-        let diagonals = rmax + qmax;
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                let (t, barrier, next) = (&t, &barrier, &next);
+                let (barrier, next) = (&barrier, &next);
                 scope.spawn(move || {
                     let mut sc = Scratch {
                         seen: Seen::new(),
                         cells: Vec::new(),
                     };
-                    for n in 0..=diagonals {
+                    for n in from..=to {
                         let lo = n.saturating_sub(qmax);
                         let hi = n.min(rmax);
                         loop {
@@ -343,7 +388,7 @@ impl ChordTable {
                             if twin && q < r {
                                 continue;
                             }
-                            let c = t.block(r, q, twin && q != r, &mut sc);
+                            let c = self.block(r, q, twin && q != r, &mut sc);
                             if c > 0 {
                                 progress(c);
                             }
@@ -356,7 +401,6 @@ impl ChordTable {
                 });
             }
         });
-        t
     }
 
     /// Computes the block `(r, q)` (and `(q, r)` when `twin`) by decreasing
@@ -561,6 +605,8 @@ impl ChordTable {
         if !self.contains(h) {
             return None;
         }
+        // The hexagon and all its parts lie on anti-diagonals up to R + Q.
+        self.ensure(h.r + h.q);
         match self.cells[self.idx(h)].load(Relaxed) {
             0 => None,
             v => Some(v as u32 - 1),

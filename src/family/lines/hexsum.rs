@@ -94,16 +94,17 @@ impl HexSolver {
     }
 
     /// [`HexSolver::new`] shared by a sweep of `boards` boards. A big sweep
-    /// (at least [`MANY_BOARDS`] boards) first computes every hexagon whose
-    /// three extents are below its longest line (see [`table_extent`]) into a
-    /// [`ChordTable`], on all of rayon's threads.
+    /// (at least [`MANY_BOARDS`] boards) computes every hexagon whose three
+    /// extents are below its longest line (see [`table_extent`]) into a
+    /// [`ChordTable`], bottom-up as far as its boards need, on as many plain
+    /// threads as rayon has.
     pub fn for_sweep(max_side: u32, boards: usize) -> HexSolver {
         assert!(max_side <= MAX_SIDE);
         if let Some(e) = table_extent(max_side, boards) {
             let threads = rayon::current_num_threads();
             return HexSolver {
                 memo: Memo::Hashed(Sharded::default()),
-                table: Some(ChordTable::build(e, e, e, threads, &|_| {})),
+                table: Some(ChordTable::lazy(e, e, e, threads)),
                 max_side,
                 computed: AtomicU64::new(0),
             };

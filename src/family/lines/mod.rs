@@ -38,6 +38,7 @@ pub mod params;
 pub mod retro;
 pub mod rows;
 pub mod rules;
+pub mod sequences;
 pub mod solve;
 pub mod solving;
 pub mod views;
