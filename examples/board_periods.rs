@@ -2,7 +2,7 @@
 //! `cargo run --release --example board_periods -- 10000` computes A(x, y),
 //! B(x, y) for x ≤ 10 and C(x, y, z) for x, z ≤ 6, y = 1..=Y (`take: maximal`,
 //! normal play) and prints a Markdown period table.
-use nimlab::family::lines::sequences::{Family, ThinBoards, period_of};
+use nimlab::family::lines::sequences::{Family, ThinBoards, arithmetic_period_of, period_of};
 use std::time::Instant;
 
 fn main() {
@@ -59,10 +59,26 @@ fn main() {
                     p.preperiod + 1
                 );
             }
-            None => println!(
-                "| {} | 1..{y_max} | none | | | no period covering half of y = 1..{y_max} and three periods | | {max} |",
-                f.name()
-            ),
+            None => match arithmetic_period_of(&seq) {
+                Some(ar) => println!(
+                    "| {} | 1..{y_max} | none; arithmetic: G(y + {}) = G(y) + {} | {} | {} | observed on y = {}..{y_max} | {} | {max} |",
+                    f.name(),
+                    ar.period.period,
+                    ar.saltus,
+                    ar.period.preperiod + 1,
+                    ar.period.periods_seen(),
+                    ar.period.preperiod + 1,
+                    seq[ar.period.preperiod..ar.period.preperiod + ar.period.period]
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
+                None => println!(
+                    "| {} | 1..{y_max} | none | | | no period covering half of y = 1..{y_max} and three periods | | {max} |",
+                    f.name()
+                ),
+            },
         }
     }
     eprintln!("total {:.1} s", t.elapsed().as_secs_f64());

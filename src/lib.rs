@@ -10,7 +10,8 @@
 //!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
 //!    tables and figures; [`mem`]; [`cli`].
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;
-//!    [`period`] — minimal period/preperiod; [`expr`] — the conjecture
+//!    [`period`] — minimal period/preperiod; [`lattice`] — 2-D periodic
+//!    structure of a set in a box (docs/lattice.md); [`expr`] — the conjecture
 //!    language; [`fit`] — closed forms; [`store`] — Parquet datasets (Apache
 //!    Arrow's `parquet` crate), atomic writes.
 //! 2. [`family`] — the plug-in boundary: a [`family::Family`] declares its

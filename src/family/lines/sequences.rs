@@ -104,6 +104,13 @@ pub fn period_of(values: &[u32]) -> Option<Period> {
     period::observed_period(values)
 }
 
+/// For a sequence without a period, an arithmetic one (`a(y + p) = a(y) + s`,
+/// `s ≠ 0`) with the same evidence rule.
+pub fn arithmetic_period_of(values: &[u32]) -> Option<period::Arithmetic> {
+    let v: Vec<i64> = values.iter().map(|&x| x as i64).collect();
+    period::observed_arithmetic_period(&v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::board::Hex;
