@@ -16,6 +16,7 @@ use crate::game::Play;
 use crate::lattice::{self, Grid, Model, Proof, Structure};
 use crate::period::Status as PeriodStatus;
 
+use super::one_heap::PROOF_CAP;
 use super::solver::Joint;
 use super::{OneHeap, Rule};
 
@@ -49,13 +50,14 @@ pub fn three_heap_planes(rule: &Rule, n: usize) -> Vec<Grid> {
 
 /// The proof of the two-heap lattice for rules whose two-heap game is a sum
 /// of one-heap games (normal play without `no_repeat`, finite take set): the
-/// one-heap Grundy sequence, computed to `horizon`, has a proven period.
+/// one-heap Grundy sequence, computed to `horizon` and further (up to
+/// [`PROOF_CAP`]) until its proof window appears, has a proven period.
 pub fn sum_proof(rule: &Rule, horizon: usize) -> Option<Proof> {
     if rule.play != Play::Normal || rule.no_repeat {
         return None;
     }
     rule.take.max_take()?;
-    let one = OneHeap::solve(rule, horizon, &|_| {});
+    let one = OneHeap::solve_proving(rule, horizon, PROOF_CAP, &|_| {});
     let (_, per) = one.periods().into_iter().find(|(k, _)| *k == "grundy")?;
     let per = per.filter(|p| p.status == PeriodStatus::Proven)?;
     let h = (per.preperiod, per.period);
