@@ -10,7 +10,8 @@
 //!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
 //!    tables and figures; [`mem`]; [`cli`].
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;
-//!    [`period`] — minimal period/preperiod; [`expr`] — the conjecture
+//!    [`period`] — minimal period/preperiod; [`lattice`] — 2-D periodic
+//!    structure of a set in a box (docs/lattice.md); [`expr`] — the conjecture
 //!    language; [`fit`] — closed forms; [`store`] — Parquet datasets (Apache
 //!    Arrow's `parquet` crate), atomic writes; [`play`] — the engine of
 //!    `nimlab play` (session, levels, seeded choices, terminal, the page
@@ -39,6 +40,7 @@ pub mod expr;
 pub mod family;
 pub mod fit;
 pub mod game;
+pub mod lattice;
 pub mod mem;
 pub mod params;
 pub mod period;

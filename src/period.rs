@@ -174,6 +174,48 @@ pub fn observed_period<T: PartialEq>(a: &[T]) -> Option<Period> {
     None
 }
 
+/// An arithmetic period of integer values: `a(n + p) = a(n) + saltus` for
+/// every `n` from the preperiod on (the period of octal games that grow,
+/// such as a board family whose Grundy values rise by 8 every 6 boards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arithmetic {
+    /// Period and preperiod, with the same evidence rule as [`observed_period`].
+    pub period: Period,
+    /// What one period adds (never 0: that is an ordinary period).
+    pub saltus: i64,
+}
+
+/// The smallest arithmetic period with a non-zero saltus whose stretch covers
+/// at least half of the range and at least three periods (the evidence rule of
+/// [`observed_period`]); `None` when there is none, or when the sequence has an
+/// ordinary period (saltus 0), which [`observed_period`] reports.
+pub fn observed_arithmetic_period(a: &[i64]) -> Option<Arithmetic> {
+    let len = a.len();
+    if len == 0 || observed_period(a).is_some() {
+        return None;
+    }
+    for p in 1..=len / 3 {
+        let saltus = a[len - 1] - a[len - 1 - p];
+        let mut n = len - p;
+        while n > 0 && a[n - 1 + p] - a[n - 1] == saltus {
+            n -= 1;
+        }
+        let stretch = len - n;
+        if saltus != 0 && 2 * stretch >= len && stretch >= 3 * p {
+            return Some(Arithmetic {
+                period: Period {
+                    preperiod: n,
+                    period: p,
+                    status: Status::Observed,
+                    end: len - 1,
+                },
+                saltus,
+            });
+        }
+    }
+    None
+}
+
 /// The closed form a periodic boolean sequence implies: the indices below the
 /// preperiod where it holds, and the residues `r` (mod `period`) such that for
 /// `n ≥ preperiod` it holds exactly when `n mod period = r`.
@@ -357,6 +399,26 @@ mod tests {
             per.reduce(1_000_000_000_000_000_000),
             (1_000_000_000_000_000_000u64 % 3) as usize
         );
+    }
+
+    #[test]
+    fn arithmetic_periods() {
+        // 4 0 6 4 8 10, then +8 every 6 terms, after two stray terms.
+        let base = [4i64, 0, 6, 4, 8, 10];
+        let mut a: Vec<i64> = vec![99, 98];
+        a.extend((0..300).map(|n| base[n % 6] + 8 * (n / 6) as i64));
+        let ar = observed_arithmetic_period(&a).unwrap();
+        assert_eq!(
+            (ar.period.period, ar.period.preperiod, ar.saltus),
+            (6, 2, 8)
+        );
+        // An ordinary period is not an arithmetic one.
+        let b: Vec<i64> = (0..100).map(|n| n % 3).collect();
+        assert_eq!(observed_arithmetic_period(&b), None);
+        // Growth that shows only near the end is not reported.
+        let mut c: Vec<i64> = (0..200).map(|n| (n * 7919 % 31) as i64).collect();
+        c.extend((0..20).map(|n| n as i64 * 2));
+        assert_eq!(observed_arithmetic_period(&c), None);
     }
 
     #[test]

@@ -126,7 +126,7 @@ impl LinesCase {
             .map(|h| h.get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards)));
         let one = |s: &Shape| -> anyhow::Result<(Solved, f64)> {
             let t = Instant::now();
-            let r = solve_board(
+            let mut r = solve_board(
                 Some(s),
                 None,
                 self.take,
@@ -138,6 +138,9 @@ impl LinesCase {
                 ctx.progress,
                 ctx.cancel,
             )?;
+            if !self.pictures {
+                keep_run_ends(&mut r);
+            }
             Ok((r, t.elapsed().as_secs_f64()))
         };
         let shapes = &self.group.shapes;
@@ -155,5 +158,19 @@ impl LinesCase {
                 one(s)
             })
             .collect()
+    }
+}
+
+/// Only pictures draw every cell of a winning run; the rows need its two ends
+/// (a hexagon with sides ≤ 128 can have dozens of winning runs of 255 cells,
+/// and a chunk holds 10^5 boards).
+fn keep_run_ends(r: &mut Solved) {
+    for (_, cells) in &mut r.wins {
+        if cells.len() > 2 {
+            let last = cells[cells.len() - 1];
+            cells.truncate(1);
+            cells.push(last);
+            cells.shrink_to_fit();
+        }
     }
 }

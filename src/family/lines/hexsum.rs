@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
+use super::chordtab::ChordTable;
 use super::components::Mex;
 use super::memo::Sharded;
 
@@ -33,6 +34,17 @@ const DENSE_MAX_SWEEP: u64 = 1 << 32;
 /// What counts as a big sweep for [`DENSE_MAX_SWEEP`].
 pub const MANY_BOARDS: usize = 100_000;
 
+/// The largest extent of the [`ChordTable`] a sweep of `boards` boards whose
+/// longest line has `max_side` pieces computes up front: `max_side − 1`, which
+/// holds every hexagon with sides up to `max_side / 2 + 1` (all three extents
+/// of a hexagon with sides ≤ m are at most 2m − 2, and its longest line has
+/// 2m − 1 pieces), when the sweep is big and the table fits
+/// [`DENSE_MAX_SWEEP`]. Hexagons outside it use the memo.
+pub fn table_extent(max_side: u32, boards: usize) -> Option<u32> {
+    let e = max_side.checked_sub(1)?;
+    (boards >= MANY_BOARDS && ChordTable::bytes(e, e, e) <= DENSE_MAX_SWEEP).then_some(e)
+}
+
 /// Largest side the hashed memo can key (10 bits per side).
 pub const MAX_SIDE: u32 = 1023;
 
@@ -49,6 +61,9 @@ enum Memo {
 /// The chord solver; shared by every case of a sweep.
 pub struct HexSolver {
     memo: Memo,
+    /// Big sweeps: every hexagon within bounds, computed bottom-up up front
+    /// (answers before `memo`, which then only sees hexagons outside it).
+    table: Option<ChordTable>,
     max_side: u32,
     computed: AtomicU64,
 }
@@ -78,9 +93,22 @@ impl HexSolver {
         Self::for_sweep(max_side, 1)
     }
 
-    /// [`HexSolver::new`] shared by a sweep of `boards` boards.
+    /// [`HexSolver::new`] shared by a sweep of `boards` boards. A big sweep
+    /// (at least [`MANY_BOARDS`] boards) computes every hexagon whose three
+    /// extents are below its longest line (see [`table_extent`]) into a
+    /// [`ChordTable`], bottom-up as far as its boards need, on as many plain
+    /// threads as rayon has.
     pub fn for_sweep(max_side: u32, boards: usize) -> HexSolver {
         assert!(max_side <= MAX_SIDE);
+        if let Some(e) = table_extent(max_side, boards) {
+            let threads = rayon::current_num_threads();
+            return HexSolver {
+                memo: Memo::Hashed(Sharded::default()),
+                table: Some(ChordTable::lazy(e, e, e, threads)),
+                max_side,
+                computed: AtomicU64::new(0),
+            };
+        }
         let d = max_side.max(1) as u64;
         let memo = if d.pow(4) <= Self::dense_max(boards) {
             Memo::Dense {
@@ -93,6 +121,7 @@ impl HexSolver {
         };
         HexSolver {
             memo,
+            table: None,
             max_side,
             computed: AtomicU64::new(0),
         }
@@ -108,6 +137,9 @@ impl HexSolver {
 
     /// Bytes [`HexSolver::for_sweep`] allocates up front.
     pub fn upfront_bytes(max_side: u32, boards: usize) -> u64 {
+        if let Some(e) = table_extent(max_side, boards) {
+            return ChordTable::bytes(e, e, e);
+        }
         let d = max_side.max(1) as u64;
         if d.pow(4) <= Self::dense_max(boards) {
             d.pow(4)
@@ -136,6 +168,9 @@ impl HexSolver {
     }
 
     fn get(&self, p: &[u32; 6]) -> Option<u32> {
+        if let Some(g) = self.table.as_ref().and_then(|t| t.grundy(*p)) {
+            return Some(g);
+        }
         match &self.memo {
             Memo::Dense { d, cells, big } => {
                 match cells[Self::dense_index(*d, p)].load(Ordering::Relaxed) {
@@ -239,6 +274,27 @@ impl HexSolver {
 
     /// The Grundy value of a tight hexagon and the value after each chord.
     pub fn options(&self, h: Hex, progress: &(dyn Fn(u64) + Sync)) -> (u32, Vec<(Chord, u32)>) {
+        if let Some((g, cuts)) = self.table.as_ref().and_then(|t| t.options(h.sides())) {
+            // Table coordinates count from the hexagon's lowest row and smallest q.
+            let chords = cuts
+                .into_iter()
+                .map(|(c, v)| {
+                    let base = match c.dir {
+                        0 => h.r0,
+                        1 => h.q0,
+                        _ => h.q0 + h.r0,
+                    };
+                    (
+                        Chord {
+                            dir: c.dir,
+                            k: base + c.k as i32,
+                        },
+                        v,
+                    )
+                })
+                .collect();
+            return (g, chords);
+        }
         let mut seen = Mex::default();
         let mut out = Vec::new();
         for c in Self::chords(&h) {

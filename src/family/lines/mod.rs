@@ -30,6 +30,7 @@
 pub mod board;
 pub mod brute;
 pub mod cases;
+pub mod chordtab;
 pub mod components;
 pub mod datasets;
 pub mod explain;
@@ -41,6 +42,7 @@ pub mod retro;
 pub mod rows;
 pub mod rules;
 pub mod slices;
+pub mod sequences;
 pub mod solve;
 pub mod solving;
 pub mod views;

@@ -18,17 +18,26 @@ pub struct TakeCase {
     sizes: Arc<Vec<Vec<u64>>>,
     sizes_key: String,
     horizon: usize,
+    proof_cap: usize,
 }
 
 impl TakeCase {
     /// The case of `rule` on heaps of the given sizes (`sizes_key` names
-    /// them in the case key), one-heap sequences computed to `horizon`.
-    pub fn new(rule: Rule, sizes: Arc<Vec<Vec<u64>>>, sizes_key: String, horizon: usize) -> Self {
+    /// them in the case key), one-heap sequences computed to `horizon` and
+    /// further, up to `proof_cap`, until their period is proven.
+    pub fn new(
+        rule: Rule,
+        sizes: Arc<Vec<Vec<u64>>>,
+        sizes_key: String,
+        horizon: usize,
+        proof_cap: usize,
+    ) -> Self {
         TakeCase {
             rule,
             sizes,
             sizes_key,
             horizon,
+            proof_cap,
         }
     }
     /// Joint states up to the largest sizes (saturating).
@@ -92,13 +101,14 @@ fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
 impl Case for TakeCase {
     fn key(&self) -> String {
         format!(
-            "takeaway/v1/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}",
+            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}",
             self.rule.take.text(),
             self.rule.play.as_str(),
             self.rule.no_repeat,
             self.sizes.len(),
             self.sizes_key,
-            self.horizon
+            self.horizon,
+            self.proof_cap
         )
     }
     fn cost(&self) -> u64 {
@@ -174,7 +184,7 @@ impl MoveRows {
 
 impl TakeCase {
     fn solve_one(&self, ctx: &CaseCtx<'_>) -> Output {
-        let one = OneHeap::solve(&self.rule, self.horizon, ctx.progress);
+        let one = OneHeap::solve_proving(&self.rule, self.horizon, self.proof_cap, ctx.progress);
         let mut out = Vec::new();
         if ctx.wants(POSITIONS.name) {
             out.push((&POSITIONS, self.with_rule(self.one_heap_positions(&one))));
@@ -217,7 +227,11 @@ impl TakeCase {
         for (name, p) in &per {
             which.push_str(name);
             let Some(p) = p else {
-                let ev = format!("no period with enough evidence on [0, {}]", self.horizon);
+                let ev = format!(
+                    "{}no period with enough evidence on [0, {}]",
+                    self.cap_note(one),
+                    one.end()
+                );
                 rows.push(None, &ev, None);
                 values.push_null();
                 pattern.push_null();
@@ -226,7 +240,7 @@ impl TakeCase {
             };
             rows.push(
                 Some(p),
-                &self.evidence(p),
+                &self.evidence(one, p),
                 Some(&period::closed_form("N", &one.is_p, p)),
             );
             let range = p.preperiod..p.preperiod + p.period;
@@ -240,26 +254,45 @@ impl TakeCase {
         }
         let t = Table::new()
             .with("values", Values::Enum(which))
-            .with("computed_to", Values::Int(vec![self.horizon as i64; n]));
+            .with("horizon", Values::Int(vec![one.horizon as i64; n]))
+            .with("computed_to", Values::Int(vec![one.end() as i64; n]))
+            .with("extended", Values::Bool(vec![one.extension() > 0; n]));
         rows.into_table(t)
             .with("period_values", Values::IntList(values))
             .with("period_pattern", Values::Str(pattern))
             .with("loss_residues", Values::IntList(residues))
     }
 
-    fn evidence(&self, p: &Period) -> String {
+    fn evidence(&self, one: &OneHeap, p: &Period) -> String {
         match p.status {
             period::Status::Proven => format!(
-                "joint state repeats over a full window of max(S) = {} after {}",
+                "joint state repeats over a full window of max(S) = {} after {}{}",
                 self.rule.take.max_take().unwrap_or(0),
-                p.preperiod
+                p.preperiod,
+                match one.extension() {
+                    0 => String::new(),
+                    _ => format!(
+                        " (horizon extended from {} to {} to find the window)",
+                        one.horizon,
+                        one.end()
+                    ),
+                }
             ),
             period::Status::Observed => format!(
-                "observed on [{}, {}], {} periods",
+                "{}observed on [{}, {}], {} periods",
+                self.cap_note(one),
                 p.preperiod,
                 p.end,
                 p.periods_seen()
             ),
+        }
+    }
+
+    /// Why a finite take set's period is not proven: the cap was reached.
+    fn cap_note(&self, one: &OneHeap) -> String {
+        match self.rule.take.max_take() {
+            Some(_) => format!("no proof window by N = {} (the cap); ", one.end()),
+            None => String::new(),
         }
     }
 

@@ -98,10 +98,22 @@ static PERIOD_HEAD: &[Column] = &[
         "the sequence: `grundy` (normal play without no_repeat) or `outcome` (P/N at the start of a game)",
     ),
     Column::new(
+        "horizon",
+        Dtype::Int,
+        Role::Result,
+        "heap sizes asked for before any extension: the sweep's `horizon` (default max(N, 64·max(S)+64)), at least the largest N asked for",
+    ),
+    Column::new(
         "computed_to",
         Dtype::Int,
         Role::Result,
-        "last heap size computed (the `horizon`, at least the largest N asked for)",
+        "last heap size computed: the `horizon`, or further when the proof window of a finite take set's period needed an extension (×4 at a time, up to `proof_cap`)",
+    ),
+    Column::new(
+        "extended",
+        Dtype::Bool,
+        Role::Result,
+        "whether the horizon was extended to look for the proof window (then `computed_to` says how far; `status` says whether it was found)",
     ),
 ];
 

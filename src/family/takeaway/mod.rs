@@ -10,6 +10,7 @@
 //! play: normal                  # normal | misere, or a list
 //! no_repeat: false              # true | false, or [false, true]
 //! horizon: 5000                 # optional: one-heap sequences are computed to here for periods
+//! proof_cap: 10000000           # optional: how far the horizon may be extended to prove a period
 //! ```
 //!
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
@@ -25,6 +26,7 @@ pub mod explain;
 pub mod one_heap;
 pub mod params;
 pub mod play;
+pub mod planes;
 pub mod solve;
 pub mod solver;
 pub mod views;
@@ -135,7 +137,8 @@ impl Family for Takeaway {
          N: heap sizes for every heap (or N1:, N2:, … per heap), e.g. 0..50\n\
          play: normal | misere (or a list)\n\
          no_repeat: true | false (or [false, true])\n\
-         horizon: one-heap sequences are computed to this N for period detection (default max(N, 64·max(S)+64))"
+         horizon: one-heap sequences are computed to this N for period detection (default max(N, 64·max(S)+64))\n\
+         proof_cap: for a finite S, the horizon is extended (×4 at a time) until the period is proven, to at most this N (default 10^7)"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS

@@ -27,7 +27,13 @@ pub struct OneHeap {
     single: Vec<(u64, u32)>,
     /// Membership of each take (index = take), up to the largest take.
     in_s: Vec<bool>,
+    /// The horizon asked for (the table may reach further: see [`OneHeap::solve_proving`]).
+    pub horizon: usize,
 }
+
+/// The default cap of [`OneHeap::solve_proving`]: heap sizes computed at most
+/// while looking for the proof window of a period.
+pub const PROOF_CAP: usize = 10_000_000;
 
 impl OneHeap {
     /// Solves `0..=horizon`.
@@ -49,6 +55,7 @@ impl OneHeap {
                 zeros,
                 single: vec![],
                 in_s,
+                horizon,
             }
         } else {
             let j = Joint::solve(&[len], &takes, rule.play, rule.no_repeat, progress);
@@ -72,8 +79,41 @@ impl OneHeap {
                 zeros,
                 single,
                 in_s,
+                horizon,
             }
         }
+    }
+
+    /// [`OneHeap::solve`] to `horizon`, then, for a finite take set whose joint
+    /// state shows no proof window yet, to 4, 16, … times as far (at most
+    /// `cap` heap sizes; a cap below the horizon is the horizon) until it does,
+    /// as the parity family extends its table. The result remembers the
+    /// horizon asked for; [`OneHeap::end`] is how far it got.
+    pub fn solve_proving(
+        rule: &Rule,
+        horizon: usize,
+        cap: usize,
+        progress: &dyn Fn(u64),
+    ) -> OneHeap {
+        let mut len = horizon;
+        loop {
+            let mut one = OneHeap::solve(rule, len, progress);
+            one.horizon = horizon;
+            if rule.take.max_take().is_none() || len >= cap || one.witness().is_some() {
+                return one;
+            }
+            len = len.saturating_mul(4).min(cap);
+        }
+    }
+
+    /// The last heap size computed.
+    pub fn end(&self) -> usize {
+        self.is_p.len() - 1
+    }
+
+    /// Heap sizes computed past the horizon asked for (0 when it sufficed).
+    pub fn extension(&self) -> usize {
+        self.end() - self.horizon.min(self.end())
     }
 
     /// Is `(n, last)` a P-position? (`last` only matters with no_repeat.)

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::cases::TakeCase;
+use super::one_heap::PROOF_CAP;
 use super::{Rule, TakeForm, views};
 use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
@@ -21,6 +22,7 @@ const KEYS: &[&str] = &[
     "play",
     "no_repeat",
     "horizon",
+    "proof_cap",
 ];
 const MAX_HEAP: i64 = 1 << 40;
 
@@ -96,6 +98,7 @@ struct Params {
     plays: Vec<Play>,
     no_repeat: Vec<bool>,
     horizon: Option<usize>,
+    proof_cap: usize,
     skipped: usize,
 }
 
@@ -162,6 +165,11 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .map(|h| h.int(1, 1 << 32))
         .transpose()?
         .map(|h| h as usize);
+    let proof_cap = sweep
+        .get("proof_cap")
+        .map(|h| h.int(1, 1 << 28))
+        .transpose()?
+        .map_or(PROOF_CAP, |h| h as usize);
     let p = Params {
         takes,
         heaps,
@@ -169,6 +177,7 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         plays,
         no_repeat,
         horizon,
+        proof_cap,
         skipped,
     };
     // Refuse joint-state problems that cannot fit in memory, up front.
@@ -256,6 +265,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     sizes.clone(),
                     skey.clone(),
                     horizon,
+                    p.proof_cap,
                 )));
             }
         }

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use super::brute::Position;
 use super::cases::TakeCase;
 use super::datasets::POSITIONS;
+use super::one_heap::PROOF_CAP;
 use super::params::{default_horizon, sizes_key};
 use super::*;
 use crate::data::{Table, cell_text};
@@ -21,7 +22,7 @@ fn run_case(rule: &Rule, sizes: Vec<Vec<u64>>) -> Output {
     } else {
         0
     };
-    let case = TakeCase::new(rule.clone(), Arc::new(sizes), skey, horizon);
+    let case = TakeCase::new(rule.clone(), Arc::new(sizes), skey, horizon, PROOF_CAP);
     let cancel = AtomicBool::new(false);
     let progress = |_: u64| {};
     case.solve(&CaseCtx {
@@ -541,4 +542,139 @@ fn explain_lists_the_options_and_their_values() {
         Some("every move from N=6 reaches an N-position: −1→5 (N), −2→4 (N)")
     );
     assert_eq!(Takeaway.explain("periods", &t, 4), None);
+
+/// Grundy values of a subtraction game by the definition (mex over the takes),
+/// independent of the solver's packed tables.
+fn naive_grundy(takes: &[u32], len: usize) -> Vec<u32> {
+    let mut g = vec![0u32; len];
+    for n in 0..len {
+        let seen: Vec<u32> = takes
+            .iter()
+            .filter(|&&t| t as usize <= n)
+            .map(|&t| g[n - t as usize])
+            .collect();
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+/// The smallest `p` with `a(n + p) = a(n)` for every `n ≥ from` in the range.
+fn smallest_period<T: PartialEq>(a: &[T], from: usize) -> usize {
+    (1..a.len())
+        .find(|&p| (from..a.len() - p).all(|n| a[n] == a[n + p]))
+        .unwrap()
+}
+
+/// Take {6, 16, 22, 25, 38, 42, 46}: its Grundy sequence (the joint state of
+/// normal play) has period 1488 from 899, its outcome sequence period 31 from
+/// 99. From a horizon of 1000 the proof window (899 + 1488 + 46) is not in
+/// sight; the case extends the table (×4) until it is and says so.
+#[test]
+fn long_joint_period_short_outcome_period_proven_by_extension() {
+    let takes = vec![6, 16, 22, 25, 38, 42, 46];
+    let g = naive_grundy(&takes, 30_000);
+    assert_eq!(smallest_period(&g, 899), 1488);
+    assert_ne!(g[898], g[898 + 1488]);
+    let is_p: Vec<bool> = g.iter().map(|&v| v == 0).collect();
+    assert_eq!(smallest_period(&is_p, 99), 31);
+    assert_ne!(is_p[98], is_p[98 + 31]);
+
+    let rule = Rule {
+        take: TakeForm::Set(takes),
+        play: Play::Normal,
+        no_repeat: false,
+    };
+    assert_eq!(OneHeap::solve(&rule, 1000, &|_| {}).witness(), None);
+    let one = OneHeap::solve_proving(&rule, 1000, PROOF_CAP, &|_| {});
+    assert_eq!(
+        (one.horizon, one.end(), one.extension()),
+        (1000, 4000, 3000)
+    );
+    let per = one.periods();
+    let gp = per[0].1.unwrap();
+    let op = per[1].1.unwrap();
+    assert_eq!(
+        (gp.period, gp.preperiod, gp.status),
+        (1488, 899, period::Status::Proven)
+    );
+    assert_eq!(
+        (op.period, op.preperiod, op.status),
+        (31, 99, period::Status::Proven)
+    );
+    assert_eq!(&one.is_p[..], &is_p[..=4000]);
+
+    // The periods table says that the proof needed an extension, and how far.
+    let case = TakeCase::new(
+        rule.clone(),
+        Arc::new(vec![(0..=100).collect()]),
+        "0..100".into(),
+        1000,
+        PROOF_CAP,
+    );
+    let cancel = AtomicBool::new(false);
+    let out = case
+        .solve(&CaseCtx {
+            progress: &|_| {},
+            cancel: &cancel,
+            keep: None,
+        })
+        .unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    for i in 0..2 {
+        assert_eq!(col_text(t, "horizon", i), "1000");
+        assert_eq!(col_text(t, "computed_to", i), "4000");
+        assert_eq!(col_text(t, "extended", i), "true");
+        assert_eq!(col_text(t, "status", i), "proven");
+        assert!(
+            col_text(t, "evidence", i).contains("horizon extended from 1000 to 4000"),
+            "{}",
+            col_text(t, "evidence", i)
+        );
+    }
+    assert_eq!(col_text(t, "period", 1), "31");
+}
+
+/// With the cap below the proof window the period stays observed, and the
+/// evidence says where it was observed and that the cap was reached.
+#[test]
+fn proof_cap_reached_gives_observed_with_its_window() {
+    let rule = Rule {
+        take: TakeForm::Set(vec![6, 16, 22, 25, 38, 42, 46]),
+        play: Play::Normal,
+        no_repeat: false,
+    };
+    let case = TakeCase::new(
+        rule,
+        Arc::new(vec![(0..=100).collect()]),
+        "0..100".into(),
+        1000,
+        2000,
+    );
+    let cancel = AtomicBool::new(false);
+    let out = case
+        .solve(&CaseCtx {
+            progress: &|_| {},
+            cancel: &cancel,
+            keep: None,
+        })
+        .unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    assert_eq!(col_text(t, "computed_to", 1), "2000");
+    assert_eq!(col_text(t, "extended", 1), "true");
+    assert_eq!(col_text(t, "status", 1), "observed");
+    assert_eq!(col_text(t, "period", 1), "31");
+    assert_eq!(
+        col_text(t, "evidence", 1),
+        "no proof window by N = 2000 (the cap); observed on [99, 2000], 61 periods"
+    );
+    // The Grundy sequence's period 1488 cannot be seen three times by 2000.
+    assert_eq!(col_text(t, "status", 0), "none");
+}
+
+/// A cell's text in any takeaway table.
+fn col_text(t: &Table, c: &str, i: usize) -> String {
+    let mut s = String::new();
+    let col = super::datasets::PERIODS.column(c);
+    cell_text(t, c, i, col, &mut s);
+    s
 }
