@@ -542,6 +542,7 @@ fn explain_lists_the_options_and_their_values() {
         Some("every move from N=6 reaches an N-position: −1→5 (N), −2→4 (N)")
     );
     assert_eq!(Takeaway.explain("periods", &t, 4), None);
+}
 
 /// Grundy values of a subtraction game by the definition (mex over the takes),
 /// independent of the solver's packed tables.
