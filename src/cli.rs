@@ -19,7 +19,7 @@ pub const VERSION: &str = concat!(
 /// The exit codes, shown at the end of `--help`.
 pub const EXIT_CODES: &str = "Exit codes:
   0    success
-  1    a conjecture fails (`run`, `check`)
+  1    a conjecture fails (`check`; `run` reports verdicts and exits 0)
   2    usage, spec or input error; a sweep refused before it starts; any other error
   130  interrupted (Ctrl-C); finished chunks are kept and a rerun resumes";
 
