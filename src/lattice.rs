@@ -259,24 +259,10 @@ fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// How sure a structure is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// An argument covers every point of the quadrant, not only the box.
-    Proven,
-    /// Seen in the box, with the evidence of [`Evidence`].
-    Observed,
-}
-
-impl Status {
-    /// `proven` or `observed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Proven => "proven",
-            Status::Observed => "observed",
-        }
-    }
-}
+/// How sure a structure is: `Proven` (an argument covers every point of
+/// the quadrant, not only the box) or `Observed` (seen in the box, with the
+/// evidence of [`Evidence`]); the same type as a one-dimensional period's.
+pub use crate::period::Status;
 
 /// Where and how much the periodicity was checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

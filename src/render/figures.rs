@@ -283,6 +283,21 @@ trait Figure {
 }
 
 /// A caption size that fits the title on one line of the figure's width.
+/// A chart on `root` with `title` as its caption (in a font that has its
+/// glyphs, sized to the width) and the common margin.
+fn chart_with_title<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, plotters::coord::Shift>,
+    title: &'b str,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(
+        title,
+        (family(title), caption_size(title, root.dim_in_pixel().0)),
+    )
+    .margin(12);
+    b
+}
+
 fn caption_size(title: &str, width: u32) -> u32 {
     let chars = title.chars().count().max(1) as u32;
     (width * 17 / 10 / chars).clamp(9, 17)
@@ -335,15 +350,7 @@ impl Figure for ScatterFig {
     {
         root.fill(&WHITE).map_err(perr)?;
         let (xr, yr) = (self.xr, self.yr);
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                &self.title,
-                (
-                    family(&self.title),
-                    caption_size(&self.title, root.dim_in_pixel().0),
-                ),
-            )
-            .margin(12)
+        let mut chart = chart_with_title(root, &self.title)
             .x_label_area_size(40)
             .y_label_area_size(50)
             .build_cartesian_2d(
@@ -401,15 +408,7 @@ impl Figure for CellFig {
             Some(names) => 8 * names.iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 20,
             None => 50,
         };
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                &self.title,
-                (
-                    family(&self.title),
-                    caption_size(&self.title, root.dim_in_pixel().0),
-                ),
-            )
-            .margin(12)
+        let mut chart = chart_with_title(root, &self.title)
             .x_label_area_size(if self.hex { 0 } else { 40 })
             .y_label_area_size(if self.hex { 0 } else { ylabel })
             .build_cartesian_2d(self.xr.0..self.xr.1, self.yr.0..self.yr.1)
@@ -532,15 +531,7 @@ impl Figure for BarsFig {
             .fold(f64::MIN, f64::max)
             .max(1.0);
         let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
-        let mut chart = ChartBuilder::on(root)
-            .caption(
-                &self.title,
-                (
-                    family(&self.title),
-                    caption_size(&self.title, root.dim_in_pixel().0),
-                ),
-            )
-            .margin(12)
+        let mut chart = chart_with_title(root, &self.title)
             .x_label_area_size(40)
             .y_label_area_size(70)
             .build_cartesian_2d((x0 - 0.6)..(x1 + 0.6), 0.0..y1)
