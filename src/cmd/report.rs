@@ -28,20 +28,24 @@ pub fn report(specs: &[PathBuf], out: &Path, rebuild: bool) -> Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// `report: output/REPORT.md, … (5 experiments; claims: 58 holds, …)`.
+/// `report: output/REPORT.md, … (5 experiments; claims: 58 holds, …)`; an
+/// experiment is counted in the singular, and a run without claims says so.
 pub fn summary_line(s: &report::ReportSummary) -> String {
-    format!(
-        "report: {} ({} experiments; claims: {})",
-        s.files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        s.experiments,
-        s.counts
-            .iter()
-            .map(|(v, n)| format!("{n} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
+    let files = s
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let exps = match s.experiments {
+        1 => "1 experiment".to_string(),
+        n => format!("{n} experiments"),
+    };
+    let claims = if s.counts.is_empty() {
+        "no claims".to_string()
+    } else {
+        let counts: Vec<String> = s.counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+        format!("claims: {}", counts.join(", "))
+    };
+    format!("report: {files} ({exps}; {claims})")
 }
