@@ -28,145 +28,24 @@
 # default 1800), NIMLAB_SLURM_PORT (default 16827).
 set -uo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-slurm_scripts=$repo/scripts/slurm
 WORK=${NIMLAB_SLURM_TEST_DIR:-/tmp/nimlab-slurm-board-test}
 TIMEOUT=${NIMLAB_SLURM_TIMEOUT:-1800}
 PORT=${NIMLAB_SLURM_PORT:-16827}
+# shellcheck source=scripts/slurm/local-cluster.sh
+. "$(dirname "${BASH_SOURCE[0]}")/local-cluster.sh"
 ROWS=${NIMLAB_BOARD_ROWS:-8}
 MEM=1G
 MEM_BYTES=$((1 << 30))
-C=$WORK/cluster
 
-failures=0
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-info() { echo "---- $*"; }
-die() { echo "FAIL setup: $*"; exit 1; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b-a}'; }
-
-[[ $EUID -eq 0 ]] || die "run as root (it installs packages and starts Slurm daemons as root)"
-case $WORK in /tmp/?* | /var/tmp/?* | /scratch/?* | "$HOME"/?*) ;; *) die "NIMLAB_SLURM_TEST_DIR=$WORK: use a directory under /tmp, /var/tmp or \$HOME (it is wiped)" ;; esac
-
-# ---------------------------------------------------------------- daemons
-stop_pidfile() { # pidfile comm: stops a daemon of ours, only if that pid is still that program
-    local f=$1 comm=$2 pid
-    [[ -f $f ]] || return 0
-    pid=$(cat "$f" 2>/dev/null) || return 0
-    [[ $pid =~ ^[0-9]+$ ]] || return 0
-    if [[ -r /proc/$pid/comm && $(cat "/proc/$pid/comm") == "$comm" ]]; then
-        kill "$pid" 2>/dev/null
-        for _ in $(seq 50); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
-        [[ -e /proc/$pid ]] && kill -9 "$pid" 2>/dev/null
-    fi
-    rm -f "$f"
-}
-stop_cluster() {
-    stop_pidfile "$C/slurmd.pid" slurmd
-    stop_pidfile "$C/slurmctld.pid" slurmctld
-    stop_pidfile "$C/munge/munged.pid" munged
-}
-cleanup() {
-    local rc=$?
-    [[ -f $C/slurm.conf ]] && SLURM_CONF=$C/slurm.conf scancel --quiet --user=root 2>/dev/null
-    stop_cluster
-    echo "---- stopped slurmd, slurmctld, munged; logs and outputs kept in $WORK"
-    exit "$rc"
-}
-stop_cluster
-rm -rf "$WORK"
-mkdir -p "$C"/{state,spool,log,munge} "$WORK"
-
-need=()
-command -v slurmctld >/dev/null || need+=(slurmctld)
-command -v slurmd >/dev/null || need+=(slurmd)
-command -v sbatch >/dev/null || need+=(slurm-client)
-command -v munged >/dev/null || need+=(munge)
-if ((${#need[@]})); then
-    info "installing slurm-wlm munge (missing: ${need[*]})"
-    apt-get update -qq || die "apt-get update"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >"$WORK/apt.log" 2>&1 ||
-        die "apt-get install slurm-wlm munge (see $WORK/apt.log)"
-fi
-info "$(slurmctld -V), $(munged --version 2>&1 | head -1)"
-
-src_bin=${NIMLAB:-$repo/target/release/nimlab}
-if [[ ! -x $src_bin ]]; then
-    info "building nimlab (cargo build --release)"
-    (cd "$repo" && cargo build --release -q) || die "cargo build --release"
-fi
-bin=$WORK/nimlab
-cp "$src_bin" "$bin"
-info "nimlab: $("$bin" --version) ($src_bin)"
-
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-host=$(hostname -s)
-read -r cpus mem < <(slurmd -C | awk '/^NodeName/ {for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]} print v["CPUs"], v["RealMemory"]}')
-[[ -n ${cpus:-} && -n ${mem:-} ]] || die "slurmd -C did not report CPUs and memory"
-mem=$((mem * 9 / 10))
-dd if=/dev/urandom of="$C/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$C/munge/munge.key"
-chmod 700 "$C/munge"
-munged --force --key-file="$C/munge/munge.key" --socket="$C/munge/munge.socket" \
-    --pid-file="$C/munge/munged.pid" --log-file="$C/munge/munged.log" \
-    --seed-file="$C/munge/munged.seed" 2>"$C/log/munged.err" ||
-    die "munged did not start: $(cat "$C/log/munged.err")"
-cat >"$C/slurm.conf" <<CONF
-# Throwaway single-node cluster of scripts/slurm/test-local-slurm-board.sh
-ClusterName=nimlabboard
-SlurmctldHost=$host(127.0.0.1)
-SlurmctldPort=$PORT
-SlurmdPort=$((PORT + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$C/munge/munge.socket
-CredType=cred/munge
-StateSaveLocation=$C/state
-SlurmdSpoolDir=$C/spool
-SlurmctldPidFile=$C/slurmctld.pid
-SlurmdPidFile=$C/slurmd.pid
-SlurmctldLogFile=$C/log/slurmctld.log
-SlurmdLogFile=$C/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core_Memory
-SchedulerType=sched/backfill
-MpiDefault=none
-ReturnToService=2
-JobAcctGatherType=jobacct_gather/linux
+cluster_prepare
+cluster_install
+cluster_binary
+# Memory is a consumable resource and a task above its --mem is killed.
+cluster_start nimlabboard CR_Core_Memory "JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=task=1
 JobAcctGatherParams=OverMemoryKill
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MinJobAge=3600
-KillWait=5
-MailProg=/bin/true
-InactiveLimit=0
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
-PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$C/slurm.conf
-slurmctld -c -f "$SLURM_CONF" || die "slurmctld did not start (see $C/log/slurmctld.log)"
-slurmd -f "$SLURM_CONF" || die "slurmd did not start (see $C/log/slurmd.log)"
-t=0
-until [[ $(sinfo -h -n "$host" -o %T 2>/dev/null) == idle ]]; do
-    ((t++ < 120)) || die "node $host not idle after 60 s: $(sinfo -h -N -o '%N %T %E' 2>&1)"
-    sleep 0.5
-done
-pass "single-node Slurm up: node $host, $cpus CPUs, ${mem} MB; jobacct_gather/linux with OverMemoryKill"
+JobCompType=jobcomp/none"
 
-wait_jobs() { # ids-comma-separated
-    local t0=$SECONDS
-    while [[ -n $(squeue -h -j "$1" -o %i 2>/dev/null) ]]; do
-        ((SECONDS - t0 < TIMEOUT)) || { echo "timeout after ${TIMEOUT}s waiting for $1"; return 1; }
-        sleep 0.5
-    done
-}
-job_field() { scontrol -o show job "$1" 2>/dev/null | head -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 # "task state exit" for every task of an array job.
 array_tasks() {
     scontrol -o show job "$1" | tr ' ' '\n' | awk -F= '

@@ -1,23 +1,33 @@
-//! `nimlab merge`: shard outputs combined into one output directory.
+//! `nimlab merge`: shard outputs combined into one output directory, then
+//! the stages a single `nimlab run` runs after the store (render, check,
+//! report), so the merged directory is what that run would have written.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::{render, spec, sweep};
+use super::run::{after_store, report_stage};
+use crate::{spec, sweep};
 
-/// Merges the shard directories `from` into `out`, then renders.
+/// Merges the shard directories `from` into `out`, then renders, checks and reports.
 pub fn merge(specs: &[PathBuf], from: &[PathBuf], out: &Path) -> Result<ExitCode> {
     let exps = spec::load_specs(specs)?;
+    let opts = sweep::RunOptions {
+        out: out.to_path_buf(),
+        force: false,
+        quiet: true,
+        shard: None,
+    };
     for e in &exps {
         let n = sweep::merge_experiment(e, from, out)?;
-        render::render_experiment(e, out)?;
+        after_store(e, &opts, true)?;
         eprintln!(
             "{}: merged {n} chunks into {}",
             e.name,
             out.join(&e.name).display()
         );
     }
+    report_stage(&exps, &opts)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -54,37 +54,49 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         if opts.shard.is_some() {
             continue;
         }
-        if !args.no_render {
-            render_stage(e, opts)?;
-        }
-        if !e.conjectures.is_empty() {
-            let results = check::write_conjectures(e, &opts.out)?;
-            if !opts.quiet {
-                for (v, n) in check::verdict_counts(&results) {
-                    eprintln!("{}: conjectures {}: {n}", e.name, v.as_str());
-                }
+        after_store(e, opts, !args.no_render)?;
+    }
+    if opts.shard.is_none() && !args.no_report {
+        report_stage(&exps, opts)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The stages that read one stored experiment: render (unless `render` is
+/// false), then check its conjectures (`conjectures.md`).
+pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool) -> Result<()> {
+    if render {
+        render_stage(e, opts)?;
+    }
+    if !e.conjectures.is_empty() {
+        let results = check::write_conjectures(e, &opts.out)?;
+        if !opts.quiet {
+            for (v, n) in check::verdict_counts(&results) {
+                eprintln!("{}: conjectures {}: {n}", e.name, v.as_str());
             }
         }
     }
-    if opts.shard.is_none() && !args.no_report {
-        // The report covers the experiments just run and every other
-        // experiment already in the output directory (those from their cache).
-        let t0 = std::time::Instant::now();
-        let ropts = report::ReportOptions {
-            rebuild: false,
-            quiet: opts.quiet,
-        };
-        let summary =
-            report::write_report_with(&report::experiments(&exps, &opts.out), &opts.out, ropts)?;
-        if !opts.quiet {
-            eprintln!(
-                "{} in {:.2}s",
-                super::report::summary_line(&summary),
-                t0.elapsed().as_secs_f64()
-            );
-        }
+    Ok(())
+}
+
+/// The report of `exps` and of every other experiment already in the
+/// output directory (those from their cache).
+pub(super) fn report_stage(exps: &[Experiment], opts: &sweep::RunOptions) -> Result<()> {
+    let t0 = std::time::Instant::now();
+    let ropts = report::ReportOptions {
+        rebuild: false,
+        quiet: opts.quiet,
+    };
+    let summary =
+        report::write_report_with(&report::experiments(exps, &opts.out), &opts.out, ropts)?;
+    if !opts.quiet {
+        eprintln!(
+            "{} in {:.2}s",
+            super::report::summary_line(&summary),
+            t0.elapsed().as_secs_f64()
+        );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Renders the sweeps of `e` whose data (or this program) changed since
