@@ -9,23 +9,14 @@
 # usage: scripts/test-play-html.sh [OUT_DIR]     (default target/play-html)
 #        NIMLAB_BIN=path/to/nimlab scripts/test-play-html.sh   (no cargo build)
 #
-# What it needs, and where it comes from when missing (as scripts/test puts
-# the Python readers in target/):
-#   * Chromium: Debian's package `chromium` (apt-get, as root). A browser
-#     build downloaded by a test tool (`playwright install`) is not used: it
-#     needs a download site beyond the package registries. CHROMIUM=/path
-#     uses another Chromium or Chrome.
-#   * node and npm: on the machine, else Debian's `nodejs` and `npm`.
-#   * playwright-core (npm registry, the pinned version below) in
-#     target/play-driver/ (NIMLAB_PLAYWRIGHT_DIR overrides).
-# Where one of them cannot be installed (no root, no network), the test is
-# SKIPPED with a message saying what is missing and how to get it, and the
-# script exits 0, so the rest of scripts/test still counts; set
-# NIMLAB_REQUIRE_BROWSER=1 to make a skip a failure.
+# What it needs and where it comes from: scripts/browser-env.sh. Where one
+# of them cannot be installed (no root, no network), the test is SKIPPED with
+# a message saying what is missing and how to get it, and the script exits 0,
+# so the rest of scripts/test still counts; set NIMLAB_REQUIRE_BROWSER=1 to
+# make a skip a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/play-html}"
-playwright_version="1.65.1"
 
 skip() {
     echo "SKIPPED: the browser test of the play pages (scripts/test-play-html.sh): $*"
@@ -35,46 +26,8 @@ skip() {
     exit 0
 }
 
-# Installs Debian packages when this user may (root and apt-get); false otherwise.
-apt_updated=0
-apt_install() {
-    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
-    echo "installing $* (Debian packages)…"
-    if [ "$apt_updated" = 0 ]; then
-        apt-get update -qq >/dev/null 2>&1 || return 1
-        apt_updated=1
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1
-}
-
-if [ -n "${CHROMIUM:-}" ]; then
-    chromium_bin="$CHROMIUM"
-    [ -x "$chromium_bin" ] || skip "CHROMIUM=$chromium_bin is not an executable file"
-else
-    chromium_bin=/usr/bin/chromium
-    if [ ! -x "$chromium_bin" ]; then
-        apt_install chromium && [ -x "$chromium_bin" ] ||
-            skip "no Chromium at $chromium_bin, and Debian's package chromium could not be installed (needs root, apt-get and the package registry; or set CHROMIUM=/path/to/chromium)"
-    fi
-fi
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    apt_install nodejs npm && command -v node >/dev/null && command -v npm >/dev/null ||
-        skip "node and npm are missing, and Debian's packages nodejs and npm could not be installed (needs root, apt-get and the package registry)"
-fi
-
-# The driver, in target/ (not in the repository).
-driver_dir="${NIMLAB_PLAYWRIGHT_DIR:-target/play-driver}"
-mkdir -p "$driver_dir"
-driver_dir="$(cd "$driver_dir" && pwd)"
-installed="$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' \
-    "$driver_dir/node_modules/playwright-core/package.json" 2>/dev/null || true)"
-if [ "$installed" != "$playwright_version" ]; then
-    echo "installing playwright-core $playwright_version (npm) into $driver_dir…"
-    (cd "$driver_dir" &&
-        npm install --silent --no-audit --no-fund --no-save "playwright-core@$playwright_version") \
-        >/dev/null 2>&1 ||
-        skip "npm could not install playwright-core $playwright_version into $driver_dir (needs the npm registry)"
-fi
+. scripts/browser-env.sh
+browser_setup
 
 # NIMLAB_BIN: a nimlab already built (scripts/test passes the one its tests
 # used); otherwise build it.
