@@ -258,30 +258,121 @@ impl EnumVec {
     }
 }
 
-/// Lists of integers: row `i` is `values[offsets[i]..offsets[i + 1]]`.
+/// The items of a list column, back to back: integers in a `Vec`, strings
+/// in a [`StrVec`].
+pub trait ListItems: Default {
+    /// Number of items.
+    fn count(&self) -> usize;
+    /// Appends items `range` of `other`.
+    fn extend_range(&mut self, other: &Self, range: std::ops::Range<usize>);
+}
+
+impl ListItems for Vec<i64> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn extend_range(&mut self, other: &Self, range: std::ops::Range<usize>) {
+        self.extend_from_slice(&other[range]);
+    }
+}
+
+impl ListItems for StrVec {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn extend_range(&mut self, other: &Self, range: std::ops::Range<usize>) {
+        for k in range {
+            self.push(other.get(k));
+        }
+    }
+}
+
+/// A list column: row `i` is items `offsets[i]..offsets[i + 1]`, optionally
+/// nullable. [`IntListVec`] and [`StrListVec`] are its two kinds.
 #[derive(Clone, Debug, PartialEq)]
-pub struct IntListVec {
+pub struct ListVec<V> {
     offsets: Vec<usize>,
-    values: Vec<i64>,
+    values: V,
     valid: Option<Vec<bool>>,
 }
 
-impl Default for IntListVec {
+/// Lists of integers.
+pub type IntListVec = ListVec<Vec<i64>>;
+/// Lists of strings.
+pub type StrListVec = ListVec<StrVec>;
+
+impl<V: ListItems> Default for ListVec<V> {
     fn default() -> Self {
-        IntListVec {
+        ListVec {
             offsets: vec![0],
-            values: Vec::new(),
+            values: V::default(),
             valid: None,
         }
     }
 }
 
-impl IntListVec {
+impl<V: ListItems> ListVec<V> {
+    /// Appends a null.
+    pub fn push_null(&mut self) {
+        self.end_row(false);
+    }
+    /// Ends the row whose items were just appended (`valid`: not null).
+    fn end_row(&mut self, valid: bool) {
+        let n = self.len();
+        self.offsets.push(self.values.count());
+        if !valid || self.valid.is_some() {
+            self.valid.get_or_insert_with(|| vec![true; n]).push(valid);
+        }
+    }
+    /// Is row `i` non-null?
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid.as_ref().is_none_or(|v| v[i])
+    }
+    /// True when some row is null.
+    pub fn has_nulls(&self) -> bool {
+        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
+    }
+    /// Number of items in row `i` (none for a null).
+    pub fn row_len(&self, i: usize) -> usize {
+        self.offsets[i + 1] - self.offsets[i]
+    }
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub(crate) fn extend_from(&mut self, other: &Self) {
+        let (n, base) = (self.len(), self.values.count());
+        self.values
+            .extend_range(&other.values, 0..other.values.count());
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
+    }
+    pub(crate) fn take_rows(&self, rows: &[usize]) -> Self {
+        let mut v = Self::default();
+        for &i in rows {
+            if self.is_valid(i) {
+                v.values
+                    .extend_range(&self.values, self.offsets[i]..self.offsets[i + 1]);
+                v.end_row(true);
+            } else {
+                v.push_null();
+            }
+        }
+        v
+    }
+}
+
+impl ListVec<Vec<i64>> {
     /// An empty column with room for `rows` rows and `items` items.
     pub fn with_capacity(rows: usize, items: usize) -> Self {
         let mut offsets = Vec::with_capacity(rows + 1);
         offsets.push(0);
-        IntListVec {
+        ListVec {
             offsets,
             values: Vec::with_capacity(items),
             valid: None,
@@ -297,22 +388,11 @@ impl IntListVec {
         self.values.extend(items);
         self.end_row(true);
     }
-    /// Appends a null.
-    pub fn push_null(&mut self) {
-        self.end_row(false);
-    }
     /// Appends `Some(list)` or a null.
     pub fn push_opt(&mut self, items: Option<&[i64]>) {
         match items {
             Some(v) => self.push(v),
             None => self.push_null(),
-        }
-    }
-    fn end_row(&mut self, valid: bool) {
-        let n = self.len();
-        self.offsets.push(self.values.len());
-        if !valid || self.valid.is_some() {
-            self.valid.get_or_insert_with(|| vec![true; n]).push(valid);
         }
     }
     /// Row `i` (empty for a null).
@@ -323,61 +403,13 @@ impl IntListVec {
     pub fn get_opt(&self, i: usize) -> Option<&[i64]> {
         self.is_valid(i).then(|| self.get(i))
     }
-    /// Is row `i` non-null?
-    pub fn is_valid(&self, i: usize) -> bool {
-        self.valid.as_ref().is_none_or(|v| v[i])
-    }
-    /// True when some row is null.
-    pub fn has_nulls(&self) -> bool {
-        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
-    }
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-    /// True when there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// Offsets (rows + 1) and the flat values, for writers.
     pub fn parts(&self) -> (&[usize], &[i64]) {
         (&self.offsets, &self.values)
     }
-    pub(crate) fn extend_from(&mut self, other: &IntListVec) {
-        let (n, base) = (self.len(), self.values.len());
-        self.values.extend_from_slice(&other.values);
-        self.offsets
-            .extend(other.offsets[1..].iter().map(|o| o + base));
-        extend_validity(&mut self.valid, n, other.valid.as_deref(), other.len());
-    }
-    pub(crate) fn take_rows(&self, rows: &[usize]) -> IntListVec {
-        let mut v = IntListVec::default();
-        for &i in rows {
-            v.push_opt(self.get_opt(i));
-        }
-        v
-    }
 }
 
-/// Lists of strings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StrListVec {
-    offsets: Vec<usize>,
-    values: StrVec,
-    valid: Option<Vec<bool>>,
-}
-
-impl Default for StrListVec {
-    fn default() -> Self {
-        StrListVec {
-            offsets: vec![0],
-            values: StrVec::default(),
-            valid: None,
-        }
-    }
-}
-
-impl StrListVec {
+impl ListVec<StrVec> {
     /// Appends one list.
     pub fn push<'a>(&mut self, items: impl IntoIterator<Item = &'a str>) {
         for s in items {
@@ -385,60 +417,9 @@ impl StrListVec {
         }
         self.end_row(true);
     }
-    /// Appends a null.
-    pub fn push_null(&mut self) {
-        self.end_row(false);
-    }
-    fn end_row(&mut self, valid: bool) {
-        let n = self.len();
-        self.offsets.push(self.values.len());
-        if !valid || self.valid.is_some() {
-            self.valid.get_or_insert_with(|| vec![true; n]).push(valid);
-        }
-    }
     /// The items of row `i` (none for a null).
     pub fn get(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
         (self.offsets[i]..self.offsets[i + 1]).map(move |k| self.values.get(k))
-    }
-    /// Number of items in row `i`.
-    pub fn row_len(&self, i: usize) -> usize {
-        self.offsets[i + 1] - self.offsets[i]
-    }
-    /// Is row `i` non-null?
-    pub fn is_valid(&self, i: usize) -> bool {
-        self.valid.as_ref().is_none_or(|v| v[i])
-    }
-    /// True when some row is null.
-    pub fn has_nulls(&self) -> bool {
-        self.valid.as_ref().is_some_and(|v| v.iter().any(|x| !x))
-    }
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-    /// True when there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    pub(crate) fn extend_from(&mut self, other: &StrListVec) {
-        for i in 0..other.len() {
-            if other.is_valid(i) {
-                self.push(other.get(i));
-            } else {
-                self.push_null();
-            }
-        }
-    }
-    pub(crate) fn take_rows(&self, rows: &[usize]) -> StrListVec {
-        let mut v = StrListVec::default();
-        for &i in rows {
-            if self.is_valid(i) {
-                v.push(self.get(i));
-            } else {
-                v.push_null();
-            }
-        }
-        v
     }
 }
 
@@ -558,6 +539,32 @@ mod tests {
         let mut m = IntListVec::default();
         m.extend_from(&l);
         assert_eq!(m, l);
+    }
+
+    #[test]
+    fn str_lists_share_the_list_machinery() {
+        let mut l = StrListVec::default();
+        l.push(["a", "bc"]);
+        l.push_null();
+        l.push([]);
+        l.push(["d"]);
+        let rows = |l: &StrListVec| -> Vec<Option<Vec<String>>> {
+            (0..l.len())
+                .map(|i| {
+                    l.is_valid(i)
+                        .then(|| l.get(i).map(str::to_string).collect())
+                })
+                .collect()
+        };
+        let s = |v: &[&str]| Some(v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(rows(&l), vec![s(&["a", "bc"]), None, s(&[]), s(&["d"])]);
+        let t = l.take_rows(&[3, 1, 0]);
+        assert_eq!(rows(&t), vec![s(&["d"]), None, s(&["a", "bc"])]);
+        let mut m = t.clone();
+        m.extend_from(&l);
+        assert_eq!(m.len(), 7);
+        assert_eq!(rows(&m)[3..], rows(&l)[..]);
+        assert_eq!(m.row_len(4), 0);
     }
 
     #[test]
