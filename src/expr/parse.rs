@@ -130,185 +130,222 @@ const UNICODE_OPS: &[(char, &str)] = &[
 ];
 
 pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Span)>, ExprError> {
-    let b = src.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
+    let mut lx = Lexer {
+        src,
+        b: src.as_bytes(),
+        i: 0,
+        out: Vec::new(),
+    };
+    while lx.i < lx.b.len() {
+        let c = lx.b[lx.i];
         if c.is_ascii_whitespace() {
-            i += 1;
-            continue;
+            lx.i += 1;
+        } else if c == b'.'
+            && follows_name(&lx.out, lx.i)
+            && lx.b.get(lx.i + 1).is_some_and(|&d| is_name_start(d))
+        {
+            // `name.field`: a dot right after a name and right before a letter
+            // (so `a..b` stays a range and `1.5` a number).
+            lx.field();
+        } else if c.is_ascii_digit() {
+            lx.number()?;
+        } else if is_name_start(c) {
+            let start = lx.i;
+            lx.skip_name();
+            lx.push(Tok::Ident(src[start..lx.i].to_string()), start);
+        } else if c == b'"' || c == b'\'' || c == b'`' {
+            lx.quoted(c)?;
+        } else {
+            lx.symbol()?;
         }
-        let start = i;
-        // `name.field`: a dot right after a name and right before a letter
-        // (so `a..b` stays a range and `1.5` a number).
-        if c == b'.' && follows_name(&out, i) && b.get(i + 1).is_some_and(|&d| is_name_start(d)) {
-            i += 1;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push((
-                Tok::Field(src[start + 1..i].to_string()),
-                Span::new(start + 1, i),
+    }
+    let end = Span::new(lx.b.len(), lx.b.len());
+    lx.out.push((Tok::End, end));
+    Ok(lx.out)
+}
+
+/// The lexer's cursor over the source and the tokens so far.
+struct Lexer<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    i: usize,
+    out: Vec<(Tok, Span)>,
+}
+
+impl Lexer<'_> {
+    fn push(&mut self, t: Tok, start: usize) {
+        self.out.push((t, Span::new(start, self.i)));
+    }
+
+    fn skip_while(&mut self, f: impl Fn(u8) -> bool) {
+        while self.i < self.b.len() && f(self.b[self.i]) {
+            self.i += 1;
+        }
+    }
+
+    fn skip_name(&mut self) {
+        self.skip_while(|c| c.is_ascii_alphanumeric() || c == b'_');
+    }
+
+    /// `.field` after a name.
+    fn field(&mut self) {
+        let start = self.i + 1;
+        self.i += 1;
+        self.skip_name();
+        self.push(Tok::Field(self.src[start..self.i].to_string()), start);
+    }
+
+    /// An integer (`1_000`) or a float (`1.5`, `2.5e3`); `2..9` is a range.
+    fn number(&mut self) -> Result<(), ExprError> {
+        let (src, b, start) = (self.src, self.b, self.i);
+        self.skip_while(|c| c.is_ascii_digit() || c == b'_');
+        let is_float = self.i + 1 < b.len() && b[self.i] == b'.' && b[self.i + 1].is_ascii_digit();
+        if is_float {
+            self.i += 1;
+            self.skip_while(|c| c.is_ascii_digit());
+            self.exponent();
+        }
+        let text: String = src[start..self.i].chars().filter(|&c| c != '_').collect();
+        if self.i < b.len() && is_name_start(b[self.i]) {
+            let digits_end = self.i;
+            self.skip_name();
+            return Err(ExprError::new(
+                src,
+                Span::new(start, self.i),
+                format!(
+                    "`{}` is not a number or a name; write multiplication explicitly, e.g. `{}*{}`",
+                    &src[start..self.i],
+                    text,
+                    &src[digits_end..self.i]
+                ),
             ));
-            continue;
         }
-        if c.is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
-                i += 1;
-            }
-            let mut is_float = false;
-            // `2..9` is a range, not the float `2.`.
-            if i + 1 < b.len() && b[i] == b'.' && b[i + 1].is_ascii_digit() {
-                is_float = true;
-                i += 1;
-                while i < b.len() && b[i].is_ascii_digit() {
-                    i += 1;
-                }
-            }
-            if i < b.len() && (b[i] == b'e' || b[i] == b'E') && is_float {
-                let mut j = i + 1;
-                if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
-                    j += 1;
-                }
-                if j < b.len() && b[j].is_ascii_digit() {
-                    i = j;
-                    while i < b.len() && b[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                }
-            }
-            let text: String = src[start..i].chars().filter(|&c| c != '_').collect();
-            if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
-                let mut j = i;
-                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
-                    j += 1;
-                }
-                return Err(ExprError::new(
+        let span = Span::new(start, self.i);
+        let tok = if is_float {
+            Tok::Float(
+                text.parse()
+                    .map_err(|_| ExprError::new(src, span, "cannot read this number"))?,
+            )
+        } else {
+            Tok::Int(text.parse().map_err(|_| {
+                ExprError::new(
                     src,
-                    Span::new(start, j),
-                    format!(
-                        "`{}` is not a number or a name; write multiplication explicitly, e.g. `{}*{}`",
-                        &src[start..j],
-                        text,
-                        &src[i..j]
-                    ),
+                    span,
+                    "integer literal too large (integers are 64-bit, at most 9223372036854775807)",
+                )
+            })?)
+        };
+        self.out.push((tok, span));
+        Ok(())
+    }
+
+    /// The exponent of a float, `e3`, `E-2`, if one follows.
+    fn exponent(&mut self) {
+        let b = self.b;
+        if self.i < b.len() && (b[self.i] == b'e' || b[self.i] == b'E') {
+            let mut j = self.i + 1;
+            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            if j < b.len() && b[j].is_ascii_digit() {
+                self.i = j;
+                self.skip_while(|c| c.is_ascii_digit());
+            }
+        }
+    }
+
+    /// A string (`"…"`, `'…'`) or a back-quoted column name, with escapes.
+    fn quoted(&mut self, quote: u8) -> Result<(), ExprError> {
+        let (src, b, start) = (self.src, self.b, self.i);
+        self.i += 1;
+        let mut s = String::new();
+        loop {
+            if self.i >= b.len() {
+                let what = if quote == b'`' {
+                    "unterminated back-quoted column name"
+                } else {
+                    "unterminated string: add the closing quote"
+                };
+                return Err(ExprError::new(src, Span::new(start, start + 1), what));
+            }
+            let c = b[self.i];
+            if c == quote {
+                self.i += 1;
+                break;
+            }
+            if c == b'\\' && self.i + 1 < b.len() {
+                s.push(self.escape()?);
+                continue;
+            }
+            let ch = src[self.i..].chars().next().unwrap();
+            s.push(ch);
+            self.i += ch.len_utf8();
+        }
+        let tok = if quote == b'`' {
+            Tok::Quoted(s)
+        } else {
+            Tok::Str(s)
+        };
+        self.push(tok, start);
+        Ok(())
+    }
+
+    /// The character of the escape at the cursor (a backslash and one more).
+    fn escape(&mut self) -> Result<char, ExprError> {
+        let e = self.b[self.i + 1];
+        let ch = match e {
+            b'\\' | b'"' | b'\'' | b'`' => e as char,
+            b'n' => '\n',
+            b't' => '\t',
+            _ => {
+                return Err(ExprError::new(
+                    self.src,
+                    Span::new(self.i, self.i + 2),
+                    "unknown escape; allowed: \\\\ \\\" \\' \\n \\t",
                 ));
             }
-            let span = Span::new(start, i);
-            if is_float {
-                let v: f64 = text
-                    .parse()
-                    .map_err(|_| ExprError::new(src, span, "cannot read this number"))?;
-                out.push((Tok::Float(v), span));
-            } else {
-                let v: i64 = text.parse().map_err(|_| {
-                    ExprError::new(
-                        src,
-                        span,
-                        "integer literal too large (integers are 64-bit, at most 9223372036854775807)",
-                    )
-                })?;
-                out.push((Tok::Int(v), span));
-            }
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push((Tok::Ident(src[start..i].to_string()), Span::new(start, i)));
-            continue;
-        }
-        if c == b'"' || c == b'\'' || c == b'`' {
-            let quote = c;
-            i += 1;
-            let mut s = String::new();
-            loop {
-                if i >= b.len() {
-                    let what = if quote == b'`' {
-                        "unterminated back-quoted column name"
-                    } else {
-                        "unterminated string: add the closing quote"
-                    };
-                    return Err(ExprError::new(src, Span::new(start, start + 1), what));
-                }
-                if b[i] == quote {
-                    i += 1;
-                    break;
-                }
-                if b[i] == b'\\' && i + 1 < b.len() {
-                    let e = b[i + 1];
-                    match e {
-                        b'\\' | b'"' | b'\'' | b'`' => s.push(e as char),
-                        b'n' => s.push('\n'),
-                        b't' => s.push('\t'),
-                        _ => {
-                            return Err(ExprError::new(
-                                src,
-                                Span::new(i, i + 2),
-                                "unknown escape; allowed: \\\\ \\\" \\' \\n \\t",
-                            ));
-                        }
-                    }
-                    i += 2;
-                    continue;
-                }
-                let ch = src[i..].chars().next().unwrap();
-                s.push(ch);
-                i += ch.len_utf8();
-            }
-            let span = Span::new(start, i);
-            out.push((
-                if quote == b'`' {
-                    Tok::Quoted(s)
-                } else {
-                    Tok::Str(s)
-                },
-                span,
-            ));
-            continue;
-        }
-        if let Some(op) = OPS.iter().find(|o| src[i..].starts_with(**o)) {
-            i += op.len();
-            out.push((Tok::Op(op), Span::new(start, i)));
-            continue;
-        }
-        let ch = src[i..].chars().next().unwrap();
-        let span = Span::new(start, start + ch.len_utf8());
-        if let Some((_, op)) = UNICODE_OPS.iter().find(|(u, _)| *u == ch) {
-            i += ch.len_utf8();
-            out.push((Tok::Op(op), span));
-            continue;
-        }
-        if ch == '∈' {
-            i += ch.len_utf8();
-            out.push((Tok::Ident("in".into()), span));
-            continue;
-        }
-        if ch == '∉' {
-            i += ch.len_utf8();
-            out.push((Tok::Ident("not".into()), span));
-            out.push((Tok::Ident("in".into()), span));
-            continue;
-        }
-        let hint = match c {
-            b'&' => "; `and` is `and` or `&&`",
-            b'|' => "; `or` is `or` or `||`",
-            b'^' => "; there is no power operator: use pow(a, b) (`^` is not xor either)",
-            b'.' => {
-                "; ranges are written `a..b`, fields of a column of structs `column.field` (no spaces)"
-            }
-            _ => "",
         };
-        return Err(ExprError::new(
-            src,
-            span,
-            format!("unexpected character `{ch}`{hint}"),
-        ));
+        self.i += 2;
+        Ok(ch)
     }
-    out.push((Tok::End, Span::new(b.len(), b.len())));
-    Ok(out)
+
+    /// An operator (ASCII or its Unicode form, `∈`, `∉`), or an error that
+    /// says what to write instead.
+    fn symbol(&mut self) -> Result<(), ExprError> {
+        let (src, start) = (self.src, self.i);
+        if let Some(op) = OPS.iter().find(|o| src[start..].starts_with(**o)) {
+            self.i += op.len();
+            self.push(Tok::Op(op), start);
+            return Ok(());
+        }
+        let ch = src[start..].chars().next().unwrap();
+        let span = Span::new(start, start + ch.len_utf8());
+        let toks: Vec<Tok> = if let Some((_, op)) = UNICODE_OPS.iter().find(|(u, _)| *u == ch) {
+            vec![Tok::Op(op)]
+        } else if ch == '∈' {
+            vec![Tok::Ident("in".into())]
+        } else if ch == '∉' {
+            vec![Tok::Ident("not".into()), Tok::Ident("in".into())]
+        } else {
+            let hint = match ch {
+                '&' => "; `and` is `and` or `&&`",
+                '|' => "; `or` is `or` or `||`",
+                '^' => "; there is no power operator: use pow(a, b) (`^` is not xor either)",
+                '.' => {
+                    "; ranges are written `a..b`, fields of a column of structs `column.field` (no spaces)"
+                }
+                _ => "",
+            };
+            return Err(ExprError::new(
+                src,
+                span,
+                format!("unexpected character `{ch}`{hint}"),
+            ));
+        };
+        self.i += ch.len_utf8();
+        self.out.extend(toks.into_iter().map(|t| (t, span)));
+        Ok(())
+    }
 }
 
 fn is_name_start(c: u8) -> bool {
