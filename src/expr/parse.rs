@@ -789,92 +789,96 @@ impl Parser<'_> {
             }
             Tok::Op("+") => self.expr(BP_NEG)?,
             Tok::Op("!") => Ast::Not(Box::new(self.expr(BP_NOT)?), span),
-            Tok::Op("(") => {
-                if self.is_op(")") {
-                    return Err(self.err_here("empty parentheses: expected an expression"));
-                }
-                let e = self.expr(0)?;
-                if !self.is_op(")") {
-                    return Err(self.err_here(format!(
-                        "expected `)` to close the `(` at column {}, found {}",
-                        self.src[..span.start].chars().count() + 1,
-                        self.peek().describe()
-                    )));
+            Tok::Op("(") => self.parenthesised(span)?,
+            Tok::Ident(w) => self.word(w, span)?,
+            t => return Err(self.not_an_expression(t, span)),
+        })
+    }
+
+    /// `( expr )`, after its `(` at `open`.
+    fn parenthesised(&mut self, open: Span) -> Result<Ast, ExprError> {
+        if self.is_op(")") {
+            return Err(self.err_here("empty parentheses: expected an expression"));
+        }
+        let e = self.expr(0)?;
+        if !self.is_op(")") {
+            return Err(self.err_here(format!(
+                "expected `)` to close the `(` at column {}, found {}",
+                self.src[..open.start].chars().count() + 1,
+                self.peek().describe()
+            )));
+        }
+        self.bump();
+        Ok(e)
+    }
+
+    /// A word at the start of an operand: a literal, `not`, a call or a name.
+    fn word(&mut self, w: String, span: Span) -> Result<Ast, ExprError> {
+        Ok(match w.as_str() {
+            "true" => Ast::Bool(true, span),
+            "false" => Ast::Bool(false, span),
+            "null" => Ast::Null(span),
+            "not" => Ast::Not(Box::new(self.expr(BP_NOT)?), span),
+            "let" => {
+                return Err(ExprError::new(
+                    self.src,
+                    span,
+                    "`let name = value;` bindings may only stand at the start of the expression",
+                ));
+            }
+            kw if KEYWORDS.contains(&kw) => {
+                return Err(ExprError::new(
+                    self.src,
+                    span,
+                    format!("expected an expression, found the keyword `{kw}`"),
+                ));
+            }
+            _ if self.is_op("(") => self.call(w, span)?,
+            _ => self.fields(Ast::Name(w, span)),
+        })
+    }
+
+    /// `name(args, …)`, the cursor on its `(`.
+    fn call(&mut self, w: String, span: Span) -> Result<Ast, ExprError> {
+        self.bump();
+        let mut args = Vec::new();
+        if !self.is_op(")") {
+            loop {
+                args.push(self.expr(0)?);
+                if !self.is_op(",") {
+                    break;
                 }
                 self.bump();
-                e
             }
-            Tok::Ident(w) => match w.as_str() {
-                "true" => Ast::Bool(true, span),
-                "false" => Ast::Bool(false, span),
-                "null" => Ast::Null(span),
-                "not" => Ast::Not(Box::new(self.expr(BP_NOT)?), span),
-                "let" => {
-                    return Err(ExprError::new(
-                        self.src,
-                        span,
-                        "`let name = value;` bindings may only stand at the start of the expression",
-                    ));
-                }
-                kw if KEYWORDS.contains(&kw) => {
-                    return Err(ExprError::new(
-                        self.src,
-                        span,
-                        format!("expected an expression, found the keyword `{kw}`"),
-                    ));
-                }
-                _ => {
-                    if self.is_op("(") {
-                        self.bump();
-                        let mut args = Vec::new();
-                        if !self.is_op(")") {
-                            loop {
-                                args.push(self.expr(0)?);
-                                if self.is_op(",") {
-                                    self.bump();
-                                    continue;
-                                }
-                                break;
-                            }
-                        }
-                        if !self.is_op(")") {
-                            return Err(self.err_here(format!(
-                                "expected `,` or `)` in the arguments of `{w}(`, found {}",
-                                self.peek().describe()
-                            )));
-                        }
-                        let end = self.bump().1.end;
-                        Ast::Call(w, args, span, end)
-                    } else {
-                        self.fields(Ast::Name(w, span))
-                    }
-                }
-            },
-            Tok::End => {
-                let after = self.toks[..self.pos]
-                    .iter()
-                    .rev()
-                    .find(|(t, _)| !matches!(t, Tok::End))
-                    .map(|(t, _)| format!(" after {}", t.describe()))
-                    .unwrap_or_default();
-                return Err(ExprError::new(
-                    self.src,
-                    span,
-                    format!("expected an expression{after}, found the end of the expression"),
-                ));
-            }
-            t => {
-                let prev = if self.pos >= 2 {
-                    format!(" after {}", self.toks[self.pos - 2].0.describe())
-                } else {
-                    String::new()
-                };
-                return Err(ExprError::new(
-                    self.src,
-                    span,
-                    format!("expected an expression{prev}, found {}", t.describe()),
-                ));
-            }
-        })
+        }
+        if !self.is_op(")") {
+            return Err(self.err_here(format!(
+                "expected `,` or `)` in the arguments of `{w}(`, found {}",
+                self.peek().describe()
+            )));
+        }
+        let end = self.bump().1.end;
+        Ok(Ast::Call(w, args, span, end))
+    }
+
+    /// The error for token `t` where an operand was expected.
+    fn not_an_expression(&self, t: Tok, span: Span) -> ExprError {
+        let msg = if matches!(t, Tok::End) {
+            let after = self.toks[..self.pos]
+                .iter()
+                .rev()
+                .find(|(t, _)| !matches!(t, Tok::End))
+                .map(|(t, _)| format!(" after {}", t.describe()))
+                .unwrap_or_default();
+            format!("expected an expression{after}, found the end of the expression")
+        } else {
+            let prev = if self.pos >= 2 {
+                format!(" after {}", self.toks[self.pos - 2].0.describe())
+            } else {
+                String::new()
+            };
+            format!("expected an expression{prev}, found {}", t.describe())
+        };
+        ExprError::new(self.src, span, msg)
     }
 }
