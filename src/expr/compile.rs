@@ -947,99 +947,23 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
 
 fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
     let arg = |i: usize| eval(&args[i], cols, row);
+    let all = || (0..args.len()).map(arg);
     match f {
         Func::V2 => match arg(0) {
             V::Int(n) => v2(n).map_or(V::Null, V::Int),
             _ => V::Null,
         },
-        Func::Floor | Func::Ceil => match arg(0) {
-            V::Int(n) => V::Int(n),
-            V::Float(x) => {
-                let y = if f == Func::Floor {
-                    x.floor()
-                } else {
-                    x.ceil()
-                };
-                if y.is_finite() && y >= i64::MIN as f64 && y < i64::MAX as f64 {
-                    V::Int(y as i64)
-                } else {
-                    V::Null
-                }
-            }
-            _ => V::Null,
-        },
+        Func::Floor | Func::Ceil => rounded(f == Func::Floor, arg(0)),
         Func::Abs => match arg(0) {
             V::Int(n) => n.checked_abs().map_or(V::Null, V::Int),
             V::Float(x) => V::Float(x.abs()),
             _ => V::Null,
         },
-        Func::Min | Func::Max => {
-            let mut best = V::Null;
-            let mut any_float = false;
-            for i in 0..args.len() {
-                let v = arg(i);
-                match v {
-                    V::Null => return V::Null,
-                    V::Float(_) => any_float = true,
-                    _ => {}
-                }
-                let better = match best {
-                    V::Null => true,
-                    b => compare(if f == Func::Min { Cmp::Lt } else { Cmp::Gt }, v, b)
-                        .unwrap_or(false),
-                };
-                if better {
-                    best = v;
-                }
-            }
-            // Mixed integer and float arguments give a float.
-            match (any_float, best) {
-                (true, V::Int(x)) => V::Float(x as f64),
-                _ => best,
-            }
-        }
-        Func::Xor => {
-            let mut acc = 0i64;
-            for i in 0..args.len() {
-                let V::Int(n) = arg(i) else {
-                    return V::Null;
-                };
-                acc ^= n;
-            }
-            V::Int(acc)
-        }
-        Func::Gcd | Func::Lcm => {
-            let mut acc: i64 = if f == Func::Gcd { 0 } else { 1 };
-            for i in 0..args.len() {
-                let V::Int(n) = arg(i) else {
-                    return V::Null;
-                };
-                let next = if f == Func::Gcd {
-                    gcd(acc, n)
-                } else if n == 0 || acc == 0 {
-                    Some(0)
-                } else {
-                    gcd(acc, n)
-                        .and_then(|g| (acc / g).checked_mul(n))
-                        .map(i64::abs)
-                };
-                match next {
-                    Some(v) => acc = v,
-                    None => return V::Null,
-                }
-            }
-            V::Int(acc)
-        }
-        Func::Pow => match (arg(0), arg(1)) {
-            (V::Int(a), V::Int(e)) => ipow(a, e).map_or(V::Null, V::Int),
-            (a, e) => match (a.f64(), e.f64()) {
-                (Some(a), Some(e)) => {
-                    let r = a.powf(e);
-                    if r.is_nan() { V::Null } else { V::Float(r) }
-                }
-                _ => V::Null,
-            },
-        },
+        Func::Min | Func::Max => extremum(if f == Func::Min { Cmp::Lt } else { Cmp::Gt }, all()),
+        Func::Xor => fold_ints(all(), 0, |acc, n| Some(acc ^ n)),
+        Func::Gcd => fold_ints(all(), 0, gcd),
+        Func::Lcm => fold_ints(all(), 1, lcm),
+        Func::Pow => power(arg(0), arg(1)),
         Func::IsNull => V::Bool(matches!(arg(0), V::Null)),
         Func::Len
         | Func::Sum
@@ -1048,15 +972,85 @@ fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
         | Func::Sorted
         | Func::MinGap
         | Func::MaxGap => list_fn(f, arg(0)),
-        Func::Coalesce => {
-            for i in 0..args.len() {
-                let v = arg(i);
-                if !matches!(v, V::Null) {
-                    return v;
-                }
+        Func::Coalesce => all().find(|v| !matches!(v, V::Null)).unwrap_or(V::Null),
+    }
+}
+
+/// `floor` (or `ceil`) of a number, as an integer; null out of range.
+fn rounded(floor: bool, v: V<'_>) -> V<'_> {
+    match v {
+        V::Int(n) => V::Int(n),
+        V::Float(x) => {
+            let y = if floor { x.floor() } else { x.ceil() };
+            if y.is_finite() && y >= i64::MIN as f64 && y < i64::MAX as f64 {
+                V::Int(y as i64)
+            } else {
+                V::Null
             }
-            V::Null
         }
+        _ => V::Null,
+    }
+}
+
+/// The argument that beats every other under `better` (`Lt`: the smallest);
+/// null if any is null; a float when any argument is a float.
+fn extremum<'a>(better: Cmp, args: impl Iterator<Item = V<'a>>) -> V<'a> {
+    let mut best = V::Null;
+    let mut any_float = false;
+    for v in args {
+        match v {
+            V::Null => return V::Null,
+            V::Float(_) => any_float = true,
+            _ => {}
+        }
+        if matches!(best, V::Null) || compare(better, v, best).unwrap_or(false) {
+            best = v;
+        }
+    }
+    match (any_float, best) {
+        (true, V::Int(x)) => V::Float(x as f64),
+        _ => best,
+    }
+}
+
+/// Integer arguments folded by `op` from `init`; null on a non-integer
+/// argument or an overflow.
+fn fold_ints<'a>(
+    args: impl Iterator<Item = V<'a>>,
+    init: i64,
+    op: impl Fn(i64, i64) -> Option<i64>,
+) -> V<'a> {
+    let mut acc = init;
+    for v in args {
+        let V::Int(n) = v else {
+            return V::Null;
+        };
+        match op(acc, n) {
+            Some(x) => acc = x,
+            None => return V::Null,
+        }
+    }
+    V::Int(acc)
+}
+
+fn lcm(a: i64, b: i64) -> Option<i64> {
+    if a == 0 || b == 0 {
+        return Some(0);
+    }
+    gcd(a, b).and_then(|g| (a / g).checked_mul(b)).map(i64::abs)
+}
+
+/// `pow(a, e)`: exact for integers (null on overflow), else a float.
+fn power<'a>(a: V<'a>, e: V<'a>) -> V<'a> {
+    match (a, e) {
+        (V::Int(a), V::Int(e)) => ipow(a, e).map_or(V::Null, V::Int),
+        (a, e) => match (a.f64(), e.f64()) {
+            (Some(a), Some(e)) => {
+                let r = a.powf(e);
+                if r.is_nan() { V::Null } else { V::Float(r) }
+            }
+            _ => V::Null,
+        },
     }
 }
 
