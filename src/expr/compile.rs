@@ -1662,6 +1662,76 @@ impl<'s> Compiler<'s> {
     }
 
     fn call(&mut self, name: &str, args: &[Ast], span: Span) -> Result<(Node, Ty), ExprError> {
+        let usage = self.function_usage(name, args.len(), span)?;
+        if name == "len"
+            && let Some(n) = self.struct_len(args)
+        {
+            return Ok((n, Ty::Int));
+        }
+        let mut nodes = Vec::with_capacity(args.len());
+        let mut tys = Vec::with_capacity(args.len());
+        for a in args {
+            let (n, t) = self.compile(a)?;
+            nodes.push(n);
+            tys.push(t);
+        }
+        let sig = signature(name, &tys);
+        let bad = |this: &Self, i: usize, need: &str| {
+            let side = this.side(&args[i], tys[i]);
+            this.err(
+                span,
+                format!(
+                    "`{name}` needs {need}, but argument {} is {side}: {usage}",
+                    i + 1
+                ),
+            )
+        };
+        if let Some(i) = tys.iter().position(|t| !(sig.accepts)(*t)) {
+            return Err(bad(self, i, sig.need));
+        }
+        let any_float = tys.contains(&Ty::Float);
+        let ty = match sig.result {
+            Res::Fixed(t) => t,
+            Res::FloatIfAny => {
+                if any_float {
+                    Ty::Float
+                } else {
+                    Ty::Int
+                }
+            }
+            Res::First => tys[0],
+            Res::Unified => {
+                let mut t = Ty::Null;
+                for (i, a) in tys.iter().enumerate() {
+                    t = unify(t, *a).ok_or_else(|| bad(self, i, "arguments of one type"))?;
+                }
+                t
+            }
+        };
+        Ok(match sig.func {
+            Some(f) => (Node::Call(f, nodes), ty),
+            // `mod` is the remainder operator.
+            None => {
+                let (b, a) = (nodes.pop().unwrap(), nodes.pop().unwrap());
+                let (a, b) = (Box::new(a), Box::new(b));
+                let n = if any_float {
+                    Node::FloatArith(Arith::Rem, a, b)
+                } else {
+                    Node::IntArith(Arith::Rem, a, b)
+                };
+                (n, ty)
+            }
+        })
+    }
+
+    /// The usage line of function `name`, or the error for an unknown name
+    /// or a wrong number of arguments.
+    fn function_usage(
+        &self,
+        name: &str,
+        n_args: usize,
+        span: Span,
+    ) -> Result<&'static str, ExprError> {
         let Some(&(_, lo, hi, usage)) = FUNCTIONS.iter().find(|f| f.0 == name) else {
             let col = if self.table.column(name).is_some() {
                 format!(" (`{name}` is a column: multiplication is written `{name} * (...)`)")
@@ -1676,7 +1746,7 @@ impl<'s> Compiler<'s> {
                 ),
             ));
         };
-        if args.len() < lo || args.len() > hi {
+        if n_args < lo || n_args > hi {
             let n = if lo == hi {
                 format!("{lo}")
             } else if hi == usize::MAX {
@@ -1684,151 +1754,95 @@ impl<'s> Compiler<'s> {
             } else {
                 format!("{lo} to {hi}")
             };
+            let s = if n == "1" { "" } else { "s" };
             return Err(self.err(
                 span,
-                format!(
-                    "`{name}` takes {n} argument{}, got {}: {usage}",
-                    if n == "1" { "" } else { "s" },
-                    args.len()
-                ),
+                format!("`{name}` takes {n} argument{s}, got {n_args}: {usage}"),
             ));
         }
-        if name == "len"
-            && let Some(n) = self.struct_len(args)
-        {
-            return Ok((n, Ty::Int));
-        }
-        let mut nodes = Vec::with_capacity(args.len());
-        let mut tys = Vec::with_capacity(args.len());
-        for a in args {
-            let (n, t) = self.compile(a)?;
-            nodes.push(n);
-            tys.push(t);
-        }
-        let bad = |this: &Self, i: usize, need: &str| {
-            this.err(
-                span,
-                format!(
-                    "`{name}` needs {need}, but argument {} is {}: {usage}",
-                    i + 1,
-                    this.side(&args[i], tys[i])
-                ),
-            )
-        };
-        let need = |this: &Self, ok: fn(Ty) -> bool, need: &str| -> Result<(), ExprError> {
-            match tys.iter().position(|t| !ok(*t)) {
-                Some(i) => Err(bad(this, i, need)),
-                None => Ok(()),
-            }
-        };
-        let int_or_null = |t: Ty| matches!(t, Ty::Int | Ty::Null);
-        let int_list = |t: Ty| matches!(t, Ty::IntList | Ty::EmptyList | Ty::Null);
-        let (f, ty) = match name {
-            "len" => {
-                need(
-                    self,
-                    |t| t.is_list() || matches!(t, Ty::Str | Ty::Null),
-                    "a list or a string",
-                )?;
-                (Func::Len, Ty::Int)
-            }
-            "sum" => {
-                need(self, int_list, "a list of integers")?;
-                (Func::Sum, Ty::Int)
-            }
-            "min" | "max" if args.len() == 1 && (tys[0].is_list() || tys[0] == Ty::Null) => {
-                need(self, int_list, "numbers or one list of integers")?;
-                (
-                    if name == "min" {
-                        Func::MinOf
-                    } else {
-                        Func::MaxOf
-                    },
-                    Ty::Int,
-                )
-            }
-            "sorted" => {
-                need(self, |t| t.is_list() || t == Ty::Null, "a list")?;
-                (Func::Sorted, tys[0])
-            }
-            "min_gap" | "max_gap" => {
-                need(self, int_list, "a list of integers")?;
-                (
-                    if name == "min_gap" {
-                        Func::MinGap
-                    } else {
-                        Func::MaxGap
-                    },
-                    Ty::Int,
-                )
-            }
-            "v2" => {
-                need(self, int_or_null, "an integer")?;
-                (Func::V2, Ty::Int)
-            }
-            "mod" => {
-                need(self, Ty::numeric, "numbers")?;
-                let (b, a) = (nodes.pop().unwrap(), nodes.pop().unwrap());
-                let float = tys.contains(&Ty::Float);
-                let n = if float {
-                    Node::FloatArith(Arith::Rem, Box::new(a), Box::new(b))
-                } else {
-                    Node::IntArith(Arith::Rem, Box::new(a), Box::new(b))
-                };
-                return Ok((n, if float { Ty::Float } else { Ty::Int }));
-            }
-            "floor" | "ceil" => {
-                need(self, Ty::numeric, "a number")?;
-                (
-                    if name == "floor" {
-                        Func::Floor
-                    } else {
-                        Func::Ceil
-                    },
-                    Ty::Int,
-                )
-            }
-            "abs" | "min" | "max" => {
-                need(self, Ty::numeric, "numbers")?;
-                let t = if tys.contains(&Ty::Float) {
-                    Ty::Float
-                } else {
-                    Ty::Int
-                };
-                let f = match name {
-                    "abs" => Func::Abs,
-                    "min" => Func::Min,
-                    _ => Func::Max,
-                };
-                (f, t)
-            }
-            "gcd" | "lcm" => {
-                need(self, int_or_null, "integers")?;
-                (if name == "gcd" { Func::Gcd } else { Func::Lcm }, Ty::Int)
-            }
-            "xor" => {
-                need(self, int_or_null, "integers")?;
-                (Func::Xor, Ty::Int)
-            }
-            "pow" => {
-                need(self, Ty::numeric, "numbers")?;
-                let t = if tys.contains(&Ty::Float) {
-                    Ty::Float
-                } else {
-                    Ty::Int
-                };
-                (Func::Pow, t)
-            }
-            "is_null" => (Func::IsNull, Ty::Bool),
-            _ => {
-                // coalesce
-                let mut t = Ty::Null;
-                for (i, a) in tys.iter().enumerate() {
-                    t = unify(t, *a).ok_or_else(|| bad(self, i, "arguments of one type"))?;
-                }
-                (Func::Coalesce, t)
-            }
-        };
-        Ok((Node::Call(f, nodes), ty))
+        Ok(usage)
+    }
+}
+
+/// What a function accepts and gives.
+struct Signature {
+    /// The function (`None`: `mod`, compiled to the remainder operator).
+    func: Option<Func>,
+    /// Which argument types it accepts.
+    accepts: fn(Ty) -> bool,
+    /// What it needs, in words, for the error message.
+    need: &'static str,
+    result: Res,
+}
+
+/// The type of a function's result.
+enum Res {
+    Fixed(Ty),
+    /// A float when any argument is a float, else an integer.
+    FloatIfAny,
+    /// The first argument's type.
+    First,
+    /// The one type of every argument (nulls aside).
+    Unified,
+}
+
+/// The signature of function `name` (known to exist) given its argument types.
+fn signature(name: &str, tys: &[Ty]) -> Signature {
+    let int_or_null: fn(Ty) -> bool = |t| matches!(t, Ty::Int | Ty::Null);
+    let int_list: fn(Ty) -> bool = |t| matches!(t, Ty::IntList | Ty::EmptyList | Ty::Null);
+    let sig = |func, accepts, need, result| Signature {
+        func,
+        accepts,
+        need,
+        result,
+    };
+    let one_list = tys.len() == 1 && (tys[0].is_list() || tys[0] == Ty::Null);
+    let int = Res::Fixed(Ty::Int);
+    match name {
+        "len" => sig(
+            Some(Func::Len),
+            |t| t.is_list() || matches!(t, Ty::Str | Ty::Null),
+            "a list or a string",
+            int,
+        ),
+        "sum" => sig(Some(Func::Sum), int_list, "a list of integers", int),
+        "min" if one_list => sig(
+            Some(Func::MinOf),
+            int_list,
+            "numbers or one list of integers",
+            int,
+        ),
+        "max" if one_list => sig(
+            Some(Func::MaxOf),
+            int_list,
+            "numbers or one list of integers",
+            int,
+        ),
+        "sorted" => sig(
+            Some(Func::Sorted),
+            |t| t.is_list() || t == Ty::Null,
+            "a list",
+            Res::First,
+        ),
+        "min_gap" => sig(Some(Func::MinGap), int_list, "a list of integers", int),
+        "max_gap" => sig(Some(Func::MaxGap), int_list, "a list of integers", int),
+        "v2" => sig(Some(Func::V2), int_or_null, "an integer", int),
+        "mod" => sig(None, Ty::numeric, "numbers", Res::FloatIfAny),
+        "floor" => sig(Some(Func::Floor), Ty::numeric, "a number", int),
+        "ceil" => sig(Some(Func::Ceil), Ty::numeric, "a number", int),
+        "abs" => sig(Some(Func::Abs), Ty::numeric, "numbers", Res::FloatIfAny),
+        "min" => sig(Some(Func::Min), Ty::numeric, "numbers", Res::FloatIfAny),
+        "max" => sig(Some(Func::Max), Ty::numeric, "numbers", Res::FloatIfAny),
+        "gcd" => sig(Some(Func::Gcd), int_or_null, "integers", int),
+        "lcm" => sig(Some(Func::Lcm), int_or_null, "integers", int),
+        "xor" => sig(Some(Func::Xor), int_or_null, "integers", int),
+        "pow" => sig(Some(Func::Pow), Ty::numeric, "numbers", Res::FloatIfAny),
+        "is_null" => sig(
+            Some(Func::IsNull),
+            |_| true,
+            "anything",
+            Res::Fixed(Ty::Bool),
+        ),
+        _ => sig(Some(Func::Coalesce), |_| true, "anything", Res::Unified),
     }
 }
