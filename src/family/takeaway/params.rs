@@ -316,10 +316,10 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     }
     let mut notes = Vec::new();
     if p.skipped > 0 {
-        notes.push(format!(
-            "skipped {} min/max combinations with min > max",
-            p.skipped
-        ));
+        notes.push(
+            crate::family::note::Note::new("skipped min/max combinations with min > max")
+                .counting(p.skipped as u64),
+        );
     }
     Ok(Plan {
         cases,
