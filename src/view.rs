@@ -148,4 +148,8 @@ pub struct View {
     pub dataset: &'static str,
     /// What to draw.
     pub kind: ViewKind,
+    /// Only the rows whose columns have these texts (all pairs must hold);
+    /// empty: every row. For a view that is about part of a sweep, e.g. the
+    /// one-heap tables of a sweep with `heaps: [1, 2]`.
+    pub only: &'static [(&'static str, &'static str)],
 }

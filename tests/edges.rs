@@ -120,3 +120,110 @@ fn a_closed_pipe_ends_quietly_with_exit_0() {
         }
     }
 }
+
+fn run_spec(dir: &Path, name: &str, spec: &str) -> Output {
+    std::fs::write(dir.join(format!("{name}.yaml")), spec).unwrap();
+    let o = nimlab(
+        &[
+            "run",
+            &format!("{name}.yaml"),
+            "--out",
+            "out",
+            "--no-report",
+        ],
+        dir,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    o
+}
+
+fn sweep_spec(name: &str, heaps: &str, extra: &str) -> String {
+    format!(
+        "experiment: {name}\nsweeps:\n  - name: s\n    family: takeaway\n    take: [{{max: 3}}, {{set: [1, 4]}}]\n    heaps: {heaps}\n    N: 0..7\n{extra}"
+    )
+}
+
+#[test]
+fn a_list_of_heap_counts_is_one_case_per_count() {
+    // `heaps: [1, 2]` gives the tables and figures of `heaps: 1` and of
+    // `heaps: 2`, file for file, from one sweep.
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_spec(dir.path(), "both", &sweep_spec("both", "[1, 2]", ""));
+    assert!(
+        text(&o.stderr).contains("both/s: 4 cases"),
+        "{}",
+        text(&o.stderr)
+    );
+    run_spec(dir.path(), "one", &sweep_spec("one", "1", ""));
+    run_spec(dir.path(), "two", &sweep_spec("two", "2", ""));
+    let file = |exp: &str, f: &str| {
+        std::fs::read_to_string(dir.path().join(format!("out/{exp}/{f}")))
+            .unwrap_or_else(|e| panic!("{exp}/{f}: {e}"))
+    };
+    for f in [
+        "tables/s/winning_table.md",
+        "tables/s/loss_sets.md",
+        "tables/s/period_table.md",
+    ] {
+        assert_eq!(file("both", f), file("one", f), "{f}");
+    }
+    for f in [
+        "tables/s/move_table-max_3.md",
+        "tables/s/move_table-set_1_4.md",
+        "figures/s/loss_scatter-max_3.svg",
+    ] {
+        assert_eq!(file("both", f), file("two", f), "{f}");
+    }
+    // The P-positions of both counts: one heap's under N, two heaps' under N1, N2.
+    let p = file("both", "tables/s/p_positions.csv");
+    assert!(p.starts_with("rule,N,N1,N2\n"), "{p}");
+    assert!(p.contains("max:3,4,,\n"), "{p}");
+    assert!(p.contains("max:3,,1,5\n"), "{p}");
+    // The two-heap listing is unchanged: no empty `N` column.
+    assert!(file("two", "tables/s/p_positions.csv").starts_with("rule,N1,N2\n"));
+
+    for (heaps, why) in [
+        ("[1, 1]", "listed twice"),
+        ("[1, 7]", "out of range"),
+        ("[]", "empty list"),
+    ] {
+        std::fs::write(dir.path().join("bad.yaml"), sweep_spec("bad", heaps, "")).unwrap();
+        let o = nimlab(&["run", "bad.yaml", "--dry-run"], dir.path());
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{heaps}: {err}");
+        assert!(
+            err.contains("sweeps[0].heaps") && err.contains(why),
+            "{heaps}: {err}"
+        );
+    }
+    // N3 with at most two heaps is refused.
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        sweep_spec("bad", "[1, 2]", "    N3: 0..2\n"),
+    )
+    .unwrap();
+    let err = text(&nimlab(&["run", "bad.yaml", "--dry-run"], dir.path()).stderr);
+    assert!(
+        err.contains("sweeps[0].N3") && err.contains("only 2 heap"),
+        "{err}"
+    );
+}
+
+#[test]
+fn outputs_empty_means_data_only() {
+    let dir = tempfile::tempdir().unwrap();
+    run_spec(
+        dir.path(),
+        "data",
+        &sweep_spec("data", "[1, 2]", "    outputs: []\n"),
+    );
+    let root = dir.path().join("out/data");
+    for d in ["positions", "periods", "loss_sets"] {
+        let parts = std::fs::read_dir(root.join(format!("data/takeaway/{d}/s")))
+            .unwrap_or_else(|e| panic!("{d}: {e}"))
+            .count();
+        assert!(parts > 0, "{d}");
+    }
+    assert!(!root.join("tables").exists(), "no tables");
+    assert!(!root.join("figures").exists(), "no figures");
+}

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 
-use crate::family::{CaseCtx, Plan};
+use crate::family::{Case, CaseCtx, Plan};
 use crate::spec::{self, Experiment};
 use crate::{check, render, report, sweep};
 
@@ -71,9 +71,12 @@ pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool
     if !e.conjectures.is_empty() {
         let results = check::write_conjectures(e, &opts.out)?;
         if !opts.quiet {
-            for (v, n) in check::verdict_counts(&results) {
-                eprintln!("{}: conjectures {}: {n}", e.name, v.as_str());
-            }
+            let counts: Vec<String> = check::verdict_counts(&results)
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(v, n)| format!("{n} {}", v.as_str()))
+                .collect();
+            eprintln!("{}: conjectures: {}", e.name, counts.join(", "));
         }
     }
     Ok(())
@@ -119,17 +122,31 @@ fn render_stage(e: &Experiment, opts: &sweep::RunOptions) -> Result<()> {
         })
         .collect();
     let mut stamped = Vec::new();
-    for (s, r) in e.sweeps.iter().zip(done) {
+    let mut files = 0;
+    for r in done {
         let r = r?;
         stamped.push(r.is_some());
-        if !opts.quiet {
-            match r {
-                Some(n) => eprintln!("{}/{}: {n} files rendered", e.name, s.name),
-                None => eprintln!("{}/{}: figures and tables up to date", e.name, s.name),
-            }
-        }
+        files += r.unwrap_or(0);
+    }
+    if !opts.quiet {
+        eprintln!("{}", render_line(e, &stamped, files));
     }
     report::cache::render_stamp(e, &opts.out, &stamped)
+}
+
+/// One line for the render stage of an experiment: the files rendered and
+/// the sweeps whose figures and tables were up to date.
+fn render_line(e: &Experiment, rendered: &[bool], files: usize) -> String {
+    let name = match e.sweeps.as_slice() {
+        [s] => format!("{}/{}", e.name, s.name),
+        _ => e.name.clone(),
+    };
+    let fresh = rendered.iter().filter(|r| !**r).count();
+    match (fresh, rendered.len()) {
+        (0, _) => format!("{name}: {files} files rendered"),
+        (f, n) if f == n => format!("{name}: figures and tables up to date"),
+        (f, _) => format!("{name}: {files} files rendered ({f} sweeps up to date)"),
+    }
 }
 
 /// A flag set by Ctrl-C; a second Ctrl-C while stopping ends the process.
@@ -172,26 +189,14 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
             .map(|c| c.cost())
             .fold(0u64, u64::saturating_add);
         let chunks = sweep::chunks(&plan.cases);
-        // Peak memory: a chunk's results are held until written; up to one chunk per
-        // thread plus two waiting for the writer.
-        let chunk_mem = chunks
-            .iter()
-            .map(|c| {
-                plan.cases[c.start..c.end]
-                    .iter()
-                    .map(|k| k.memory())
-                    .fold(0u64, u64::saturating_add)
-            })
-            .max()
-            .unwrap_or(0);
-        let mem = chunk_mem.saturating_mul(threads as u64 + 2);
-        let rate = calibrate(&plan);
+        let mem = peak_memory(&plan, threads);
+        let rate = calibrate(&plan, &mut |_, _| {});
         let eta = match rate {
             Some(r) => format!(
                 "~{:.1} s on {threads} threads (calibrated on the cheapest cases)",
                 cost as f64 / r / threads as f64
             ),
-            None => "time unknown (no case cheap enough to calibrate on)".to_string(),
+            None => "time unknown (no case small enough to time this machine on)".to_string(),
         };
         let _ = writeln!(
             s,
@@ -202,7 +207,7 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
             cost as f64,
             crate::mem::human_bytes(mem)
         );
-        for n in &plan.notes {
+        for n in crate::family::note::lines(&plan.notes) {
             let _ = writeln!(s, "    note: {n}");
         }
     }
@@ -230,13 +235,28 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
     s
 }
 
-/// Work units per second on one thread, measured by solving the cheapest cases
-/// (in memory, nothing written) for up to a quarter of a second.
-fn calibrate(plan: &Plan) -> Option<f64> {
-    let mut order: Vec<usize> = (0..plan.cases.len()).collect();
-    order.sort_by_key(|&i| plan.cases[i].cost());
+/// Estimated peak memory of a sweep on `threads` threads: each thread
+/// solves one case at a time, so the `threads` largest cases at once.
+fn peak_memory(plan: &Plan, threads: usize) -> u64 {
+    let mut each: Vec<u64> = plan.cases.iter().map(|c| c.memory()).collect();
+    each.sort_unstable_by(|a, b| b.cmp(a));
+    each.iter()
+        .take(threads.max(1))
+        .fold(0u64, |a, &b| a.saturating_add(b))
+}
+
+/// Work units per second on one thread, measured by solving the samples of
+/// the cheapest cases ([`Case::sample`]: small by construction, never a big
+/// case) in memory, nothing written, for up to a quarter of a second.
+/// `solved` sees each sample solved and the work its solver reported.
+pub(crate) fn calibrate(plan: &Plan, solved: &mut dyn FnMut(&dyn Case, u64)) -> Option<f64> {
+    let mut samples: Vec<Box<dyn Case>> = plan.cases.iter().filter_map(|c| c.sample()).collect();
+    samples.sort_by_key(|c| c.cost());
     let cancel = AtomicBool::new(false);
-    let progress = |_: u64| {};
+    let reported = std::sync::atomic::AtomicU64::new(0);
+    let progress = |n: u64| {
+        reported.fetch_add(n, Ordering::Relaxed);
+    };
     let ctx = CaseCtx {
         progress: &progress,
         cancel: &cancel,
@@ -244,12 +264,10 @@ fn calibrate(plan: &Plan) -> Option<f64> {
     };
     let t0 = std::time::Instant::now();
     let mut done = 0u64;
-    for i in order {
-        let c = &plan.cases[i];
-        if c.cost() > 50_000_000 {
-            break;
-        }
+    for c in &samples {
+        reported.store(0, Ordering::Relaxed);
         c.solve(&ctx).ok()?;
+        solved(c.as_ref(), reported.load(Ordering::Relaxed));
         done += c.cost();
         if t0.elapsed().as_secs_f64() > 0.25 {
             break;
@@ -257,4 +275,50 @@ fn calibrate(plan: &Plan) -> Option<f64> {
     }
     let secs = t0.elapsed().as_secs_f64();
     (done > 0 && secs > 0.0).then(|| done as f64 / secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::{SAMPLE_MEMORY, SAMPLE_WORK};
+
+    /// A dry run of every spec shipped (the default run's, the overnight ones
+    /// and the benches') times the machine on small samples only: each sample
+    /// solved reports at most a few times [`SAMPLE_WORK`] of work (counted by
+    /// its solver's progress, not by its estimate) within [`SAMPLE_MEMORY`].
+    #[test]
+    fn dry_runs_of_every_spec_solve_only_small_samples() {
+        let dirs = ["experiments", "experiments/overnight", "benches/specs"];
+        let paths: Vec<std::path::PathBuf> = dirs.iter().map(Into::into).collect();
+        let exps = spec::load_specs(&paths).unwrap();
+        assert!(exps.len() >= 14, "{} specs", exps.len());
+        let mut solved = 0;
+        for e in &exps {
+            for sw in &e.sweeps {
+                let plan = sw.plan().unwrap();
+                calibrate(&plan, &mut |c, work| {
+                    solved += 1;
+                    assert!(c.cost() <= SAMPLE_WORK, "{}", c.key());
+                    assert!(work <= 4 * SAMPLE_WORK, "{}: {work}", c.key());
+                    assert!(c.memory() <= SAMPLE_MEMORY, "{}", c.key());
+                });
+            }
+        }
+        assert!(solved > 30, "{solved} samples solved");
+    }
+
+    #[test]
+    fn peak_memory_counts_one_case_per_thread() {
+        let dir = std::path::Path::new("t.yaml");
+        let e = spec::from_text(
+            "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 2..4}\n    heaps: 2\n    N: 0..99\n    play: misere\n",
+            dir,
+        )
+        .unwrap();
+        let plan = e.sweeps[0].plan().unwrap();
+        let each = plan.cases[0].memory();
+        assert!(plan.cases.iter().all(|c| c.memory() == each));
+        assert_eq!(peak_memory(&plan, 2), 2 * each);
+        assert_eq!(peak_memory(&plan, 8), 3 * each);
+    }
 }

@@ -18,6 +18,7 @@ use crate::params::{Node, SpecError};
 use crate::view::View;
 
 pub mod lines;
+pub mod note;
 pub mod parity;
 pub mod takeaway;
 #[cfg(test)]
@@ -91,9 +92,28 @@ pub trait Case: Send + Sync {
     fn rows(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+    /// What to change when [`Case::memory`] is beyond the machine's, for
+    /// the refusal (default: fewer heaps or pieces, smaller sizes).
+    fn memory_hint(&self) -> &'static str {
+        "use fewer heaps or pieces, or smaller sizes (a smaller range)"
+    }
+    /// A small case of the same kind that `--dry-run` may solve to time
+    /// this machine (its work in the unit of [`Case::cost`]), or `None`.
+    /// A family offers one only where it knows the solve takes at most
+    /// about [`SAMPLE_WORK`] steps and [`SAMPLE_MEMORY`] bytes, whatever
+    /// the case's estimates say (some are rough), so a dry run stays quick
+    /// and light on any spec. Default: none (the time is then unknown).
+    fn sample(&self) -> Option<Box<dyn Case>> {
+        None
+    }
     /// Solves the case.
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }
+
+/// The most work (in positions, about) a [`Case::sample`] may take.
+pub const SAMPLE_WORK: u64 = 4_000_000;
+/// The most memory a [`Case::sample`] may take.
+pub const SAMPLE_MEMORY: u64 = 64 << 20;
 
 /// The expansion of one sweep.
 pub struct Plan {
@@ -101,8 +121,9 @@ pub struct Plan {
     pub cases: Vec<Box<dyn Case>>,
     /// The views that apply to this sweep (from [`Family::views`]).
     pub views: Vec<&'static View>,
-    /// Things the user should know about the expansion (skipped combinations…).
-    pub notes: Vec<String>,
+    /// Things the user should know about the expansion (skipped combinations…);
+    /// printed grouped by kind ([`note::lines`]).
+    pub notes: Vec<note::Note>,
 }
 
 /// The answer to `nimlab solve`.

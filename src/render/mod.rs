@@ -77,6 +77,22 @@ pub struct Target<'a> {
 /// Renders one view of a dataset; returns the files written.
 pub fn render(view: &View, data: &Data<'_>, dir: &SweepDir, context: &str) -> Result<Vec<PathBuf>> {
     check_columns(view, data.ds)?;
+    let picked = if view.only.is_empty() {
+        None
+    } else {
+        Some(data.filter(view.only)).filter(|p| p.len() < data.t.rows())
+    };
+    let (table, sub);
+    let data = if let Some(picked) = picked {
+        table = data.rows(&picked);
+        sub = Data {
+            t: &table,
+            ds: data.ds,
+        };
+        &sub
+    } else {
+        data
+    };
     let target = Target {
         tables: dir.tables_dir(),
         figures: dir.figures_dir(),
@@ -91,7 +107,12 @@ pub fn render(view: &View, data: &Data<'_>, dir: &SweepDir, context: &str) -> Re
 
 /// Every column a view reads must be declared in its dataset.
 fn check_columns(view: &View, ds: &Dataset) -> Result<()> {
-    for col in view.kind.columns() {
+    for col in view
+        .kind
+        .columns()
+        .into_iter()
+        .chain(view.only.iter().map(|o| o.0))
+    {
         if ds.column(col).is_none() {
             bail!(
                 "view {} needs column {col}, which dataset {} does not declare",

@@ -121,7 +121,7 @@ pub fn run_sweep(
         skipped: mine.len() - todo.len(),
         solve_secs: shared.solve_ns.into_inner() as f64 / 1e9,
         write_secs: shared.write_ns.into_inner() as f64 / 1e9,
-        notes: plan.notes.clone(),
+        notes: crate::family::note::lines(&plan.notes),
         checksums: checksums(&dir, &mine),
         case_timing: timings(&dir, &mine),
         ..Default::default()

@@ -41,12 +41,20 @@ pub fn case_memory_problem(case: &dyn Case, budget: u64) -> Option<String> {
     let need = case.memory();
     (need > budget).then(|| {
         format!(
-            "case {} needs about {} of memory; {}. Use fewer heaps or pieces, or smaller sizes (a smaller range)",
+            "case {} needs about {} of memory; {}. {}",
             case.key(),
             mem::human_bytes(need),
-            mem::budget_text(budget)
+            mem::budget_text(budget),
+            capitalized(case.memory_hint())
         )
     })
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Estimated rows per kept dataset over the whole plan, in the family's

@@ -96,16 +96,12 @@ pub fn run_experiment(
         guard::check_plan(&exp.name, sweep, &plan)?;
         let r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
-        if !opts.quiet {
-            eprintln!(
-                "{}/{}: {} cases ({} chunks computed, {} reused) in {:.2}s",
-                exp.name, sweep.name, r.cases, r.computed, r.skipped, r.wall_secs,
-            );
-            for n in &r.notes {
-                eprintln!("  note: {n}");
-            }
-        }
         reports.push(r);
+    }
+    if !opts.quiet {
+        for line in summary(&exp.name, &reports) {
+            eprintln!("{line}");
+        }
     }
     manifest::write(
         exp,
@@ -115,4 +111,84 @@ pub fn run_experiment(
         &reports,
     )?;
     Ok(reports)
+}
+
+/// What a run of an experiment prints: one line for its sweeps (the sweep's
+/// own line when there is one), then the notes, grouped by kind within each
+/// sweep (see [`crate::family::note`]).
+pub fn summary(experiment: &str, reports: &[SweepReport]) -> Vec<String> {
+    let chunks = |r: &SweepReport| (r.cases, r.computed, r.skipped);
+    let (cases, computed, skipped) = reports
+        .iter()
+        .map(chunks)
+        .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+    let secs: f64 = reports.iter().map(|r| r.wall_secs).sum();
+    let mut out = Vec::new();
+    match reports {
+        [r] => out.push(format!(
+            "{experiment}/{}: {cases} cases ({computed} chunks computed, {skipped} reused) in {secs:.2}s",
+            r.name
+        )),
+        _ => {
+            let mut line = format!(
+                "{experiment}: {} sweeps, {cases} cases ({computed} chunks computed, {skipped} reused) in {secs:.2}s",
+                reports.len()
+            );
+            let slowest = reports.iter().max_by(|a, b| a.wall_secs.total_cmp(&b.wall_secs));
+            if let Some(s) = slowest.filter(|s| s.wall_secs >= 1.0) {
+                line += &format!("; slowest {} {:.2}s", s.name, s.wall_secs);
+            }
+            out.push(line);
+        }
+    }
+    for r in reports {
+        for n in &r.notes {
+            out.push(match reports.len() {
+                1 => format!("  note: {n}"),
+                _ => format!("  note: {}: {n}", r.name),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(name: &str, cases: usize, computed: usize, secs: f64, notes: &[&str]) -> SweepReport {
+        SweepReport {
+            name: name.into(),
+            cases,
+            computed,
+            skipped: 1,
+            wall_secs: secs,
+            notes: notes.iter().map(|n| n.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn one_line_per_experiment_then_its_notes() {
+        let one = [report("a", 12, 1, 0.5, &["x"])];
+        assert_eq!(
+            summary("e", &one),
+            [
+                "e/a: 12 cases (1 chunks computed, 1 reused) in 0.50s",
+                "  note: x"
+            ]
+        );
+        let two = [
+            report("a", 12, 1, 0.5, &[]),
+            report("b", 3, 2, 2.0, &["y", "z"]),
+        ];
+        assert_eq!(
+            summary("e", &two),
+            [
+                "e: 2 sweeps, 15 cases (3 chunks computed, 2 reused) in 2.50s; slowest b 2.00s",
+                "  note: b: y",
+                "  note: b: z"
+            ]
+        );
+    }
 }

@@ -428,17 +428,15 @@ pub fn hexagons(min_side: u32, max_side: u32, max_pieces: u64) -> Vec<[u32; 6]> 
     for p0 in min_side..=l {
         for p1 in min_side..=l {
             for p2 in min_side..=l {
-                for p3 in min_side..=l {
-                    // p4 = p0 + p1 - p3, p5 = p1 + p2 - p4.
-                    let p4 = (p0 + p1) as i64 - p3 as i64;
-                    if p4 < min_side as i64 || p4 > l as i64 {
-                        continue;
-                    }
+                // p4 = p0 + p1 - p3 and p5 = p1 + p2 - p4 = p2 - p0 + p3 must
+                // lie in min_side..=l: only the p3 for which both do.
+                let (lo, hi, a, b) = (min_side as i64, l as i64, p0 as i64, p2 as i64);
+                let p3_lo = lo.max(a + p1 as i64 - hi).max(lo + a - b);
+                let p3_hi = hi.min(a + p1 as i64 - lo).min(hi + a - b);
+                for p3 in p3_lo..=p3_hi {
+                    let p4 = a + p1 as i64 - p3;
                     let p5 = (p1 + p2) as i64 - p4;
-                    if p5 < min_side as i64 || p5 > l as i64 {
-                        continue;
-                    }
-                    let p = [p0, p1, p2, p3, p4 as u32, p5 as u32];
+                    let p = [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32];
                     if canonical_sides(p) != p {
                         continue;
                     }

@@ -17,6 +17,7 @@ use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;
 
 /// One group of boards under one rule: the unit of work.
+#[derive(Clone)]
 pub struct LinesCase {
     pub(crate) group: Arc<Group>,
     pub(crate) take: Take,
@@ -34,6 +35,19 @@ pub struct LinesCase {
 impl LinesCase {
     pub(crate) fn method(&self) -> Method {
         method_for(&self.group.shapes[0], self.take, self.play, self.grundy)
+    }
+    /// The component memo of a board of `n` pieces: it grows up to its
+    /// budget (`memo_gib`), but never past one entry (about 48 bytes with the
+    /// hash table's slack) per subset of the pieces. A budget beyond this
+    /// machine's memory counts whole, so the guard refuses it.
+    fn memo_memory(&self, n: u64) -> u64 {
+        if self.method() != Method::Components {
+            return 0;
+        }
+        if self.memo_budget > crate::mem::case_budget() {
+            return self.memo_budget;
+        }
+        (48u64 << n.min(58)).min(self.memo_budget)
     }
 }
 
@@ -83,6 +97,23 @@ impl Case for LinesCase {
             HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
                 * u64::from(self.hex.is_some()),
         )
+        .max(self.memo_memory(n))
+    }
+    fn memory_hint(&self) -> &'static str {
+        if self.method() == Method::Components {
+            "lower `memo_gib` (the component memo's budget), or use smaller boards"
+        } else {
+            "use smaller boards"
+        }
+    }
+    fn sample(&self) -> Option<Box<dyn Case>> {
+        // Boards of at most 20 pieces (2^20 positions for the exhaustive
+        // table) and a shared chord memo for sides up to 16 solve in
+        // milliseconds; the estimates of bigger ones are too rough to risk.
+        let small = self.group.shapes.iter().all(|s| s.pieces() <= 20)
+            && (self.hex.is_none() || self.hex_side <= 16)
+            && self.memory() <= crate::family::SAMPLE_MEMORY;
+        small.then(|| Box::new(self.clone()) as Box<dyn Case>)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let boards = self.group.shapes.len() as u64;

@@ -8,6 +8,7 @@ use super::hexsum::{self, HexSolver};
 use super::rules::Take;
 use super::solving::{Method, feasibility, method_for};
 use super::{Group, views};
+use crate::family::note::Note;
 use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
 use crate::params::{Node, SWEEP_KEYS, SpecError};
@@ -104,7 +105,7 @@ pub(crate) fn parse_shape_map(
     item: &Node<'_>,
     along: Option<&str>,
     groups: &mut Vec<Group>,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
 ) -> Result<(), SpecError> {
     let map = item.value().as_object().ok_or_else(|| {
         item.err(format!(
@@ -246,11 +247,14 @@ pub(crate) fn parse_shape_map(
                     }));
                 }
                 if combos.len() < total {
-                    notes.push(format!(
-                        "{}: skipped {} side combinations that do not close",
-                        item.path(),
-                        total - combos.len()
-                    ));
+                    notes.push(
+                        Note::about(
+                            item.path(),
+                            "boards",
+                            "skipped side combinations that do not close",
+                        )
+                        .counting((total - combos.len()) as u64),
+                    );
                 }
             }
             let mut order: Vec<Vec<u32>> = Vec::new();
@@ -357,7 +361,7 @@ struct Params {
     counts: bool,
     pictures: Option<bool>,
     memo_budget: u64,
-    notes: Vec<String>,
+    notes: Vec<Note>,
 }
 
 fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
@@ -412,11 +416,12 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .get("pictures")
         .map(|b| b.bools().map(|v| v[0]))
         .transpose()?;
+    // An explicit budget beyond this machine is refused by the memory guard
+    // (the case's estimate counts it whole); the default fits the machine.
     let memo_budget = match sweep.get("memo_gib") {
-        Some(m) => m.int(1, 20)?,
-        None => DEFAULT_MEMO_GIB,
-    } as u64
-        * (1 << 30);
+        Some(m) => m.int(1, 1 << 20)? as u64 * (1 << 30),
+        None => (DEFAULT_MEMO_GIB as u64 * (1 << 30)).min(crate::mem::case_budget()),
+    };
     // Refuse up front what cannot be solved.
     for g in &groups {
         for s in &g.shapes {
@@ -510,10 +515,10 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     }
     let mut notes = p.notes;
     if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
-        notes.push(format!(
+        notes.push(Note::new(format!(
             "chord memo: dense table for sides ≤ {hex_side} ({:.0} MiB)",
             HexSolver::upfront_bytes(hex_side, n_boards) as f64 / (1u64 << 20) as f64
-        ));
+        )));
     }
     Ok(Plan {
         cases,

@@ -854,3 +854,32 @@ fn explain_lists_the_values_the_first_moves_reach() {
         .with("grundy", Values::OptInt(vec![Some(1)]));
     assert_eq!(Lines.explain("positions", &wrong, 0), None);
 }
+
+/// The hexagon list equals a brute search over all six sides (closing, canonical,
+/// within the bounds), for several lower bounds.
+#[test]
+fn hexagons_equal_a_brute_search_of_six_sides() {
+    for (lo, hi) in [(1, 7), (2, 7), (3, 9)] {
+        let mut brute = HashSet::new();
+        let r = lo..=hi;
+        for a in r.clone() {
+            for b in r.clone() {
+                for c in r.clone() {
+                    for d in r.clone() {
+                        for e in r.clone() {
+                            for f in r.clone() {
+                                let p = [a, b, c, d, e, f];
+                                if closes(p) && canonical_sides(p) == p {
+                                    brute.insert(p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let listed = hexagons(lo, hi, u64::MAX);
+        assert_eq!(listed.len(), brute.len(), "{lo}..{hi}");
+        assert!(listed.iter().all(|p| brute.contains(p)), "{lo}..{hi}");
+    }
+}

@@ -20,6 +20,7 @@ pub static WINNING_MOVES: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// Boards per class.
@@ -34,6 +35,7 @@ pub static CLASS_COUNTS: View = View {
         empty: "0",
         facet: Some("rule"),
     },
+    only: &[],
 };
 
 /// Classes along each sequence (report 000's tables).
@@ -48,6 +50,7 @@ pub static CLASS_TABLE: View = View {
         empty: "",
         facet: Some("rule"),
     },
+    only: &[],
 };
 
 /// Periods along each sequence.
@@ -72,6 +75,7 @@ pub static PERIOD_TABLE: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// Grundy values over the two shape parameters.
@@ -85,6 +89,7 @@ pub static GRUNDY_HEATMAP: View = View {
         value: "grundy",
         facet: Some("shape_rule"),
     },
+    only: &[],
 };
 
 /// A board with a winning first move highlighted.
@@ -98,6 +103,7 @@ pub static BOARD_PICTURE: View = View {
         value: "cell",
         facet: Some("picture"),
     },
+    only: &[],
 };
 
 /// P-positions per number of pieces (bars).
@@ -111,6 +117,7 @@ pub static P_COUNTS: View = View {
         series: Some("play"),
         facet: Some("label"),
     },
+    only: &[],
 };
 
 /// Report 002's table: P-positions per number of pieces.
@@ -125,6 +132,7 @@ pub static COUNT_TABLE: View = View {
         empty: "",
         facet: Some("label"),
     },
+    only: &[],
 };
 
 /// Every lines view.

@@ -7,6 +7,7 @@ use super::{TakeSet, datasets};
 use crate::family::{Case, CaseCtx, Output};
 
 /// One variant and take set, over the sweep's pile sizes: the unit of work.
+#[derive(Clone)]
 pub struct ParityCase {
     pub(crate) variant: Variant,
     pub(crate) take: TakeSet,
@@ -47,7 +48,10 @@ impl Case for ParityCase {
         len * self.take.takes().len() as u64 / 4 + len + rows
     }
     fn memory(&self) -> u64 {
-        let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
+        // The table may be extended (×4 at a time) up to MAX_HORIZON until
+        // the period is proven.
+        let asked = self.horizon.max(solver::default_horizon(self.take.takes()));
+        let len = asked.max(solver::MAX_HORIZON) as u64 + 1;
         len.saturating_mul(3).saturating_add(if self.outcome {
             (self.rs.len() as u64).saturating_mul(4 * 60)
         } else {
@@ -60,6 +64,11 @@ impl Case for ParityCase {
             r.push((datasets::OUTCOME.name, self.rs.len() as u64 * 4));
         }
         r
+    }
+    fn sample(&self) -> Option<Box<dyn Case>> {
+        let small = self.cost() <= crate::family::SAMPLE_WORK
+            && self.memory() <= crate::family::SAMPLE_MEMORY;
+        small.then(|| Box::new(self.clone()) as Box<dyn Case>)
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let s = Solution::solve(self.variant, self.take.takes(), self.horizon, ctx.progress);

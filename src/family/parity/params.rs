@@ -274,7 +274,9 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         StripSel::Max(v) => {
             let hit = p.takes.iter().any(|t| v.contains(&t.max()));
             if !hit {
-                notes.push("strip_k matches no rule of this sweep: no strip chart".to_string());
+                notes.push(crate::family::note::Note::new(
+                    "strip_k matches no rule of this sweep: no strip chart",
+                ));
             }
             hit
         }

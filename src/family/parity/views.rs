@@ -14,6 +14,7 @@ pub static SAFE_STATES_GRID: View = View {
         empty: "—",
         facet: Some("variant"),
     },
+    only: &[],
 };
 
 /// Safe states per side against the article's lists.
@@ -37,6 +38,7 @@ pub static SAFE_LISTS: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// One row per safe state.
@@ -59,6 +61,7 @@ pub static SAFE_STATES: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// The modulus against report 001's claim.
@@ -81,6 +84,7 @@ pub static MODULI: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// The modulus by take set and variant.
@@ -95,6 +99,7 @@ pub static MODULUS_GRID: View = View {
         empty: "",
         facet: None,
     },
+    only: &[],
 };
 
 /// The modulus over k.
@@ -108,6 +113,7 @@ pub static MODULUS_BARS: View = View {
         series: Some("variant"),
         facet: None,
     },
+    only: &[],
 };
 
 /// Who wins along the pile, one strip per hand parities and mover.
@@ -121,6 +127,7 @@ pub static PATTERN: View = View {
         value: "winner",
         facet: Some("rule"),
     },
+    only: &[],
 };
 
 /// Positions with real hand sizes.
@@ -143,6 +150,7 @@ pub static POSITIONS: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// The outcome table (small sweeps only).
@@ -164,6 +172,7 @@ pub static OUTCOME_TABLE: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// Every parity view.

@@ -13,6 +13,7 @@ use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::{self, Period, PeriodRows};
 
 /// One rule on one heap layout: the unit of work.
+#[derive(Clone)]
 pub struct TakeCase {
     rule: Rule,
     sizes: Arc<Vec<Vec<u64>>>,
@@ -51,6 +52,15 @@ impl TakeCase {
         self.sizes
             .iter()
             .fold(1u64, |a, v| a.saturating_mul(v.len() as u64))
+    }
+    /// The most heap sizes one heap's sequence may be computed to: the
+    /// horizon, extended (×4 at a time) up to `proof_cap` for a finite take
+    /// set until its period is proven ([`OneHeap::solve_proving`]).
+    fn longest(&self) -> usize {
+        match self.rule.take.max_take() {
+            Some(_) => self.horizon.max(self.proof_cap),
+            None => self.horizon,
+        }
     }
     fn max_sizes(&self) -> Vec<usize> {
         self.sizes
@@ -131,7 +141,7 @@ impl Case for TakeCase {
     }
     fn memory(&self) -> u64 {
         if self.sizes.len() == 1 {
-            (self.horizon as u64)
+            (self.longest() as u64)
                 .saturating_mul(8)
                 .saturating_add(self.sizes[0].len() as u64 * 80)
         } else {
@@ -150,6 +160,15 @@ impl Case for TakeCase {
         } else {
             vec![(POSITIONS.name, self.positions())]
         }
+    }
+    fn sample(&self) -> Option<Box<dyn Case>> {
+        // One heap: the same rule without the proof's extension (its work is
+        // then its cost); several heaps: the case itself, when small.
+        let mut s = self.clone();
+        s.proof_cap = s.horizon;
+        let small =
+            s.cost() <= crate::family::SAMPLE_WORK && s.memory() <= crate::family::SAMPLE_MEMORY;
+        small.then(|| Box::new(s) as Box<dyn Case>)
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         if self.sizes.len() == 1 {

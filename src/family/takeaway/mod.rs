@@ -5,7 +5,7 @@
 //! ```yaml
 //! family: takeaway
 //! take: {max: 2..12}            # or {min: m, max: n}, {set: [1, 3, 4]}, any, or a list of these
-//! heaps: 1                      # number of heaps D (one value per sweep)
+//! heaps: 1                      # number of heaps D (1..6), or a list: one case per count
 //! N: 0..45                      # heap sizes, for every heap (or N1:, N2:, … per heap)
 //! play: normal                  # normal | misere, or a list
 //! no_repeat: false              # true | false, or [false, true]
@@ -133,7 +133,7 @@ impl Family for Takeaway {
     }
     fn params_help(&self) -> &'static str {
         "take: any | {max: n} | {min: m, max: n} | {set: [1, 3, 4]} (values, lists or ranges a..b; a list of rules)\n\
-         heaps: D (1..6)\n\
+         heaps: D (1..6), or a list or range of counts (one case per count and rule)\n\
          N: heap sizes for every heap (or N1:, N2:, … per heap), e.g. 0..50\n\
          play: normal | misere (or a list)\n\
          no_repeat: true | false (or [false, true])\n\

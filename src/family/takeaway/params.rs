@@ -93,13 +93,56 @@ pub(crate) fn parse_take(
 /// The validated sweep.
 struct Params {
     takes: Vec<TakeForm>,
-    heaps: usize,
-    sizes: Vec<Vec<u64>>,
+    /// Per heap count asked for (`heaps: [1, 2]`), in the given order: the
+    /// count and the sizes of each heap.
+    layouts: Vec<(usize, Vec<Vec<u64>>)>,
     plays: Vec<Play>,
     no_repeat: Vec<bool>,
     horizon: Option<usize>,
     proof_cap: usize,
     skipped: usize,
+}
+
+/// `heaps:` — one heap count or several (a list or a range; one case per
+/// count and rule); 1 when absent.
+fn parse_heap_counts(sweep: &Node<'_>) -> Result<Vec<usize>, SpecError> {
+    let Some(h) = sweep.get("heaps") else {
+        return Ok(vec![1]);
+    };
+    let mut counts: Vec<usize> = Vec::new();
+    for d in h.ints(1, 6)? {
+        if counts.contains(&(d as usize)) {
+            return Err(h.err(format!(
+                "{d} heaps is listed twice; give each number of heaps once"
+            )));
+        }
+        counts.push(d as usize);
+    }
+    Ok(counts)
+}
+
+/// The sizes of each of `heaps` heaps: `N{i}`, else `N` (sorted and without
+/// repeats when there are several heaps).
+fn parse_sizes(sweep: &Node<'_>, heaps: usize) -> Result<Vec<Vec<u64>>, SpecError> {
+    let mut sizes = Vec::new();
+    for i in 1..=heaps {
+        let key = format!("N{i}");
+        let node = match sweep.get(&key) {
+            Some(n) => n,
+            None => sweep.req("N", "heap sizes, e.g. `N: 0..50` (or N1:, N2:, … per heap)")?,
+        };
+        let mut v: Vec<u64> = node
+            .ints(0, MAX_HEAP)?
+            .into_iter()
+            .map(|x| x as u64)
+            .collect();
+        if heaps > 1 {
+            v.sort_unstable();
+            v.dedup();
+        }
+        sizes.push(v);
+    }
+    Ok(sizes)
 }
 
 fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
@@ -118,36 +161,17 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     if takes.is_empty() {
         return Err(take_node.err("no valid take rule: every min/max combination has min > max"));
     }
-    let heaps = match sweep.get("heaps") {
-        Some(h) => h.int(1, 6)? as usize,
-        None => 1,
-    };
-    let mut sizes = Vec::new();
-    for i in 1..=6 {
-        let key = format!("N{i}");
-        if let Some(nk) = sweep.get(&key)
-            && i > heaps
-        {
-            return Err(nk.err(format!("there are only {heaps} heap(s) (`heaps: {heaps}`)")));
+    let counts = parse_heap_counts(sweep)?;
+    let most = *counts.iter().max().unwrap();
+    for i in most + 1..=6 {
+        if let Some(nk) = sweep.get(&format!("N{i}")) {
+            return Err(nk.err(format!("there are only {most} heap(s) (`heaps: {most}`)")));
         }
     }
-    for i in 1..=heaps {
-        let key = format!("N{i}");
-        let node = match sweep.get(&key) {
-            Some(n) => n,
-            None => sweep.req("N", "heap sizes, e.g. `N: 0..50` (or N1:, N2:, … per heap)")?,
-        };
-        let mut v: Vec<u64> = node
-            .ints(0, MAX_HEAP)?
-            .into_iter()
-            .map(|x| x as u64)
-            .collect();
-        if heaps > 1 {
-            v.sort_unstable();
-            v.dedup();
-        }
-        sizes.push(v);
-    }
+    let layouts = counts
+        .iter()
+        .map(|&d| parse_sizes(sweep, d).map(|s| (d, s)))
+        .collect::<Result<Vec<_>, _>>()?;
     let plays = match sweep.get("play") {
         Some(p) => p
             .words(PLAY_WORDS)?
@@ -172,18 +196,29 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .map_or(PROOF_CAP, |h| h as usize);
     let p = Params {
         takes,
-        heaps,
-        sizes,
+        layouts,
         plays,
         no_repeat,
         horizon,
         proof_cap,
         skipped,
     };
-    // Refuse joint-state problems that cannot fit in memory, up front.
+    for (heaps, sizes) in &p.layouts {
+        check_layout(sweep, &p, *heaps, sizes)?;
+    }
+    Ok(p)
+}
+
+/// Refuses, up front, joint-state problems that cannot fit in memory and
+/// one-heap tables of `take: any` beyond 2^32.
+fn check_layout(
+    sweep: &Node<'_>,
+    p: &Params,
+    heaps: usize,
+    sizes: &[Vec<u64>],
+) -> Result<(), SpecError> {
     if heaps > 1 {
-        let states: f64 = p
-            .sizes
+        let states: f64 = sizes
             .iter()
             .map(|v| (*v.last().unwrap() + 1) as f64)
             .product();
@@ -198,14 +233,14 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         }
         if p.takes.contains(&TakeForm::Any)
             && joint
-            && states * (*p.sizes.iter().flatten().max().unwrap() as f64) > 1e11
+            && states * (*sizes.iter().flatten().max().unwrap() as f64) > 1e11
         {
             return Err(sweep.err("take: any with misère/no_repeat on several heaps is solved by brute joint DP; these heaps are too large (more than 1e11 move checks)"));
         }
-    } else if *p.sizes[0].last().unwrap() > (1 << 32) && p.takes.contains(&TakeForm::Any) {
+    } else if *sizes[0].last().unwrap() > (1 << 32) && p.takes.contains(&TakeForm::Any) {
         return Err(sweep.err("take: any on one heap is computed as a table; use N ≤ 2^32"));
     }
-    Ok(p)
+    Ok(())
 }
 
 /// The default horizon for one-heap sequences: far enough to prove most periods.
@@ -238,48 +273,57 @@ pub(crate) fn sizes_key(sizes: &[Vec<u64>]) -> String {
         .join("/")
 }
 
-/// Validates a sweep and expands it into cases (one per rule) and views.
+/// Validates a sweep and expands it into cases (one per heap count and
+/// rule) and views (those of every heap count asked for).
 pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     let p = parse_params(sweep)?;
-    let sizes = Arc::new(p.sizes);
-    let skey = sizes_key(&sizes);
-    let max_n = *sizes[0].iter().max().unwrap() as usize;
     let mut cases: Vec<Box<dyn Case>> = Vec::new();
-    for take in &p.takes {
-        for &play in &p.plays {
-            for &no_repeat in &p.no_repeat {
-                let horizon = if p.heaps == 1 {
-                    p.horizon
-                        .unwrap_or_else(|| default_horizon(take, max_n))
-                        .max(max_n)
-                } else {
-                    0
-                };
-                let rule = Rule {
-                    take: take.clone(),
-                    play,
-                    no_repeat,
-                };
-                cases.push(Box::new(TakeCase::new(
-                    rule,
-                    sizes.clone(),
-                    skey.clone(),
-                    horizon,
-                    p.proof_cap,
-                )));
+    let mut views = Vec::new();
+    for (heaps, sizes) in &p.layouts {
+        let skey = sizes_key(sizes);
+        let max_n = *sizes[0].iter().max().unwrap() as usize;
+        let sizes = Arc::new(sizes.clone());
+        for take in &p.takes {
+            for &play in &p.plays {
+                for &no_repeat in &p.no_repeat {
+                    let horizon = if *heaps == 1 {
+                        p.horizon
+                            .unwrap_or_else(|| default_horizon(take, max_n))
+                            .max(max_n)
+                    } else {
+                        0
+                    };
+                    let rule = Rule {
+                        take: take.clone(),
+                        play,
+                        no_repeat,
+                    };
+                    cases.push(Box::new(TakeCase::new(
+                        rule,
+                        sizes.clone(),
+                        skey.clone(),
+                        horizon,
+                        p.proof_cap,
+                    )));
+                }
+            }
+        }
+        for v in views::for_heaps(*heaps) {
+            if !views.contains(&v) {
+                views.push(v);
             }
         }
     }
     let mut notes = Vec::new();
     if p.skipped > 0 {
-        notes.push(format!(
-            "skipped {} min/max combinations with min > max",
-            p.skipped
-        ));
+        notes.push(
+            crate::family::note::Note::new("skipped min/max combinations with min > max")
+                .counting(p.skipped as u64),
+        );
     }
     Ok(Plan {
         cases,
-        views: views::for_heaps(p.heaps),
+        views,
         notes,
     })
 }

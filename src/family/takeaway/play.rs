@@ -104,7 +104,8 @@ fn parse_heaps(p: &Node<'_>, any: bool) -> Result<Vec<u64>> {
         Some(h) if h.value().is_array() => {
             if !ns.is_empty() {
                 bail!(
-                    "give the heap sizes once: either --heaps 3,5,7, or heaps: D with N1 … ND (a sweep's form), not both"
+                    "{}: with N or N1 … N6 (a sweep's form) `heaps` is the number of heaps, and a game needs one number, not a list; or give the heap sizes alone (--heaps 3,5,7)",
+                    h.path()
                 );
             }
             let v = h.ints(0, hi)?;

@@ -14,6 +14,7 @@ pub static WINNING_TABLE: View = View {
         empty: "E",
         facet: None,
     },
+    only: &[("heaps", "1")],
 };
 
 /// The loss sets, one row per rule.
@@ -25,6 +26,7 @@ pub static LOSS_SETS: View = View {
         columns: &["rule", "N_min", "N_max", "count", "loss_set"],
         filter: &[],
     },
+    only: &[],
 };
 
 /// The period table of one-heap sequences.
@@ -47,6 +49,7 @@ pub static PERIOD_TABLE: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// Report 004's two-heap tables: which heap, how many (`A3`, `B4`).
@@ -61,6 +64,7 @@ pub static MOVE_TABLE: View = View {
         empty: "E",
         facet: Some("rule"),
     },
+    only: &[("heaps", "2")],
 };
 
 /// Report 004's scatter plots of two-heap loss sets.
@@ -74,6 +78,7 @@ pub static LOSS_SCATTER: View = View {
         filter: Some(("outcome", "P")),
         facet: Some("rule"),
     },
+    only: &[("heaps", "2")],
 };
 
 /// The P-positions of several heaps.
@@ -82,9 +87,10 @@ pub static P_POSITIONS: View = View {
     title: "P-positions",
     dataset: "positions",
     kind: ViewKind::Listing {
-        columns: &["rule", "N1", "N2", "N3", "N4", "N5", "N6"],
+        columns: &["rule", "N", "N1", "N2", "N3", "N4", "N5", "N6"],
         filter: &[("outcome", "P")],
     },
+    only: &[],
 };
 
 /// Every position of several heaps.
@@ -95,6 +101,7 @@ pub static POSITIONS_TABLE: View = View {
     kind: ViewKind::Listing {
         columns: &[
             "rule",
+            "N",
             "N1",
             "N2",
             "N3",
@@ -107,6 +114,7 @@ pub static POSITIONS_TABLE: View = View {
         ],
         filter: &[],
     },
+    only: &[],
 };
 
 /// Every takeaway view.

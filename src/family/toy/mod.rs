@@ -68,6 +68,7 @@ pub static WINNING_TABLE: View = View {
         empty: "E",
         facet: None,
     },
+    only: &[],
 };
 
 /// The period table.
@@ -79,6 +80,7 @@ pub static PERIOD_TABLE: View = View {
         columns: &["rule", "period", "preperiod", "status", "closed_form"],
         filter: &[],
     },
+    only: &[],
 };
 
 static VIEWS: &[&View] = &[&WINNING_TABLE, &PERIOD_TABLE];
