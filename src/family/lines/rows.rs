@@ -3,6 +3,7 @@
 use super::board::{Pt, Shape};
 use super::cases::LinesCase;
 use super::class_of;
+use super::components::Components;
 use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
 use super::solving::Solved;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
@@ -48,7 +49,7 @@ impl LinesCase {
         let rule = self.rule();
         for (s, (r, _)) in shapes.iter().zip(solved) {
             board.push(&s.text());
-            name.push(&s.name());
+            name.push(&self.board_name(s));
             shape.push_str(s.kind());
             shape_rule.push(&format!("{} {rule}", s.kind()));
             match s.sides() {
@@ -113,6 +114,90 @@ impl LinesCase {
                 "seconds",
                 Values::Float(solved.iter().map(|(_, t)| *t).collect()),
             )
+    }
+
+    /// `regions`: each board's separate regions, solved alone, and report
+    /// 000's class counts, beside the whole board's outcome.
+    pub fn regions(&self, solved: &[(Solved, f64)]) -> Table {
+        let shapes = &self.group.shapes;
+        let n = shapes.len();
+        let (mut board, mut name) = (DictVec::default(), DictVec::default());
+        let (mut pieces, mut values) = (IntListVec::default(), IntListVec::default());
+        let mut counts = vec![Vec::with_capacity(n); 6];
+        let (mut count, mut number, mut xor) = (vec![], vec![], vec![]);
+        let mut outcome = EnumVec::new(OUTCOMES, n);
+        let mut method = EnumVec::new(METHODS, n);
+        for (s, (r, _)) in shapes.iter().zip(solved) {
+            board.push(&s.text());
+            name.push(&self.board_name(s));
+            let regions = s.board().regions();
+            let g: Vec<u32> = regions
+                .iter()
+                .map(|b| Components::new(b, self.take, self.memo_budget).grundy(b.full(), &|_| {}))
+                .collect();
+            pieces.push_iter(regions.iter().map(|b| b.len() as i64));
+            values.push_iter(g.iter().map(|&v| i64::from(v)));
+            // Grundy order: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, beyond = 5.
+            let by_value: Vec<i64> = (0..6u8)
+                .map(|c| g.iter().filter(|&&v| class_code(v) == c).count() as i64)
+                .collect();
+            for (c, col) in counts.iter_mut().enumerate() {
+                col.push(by_value[c]);
+            }
+            count.push(regions.len() as i64);
+            // Region Number: N_k counts k (N1 = Grundy 1, N2 = 0, N3..N5 = 2..4).
+            number.push(
+                by_value[1] + 2 * by_value[0] + 3 * by_value[2] + 4 * by_value[3] + 5 * by_value[4],
+            );
+            xor.push(i64::from(g.iter().fold(0, |a, &v| a ^ v)));
+            outcome.push(outcome_code(r.is_p));
+            method.push_str(r.method);
+        }
+        let mut counts = counts.into_iter();
+        let mut next = || Values::Int(counts.next().unwrap_or_default());
+        let (c0, c1, c2, c3, c4, c5) = (next(), next(), next(), next(), next(), next());
+        Table::new()
+            .with("board", Values::Dict(board))
+            .with("name", Values::Dict(name))
+            .with(
+                "pieces",
+                Values::Int(shapes.iter().map(|s| s.pieces() as i64).collect()),
+            )
+            .with("take", dict(&self.take.text(), n))
+            .with("play", enum_repeat(PLAYS, self.play.code(), n))
+            .with("rule", dict(&self.rule(), n))
+            .with("regions", Values::Int(count))
+            .with("region_pieces", Values::IntList(pieces))
+            .with("region_grundy", Values::IntList(values))
+            .with("n1", c1)
+            .with("n2", c0)
+            .with("n3", c2)
+            .with("n4", c3)
+            .with("n5", c4)
+            .with("beyond", c5)
+            .with("region_number", Values::Int(number))
+            .with("grundy_xor", Values::Int(xor))
+            .with("outcome", Values::Enum(outcome))
+            .with(
+                "grundy",
+                Values::OptInt(
+                    solved
+                        .iter()
+                        .map(|(r, _)| r.grundy.map(i64::from))
+                        .collect(),
+                ),
+            )
+            .with("method", Values::Enum(method))
+    }
+
+    /// A board's name: a mask alone in its group (a `sum:` of regions) is
+    /// named by its group's label (`A(1,5) + B(2,3)`; a plain mask's label
+    /// is its own name).
+    fn board_name(&self, s: &Shape) -> String {
+        match s {
+            Shape::Mask(_) if self.group.shapes.len() == 1 => self.group.label.clone(),
+            _ => s.name(),
+        }
     }
 
     /// `class_counts`: boards per class, every class listed (zeros included).
