@@ -159,6 +159,13 @@ static COUNTS_ROW: &[Column] = &[
         Role::Result,
         "P-positions among them (report 002's champions)",
     ),
+    Column::new(
+        "program_p_positions",
+        Dtype::Int,
+        Role::Result,
+        "the positions report 002's program marks, replayed (by increasing piece count: one piece marked, two skipped, marked when no move reaches a marked one); misère boards of at most 21 pieces (the program's limit), null otherwise",
+    )
+    .nullable(),
 ];
 
 /// `counts`: report 002's table.

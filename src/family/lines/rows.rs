@@ -3,12 +3,18 @@
 use super::board::{Pt, Shape};
 use super::cases::LinesCase;
 use super::class_of;
+use super::brute::program_002_counts;
 use super::components::Components;
+use super::rules::moves;
 use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
 use super::solving::Solved;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::{self, PeriodRows};
+
+/// Report 002's program took at most 21 pieces (`DIM X(21)`); its replay
+/// runs on boards up to that size.
+pub const PROGRAM_002_MAX_PIECES: u64 = 21;
 
 /// Boards drawn as pictures at most this large.
 const PICTURE_MAX_PIECES: usize = 5000;
@@ -318,6 +324,10 @@ impl LinesCase {
             };
             let k = c.len();
             let label = format!("{} take {}", s.name(), self.take.text());
+            let program: Vec<Option<i64>> = match self.program_002(s) {
+                Some(p) => p.into_iter().map(|x| Some(x as i64)).collect(),
+                None => vec![None; k],
+            };
             t.append(
                 &Table::new()
                     .with("board", dict(&s.text(), k))
@@ -334,10 +344,25 @@ impl LinesCase {
                     .with(
                         "p_positions",
                         Values::Int(c.iter().map(|x| x.1 as i64).collect()),
-                    ),
+                    )
+                    .with("program_p_positions", Values::OptInt(program)),
             )?;
         }
         Ok(t)
+    }
+
+    /// Report 002's program replayed on a board (misère play, at most
+    /// [`PROGRAM_002_MAX_PIECES`] pieces): its marked positions per piece count.
+    fn program_002(&self, s: &Shape) -> Option<Vec<u64>> {
+        if self.play != Play::Misere || s.pieces() > PROGRAM_002_MAX_PIECES {
+            return None;
+        }
+        let board = s.board();
+        let pairs: Vec<(u64, u64)> = moves(&board, self.take)
+            .iter()
+            .map(|m| (m.mask, m.blockers))
+            .collect();
+        Some(program_002_counts(board.len(), &pairs))
     }
 
     /// `cells`: board pictures with the first winning move.
