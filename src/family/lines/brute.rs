@@ -148,7 +148,7 @@ pub fn program_002_counts(n: usize, moves: &[(u64, u64)]) -> Vec<u64> {
     assert!(n <= 30, "the replay is for small boards");
     let mut marked = vec![false; 1usize << n];
     let mut counts = vec![0u64; n + 1];
-    for k in 1..=n {
+    for (k, count) in counts.iter_mut().enumerate().skip(1) {
         // Every k-subset in increasing order (Gosper's hack).
         let mut x: u64 = (1u64 << k) - 1;
         while x < 1u64 << n {
@@ -160,7 +160,7 @@ pub fn program_002_counts(n: usize, moves: &[(u64, u64)]) -> Vec<u64> {
                 }),
             };
             marked[x as usize] = m;
-            counts[k] += u64::from(m);
+            *count += u64::from(m);
             let c = x & x.wrapping_neg();
             let r = x + c;
             x = (((r ^ x) >> 2) / c) | r;

@@ -1,12 +1,12 @@
 //! The typed rows of lines' datasets, filled from solved boards.
 
 use super::board::{Pt, Shape};
+use super::brute::program_002_counts;
 use super::cases::LinesCase;
 use super::class_of;
-use super::brute::program_002_counts;
 use super::components::Components;
-use super::rules::moves;
 use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
+use super::rules::moves;
 use super::solving::Solved;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
@@ -129,7 +129,7 @@ impl LinesCase {
         let n = shapes.len();
         let (mut board, mut name) = (DictVec::default(), DictVec::default());
         let (mut pieces, mut values) = (IntListVec::default(), IntListVec::default());
-        let mut counts = vec![Vec::with_capacity(n); 6];
+        let mut counts: Vec<Vec<i64>> = (0..6).map(|_| Vec::with_capacity(n)).collect();
         let (mut count, mut number, mut xor) = (vec![], vec![], vec![]);
         let mut outcome = EnumVec::new(OUTCOMES, n);
         let mut method = EnumVec::new(METHODS, n);

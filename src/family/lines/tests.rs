@@ -811,6 +811,12 @@ fn report_002_program_method_finds_exactly_the_p_positions() {
                 };
             }
             let truth = exhaustive_bytes(n, &pairs, Play::Misere);
+            // The library's replay (the `program_p_positions` column) counts the same marks.
+            let mut by_k = vec![0u64; n + 1];
+            for x in 1..1usize << n {
+                by_k[x.count_ones() as usize] += u64::from(marked[x]);
+            }
+            assert_eq!(super::brute::program_002_counts(n, &pairs), by_k);
             let p: usize = (1..1usize << n).filter(|&x| truth[x] == 1).count();
             for x in 1..1usize << n {
                 assert_eq!(
