@@ -475,6 +475,18 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
             "`regions: true` needs normal play (the regions' Grundy values): set `play: normal`",
         ));
     }
+    if regions
+        && let Some(s) = groups
+            .iter()
+            .flat_map(|g| &g.shapes)
+            .find(|s| s.pieces() > 64)
+    {
+        return Err(sweep.get("regions").unwrap().err(format!(
+            "`regions: true` solves each region with the component solver, on boards of at most 64 pieces; {} has {}",
+            s.name(),
+            s.pieces()
+        )));
+    }
     let pictures = sweep
         .get("pictures")
         .map(|b| b.bools().map(|v| v[0]))

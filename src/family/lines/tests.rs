@@ -583,6 +583,17 @@ fn bad_boards_get_clear_errors() {
     assert!(e.message.contains("exactly one shape"), "{e}");
     let e = plan_err("board: {trapezoid: [1..3, 2]}\nalong: z");
     assert!(e.message.contains("along"), "{e}");
+    let e = plan_err("board: {regular: 6}\nregions: true");
+    assert_eq!(e.field, "regions");
+    assert!(
+        e.message.contains("at most 64 pieces") && e.message.contains("91"),
+        "{e}"
+    );
+    let e = plan_err("board: {triangle: 3}\nplay: misere\nregions: true");
+    assert!(e.message.contains("normal play"), "{e}");
+    let e = plan_err("board: {sum: [{triangle: 3}]}");
+    assert_eq!(e.field, "board.sum");
+    assert!(e.message.contains("at least two parts"), "{e}");
 }
 
 fn run_plan(yaml: &str) -> Vec<Output> {
