@@ -294,6 +294,36 @@ impl Shape {
     }
 }
 
+/// The mask of a sum of regions: the parts' boards side by side, each shifted
+/// right so that two columns of empty points separate it from the previous one
+/// (points whose q differ by 2 or more are not neighbours, so no run and no
+/// maximal run joins two parts), all resting on the bottom row.
+pub fn sum_mask(parts: &[Shape]) -> Vec<String> {
+    let mut pts: Vec<Pt> = Vec::new();
+    let mut next_q = 0;
+    for part in parts {
+        let b = part.board();
+        let (q0, r0) = b
+            .points
+            .iter()
+            .fold((i32::MAX, i32::MAX), |(q, r), p| (q.min(p.0), r.min(p.1)));
+        let shifted: Vec<Pt> = b
+            .points
+            .iter()
+            .map(|&(q, r)| (q - q0 + next_q, r - r0))
+            .collect();
+        next_q = shifted.iter().map(|p| p.0).max().unwrap_or(next_q) + 2;
+        pts.extend(shifted);
+    }
+    let height = pts.iter().map(|p| p.1).max().unwrap_or(0) + 1;
+    let width = pts.iter().map(|p| p.0).max().unwrap_or(0) + 1;
+    let mut rows = vec![vec!['.'; width as usize]; height as usize];
+    for (q, r) in pts {
+        rows[(height - 1 - r) as usize][q as usize] = 'O';
+    }
+    rows.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
 fn list(p: &[u32]) -> String {
     format!(
         "[{}]",
@@ -349,6 +379,36 @@ pub struct Board {
 }
 
 impl Board {
+    /// The board's separate regions (connected groups of pieces; no run
+    /// joins two of them), each a board of its own, ordered by their first
+    /// point in the board's order.
+    pub fn regions(&self) -> Vec<Board> {
+        let mut seen = vec![false; self.points.len()];
+        let mut out = Vec::new();
+        for start in 0..self.points.len() {
+            if seen[start] {
+                continue;
+            }
+            seen[start] = true;
+            let mut stack = vec![start];
+            let mut pts = Vec::new();
+            while let Some(i) = stack.pop() {
+                let (q, r) = self.points[i];
+                pts.push((q, r));
+                for (dq, dr) in NEIGHBOURS {
+                    if let Some(j) = self.index((q + dq, r + dr))
+                        && !seen[j]
+                    {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+            pts.sort_by_key(|&(q, r)| (r, q));
+            out.push(Board::from_points(pts, None));
+        }
+        out
+    }
     /// A board from its points.
     pub fn from_points(points: Vec<Pt>, sides: Option<[u32; 6]>) -> Board {
         let index = points.iter().enumerate().map(|(i, &p)| (p, i)).collect();

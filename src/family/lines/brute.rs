@@ -137,3 +137,34 @@ pub fn exhaustive_bytes(n: usize, moves: &[(u64, u64)], play: Play) -> Vec<u8> {
     }
     p
 }
+
+/// Report 002's program (四(三) and its BASIC listing), replayed: the subsets
+/// of an `n`-piece board in order of piece count; every one-piece position is
+/// marked (a P-position in misère play), two-piece positions are skipped
+/// (line 3020: none is marked), and a larger position is marked when no move
+/// reaches a marked one. Returns the marked positions per piece count
+/// `0..=n` (the empty board is never marked).
+pub fn program_002_counts(n: usize, moves: &[(u64, u64)]) -> Vec<u64> {
+    assert!(n <= 30, "the replay is for small boards");
+    let mut marked = vec![false; 1usize << n];
+    let mut counts = vec![0u64; n + 1];
+    for (k, count) in counts.iter_mut().enumerate().skip(1) {
+        // Every k-subset in increasing order (Gosper's hack).
+        let mut x: u64 = (1u64 << k) - 1;
+        while x < 1u64 << n {
+            let m = match k {
+                1 => true,
+                2 => false,
+                _ => !moves.iter().any(|&(mask, blockers)| {
+                    x & mask == mask && x & blockers == 0 && marked[(x & !mask) as usize]
+                }),
+            };
+            marked[x as usize] = m;
+            *count += u64::from(m);
+            let c = x & x.wrapping_neg();
+            let r = x + c;
+            x = (((r ^ x) >> 2) / c) | r;
+        }
+    }
+    counts
+}

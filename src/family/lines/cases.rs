@@ -8,7 +8,7 @@ use anyhow::bail;
 use rayon::prelude::*;
 
 use super::board::Shape;
-use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, PERIODS, POSITIONS};
+use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, PERIODS, POSITIONS, REGIONS};
 use super::hexsum::HexSolver;
 use super::rules::Take;
 use super::solving::{Method, Solved, method_for, solve_board};
@@ -25,6 +25,8 @@ pub struct LinesCase {
     pub(crate) counts: bool,
     pub(crate) grundy: bool,
     pub(crate) pictures: bool,
+    /// Write the `regions` dataset (each board's separate regions).
+    pub(crate) regions: bool,
     pub(crate) hex: Option<Arc<OnceLock<HexSolver>>>,
     pub(crate) hex_side: u32,
     /// Boards in the sweep (big sweeps get a bigger dense chord memo).
@@ -55,14 +57,15 @@ impl Case for LinesCase {
     fn key(&self) -> String {
         let text: String = self.group.shapes.iter().map(|s| s.text() + ";").collect();
         format!(
-            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}",
+            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}",
             self.group.shapes.len(),
             xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
             self.take.text(),
             self.play.as_str(),
             self.counts,
             self.grundy,
-            self.pictures
+            self.pictures,
+            if self.regions { "/regions" } else { "" }
         )
     }
     fn cost(&self) -> u64 {
@@ -125,6 +128,9 @@ impl Case for LinesCase {
         if self.pictures {
             r.push((CELLS.name, pieces));
         }
+        if self.regions {
+            r.push((REGIONS.name, boards));
+        }
         r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
@@ -138,6 +144,9 @@ impl Case for LinesCase {
         }
         if self.counts {
             out.push((&COUNTS, self.count_table(&solved)?));
+        }
+        if self.regions {
+            out.push((&REGIONS, self.regions(&solved)));
         }
         if self.pictures
             && let Some(t) = self.cells(&solved)?

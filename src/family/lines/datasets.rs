@@ -159,6 +159,13 @@ static COUNTS_ROW: &[Column] = &[
         Role::Result,
         "P-positions among them (report 002's champions)",
     ),
+    Column::new(
+        "program_p_positions",
+        Dtype::Int,
+        Role::Result,
+        "the positions report 002's program marks, replayed (by increasing piece count: one piece marked, two skipped, marked when no move reaches a marked one); misère boards of at most 21 pieces (the program's limit), null otherwise",
+    )
+    .nullable(),
 ];
 
 /// `counts`: report 002's table.
@@ -298,8 +305,91 @@ pub static CELLS: Dataset = Dataset {
     groups: &[CELL],
 };
 
+static REGION_ROW: &[Column] = &[
+    BOARD,
+    NAME,
+    Column::new(
+        "pieces",
+        Dtype::Int,
+        Role::Param,
+        "number of pieces on the board",
+    ),
+    TAKE,
+    PLAY_COLUMN,
+    RULE,
+    Column::new(
+        "regions",
+        Dtype::Int,
+        Role::Result,
+        "number of separate regions (connected groups of pieces): report 000's Area Number",
+    ),
+    Column::new(
+        "region_pieces",
+        Dtype::IntList,
+        Role::Result,
+        "each region's number of pieces, regions ordered by their lowest piece",
+    ),
+    Column::new(
+        "region_grundy",
+        Dtype::IntList,
+        Role::Result,
+        "each region's Grundy value, each region solved alone (component solver), same order",
+    ),
+    Column::new("n1", Dtype::Int, Role::Result, "regions of class N1 (Grundy 1): report 000's |N1|"),
+    Column::new("n2", Dtype::Int, Role::Result, "regions of class N2 (Grundy 0): |N2|"),
+    Column::new("n3", Dtype::Int, Role::Result, "regions of class N3 (Grundy 2): |N3|"),
+    Column::new("n4", Dtype::Int, Role::Result, "regions of class N4 (Grundy 3): |N4|"),
+    Column::new("n5", Dtype::Int, Role::Result, "regions of class N5 (Grundy 4): |N5|"),
+    Column::new(
+        "beyond",
+        Dtype::Int,
+        Role::Result,
+        "regions beyond N5 (Grundy ≥ 5), in none of report 000's classes",
+    ),
+    Column::new(
+        "region_number",
+        Dtype::Int,
+        Role::Result,
+        "report 000's Region Number 1|N1| + 2|N2| + 3|N3| + 4|N4| + 5|N5| (regions beyond N5 not counted)",
+    ),
+    Column::new(
+        "grundy_xor",
+        Dtype::Int,
+        Role::Result,
+        "the Nim-sum of the regions' Grundy values (the whole board's value by the Sprague–Grundy theorem)",
+    ),
+    OUTCOME_COLUMN,
+    Column::new(
+        "grundy",
+        Dtype::Int,
+        Role::Result,
+        "the whole board's Grundy value as the sweep's solver found it; null without one (`grundy: false`: exhaustive outcome only)",
+    )
+    .nullable(),
+    Column::new(
+        "method",
+        Dtype::Enum(METHODS),
+        Role::Result,
+        "the solver of the whole board (`exhaustive` does not split it into regions)",
+    ),
+];
+
+/// `regions`: a board's separate regions and their classes (report 000's sums of regions).
+pub static REGIONS: Dataset = Dataset {
+    name: "regions",
+    doc: "One row per board and rule (sweeps with `regions: true`, normal play): its separate regions, their Grundy values and report 000's class counts, beside the whole board's outcome.",
+    groups: &[REGION_ROW],
+};
+
 /// Every lines dataset.
-pub static DATASETS: &[&Dataset] = &[&POSITIONS, &COUNTS, &PERIODS, &CLASS_COUNTS, &CELLS];
+pub static DATASETS: &[&Dataset] = &[
+    &POSITIONS,
+    &COUNTS,
+    &PERIODS,
+    &CLASS_COUNTS,
+    &CELLS,
+    &REGIONS,
+];
 
 /// Runs as the tables print them: `(q,r)` for one piece, else the direction
 /// and the ends, `(dq,dr):(q0,r0)..(q1,r1)`, joined by `; `.

@@ -1,13 +1,28 @@
-//! Why a stored board has its Grundy value, for a counterexample: the
-//! board's first moves and the Grundy values they reach (solved again from
-//! the `board` and `take` columns, for boards of at most [`MAX_PIECES`]).
+//! Why a stored board has its value, for a counterexample, solved again
+//! from the `board` and `take` columns: in normal play the board's first
+//! moves and the Grundy values they reach (boards of at most
+//! [`MAX_PIECES`]); without a Grundy value (misère play) a winning first move,
+//! or that every first move reaches an N-position (exhaustive table, boards
+//! of at most [`MAX_EXHAUSTIVE`]); for a `regions` row the Nim-sum of its
+//! regions' values.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
 
+use super::board::Shape;
 use super::components::Components;
 use super::params::{parse_shape_map, parse_takes};
+use super::retro;
+use super::rules::{self, Take, legal_distinct, run_cells};
 use crate::data::{Cell, Table};
+use crate::game::Play;
 use crate::params::{Node, parse_yaml};
+
+/// Larger boards get no exhaustive re-solve just to explain a counterexample.
+pub const MAX_EXHAUSTIVE: usize = 24;
+
+/// First moves shown at most.
+const SHOWN: usize = 8;
 
 /// Larger boards are not solved again just to explain a counterexample.
 pub const MAX_PIECES: usize = 48;
@@ -22,16 +37,8 @@ fn text<'a>(t: &'a Table, col: &str, row: usize) -> Option<&'a str> {
     }
 }
 
-/// `positions` rows in normal play: "its N moves reach Grundy values 0 (×2),
-/// 2 (×1); the smallest value not reached is 1".
-pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
-    if dataset != "positions" || text(t, "play", row)? != "normal" {
-        return None;
-    }
-    let own = match t.cell("grundy", row)? {
-        Cell::Int(g) => g,
-        _ => return None,
-    };
+/// The board and take rule of a row.
+fn board_and_take(t: &Table, row: usize) -> Option<(Shape, Take)> {
     let file = "the `board` column";
     let board_v = parse_yaml(text(t, "board", row)?, file).ok()?;
     let mut groups = Vec::new();
@@ -45,6 +52,28 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
     let shape = groups.first()?.shapes.first()?.clone();
     let take_v = serde_json::Value::String(text(t, "take", row)?.to_string());
     let take = *parse_takes(&Node::root(&take_v, file)).ok()?.first()?;
+    Some((shape, take))
+}
+
+/// `positions` rows: "its N moves reach Grundy values 0 (×2), 2 (×1); the
+/// smallest value not reached is 1" in normal play; a winning first move, or
+/// that every first move reaches an N-position, without a Grundy value.
+/// `regions` rows: the regions' values and their Nim-sum.
+pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    if dataset == "regions" {
+        return regions(t, row);
+    }
+    if dataset != "positions" {
+        return None;
+    }
+    let own = match t.cell("grundy", row)? {
+        Cell::Int(g) => g,
+        _ => return outcome(t, row),
+    };
+    if text(t, "play", row)? != "normal" {
+        return None;
+    }
+    let (shape, take) = board_and_take(t, row)?;
     let board = shape.board();
     if board.is_empty() || board.len() > MAX_PIECES {
         return None;
@@ -63,5 +92,83 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         "its {} distinct first moves reach Grundy values {}; the smallest value not reached is {own}",
         options.len(),
         values.join(", ")
+    ))
+}
+
+/// A run as the tables print it: `(q,r)` or `(q0,r0)..(q1,r1)`.
+fn run_text(cells: &[(i32, i32)]) -> String {
+    match (cells.first(), cells.last()) {
+        (Some(a), Some(b)) if a != b => format!("({},{})..({},{})", a.0, a.1, b.0, b.1),
+        (Some(a), _) => format!("({},{})", a.0, a.1),
+        _ => String::new(),
+    }
+}
+
+/// A position without a Grundy value: its first moves by the exhaustive table.
+fn outcome(t: &Table, row: usize) -> Option<String> {
+    let play = if text(t, "play", row)? == "misere" {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
+    let (shape, take) = board_and_take(t, row)?;
+    let board = shape.board();
+    if board.is_empty() || board.len() > MAX_EXHAUSTIVE {
+        return None;
+    }
+    let moves = rules::moves(&board, take);
+    let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
+    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let full = board.full();
+    let opts: Vec<(String, bool)> = legal_distinct(&moves, full)
+        .into_iter()
+        .map(|m| (run_text(&run_cells(&board, m)), ex.is_p(full & !m.mask)))
+        .collect();
+    let wins: Vec<&String> = opts.iter().filter(|o| o.1).map(|o| &o.0).collect();
+    let shown = |v: &[&String]| {
+        let mut s: Vec<String> = v.iter().take(SHOWN).map(|x| x.to_string()).collect();
+        if v.len() > SHOWN {
+            s.push(format!("… {} more", v.len() - SHOWN));
+        }
+        s.join(", ")
+    };
+    Some(if wins.is_empty() {
+        let all: Vec<&String> = opts.iter().map(|o| &o.0).collect();
+        format!(
+            "each of its {} distinct first moves reaches an N-position ({} play): {}",
+            opts.len(),
+            play.as_str(),
+            shown(&all)
+        )
+    } else {
+        format!(
+            "{} of its {} distinct first moves reach a P-position ({} play): {}",
+            wins.len(),
+            opts.len(),
+            play.as_str(),
+            shown(&wins)
+        )
+    })
+}
+
+/// A `regions` row: the regions' Grundy values and their Nim-sum.
+fn regions(t: &Table, row: usize) -> Option<String> {
+    let values = match t.cell("region_grundy", row)? {
+        Cell::IntList(v) => v.to_vec(),
+        _ => return None,
+    };
+    let sum = values.iter().fold(0, |a, &v| a ^ v);
+    let list: Vec<String> = values.iter().map(i64::to_string).collect();
+    let verdict = if sum == 0 {
+        "0: a P-position by the Sprague–Grundy theorem (every move changes one region's value and makes the Nim-sum non-zero)".to_string()
+    } else {
+        format!(
+            "{sum} ≠ 0: an N-position by the Sprague–Grundy theorem (a move in one region brings the Nim-sum to 0)"
+        )
+    };
+    Some(format!(
+        "its {} regions have Grundy values {}; their Nim-sum is {verdict}",
+        values.len(),
+        list.join(", ")
     ))
 }

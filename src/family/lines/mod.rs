@@ -8,11 +8,14 @@
 //! board: {trapezoid: [1..6, 1..200]}   # hexagon: [p0..p5] | regular: s | triangle: n | trapezoid: [x, y]
 //!                                      # | parallelogram: [x, y] | pentagon: [x, y, z]
 //!                                      # | mask: "O O ./O O O" | hexagons: {max_side: L, max_pieces: K}
+//!                                      # | sum: [board, board, ...] (separate regions side by side)
 //!                                      # (ranges allowed in every parameter; a list of boards)
 //! take: maximal                        # maximal | {max: P} | any, or a list
 //! play: normal                         # normal | misere, or a list
 //! along: y                             # the parameter sequences run along (periods, class tables)
 //! counts: false                        # report 002's table (P-positions per piece count, exhaustive)
+//! grundy: true                         # false: normal play's outcome by the exhaustive table
+//! regions: false                       # the `regions` dataset: each region's Grundy value and class
 //! pictures: false                      # board pictures with a winning run (default: ≤ 8 boards)
 //! ```
 //!
@@ -97,11 +100,14 @@ impl Family for Lines {
     }
     fn params_help(&self) -> &'static str {
         "board: {hexagon: [p0..p5]} | {regular: s} | {triangle: n} | {trapezoid: [x, y]} | {parallelogram: [x, y]} | {pentagon: [x, y, z]}\n\
-         \x20      | {mask: \"O O ./O O O\"} | {hexagons: {max_side: L, max_pieces: K}} (ranges a..b in any parameter; a list)\n\
+         \x20      | {mask: \"O O ./O O O\"} | {hexagons: {max_side: L, max_pieces: K}} | {sum: [board, board, ...]}\n\
+         \x20      (ranges a..b in any parameter; a list)\n\
          take: maximal | {max: P} | any (or a list)\n\
          play: normal | misere (or a list)\n\
          along: the parameter sequences run along (default: the last one given as a range)\n\
          counts: true | false — P-positions per piece count (exhaustive)\n\
+         grundy: true | false — false: normal play's outcome by the exhaustive table, without Grundy values\n\
+         regions: true | false — each board's separate regions, their Grundy values and report 000's class counts\n\
          pictures: true | false — board pictures with a winning run (default: when at most 8 boards)\n\
          memo_gib: memo budget of the component solver (default 12)\n\
          solve: --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3 | --mask \"OO./OOO\" …, --take, --play,\n\

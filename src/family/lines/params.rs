@@ -18,7 +18,7 @@ use crate::view::View;
 pub(crate) const DEFAULT_MEMO_GIB: i64 = 12;
 
 const KEYS: &[&str] = &[
-    "grundy", "board", "take", "play", "along", "counts", "pictures", "memo_gib",
+    "grundy", "board", "take", "play", "along", "counts", "pictures", "memo_gib", "regions",
 ];
 pub(crate) const SHAPE_KEYS: &[&str] = &[
     "hexagon",
@@ -29,6 +29,7 @@ pub(crate) const SHAPE_KEYS: &[&str] = &[
     "pentagon",
     "mask",
     "hexagons",
+    "sum",
 ];
 
 /// Names of a shape's parameters, in order.
@@ -100,6 +101,66 @@ fn mask_rows(n: &Node<'_>) -> Result<Vec<String>, SpecError> {
     parse_mask(&refs).map_err(|m| n.err(m))
 }
 
+/// `sum: [board, board, ...]`: separate regions side by side on one board (a
+/// mask), one board per combination of the parts' boards (a part may hold
+/// ranges, or be a list of boards: any one of them); combinations that differ only in the order of their
+/// parts are kept once. Each board is a group of its own, labelled by its
+/// parts (`A(1,5) + B(2,3)`).
+fn parse_sum(
+    node: &Node<'_>,
+    groups: &mut Vec<Group>,
+    notes: &mut Vec<Note>,
+) -> Result<(), SpecError> {
+    let items = node.items();
+    if !node.value().is_array() || items.len() < 2 {
+        return Err(node.err(
+            "`sum` takes a list of at least two parts, each a board or a list of boards (any one of them), e.g. [{trapezoid: [1, 5]}, {parallelogram: [2, 3]}]",
+        ));
+    }
+    let mut parts: Vec<Vec<Shape>> = Vec::new();
+    for it in &items {
+        let mut g = Vec::new();
+        // A part given as a list of boards: any one of them.
+        let alts = if it.value().is_array() {
+            it.items()
+        } else {
+            vec![it.clone()]
+        };
+        for a in &alts {
+            parse_shape_map(a, None, &mut g, notes)?;
+        }
+        parts.push(g.into_iter().flat_map(|g| g.shapes).collect());
+    }
+    let mut combos: Vec<Vec<Shape>> = vec![Vec::new()];
+    for alts in &parts {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                alts.iter().map(move |s| {
+                    let mut c = c.clone();
+                    c.push(s.clone());
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut seen = std::collections::HashSet::new();
+    for c in combos {
+        let mut key: Vec<String> = c.iter().map(Shape::text).collect();
+        key.sort();
+        if !seen.insert(key) {
+            continue;
+        }
+        let label = c.iter().map(Shape::name).collect::<Vec<_>>().join(" + ");
+        groups.push(Group {
+            label,
+            shapes: vec![Shape::Mask(board::sum_mask(&c))],
+            along: None,
+        });
+    }
+    Ok(())
+}
+
 /// Parses the shape keys of a map (a sweep's `board:` item, or `nimlab solve`'s parameters).
 pub(crate) fn parse_shape_map(
     item: &Node<'_>,
@@ -139,6 +200,7 @@ pub(crate) fn parse_shape_map(
                 along: None,
             });
         }
+        "sum" => parse_sum(&node, groups, notes)?,
         "hexagons" => {
             node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
             let max_pieces = node
@@ -359,6 +421,7 @@ struct Params {
     takes: Vec<Take>,
     plays: Vec<Play>,
     counts: bool,
+    regions: bool,
     pictures: Option<bool>,
     memo_budget: u64,
     notes: Vec<Note>,
@@ -407,10 +470,26 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         Some(b) => *b.bools()?.first().unwrap(),
         None => true,
     };
-    if !grundy && !counts && plays.contains(&Play::Normal) {
-        return Err(sweep.get("grundy").unwrap().err(
-            "without Grundy values, normal play is solved by the exhaustive table: add `counts: true`",
+    let regions = match sweep.get("regions") {
+        Some(b) => *b.bools()?.first().unwrap(),
+        None => false,
+    };
+    if regions && !plays.iter().all(|&p| p == Play::Normal) {
+        return Err(sweep.get("regions").unwrap().err(
+            "`regions: true` needs normal play (the regions' Grundy values): set `play: normal`",
         ));
+    }
+    if regions
+        && let Some(s) = groups
+            .iter()
+            .flat_map(|g| &g.shapes)
+            .find(|s| s.pieces() > 64)
+    {
+        return Err(sweep.get("regions").unwrap().err(format!(
+            "`regions: true` solves each region with the component solver, on boards of at most 64 pieces; {} has {}",
+            s.name(),
+            s.pieces()
+        )));
     }
     let pictures = sweep
         .get("pictures")
@@ -456,6 +535,7 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         takes,
         plays,
         counts,
+        regions,
         pictures,
         memo_budget,
         notes,
@@ -491,6 +571,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     counts: p.counts,
                     grundy: p.grundy,
                     pictures,
+                    regions: p.regions,
                     hex: uses_hex.then(|| hex.clone()),
                     hex_side,
                     hex_boards: n_boards,

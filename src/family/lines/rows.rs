@@ -1,13 +1,20 @@
 //! The typed rows of lines' datasets, filled from solved boards.
 
 use super::board::{Pt, Shape};
+use super::brute::program_002_counts;
 use super::cases::LinesCase;
 use super::class_of;
+use super::components::Components;
 use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
+use super::rules::moves;
 use super::solving::Solved;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::{self, PeriodRows};
+
+/// Report 002's program took at most 21 pieces (`DIM X(21)`); its replay
+/// runs on boards up to that size.
+pub const PROGRAM_002_MAX_PIECES: u64 = 21;
 
 /// Boards drawn as pictures at most this large.
 const PICTURE_MAX_PIECES: usize = 5000;
@@ -48,7 +55,7 @@ impl LinesCase {
         let rule = self.rule();
         for (s, (r, _)) in shapes.iter().zip(solved) {
             board.push(&s.text());
-            name.push(&s.name());
+            name.push(&self.board_name(s));
             shape.push_str(s.kind());
             shape_rule.push(&format!("{} {rule}", s.kind()));
             match s.sides() {
@@ -113,6 +120,90 @@ impl LinesCase {
                 "seconds",
                 Values::Float(solved.iter().map(|(_, t)| *t).collect()),
             )
+    }
+
+    /// `regions`: each board's separate regions, solved alone, and report
+    /// 000's class counts, beside the whole board's outcome.
+    pub fn regions(&self, solved: &[(Solved, f64)]) -> Table {
+        let shapes = &self.group.shapes;
+        let n = shapes.len();
+        let (mut board, mut name) = (DictVec::default(), DictVec::default());
+        let (mut pieces, mut values) = (IntListVec::default(), IntListVec::default());
+        let mut counts: Vec<Vec<i64>> = (0..6).map(|_| Vec::with_capacity(n)).collect();
+        let (mut count, mut number, mut xor) = (vec![], vec![], vec![]);
+        let mut outcome = EnumVec::new(OUTCOMES, n);
+        let mut method = EnumVec::new(METHODS, n);
+        for (s, (r, _)) in shapes.iter().zip(solved) {
+            board.push(&s.text());
+            name.push(&self.board_name(s));
+            let regions = s.board().regions();
+            let g: Vec<u32> = regions
+                .iter()
+                .map(|b| Components::new(b, self.take, self.memo_budget).grundy(b.full(), &|_| {}))
+                .collect();
+            pieces.push_iter(regions.iter().map(|b| b.len() as i64));
+            values.push_iter(g.iter().map(|&v| i64::from(v)));
+            // Grundy order: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, beyond = 5.
+            let by_value: Vec<i64> = (0..6u8)
+                .map(|c| g.iter().filter(|&&v| class_code(v) == c).count() as i64)
+                .collect();
+            for (c, col) in counts.iter_mut().enumerate() {
+                col.push(by_value[c]);
+            }
+            count.push(regions.len() as i64);
+            // Region Number: N_k counts k (N1 = Grundy 1, N2 = 0, N3..N5 = 2..4).
+            number.push(
+                by_value[1] + 2 * by_value[0] + 3 * by_value[2] + 4 * by_value[3] + 5 * by_value[4],
+            );
+            xor.push(i64::from(g.iter().fold(0, |a, &v| a ^ v)));
+            outcome.push(outcome_code(r.is_p));
+            method.push_str(r.method);
+        }
+        let mut counts = counts.into_iter();
+        let mut next = || Values::Int(counts.next().unwrap_or_default());
+        let (c0, c1, c2, c3, c4, c5) = (next(), next(), next(), next(), next(), next());
+        Table::new()
+            .with("board", Values::Dict(board))
+            .with("name", Values::Dict(name))
+            .with(
+                "pieces",
+                Values::Int(shapes.iter().map(|s| s.pieces() as i64).collect()),
+            )
+            .with("take", dict(&self.take.text(), n))
+            .with("play", enum_repeat(PLAYS, self.play.code(), n))
+            .with("rule", dict(&self.rule(), n))
+            .with("regions", Values::Int(count))
+            .with("region_pieces", Values::IntList(pieces))
+            .with("region_grundy", Values::IntList(values))
+            .with("n1", c1)
+            .with("n2", c0)
+            .with("n3", c2)
+            .with("n4", c3)
+            .with("n5", c4)
+            .with("beyond", c5)
+            .with("region_number", Values::Int(number))
+            .with("grundy_xor", Values::Int(xor))
+            .with("outcome", Values::Enum(outcome))
+            .with(
+                "grundy",
+                Values::OptInt(
+                    solved
+                        .iter()
+                        .map(|(r, _)| r.grundy.map(i64::from))
+                        .collect(),
+                ),
+            )
+            .with("method", Values::Enum(method))
+    }
+
+    /// A board's name: a mask alone in its group (a `sum:` of regions) is
+    /// named by its group's label (`A(1,5) + B(2,3)`; a plain mask's label
+    /// is its own name).
+    fn board_name(&self, s: &Shape) -> String {
+        match s {
+            Shape::Mask(_) if self.group.shapes.len() == 1 => self.group.label.clone(),
+            _ => s.name(),
+        }
     }
 
     /// `class_counts`: boards per class, every class listed (zeros included).
@@ -233,6 +324,10 @@ impl LinesCase {
             };
             let k = c.len();
             let label = format!("{} take {}", s.name(), self.take.text());
+            let program: Vec<Option<i64>> = match self.program_002(s) {
+                Some(p) => p.into_iter().map(|x| Some(x as i64)).collect(),
+                None => vec![None; k],
+            };
             t.append(
                 &Table::new()
                     .with("board", dict(&s.text(), k))
@@ -249,10 +344,25 @@ impl LinesCase {
                     .with(
                         "p_positions",
                         Values::Int(c.iter().map(|x| x.1 as i64).collect()),
-                    ),
+                    )
+                    .with("program_p_positions", Values::OptInt(program)),
             )?;
         }
         Ok(t)
+    }
+
+    /// Report 002's program replayed on a board (misère play, at most
+    /// [`PROGRAM_002_MAX_PIECES`] pieces): its marked positions per piece count.
+    fn program_002(&self, s: &Shape) -> Option<Vec<u64>> {
+        if self.play != Play::Misere || s.pieces() > PROGRAM_002_MAX_PIECES {
+            return None;
+        }
+        let board = s.board();
+        let pairs: Vec<(u64, u64)> = moves(&board, self.take)
+            .iter()
+            .map(|m| (m.mask, m.blockers))
+            .collect();
+        Some(program_002_counts(board.len(), &pairs))
     }
 
     /// `cells`: board pictures with the first winning move.

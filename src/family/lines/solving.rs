@@ -103,9 +103,6 @@ pub fn solve_board(
         memo: None,
     };
     let needs_board = !chords || play == Play::Misere || counts;
-    if play == Play::Normal && !grundy && !counts {
-        bail!("normal play without Grundy values needs `counts: true` (the exhaustive table)");
-    }
     let owned: Option<Board> = needs_board.then(|| {
         board
             .cloned()
@@ -167,7 +164,9 @@ pub fn solve_board(
         out.method = "components";
         out.memo = Some((solver.memo_len(), solver.memo_bytes()));
     }
-    if play == Play::Misere || counts {
+    // Misère play, count tables, and normal play without Grundy values
+    // (`grundy: false`) take the exhaustive table.
+    if play == Play::Misere || counts || !grundy {
         let b = owned.as_ref().unwrap();
         feasibility(b.len() as u64, Method::Exhaustive, true).map_err(anyhow::Error::msg)?;
         let moves = rules::moves(b, take);

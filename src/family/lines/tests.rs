@@ -583,6 +583,17 @@ fn bad_boards_get_clear_errors() {
     assert!(e.message.contains("exactly one shape"), "{e}");
     let e = plan_err("board: {trapezoid: [1..3, 2]}\nalong: z");
     assert!(e.message.contains("along"), "{e}");
+    let e = plan_err("board: {regular: 6}\nregions: true");
+    assert_eq!(e.field, "regions");
+    assert!(
+        e.message.contains("at most 64 pieces") && e.message.contains("91"),
+        "{e}"
+    );
+    let e = plan_err("board: {triangle: 3}\nplay: misere\nregions: true");
+    assert!(e.message.contains("normal play"), "{e}");
+    let e = plan_err("board: {sum: [{triangle: 3}]}");
+    assert_eq!(e.field, "board.sum");
+    assert!(e.message.contains("at least two parts"), "{e}");
 }
 
 fn run_plan(yaml: &str) -> Vec<Output> {
@@ -811,6 +822,12 @@ fn report_002_program_method_finds_exactly_the_p_positions() {
                 };
             }
             let truth = exhaustive_bytes(n, &pairs, Play::Misere);
+            // The library's replay (the `program_p_positions` column) counts the same marks.
+            let mut by_k = vec![0u64; n + 1];
+            for x in 1..1usize << n {
+                by_k[x.count_ones() as usize] += u64::from(marked[x]);
+            }
+            assert_eq!(super::brute::program_002_counts(n, &pairs), by_k);
             let p: usize = (1..1usize << n).filter(|&x| truth[x] == 1).count();
             for x in 1..1usize << n {
                 assert_eq!(
@@ -882,4 +899,131 @@ fn hexagons_equal_a_brute_search_of_six_sides() {
         assert_eq!(listed.len(), brute.len(), "{lo}..{hi}");
         assert!(listed.iter().all(|p| brute.contains(p)), "{lo}..{hi}");
     }
+}
+
+/// Misère reasons by hand: on two adjacent pieces, taking one leaves the other to
+/// the opponent, who must take it and then wins nothing (who cannot move wins), so
+/// both single takes reach a P-position and taking both does not. Three separate
+/// pieces: every take leaves two, from which the mover takes one and wins.
+/// A `regions` row: the Nim-sum of its regions' values.
+#[test]
+fn explain_gives_a_winning_move_or_that_every_move_reaches_n() {
+    use crate::data::{IntListVec, StrVec, Values};
+    let s = |v: &str| Values::Str([v].into_iter().collect::<StrVec>());
+    let row = |board: &str| {
+        Table::new()
+            .with("board", s(board))
+            .with("take", s("any"))
+            .with("play", s("misere"))
+            .with("grundy", Values::OptInt(vec![None]))
+    };
+    let two = Lines.explain("positions", &row("mask: OO"), 0).unwrap();
+    assert!(
+        two.starts_with("2 of its 3 distinct first moves reach a P-position (misere play): "),
+        "{two}"
+    );
+    assert!(
+        two.contains("(0,0)") && two.contains("(1,0)") && !two.contains(".."),
+        "{two}"
+    );
+    assert_eq!(
+        Lines
+            .explain("positions", &row("mask: O.O.O"), 0)
+            .as_deref(),
+        Some(
+            "each of its 3 distinct first moves reaches an N-position (misere play): (0,0), (2,0), (4,0)"
+        )
+    );
+    let mut g = IntListVec::default();
+    g.push_iter([5, 0]);
+    let r = Table::new().with("region_grundy", Values::IntList(g));
+    assert_eq!(
+        Lines.explain("regions", &r, 0).as_deref(),
+        Some(
+            "its 2 regions have Grundy values 5, 0; their Nim-sum is 5 ≠ 0: an N-position by the \
+             Sprague–Grundy theorem (a move in one region brings the Nim-sum to 0)"
+        )
+    );
+}
+
+/// A `sum:` lays its parts out as separate regions: the board splits back into
+/// them, and the plain exhaustive loop on the whole board (which knows nothing of
+/// regions) agrees with the Sprague–Grundy theorem: P exactly when the XOR of the
+/// parts' Grundy values (each by the reference recursion on the part alone) is 0.
+/// Includes report 000's parity rule on its classes (N1 + N1 = 2N1 ∈ N2: a loss).
+#[test]
+fn sums_of_regions_split_back_and_follow_the_nim_sum() {
+    use super::board::sum_mask;
+    let grundy_of = |b: &Board| {
+        let geo = Arc::new(Geo {
+            board: b.clone(),
+            take: Take::Maximal,
+        });
+        BruteGrundy::default().grundy(&Pos { x: b.full(), geo })
+    };
+    let parts = [
+        Shape::Trapezoid(1, 1),
+        Shape::Trapezoid(1, 2),
+        Shape::Trapezoid(2, 1),
+        Shape::Trapezoid(2, 2),
+        Shape::Trapezoid(2, 3),
+        Shape::Parallelogram(2, 3),
+    ];
+    let mut sums = Vec::new();
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i..] {
+            sums.push(vec![a.clone(), b.clone()]);
+            sums.push(vec![a.clone(), b.clone(), Shape::Trapezoid(1, 2)]);
+        }
+    }
+    for sum in sums {
+        let board = Shape::Mask(sum_mask(&sum)).board();
+        let regions = board.regions();
+        assert_eq!(regions.len(), sum.len(), "{sum:?}");
+        let mut xor = 0;
+        for (part, region) in sum.iter().zip(&regions) {
+            let g = grundy_of(&part.board());
+            assert_eq!(g, grundy_of(region), "{sum:?}: a region is its part");
+            xor ^= g;
+        }
+        let pairs: Vec<(u64, u64)> = moves(&board, Take::Maximal)
+            .iter()
+            .map(|m| (m.mask, m.blockers))
+            .collect();
+        let p = exhaustive_bytes(board.len(), &pairs, Play::Normal)[board.full() as usize] == 1;
+        assert_eq!(p, xor == 0, "{sum:?}");
+    }
+    // Two single pieces (N1 + N1): a loss for the mover, as 圖 2 says.
+    let two = Shape::Mask(sum_mask(&[Shape::Trapezoid(1, 1), Shape::Trapezoid(1, 1)])).board();
+    assert_eq!(two.regions().len(), 2);
+    assert_eq!(grundy_of(&two), 0);
+}
+
+/// `sum:` in a spec: one board per combination, orders kept once, labelled by the parts.
+#[test]
+fn sum_boards_are_read_from_a_spec() {
+    let spec = serde_json::json!({"sum": [[{"trapezoid": [1, 1]}, {"trapezoid": [1, 2]}], [{"trapezoid": [1, 1]}, {"trapezoid": [1, 2]}]]});
+    let mut groups = Vec::new();
+    super::params::parse_shape_map(
+        &Node::root(&spec, "spec"),
+        None,
+        &mut groups,
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let labels: Vec<&str> = groups.iter().map(|g| g.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["A(1,1) + A(1,1)", "A(1,1) + A(1,2)", "A(1,2) + A(1,2)"]
+    );
+    assert_eq!(groups[1].shapes, vec![Shape::Mask(vec!["O.OO".into()])]);
+    let bad = serde_json::json!({"sum": [{"trapezoid": [1, 1]}]});
+    let err = super::params::parse_shape_map(
+        &Node::root(&bad, "spec"),
+        None,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("at least two parts"), "{err}");
 }

@@ -30,6 +30,7 @@
 pub mod brute;
 pub mod cases;
 pub mod datasets;
+pub mod explain;
 pub mod params;
 pub mod play;
 pub mod rows;
@@ -126,6 +127,9 @@ impl Family for Parity {
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)
+    }
+    fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::explain(dataset, table, row)
     }
 }
 

@@ -770,3 +770,57 @@ fn large_rule_period() {
     let s = Solution::solve(Variant::Sides, &set, 1_000_000, &|_| {});
     assert_eq!(s.period.unwrap().period, 102);
 }
+
+/// Reasons computed by hand from the rules (GAMES.md §2).
+#[test]
+fn explain_lists_every_take_and_who_wins() {
+    use crate::data::{StrVec, Table, Values};
+    use crate::family::Family;
+    let row = |variant: &str, take: &str, r: i64, a: i64, b: i64, mover: &str| {
+        let s = |x: &str| Values::Str([x].into_iter().collect::<StrVec>());
+        Table::new()
+            .with("variant", s(variant))
+            .with("take", s(take))
+            .with("r", Values::Int(vec![r]))
+            .with("a_parity", Values::Int(vec![a]))
+            .with("b_parity", Values::Int(vec![b]))
+            .with("mover", s(mover))
+    };
+    let why = |t: &Table| super::Parity.explain("outcome", t, 0);
+    // Takes 1..2, (0,0,2), Odd to move: 1 leaves (1,0,1) where Even must take 1 and
+    // both hands end odd (Odd wins); 2 leaves (0,0,0): both even, Even wins.
+    assert_eq!(
+        why(&row("sides", "max:2", 2, 0, 0, "odd")).as_deref(),
+        Some(
+            "Odd to move at (0,0,2): take 1 → (1,0,1), Even to move: the taker wins; \
+             take 2 → (0,0,0), Even to move: the opponent wins; winning takes: 1"
+        )
+    );
+    // The same state with Even to move: 1 leaves (0,1,1), Odd takes the last stone and
+    // both hands are odd; 2 leaves both hands even.
+    assert_eq!(
+        why(&row("sides", "max:2", 2, 0, 0, "even")).as_deref(),
+        Some(
+            "Even to move at (0,0,2): take 1 → (0,1,1), Odd to move: the opponent wins; \
+             take 2 → (0,0,0), Odd to move: the taker wins; winning takes: 2"
+        )
+    );
+    // Takes 1..3, one stone, both hands even, whoever holds an odd hand wins: taking it
+    // makes the taker's hand odd.
+    assert_eq!(
+        why(&row("odd_wins", "max:3", 1, 0, 0, "mover")).as_deref(),
+        Some(
+            "the player to move at (0,0,1): take 1 → (0,1,0) for the other player: the taker wins; \
+             winning takes: 1"
+        )
+    );
+    // Takes 1..1, (1,0,1) with Odd to move: the only take leaves (0,0,0), Even's win.
+    assert_eq!(
+        why(&row("sides", "max:1", 1, 1, 0, "odd")).as_deref(),
+        Some(
+            "Odd to move at (1,0,1): take 1 → (0,0,0), Even to move: the opponent wins; \
+             no take wins: every take leaves a state the opponent wins"
+        )
+    );
+    assert_eq!(why(&row("sides", "bogus", 1, 1, 0, "odd")), None);
+}

@@ -1,9 +1,19 @@
-//! Why a stored one-heap position has its value, for a counterexample: its
-//! options (read from the other rows of the same rule) and their values.
+//! Why a stored position has its value, for a counterexample. One heap
+//! without `no_repeat`: its options (read from the other rows of the same
+//! rule) and their values. Several heaps, or `no_repeat`: every move solved
+//! again (Grundy values as the XOR of one-heap values in normal play without
+//! `no_repeat`; otherwise the joint-state solver, the move's take barred for
+//! the opponent under `no_repeat`), with a winning move or the fact that every
+//! move reaches an N-position.
 
 use std::fmt::Write as _;
 
+use super::solver::{Joint, grundy_sequence};
 use crate::data::{Cell, Table};
+use crate::game::Play;
+
+/// Joint states solved at most to explain one position.
+const MAX_STATES: usize = 1 << 22;
 
 /// Options shown at most.
 const SHOWN: usize = 12;
@@ -47,8 +57,12 @@ fn takes(t: &Table, row: usize, n: i64) -> Option<Vec<i64>> {
 /// One heap, without no_repeat: the options N − t and their Grundy values
 /// (normal play) or outcomes, read from the table.
 pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
-    if dataset != "positions" || matches!(t.cell("no_repeat", row)?, Cell::Bool(true)) {
+    if dataset != "positions" {
         return None;
+    }
+    let no_repeat = matches!(t.cell("no_repeat", row), Some(Cell::Bool(true)));
+    if no_repeat || int(t, "N", row).is_none() {
+        return explain_solved(t, row, no_repeat);
     }
     let n = int(t, "N", row)?;
     let rule = text(t, "rule", row)?;
@@ -105,4 +119,146 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         );
     }
     Some(s)
+}
+
+/// The heaps of a row: `N` with one heap, else `N1`, `N2`, … up to the first null.
+fn heaps_of(t: &Table, row: usize) -> Option<Vec<usize>> {
+    if let Some(n) = int(t, "N", row) {
+        return usize::try_from(n).ok().map(|n| vec![n]);
+    }
+    let mut v = Vec::new();
+    for i in 1..=6 {
+        match int(t, &format!("N{i}"), row) {
+            Some(h) => v.push(usize::try_from(h).ok()?),
+            None => break,
+        }
+    }
+    (!v.is_empty()).then_some(v)
+}
+
+/// A move as the tables print it: `A3` (3 from heap A), or `−3` with one heap.
+fn move_text(heaps: usize, i: usize, take: u32) -> String {
+    if heaps == 1 {
+        format!("−{take}")
+    } else {
+        format!("{}{take}", (b'A' + i as u8) as char)
+    }
+}
+
+fn tuple(h: &[usize]) -> String {
+    let v: Vec<String> = h.iter().map(usize::to_string).collect();
+    format!("({})", v.join(","))
+}
+
+/// Several heaps or `no_repeat`: every move from the position solved again.
+fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
+    let heaps = heaps_of(t, row)?;
+    let top = *heaps.iter().max()?;
+    let all = takes(t, row, top as i64)?;
+    let all: Vec<u32> = all
+        .into_iter()
+        .filter_map(|x| u32::try_from(x).ok())
+        .collect();
+    let play = if text(t, "play", row)? == "misere" {
+        Play::Misere
+    } else {
+        Play::Normal
+    };
+    let states = heaps
+        .iter()
+        .try_fold(1usize, |acc, &h| acc.checked_mul(h + 1))?;
+    if states > MAX_STATES {
+        return None;
+    }
+    // Every move: (text, take, position after it, its value or outcome).
+    let mut opts: Vec<Opt> = Vec::new();
+    let grundy = play == Play::Normal && !no_repeat;
+    let values = grundy.then(|| grundy_sequence(&all, top + 1));
+    let joint = (!grundy).then(|| {
+        let dims: Vec<usize> = heaps.iter().map(|h| h + 1).collect();
+        Joint::solve(&dims, &all, play, no_repeat, &|_| {})
+    });
+    for (i, &h) in heaps.iter().enumerate() {
+        for &s in all.iter().filter(|&&s| s as usize <= h) {
+            let mut next = heaps.clone();
+            next[i] -= s as usize;
+            let v = match (&values, &joint) {
+                (Some(g), _) => next.iter().fold(0, |a, &x| a ^ g.get(x)).to_string(),
+                (_, Some(j)) => {
+                    let p = j.child_is_p(j.index(&next), Some(s));
+                    (if p { "P" } else { "N" }).to_string()
+                }
+                _ => return None,
+            };
+            opts.push(Opt {
+                text: move_text(heaps.len(), i, s),
+                take: s,
+                next,
+                value: v,
+            });
+        }
+    }
+    let here = tuple(&heaps);
+    if opts.is_empty() {
+        let who = if play == Play::Misere {
+            "wins"
+        } else {
+            "loses"
+        };
+        return Some(format!(
+            "no move from {here}: the player to move {who} ({} play)",
+            play.as_str()
+        ));
+    }
+    let list = |v: &[&Opt]| {
+        let mut s: Vec<String> = v
+            .iter()
+            .take(SHOWN)
+            .map(|o| {
+                let barred = if no_repeat {
+                    format!("; the reply may not take {}", o.take)
+                } else {
+                    String::new()
+                };
+                format!("{}→{} ({}{barred})", o.text, tuple(&o.next), o.value)
+            })
+            .collect();
+        if v.len() > SHOWN {
+            s.push(format!("… {} more", v.len() - SHOWN));
+        }
+        s.join(", ")
+    };
+    let every: Vec<&Opt> = opts.iter().collect();
+    if let Some(g) = &values {
+        let own = heaps.iter().fold(0, |a, &x| a ^ g.get(x));
+        return Some(format!(
+            "the options of {here} and their Grundy values: {}; the smallest value not among them is {own}",
+            list(&every)
+        ));
+    }
+    let wins: Vec<&Opt> = opts.iter().filter(|o| o.value == "P").collect();
+    let start = if no_repeat {
+        " at the start of a game"
+    } else {
+        ""
+    };
+    Some(if wins.is_empty() {
+        format!(
+            "every move from {here}{start} reaches an N-position: {}",
+            list(&every)
+        )
+    } else {
+        format!(
+            "winning moves from {here}{start} (to a P-position): {}",
+            list(&wins)
+        )
+    })
+}
+
+/// One move of a position being explained.
+struct Opt {
+    text: String,
+    take: u32,
+    next: Vec<usize>,
+    value: String,
 }

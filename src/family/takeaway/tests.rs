@@ -544,6 +544,75 @@ fn explain_lists_the_options_and_their_values() {
     assert_eq!(Takeaway.explain("periods", &t, 4), None);
 }
 
+/// Reasons for several heaps, `no_repeat` and misère, computed by hand.
+#[test]
+fn explain_solves_every_move_of_several_heaps_and_no_repeat() {
+    use crate::data::{StrVec, Values};
+    let s = |x: &str| Values::Str([x].into_iter().collect::<StrVec>());
+    let row = |take_max: Option<i64>, play: &str, no_repeat: bool, heaps: &[i64]| {
+        let mut t = Table::new()
+            .with("rule", s("r"))
+            .with("take_min", Values::Int(vec![1]))
+            .with("take_max", Values::OptInt(vec![take_max]))
+            .with("play", s(play))
+            .with("no_repeat", Values::Bool(vec![no_repeat]));
+        if heaps.len() == 1 {
+            t = t.with("N", Values::Int(vec![heaps[0]]));
+        } else {
+            t = t.with("N", Values::OptInt(vec![None]));
+            for (i, &h) in heaps.iter().enumerate() {
+                t = t.with(&format!("N{}", i + 1), Values::Int(vec![h]));
+            }
+        }
+        t
+    };
+    let why = |t: &Table| Takeaway.explain("positions", t, 0);
+    // Cond(1,3), n = 2, N = 3 (report 004's table: E): taking 1 leaves 2 with 1 barred,
+    // so the reply takes 2 and wins; taking 2 leaves 1, which the reply takes.
+    assert_eq!(
+        why(&row(Some(2), "normal", true, &[3])).as_deref(),
+        Some(
+            "every move from (3) at the start of a game reaches an N-position: \
+             −1→(2) (N; the reply may not take 1), −2→(1) (N; the reply may not take 2)"
+        )
+    );
+    // Cond(1,3), n = 2, N = 4 (report 004's table: 1): taking 1 leaves 3 with 1 barred:
+    // the reply must take 2 and leave 1, the last stone ours; taking 2 leaves 2 with 2
+    // barred: the reply takes 1 and leaves 1 with 1 barred, and we cannot move.
+    assert_eq!(
+        why(&row(Some(2), "normal", true, &[4])).as_deref(),
+        Some(
+            "winning moves from (4) at the start of a game (to a P-position): \
+             −1→(3) (P; the reply may not take 1)"
+        )
+    );
+    // Two heaps, takes 1..2: G(1) = 1, G(2) = 2, and (1,2) has value 1 xor 2 = 3.
+    assert_eq!(
+        why(&row(Some(2), "normal", false, &[1, 2])).as_deref(),
+        Some(
+            "the options of (1,2) and their Grundy values: A1→(0,2) (2), B1→(1,1) (0), \
+             B2→(1,0) (1); the smallest value not among them is 3"
+        )
+    );
+    // Misère Nim: whoever takes the last stone loses, so (0,1,1) and its images are N
+    // and (1,1,1) is P; from (1,1) either move leaves one stone to the opponent.
+    assert_eq!(
+        why(&row(None, "misere", false, &[1, 1, 1])).as_deref(),
+        Some(
+            "every move from (1,1,1) reaches an N-position: A1→(0,1,1) (N), B1→(1,0,1) (N), \
+             C1→(1,1,0) (N)"
+        )
+    );
+    assert_eq!(
+        why(&row(None, "misere", false, &[1, 1])).as_deref(),
+        Some("winning moves from (1,1) (to a P-position): A1→(0,1) (P), B1→(1,0) (P)")
+    );
+    assert_eq!(
+        why(&row(None, "misere", false, &[0, 0])).as_deref(),
+        Some("no move from (0,0): the player to move wins (misere play)")
+    );
+}
+
 /// Grundy values of a subtraction game by the definition (mex over the takes),
 /// independent of the solver's packed tables.
 fn naive_grundy(takes: &[u32], len: usize) -> Vec<u32> {

@@ -279,6 +279,7 @@ impl Answer {
             counts: true,
             grundy: false,
             pictures: false,
+            regions: false,
             hex: None,
             hex_side: 0,
             hex_boards: 1,

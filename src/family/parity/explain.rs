@@ -1,0 +1,189 @@
+//! Why a stored parity state has its winner, for a counterexample: every
+//! take from the state, the state it leaves and who wins from there (one pass
+//! of the fast solver up to the row's pile).
+
+use super::solver::{Variant, table};
+use crate::data::{Cell, Table};
+
+/// Options shown at most.
+const SHOWN: usize = 12;
+
+/// Piles explained at most (one solver pass of this length per explanation).
+const MAX_PILE: i64 = 1 << 22;
+
+fn int(t: &Table, col: &str, row: usize) -> Option<i64> {
+    match t.cell(col, row)? {
+        Cell::Int(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn text<'a>(t: &'a Table, col: &str, row: usize) -> Option<&'a str> {
+    match t.cell(col, row)? {
+        Cell::Str(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The takes of a `take` column: `max:3` or `set:1,3,4`.
+pub fn takes_of(s: &str) -> Option<Vec<u32>> {
+    if let Some(k) = s.strip_prefix("max:") {
+        let k: u32 = k.parse().ok()?;
+        return (k >= 1).then(|| (1..=k).collect());
+    }
+    let set: Vec<u32> = s
+        .strip_prefix("set:")?
+        .split(',')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    (set.first() == Some(&1) && set.windows(2).all(|w| w[0] < w[1])).then_some(set)
+}
+
+/// One state: the two hands' parities, the pile and who moves. In `sides`
+/// `a` is Odd's hand and `odd_to_move` says who moves; in `odd_wins` `a` is
+/// the mover's hand and `b` the other's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Odd's hand parity (`sides`) or the mover's (`odd_wins`).
+    pub a: u8,
+    /// Even's hand parity (`sides`) or the other player's (`odd_wins`).
+    pub b: u8,
+    /// Stones left in the pile.
+    pub r: usize,
+    /// `sides`: Odd is to move (unused in `odd_wins`).
+    pub odd_to_move: bool,
+}
+
+/// Whether the player to move wins from `s`, read from the solver's bytes.
+pub fn mover_wins(variant: Variant, bits: &[u8], s: State) -> bool {
+    let i = 2 * s.a + s.b;
+    match variant {
+        Variant::Sides => {
+            let odd_wins = if s.odd_to_move {
+                bits[s.r] >> (4 + i) & 1 == 1
+            } else {
+                bits[s.r] >> i & 1 == 1
+            };
+            odd_wins == s.odd_to_move
+        }
+        Variant::OddWins => bits[s.r] >> i & 1 == 1,
+    }
+}
+
+/// The state a take `t` leaves (the taker's hand flips when `t` is odd).
+pub fn after(variant: Variant, s: State, t: u32) -> State {
+    let flip = (t % 2) as u8;
+    let r = s.r - t as usize;
+    match variant {
+        Variant::Sides if s.odd_to_move => State {
+            a: s.a ^ flip,
+            b: s.b,
+            r,
+            odd_to_move: false,
+        },
+        Variant::Sides => State {
+            a: s.a,
+            b: s.b ^ flip,
+            r,
+            odd_to_move: true,
+        },
+        // The other player moves next: their hand becomes the mover's.
+        Variant::OddWins => State {
+            a: s.b,
+            b: s.a ^ flip,
+            r,
+            odd_to_move: s.odd_to_move,
+        },
+    }
+}
+
+/// Every take from `s` with whether it wins for the player who makes it.
+pub fn options(variant: Variant, takes: &[u32], s: State) -> Vec<(u32, State, bool)> {
+    let bits = table(variant, takes, s.r + 1);
+    takes
+        .iter()
+        .filter(|&&t| t as usize <= s.r)
+        .map(|&t| {
+            let next = after(variant, s, t);
+            (t, next, !mover_wins(variant, &bits, next))
+        })
+        .collect()
+}
+
+/// `outcome` rows: "Odd to move at (0,1,7) (takes 1..2): take 1 → (1,1,6), Even to move,
+/// Even wins; take 2 → … ; no take wins: every take leaves a state the opponent wins".
+pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    if dataset != "outcome" {
+        return None;
+    }
+    let variant = Variant::parse(text(t, "variant", row)?)?;
+    let takes = takes_of(text(t, "take", row)?)?;
+    let r = int(t, "r", row)?;
+    if !(0..=MAX_PILE).contains(&r) {
+        return None;
+    }
+    let s = State {
+        a: u8::try_from(int(t, "a_parity", row)?)
+            .ok()
+            .filter(|&x| x < 2)?,
+        b: u8::try_from(int(t, "b_parity", row)?)
+            .ok()
+            .filter(|&x| x < 2)?,
+        r: r as usize,
+        odd_to_move: text(t, "mover", row)? != "even",
+    };
+    Some(describe(variant, &takes, s))
+}
+
+fn who(variant: Variant, s: State) -> &'static str {
+    match variant {
+        Variant::Sides if s.odd_to_move => "Odd",
+        Variant::Sides => "Even",
+        Variant::OddWins => "the player",
+    }
+}
+
+/// The explanation of one state.
+pub fn describe(variant: Variant, takes: &[u32], s: State) -> String {
+    let opts = options(variant, takes, s);
+    let here = format!("{} to move at ({},{},{})", who(variant, s), s.a, s.b, s.r);
+    if opts.is_empty() {
+        let bits = table(variant, takes, s.r + 1);
+        let won = mover_wins(variant, &bits, s);
+        return format!(
+            "{here}: the pile is empty; the hands decide: {} wins",
+            if won {
+                "the player to move"
+            } else {
+                "the other player"
+            }
+        );
+    }
+    let item = |(t, n, wins): &(u32, State, bool)| {
+        let next = match variant {
+            Variant::Sides => format!("({},{},{}), {} to move", n.a, n.b, n.r, who(variant, *n)),
+            Variant::OddWins => format!("({},{},{}) for the other player", n.a, n.b, n.r),
+        };
+        let verdict = if *wins {
+            "the taker wins"
+        } else {
+            "the opponent wins"
+        };
+        format!("take {t} → {next}: {verdict}")
+    };
+    let mut shown: Vec<String> = opts.iter().take(SHOWN).map(item).collect();
+    if opts.len() > SHOWN {
+        shown.push(format!("… {} more", opts.len() - SHOWN));
+    }
+    let wins: Vec<String> = opts
+        .iter()
+        .filter(|o| o.2)
+        .map(|o| o.0.to_string())
+        .collect();
+    let end = if wins.is_empty() {
+        "no take wins: every take leaves a state the opponent wins".to_string()
+    } else {
+        format!("winning takes: {}", wins.join(", "))
+    };
+    format!("{here}: {}; {end}", shown.join("; "))
+}
