@@ -709,8 +709,8 @@ fn spec_parsing_and_errors() {
 
 fn solve_json(args: &[&str]) -> anyhow::Result<serde_json::Value> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let v = crate::params::args_to_map(&args)?;
-    let node = Node::root(&v, "<command line>");
+    let v = crate::params::cli_to_map(&args, super::solve::CLI_ARGS)?;
+    let node = Node::root(&v, crate::params::COMMAND_LINE);
     Ok(Parity.solve(&node)?.json)
 }
 

@@ -152,6 +152,9 @@ impl Family for Takeaway {
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
     }
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
+    }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }
