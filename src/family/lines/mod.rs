@@ -104,8 +104,9 @@ impl Family for Lines {
          counts: true | false — P-positions per piece count (exhaustive)\n\
          pictures: true | false — board pictures with a winning run (default: when at most 8 boards)\n\
          memo_gib: memo budget of the component solver (default 12)\n\
-         solve: --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3 | --mask \"OO./OOO\" …, --take, --play,\n\
-         \x20      --remove [[q,r],…] (a position of the board), --counts true"
+         solve: --board T(5) | --board \"trapezoid: [2, 3]\" | --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3\n\
+         \x20      | --mask \"OO./OOO\" …, --take max:3, --play misere (or --rule \"max:3 misere\"),\n\
+         \x20      --remove [[q,r],…] (a position of the board), --counts"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS

@@ -4,7 +4,6 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::bail;
 use serde_json::json;
 
 use super::board::{self, Board, Pt};
@@ -95,17 +94,14 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             .filter(|p| !removed.contains(p))
             .collect();
         if pts.is_empty() {
-            bail!(
-                "every piece is removed: the position is empty (the player to move {} )",
-                if play == Play::Normal {
-                    "loses"
-                } else {
-                    "wins"
-                }
-            );
+            // Every piece removed (where a winning move may lead): the game is
+            // over; the player to move has lost (normal) or won (misère).
+            None
+        } else {
+            Some(Board::from_points(pts, None))
         }
-        Some(Board::from_points(pts, None))
     };
+    let empty = board.is_none() && !removed.is_empty();
     let b = board.clone().unwrap_or_else(|| full_board.clone());
     // A position with pieces removed is no longer a full hexagon: components.
     let m = if board.is_some() && play == Play::Normal {
@@ -113,28 +109,40 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     } else {
         method_for(shape, take, play, true)
     };
-    feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
     let cancel = AtomicBool::new(false);
     let t0 = Instant::now();
-    let r = solve_board(
-        Some(shape),
-        board.as_ref(),
-        take,
-        play,
-        counts,
-        true,
-        None,
-        memo_budget,
-        &|_| {},
-        &cancel,
-    )?;
+    let r = if empty {
+        super::solving::Solved {
+            is_p: play == Play::Normal,
+            grundy: (play == Play::Normal).then_some(0),
+            wins: Vec::new(),
+            method: "empty",
+            counts: None,
+            memo: None,
+        }
+    } else {
+        feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
+        solve_board(
+            Some(shape),
+            board.as_ref(),
+            take,
+            play,
+            counts,
+            true,
+            None,
+            memo_budget,
+            &|_| {},
+            &cancel,
+        )?
+    };
     let secs = t0.elapsed().as_secs_f64();
+    let pieces = if empty { 0 } else { b.len() };
     let win_cells: Vec<Pt> = r.wins.first().map(|w| w.1.clone()).unwrap_or_default();
     let mut text = format!(
         "board {} ({}), {} pieces{}, take {}, {} play\n",
         shape.text(),
         shape.name(),
-        b.len(),
+        pieces,
         if removed.is_empty() {
             String::new()
         } else {
@@ -260,7 +268,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         seconds: secs,
         details: solved::map(json!({
             "name": shape.name(),
-            "pieces": b.len(),
+            "pieces": pieces,
             "hexagon_sides": shape.sides().filter(|_| removed.is_empty()),
             "class": r.grundy.map(class_of),
             "counts": r.counts.as_ref().map(|c| c.iter().enumerate().map(|(k, (a, p))| json!({"k": k, "positions": a, "p_positions": p})).collect::<Vec<_>>()),
