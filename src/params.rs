@@ -437,7 +437,8 @@ pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError>
         let next = given.get(i + 1).filter(|v| !v.starts_with("--"));
         let text = match (inline, next) {
             (Some(v), _) => Some(v.to_string()),
-            (None, Some(v)) if arg.form != CliForm::Switch || is_bool_word(v) => {
+            // A switch stands alone before `key=value`; otherwise the next word is its value.
+            (None, Some(v)) if arg.form != CliForm::Switch || !v.contains('=') => {
                 i += 1;
                 Some(v.clone())
             }
@@ -450,10 +451,6 @@ pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError>
         i += 1;
     }
     Ok(Value::Object(map))
-}
-
-fn is_bool_word(s: &str) -> bool {
-    matches!(s, "true" | "false")
 }
 
 /// One argument's value from its text (None: the argument stood alone).
@@ -681,7 +678,14 @@ mod tests {
         let e = cli(&["--take", "--heaps", "3"]).unwrap_err();
         assert_eq!(e.to_string(), "--take: needs a value");
         let e = cli(&["--no-repeat", "maybe"]).unwrap_err();
-        assert!(e.to_string().starts_with("--no-repeat: "), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "--no-repeat: expected true or false (or the switch alone), got \"maybe\""
+        );
+        assert_eq!(
+            cli(&["--no-repeat", "heaps=3"]).unwrap(),
+            serde_json::json!({"no_repeat": true, "heaps": [3]})
+        );
         let e = cli(&["take"]).unwrap_err();
         assert!(e.to_string().contains("--key value"), "{e}");
         // A nested field is shown after the argument.
