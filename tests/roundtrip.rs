@@ -438,6 +438,12 @@ fn bad_values_name_the_argument() {
         e.starts_with("--board: cannot read the board \"Q(3)\"; a board is a name"),
         "{e}"
     );
+    for board in ["triangle:3", "triangle: 3", "{triangle: 3}", "T(3)"] {
+        let j = solve(fam("lines"), &strings(&["--board", board]));
+        assert_eq!(j["position"]["board"], "triangle: 3", "{board}");
+    }
+    let j = solve(fam("lines"), &strings(&["--board", "trapezoid:2,7"]));
+    assert_eq!(j["details"]["name"], "A(2,7)");
     let e = err("lines", &["--board", "T(3)", "--triangle", "3"]);
     assert!(e.starts_with("--board: give the board once"), "{e}");
     let e = err("lines", &["--board", "A(3)"]);

@@ -317,11 +317,9 @@ fn board_text(text: &str) -> Result<serde_json::Value, String> {
     if let Some(rows) = t.strip_prefix("mask ") {
         return Ok(json!({ "mask": rows.trim() }));
     }
-    if t.contains(':') {
-        return match params::parse_yaml(t, params::COMMAND_LINE) {
-            Ok(v @ Value::Object(_)) => Ok(v),
-            _ => Err(format!("cannot read the board {t:?}; {allowed}")),
-        };
+    if let Some(map) = params::rule_map(t) {
+        // `triangle: 5`, `triangle:5`, `trapezoid: [2, 7]`, `trapezoid:2,7`.
+        return map.map_err(|e| format!("cannot read the board {t:?} ({e}); {allowed}"));
     }
     let kind = match t.chars().next() {
         Some('T') => "triangle",
@@ -454,10 +452,11 @@ pub(crate) fn one_board(p: &Node<'_>) -> anyhow::Result<Shape> {
     if shapes.len() != 1 {
         let names: Vec<String> = shapes.iter().take(4).map(|s| s.name()).collect();
         anyhow::bail!(
-            "one game needs one board; these parameters give {} ({}{}): give single values, e.g. --board {:?}",
+            "one game needs one board; these parameters give {} ({}{}): give single values, e.g. --{} or --board {:?}",
             shapes.len(),
             names.join(", "),
             if shapes.len() > 4 { ", …" } else { "" },
+            shapes[0].text().replacen(": ", " ", 1),
             shapes[0].name()
         );
     }
