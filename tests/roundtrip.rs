@@ -454,3 +454,32 @@ fn bad_values_name_the_argument() {
         "{e}"
     );
 }
+
+/// A spec reads the same text forms as the command line: take rules and
+/// boards as the data print them.
+#[test]
+fn a_spec_reads_the_printed_forms() {
+    let t = rows(
+        fam("takeaway"),
+        "name: t\nfamily: takeaway\ntake: [\"set:1,3,4\", \"{1,3,4}\", \"2..7\", {max: 3}]\nN: 0..3\n",
+        "periods",
+    );
+    let mut takes: Vec<String> = (0..t.rows()).map(|i| text(&t, "take", i)).collect();
+    takes.dedup();
+    assert_eq!(takes, ["set:1,3,4", "min:2,max:7", "max:3"]);
+    let t = rows(
+        fam("lines"),
+        "name: t\nfamily: lines\nboard: [\"A(2,3)\", \"triangle: 3\", {triangle: 4}]\ntake: \"max:2\"\n",
+        "positions",
+    );
+    let names: Vec<String> = (0..t.rows()).map(|i| text(&t, "name", i)).collect();
+    assert_eq!(names, ["A(2,3)", "T(3)", "T(4)"]);
+    assert_eq!(text(&t, "take", 0), "max:2");
+    let t = rows(
+        fam("parity"),
+        "name: t\nfamily: parity\ntake: [\"{1,3,4}\", \"1..3\"]\nr: 0..3\n",
+        "moduli",
+    );
+    let takes: Vec<String> = (0..t.rows()).map(|i| text(&t, "take", i)).collect();
+    assert_eq!(takes, ["set:1,3,4", "max:3"]);
+}
