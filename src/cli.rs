@@ -81,12 +81,13 @@ pub enum Command {
     },
     /// Answer one position: outcome, Grundy value, winning moves.
     ///
-    /// Parameters are given as `--key value` or `key=value`, values in the spec
-    /// syntax, e.g. `nimlab solve takeaway --heaps 3,5,7 --take any --play misere`.
+    /// Parameters are given as `--key value` or `key=value`; each family reads its
+    /// own (`nimlab families`) in the forms a spec and nimlab's data use, e.g.
+    /// `nimlab solve takeaway --heaps 3,5,7 --take any --play misere`.
     Solve {
         /// Family name (see `nimlab families`).
         family: String,
-        /// Print JSON instead of text.
+        /// Print JSON instead of text (one shape for every family: docs/solve.schema.json).
         #[arg(long)]
         json: bool,
         /// Position parameters.

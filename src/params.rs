@@ -32,7 +32,17 @@ pub struct SpecError {
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
+        if self.file == COMMAND_LINE && !self.field.is_empty() {
+            // `take.set[1]` → `--take (`set[1]`)`.
+            let cut = self.field.find(['.', '[']).unwrap_or(self.field.len());
+            let (arg, rest) = self.field.split_at(cut);
+            let rest = rest.trim_start_matches('.');
+            write!(f, "--{}", arg.replace('_', "-"))?;
+            if !rest.is_empty() {
+                write!(f, " (`{rest}`)")?;
+            }
+            write!(f, ": {}", self.message)
+        } else if self.field.is_empty() {
             write!(f, "{}: {}", self.file, self.message)
         } else {
             write!(f, "{}: field `{}`: {}", self.file, self.field, self.message)
@@ -60,6 +70,19 @@ impl<'a> Node<'a> {
             value,
             file,
             path: Rc::from(""),
+        }
+    }
+    /// The same field holding another value: what the field's text means
+    /// (`set:1,3,4` read as `{set: [1, 3, 4]}`), for the same parser to read,
+    /// with errors still naming this field.
+    pub fn with_value<'b>(&self, value: &'b Value) -> Node<'b>
+    where
+        'a: 'b,
+    {
+        Node {
+            value,
+            file: self.file,
+            path: self.path.clone(),
         }
     }
     /// The raw value.
@@ -327,73 +350,236 @@ fn one_line(s: &str) -> String {
         .join("\n    ")
 }
 
-/// Turns `--key value` / `key=value` arguments into a parameter map; each
-/// value is read as YAML (`3,5,7` as a list).
-pub fn args_to_map(args: &[String]) -> anyhow::Result<serde_json::Value> {
-    let mut map = serde_json::Map::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        let (key, val) = if let Some(k) = a.strip_prefix("--") {
-            if let Some((k, v)) = k.split_once('=') {
-                (k.to_string(), v.to_string())
-            } else {
-                let v = args.get(i + 1).filter(|v| !v.starts_with("--"));
-                match v {
-                    Some(v) => {
-                        i += 1;
-                        (k.to_string(), v.clone())
-                    }
-                    None => (k.to_string(), "true".to_string()),
-                }
-            }
-        } else if let Some((k, v)) = a.split_once('=') {
-            (k.to_string(), v.to_string())
-        } else {
-            anyhow::bail!(
-                "cannot read argument {a:?}: give parameters as --key value or key=value"
-            );
-        };
-        let key = key.replace('-', "_");
-        let text =
-            if val.contains(',') && !val.trim_start().starts_with(['[', '{']) && !val.contains(':')
-            {
-                format!("[{val}]")
-            } else if val.contains(':') && !val.trim_start().starts_with(['[', '{']) {
-                // `max:5`, `min:2,max:7` or `set:1,3,4` as a map.
-                short_map(&val)
-            } else {
-                val.clone()
-            };
-        let v = parse_yaml(&text, "<command line>")
-            .map_err(|e| anyhow::anyhow!("--{key}: {}", e.message))?;
-        map.insert(key, v);
-        i += 1;
-    }
-    Ok(serde_json::Value::Object(map))
+/// The "file" of parameters given on the command line: their errors read
+/// `--take: …` instead of `<file>: field `take`: …`.
+pub const COMMAND_LINE: &str = "<command line>";
+
+/// One command-line argument of `nimlab solve` / `nimlab play`, declared by
+/// its family: the parameter it sets and how its text becomes the value the
+/// family's (spec) parser reads.
+#[derive(Clone, Copy, Debug)]
+pub struct CliArg {
+    /// The parameter, as in a spec (`no_repeat`; given as `--no-repeat` or `--no_repeat`).
+    pub name: &'static str,
+    /// How the text is read.
+    pub form: CliForm,
 }
 
-/// `min:2,max:7` → `{min: 2, max: 7}`; values after a key up to the next key
-/// form a list: `set:1,3,4` → `{set: [1, 3, 4]}`.
-fn short_map(val: &str) -> String {
-    let mut entries: Vec<(String, Vec<String>)> = Vec::new();
-    for part in val.split(',') {
+/// How the text of a command-line argument becomes a parameter value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CliForm {
+    /// The spec's syntax, read as YAML: `17`, `misere`, `[[0, 0], [1, 0]]`, `{triangle: 5}`.
+    Yaml,
+    /// A list: `3,5,7` (each item as in YAML: a number, a range `2..4`), or a
+    /// YAML list `[3, 5, 7]`; one item is a list of one.
+    List,
+    /// The text as given, for the family's parser to read (take rules such as
+    /// `set:1,3,4` or `{1,3,4}`, which YAML would read as something else).
+    Text,
+    /// A switch: alone it means true, otherwise `true` or `false`.
+    Switch,
+}
+
+impl CliArg {
+    /// An argument of the given form.
+    pub const fn new(name: &'static str, form: CliForm) -> CliArg {
+        CliArg { name, form }
+    }
+}
+
+fn cli_err(key: &str, message: impl Into<String>) -> SpecError {
+    SpecError {
+        file: COMMAND_LINE.to_string(),
+        field: key.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Turns `--key value`, `--key=value` or `key=value` arguments into a
+/// parameter map, each value read as its family declares (`args`); unknown,
+/// repeated or empty arguments are errors naming the argument.
+pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError> {
+    let allowed = || {
+        args.iter()
+            .map(|a| format!("--{}", a.name.replace('_', "-")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut map = serde_json::Map::new();
+    let mut i = 0;
+    while i < given.len() {
+        let a = &given[i];
+        let (key, inline) = match a.strip_prefix("--") {
+            Some(k) => match k.split_once('=') {
+                Some((k, v)) => (k, Some(v)),
+                None => (k, None),
+            },
+            None => match a.split_once('=') {
+                Some((k, v)) => (k, Some(v)),
+                None => {
+                    return Err(cli_err(
+                        "",
+                        format!(
+                            "cannot read argument {a:?}: give parameters as --key value or key=value ({})",
+                            allowed()
+                        ),
+                    ));
+                }
+            },
+        };
+        let key = key.replace('-', "_");
+        let arg = args.iter().find(|x| x.name == key).ok_or_else(|| {
+            cli_err(
+                &key,
+                format!("unknown argument; allowed here: {}", allowed()),
+            )
+        })?;
+        let next = given.get(i + 1).filter(|v| !v.starts_with("--"));
+        let text = match (inline, next) {
+            (Some(v), _) => Some(v.to_string()),
+            // A switch stands alone before `key=value`; otherwise the next word is its value.
+            (None, Some(v)) if arg.form != CliForm::Switch || !v.contains('=') => {
+                i += 1;
+                Some(v.clone())
+            }
+            _ => None,
+        };
+        let value = cli_value(&key, arg.form, text.as_deref())?;
+        if map.insert(key.clone(), value).is_some() {
+            return Err(cli_err(&key, "given twice; give each argument once"));
+        }
+        i += 1;
+    }
+    Ok(Value::Object(map))
+}
+
+/// One argument's value from its text (None: the argument stood alone).
+fn cli_value(key: &str, form: CliForm, text: Option<&str>) -> Result<Value, SpecError> {
+    let Some(text) = text else {
+        return match form {
+            CliForm::Switch => Ok(Value::Bool(true)),
+            _ => Err(cli_err(key, "needs a value")),
+        };
+    };
+    if text.trim().is_empty() {
+        return Err(cli_err(key, "needs a value; got an empty one"));
+    }
+    let yaml = |t: &str| {
+        parse_yaml(t, COMMAND_LINE)
+            .map_err(|e| cli_err(key, format!("cannot read {t:?}: {}", e.message)))
+    };
+    match form {
+        CliForm::Text => Ok(Value::String(text.to_string())),
+        CliForm::Yaml => yaml(text),
+        CliForm::Switch => match text {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(cli_err(
+                key,
+                format!("expected true or false (or the switch alone), got {text:?}"),
+            )),
+        },
+        CliForm::List => {
+            let t = text.trim();
+            if t.starts_with('[') {
+                return yaml(t);
+            }
+            t.split(',')
+                .map(|item| yaml(item.trim()))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        }
+    }
+}
+
+/// `1,3,4` or `1, 3..5` as a list value (numbers as numbers, the rest as
+/// strings, e.g. ranges for [`Node::ints`]); None for an empty item.
+pub fn text_list(text: &str) -> Option<Value> {
+    let items = text
+        .split(',')
+        .map(|p| {
+            let p = p.trim();
+            (!p.is_empty()).then(|| {
+                p.parse::<i64>()
+                    .map(Value::from)
+                    .unwrap_or_else(|_| Value::String(p.to_string()))
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Value::Array(items))
+}
+
+/// Text forms of a rule that a family reads as a map: `set:1,3,4`,
+/// `min:2,max:7`, `max:3` (keys, each followed by `:` and its values up to the
+/// next key; one value stands alone, several make a list), or a YAML map
+/// `{set: [1, 3, 4]}`. None when the text is neither (a word, a number, a set
+/// `{1,3,4}`). Each value is read as in YAML: `max:2..5` is `{max: "2..5"}`.
+pub fn rule_map(text: &str) -> Option<Result<Value, String>> {
+    let t = text.trim();
+    if t.starts_with('{') && t.contains(':') {
+        // YAML (`{max: 3}`), or the short form in braces (`{min:2,max:7}`,
+        // `{set:[1,3,4]}`), which YAML reads otherwise.
+        let plain = |k: &String| k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if let Ok(v @ Value::Object(_)) = parse_yaml(t, COMMAND_LINE)
+            && v.as_object().unwrap().keys().all(plain)
+        {
+            return Some(Ok(v));
+        }
+        let inner = t.trim_start_matches('{').trim_end_matches('}');
+        return rule_map(&inner.replace(['[', ']'], ""));
+    }
+    if !t.contains(':') || t.starts_with(['[', '{', '"', '\'']) {
+        return None;
+    }
+    let t = &t.replace(['[', ']'], "");
+    let mut map = serde_json::Map::new();
+    let mut current: Option<(String, Vec<Value>)> = None;
+    let scalar = |v: &str| -> Value {
+        let v = v.trim();
+        v.parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| Value::String(v.to_string()))
+    };
+    let mut finish = |entry: Option<(String, Vec<Value>)>| -> Result<(), String> {
+        if let Some((k, mut vs)) = entry {
+            let v = match vs.len() {
+                0 => return Err(format!("`{k}:` has no value")),
+                1 => vs.pop().unwrap(),
+                _ => Value::Array(vs),
+            };
+            if map.insert(k.clone(), v).is_some() {
+                return Err(format!("`{k}:` is given twice"));
+            }
+        }
+        Ok(())
+    };
+    for part in t.split(',') {
         match part.split_once(':') {
-            Some((k, v)) => entries.push((k.trim().to_string(), vec![v.trim().to_string()])),
-            None => match entries.last_mut() {
-                Some(e) => e.1.push(part.trim().to_string()),
-                None => entries.push((part.trim().to_string(), Vec::new())),
+            Some((k, v)) => {
+                if let Err(e) = finish(current.take()) {
+                    return Some(Err(e));
+                }
+                let k = k.trim();
+                if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Some(Err(format!("cannot read {t:?}: {k:?} is not a name")));
+                }
+                let vs = if v.trim().is_empty() {
+                    vec![]
+                } else {
+                    vec![scalar(v)]
+                };
+                current = Some((k.to_string(), vs));
+            }
+            None => match current.as_mut() {
+                Some((_, vs)) if !part.trim().is_empty() => vs.push(scalar(part)),
+                _ => return Some(Err(format!("cannot read {t:?}: an empty value"))),
             },
         }
     }
-    let body: Vec<String> = entries
-        .into_iter()
-        .map(|(k, v)| match v.len() {
-            1 => format!("{k}: {}", v[0]),
-            _ => format!("{k}: [{}]", v.join(", ")),
-        })
-        .collect();
-    format!("{{{}}}", body.join(", "))
+    if let Err(e) = finish(current.take()) {
+        return Some(Err(e));
+    }
+    Some(Ok(Value::Object(map)))
 }
 
 #[cfg(test)]
@@ -432,22 +618,100 @@ mod tests {
         assert!(e.message.contains("cannot read"), "{e}");
     }
 
+    const ARGS: &[CliArg] = &[
+        CliArg::new("take", CliForm::Text),
+        CliArg::new("heaps", CliForm::List),
+        CliArg::new("play", CliForm::Yaml),
+        CliArg::new("no_repeat", CliForm::Switch),
+        CliArg::new("remove", CliForm::Yaml),
+    ];
+
+    fn cli(args: &[&str]) -> Result<Value, SpecError> {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        cli_to_map(&args, ARGS)
+    }
+
     #[test]
-    fn short_take_rules_on_the_command_line() {
-        let args: Vec<String> = [
-            "--take",
-            "set:1,3,4",
-            "--t2",
-            "min:2,max:7",
-            "--t3",
-            "max:3",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    fn each_argument_reads_as_declared() {
         assert_eq!(
-            args_to_map(&args).unwrap(),
-            serde_json::json!({"take": {"set": [1, 3, 4]}, "t2": {"min": 2, "max": 7}, "t3": {"max": 3}})
+            cli(&[
+                "--take",
+                "set:1,3,4",
+                "--heaps",
+                "3,5,7",
+                "--play=misere",
+                "--no-repeat"
+            ])
+            .unwrap(),
+            serde_json::json!({"take": "set:1,3,4", "heaps": [3, 5, 7], "play": "misere", "no_repeat": true})
         );
+        // A switch takes true/false; a list of one is a list; YAML where declared.
+        assert_eq!(
+            cli(&[
+                "--no-repeat",
+                "false",
+                "heaps=7",
+                "--remove",
+                "[[0, 0], [1, 0]]"
+            ])
+            .unwrap(),
+            serde_json::json!({"no_repeat": false, "heaps": [7], "remove": [[0, 0], [1, 0]]})
+        );
+        assert_eq!(
+            cli(&["--heaps", "[3, 5]"]).unwrap(),
+            serde_json::json!({"heaps": [3, 5]})
+        );
+    }
+
+    #[test]
+    fn command_line_errors_name_the_argument() {
+        let e = cli(&["--takes", "any"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--takes: unknown argument; allowed here: --take, --heaps, --play, --no-repeat, --remove"
+        );
+        let e = cli(&["--take", "any", "--take", "max:3"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--take: given twice; give each argument once"
+        );
+        let e = cli(&["--take", "--heaps", "3"]).unwrap_err();
+        assert_eq!(e.to_string(), "--take: needs a value");
+        let e = cli(&["--no-repeat", "maybe"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--no-repeat: expected true or false (or the switch alone), got \"maybe\""
+        );
+        assert_eq!(
+            cli(&["--no-repeat", "heaps=3"]).unwrap(),
+            serde_json::json!({"no_repeat": true, "heaps": [3]})
+        );
+        let e = cli(&["take"]).unwrap_err();
+        assert!(e.to_string().contains("--key value"), "{e}");
+        // A nested field is shown after the argument.
+        let e = SpecError {
+            file: COMMAND_LINE.into(),
+            field: "take.set[1]".into(),
+            message: "m".into(),
+        };
+        assert_eq!(e.to_string(), "--take (`set[1]`): m");
+    }
+
+    #[test]
+    fn rule_texts_read_as_maps() {
+        let m = |t: &str| rule_map(t).unwrap().unwrap();
+        assert_eq!(m("set:1,3,4"), serde_json::json!({"set": [1, 3, 4]}));
+        assert_eq!(m("min:2,max:7"), serde_json::json!({"min": 2, "max": 7}));
+        assert_eq!(m("max:2..5"), serde_json::json!({"max": "2..5"}));
+        assert_eq!(m("{set: [1, 3]}"), serde_json::json!({"set": [1, 3]}));
+        assert_eq!(m("{min:2,max:7}"), serde_json::json!({"min": 2, "max": 7}));
+        assert_eq!(m("{set:[1,3,4]}"), serde_json::json!({"set": [1, 3, 4]}));
+        assert_eq!(m("set:[1, 3]"), serde_json::json!({"set": [1, 3]}));
+        assert!(rule_map("any").is_none());
+        assert!(rule_map("{1,3,4}").is_none());
+        assert!(rule_map("1,3,4").is_none());
+        assert!(rule_map("max:").unwrap().is_err());
+        assert!(rule_map("max:3,max:4").unwrap().is_err());
+        assert!(rule_map(",max:3").unwrap().is_err());
     }
 }

@@ -83,7 +83,7 @@ fn check_against_in_memory(board: &[&str], cut: &[&str]) {
     let mut solve = vec!["solve", "lines", "--counts", "true", "--json"];
     solve.extend(board);
     let s = json(&ok(&solve));
-    let solve_counts: Vec<(u64, u64)> = s["counts"]
+    let solve_counts: Vec<(u64, u64)> = s["details"]["counts"]
         .as_array()
         .unwrap()
         .iter()

@@ -256,7 +256,11 @@ fn solve_answers_positions() {
         tmp.path(),
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("take.max"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--take (`max`): 0 is out of range"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = nimlab(&["solve", "chess"], tmp.path());
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("unknown family"));

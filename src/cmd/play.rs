@@ -158,7 +158,6 @@ fn is_spec(game: &str) -> bool {
 
 /// The family, the game's parameters and the name errors give their source.
 fn game_params(args: &PlayArgs) -> Result<(&'static dyn family::Family, Value, String)> {
-    let overrides = params::args_to_map(&args.params)?;
     if !is_spec(&args.game) {
         if args.sweep.is_some() {
             bail!(
@@ -177,7 +176,8 @@ fn game_params(args: &PlayArgs) -> Result<(&'static dyn family::Family, Value, S
                     .join(", ")
             )
         })?;
-        return Ok((fam, overrides, "<command line>".to_string()));
+        let overrides = params::cli_to_map(&args.params, fam.cli_args())?;
+        return Ok((fam, overrides, params::COMMAND_LINE.to_string()));
     }
     let exp = spec::load(Path::new(&args.game))?;
     let names = || {
@@ -200,6 +200,7 @@ fn game_params(args: &PlayArgs) -> Result<(&'static dyn family::Family, Value, S
                 names()
             ),
         };
+    let overrides = params::cli_to_map(&args.params, sweep.family.cli_args())?;
     let mut map = serde_json::Map::new();
     if let Some(params) = sweep.params.as_object() {
         for (k, v) in params {

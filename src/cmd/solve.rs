@@ -25,8 +25,10 @@ pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<Ex
                 .join(", ")
         )
     })?;
-    let value = params::args_to_map(&params)?;
-    let node = Node::root(&value, "<command line>");
+    // Each argument is read as the family declares it, then by the family's
+    // own parsers (the spec's), so the command line and a spec accept the same forms.
+    let value = params::cli_to_map(&params, fam.cli_args())?;
+    let node = Node::root(&value, params::COMMAND_LINE);
     let answer = fam.solve(&node)?;
     if json {
         super::print(&(serde_json::to_string_pretty(&answer.json)? + "\n"))?;

@@ -14,12 +14,13 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::data::{Dataset, Table};
-use crate::params::{Node, SpecError};
+use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
 
 pub mod lines;
 pub mod note;
 pub mod parity;
+pub mod solved;
 pub mod takeaway;
 #[cfg(test)]
 pub mod toy;
@@ -154,6 +155,12 @@ pub trait Family: Sync {
     /// Validates a sweep (a map that also holds the generic keys of
     /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
+    /// The command-line arguments of `nimlab solve` and `nimlab play`, and how
+    /// each one's text is read (the values then go through the same parsers
+    /// as a spec's).
+    fn cli_args(&self) -> &'static [CliArg] {
+        &[]
+    }
     /// Answers one position given as a map of parameters (`nimlab solve`).
     fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
     /// A game against the computer from the same parameters as

@@ -38,19 +38,19 @@ const RULE: Column = Column::new(
     "rule",
     Dtype::Cat,
     Role::Label,
-    "take rule and play, `max:3 misere`",
+    "take rule and play, `max:3 misere` (accepted back by `nimlab solve lines --rule`)",
 );
 const BOARD: Column = Column::new(
     "board",
     Dtype::Cat,
     Role::Param,
-    "the board as written in a spec (accepted back by `nimlab solve lines`), `trapezoid: [2, 7]`",
+    "the board as written in a spec (accepted back by `nimlab solve lines --board`), `trapezoid: [2, 7]`",
 );
 const NAME: Column = Column::new(
     "name",
     Dtype::Cat,
     Role::Label,
-    "the board's name, `A(2,7)`, `T(5)`",
+    "the board's name, `A(2,7)`, `T(5)` (accepted back by `nimlab solve lines --board`)",
 );
 
 static POSITION: &[Column] = &[

@@ -110,8 +110,9 @@ impl Family for Lines {
          regions: true | false — each board's separate regions, their Grundy values and report 000's class counts\n\
          pictures: true | false — board pictures with a winning run (default: when at most 8 boards)\n\
          memo_gib: memo budget of the component solver (default 12)\n\
-         solve: --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3 | --mask \"OO./OOO\" …, --take, --play,\n\
-         \x20      --remove [[q,r],…] (a position of the board), --counts true"
+         solve: --board T(5) | --board \"trapezoid: [2, 3]\" | --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3\n\
+         \x20      | --mask \"OO./OOO\" …, --take max:3, --play misere (or --rule \"max:3 misere\"),\n\
+         \x20      --remove [[q,r],…] (a position of the board), --counts"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS
@@ -124,6 +125,9 @@ impl Family for Lines {
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
+    }
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

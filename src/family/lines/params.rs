@@ -11,7 +11,7 @@ use super::{Group, views};
 use crate::family::note::Note;
 use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
-use crate::params::{Node, SWEEP_KEYS, SpecError};
+use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;
 
 /// Default memo budget of the component solver.
@@ -168,6 +168,10 @@ pub(crate) fn parse_shape_map(
     groups: &mut Vec<Group>,
     notes: &mut Vec<Note>,
 ) -> Result<(), SpecError> {
+    if let Some(text) = item.value().as_str() {
+        let v = board_text(text).map_err(|m| item.err(m))?;
+        return parse_shape_map(&item.with_value(&v), along, groups, notes);
+    }
     let map = item.value().as_object().ok_or_else(|| {
         item.err(format!(
             "expected a board such as `{{triangle: 5}}`; shapes: {}",
@@ -368,6 +372,41 @@ pub(crate) fn parse_shape_map(
     Ok(())
 }
 
+/// A board written as text: its name (the `name` column: `T(5)`, `A(2,7)`,
+/// `B(3,4)`, `C(2,2,2)`, `H(3,3,3,3,3,3)`, `mask OO/OOO`) or the spec's form
+/// in quotes (the `board` column: `trapezoid: [2, 7]`), as a map.
+fn board_text(text: &str) -> Result<serde_json::Value, String> {
+    use serde_json::{Value, json};
+    let t = text.trim();
+    let allowed = "a board is a name such as `T(5)`, `A(2,7)`, `B(3,4)`, `C(2,2,2)`, `H(3,3,3,3,3,3)`, \
+                   `mask OO/OOO`, or a map such as `triangle: 5`, `trapezoid: [2, 7]`";
+    if let Some(rows) = t.strip_prefix("mask ") {
+        return Ok(json!({ "mask": rows.trim() }));
+    }
+    if let Some(map) = params::rule_map(t) {
+        // `triangle: 5`, `triangle:5`, `trapezoid: [2, 7]`, `trapezoid:2,7`.
+        return map.map_err(|e| format!("cannot read the board {t:?} ({e}); {allowed}"));
+    }
+    let kind = match t.chars().next() {
+        Some('T') => "triangle",
+        Some('A') => "trapezoid",
+        Some('B') => "parallelogram",
+        Some('C') => "pentagon",
+        Some('H') => "hexagon",
+        _ => return Err(format!("cannot read the board {t:?}; {allowed}")),
+    };
+    let args = t[1..]
+        .trim()
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .and_then(params::text_list)
+        .ok_or_else(|| format!("cannot read the board {t:?}; {allowed}"))?;
+    Ok(match (kind, args) {
+        ("triangle", Value::Array(mut a)) if a.len() == 1 => json!({ "triangle": a.pop() }),
+        (kind, args) => json!({ kind: args }),
+    })
+}
+
 fn node_text(vals: &[Vec<u32>]) -> String {
     format!(
         "[{}]",
@@ -380,9 +419,13 @@ fn node_text(vals: &[Vec<u32>]) -> String {
 
 /// Parses one `take:` item.
 fn parse_take(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
-    let allowed = "allowed: `maximal`, `{max: P}` (P ≥ 1) or `any`";
+    let allowed = "allowed: `maximal`, `max:P` or `{max: P}` (P ≥ 1), or `any`";
     if let Some(s) = n.value().as_str() {
-        return match s {
+        if let Some(map) = params::rule_map(s) {
+            let v = map.map_err(|e| n.err(format!("{e}; {allowed}")))?;
+            return parse_take(&n.with_value(&v));
+        }
+        return match s.trim() {
             "maximal" => Ok(vec![Take::Maximal]),
             "any" => Ok(vec![Take::Any]),
             _ => Err(n.err(format!("unknown take rule {s:?}; {allowed}"))),
@@ -398,6 +441,92 @@ fn parse_take(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
         return Err(m.err("P = 0 would remove nothing: a move takes a run of 1 to P pieces, so P must be at least 1"));
     }
     Ok(ps.into_iter().map(|p| Take::Max(p as u32)).collect())
+}
+
+/// The one rule of a board's game: `rule` (the `rule` column's text, `max:3
+/// misere`), or `take` and `play` (defaults: maximal, normal).
+pub(crate) fn one_rule(p: &Node<'_>) -> Result<(Take, Play), SpecError> {
+    if let Some(r) = p.get("rule") {
+        if let Some(k) = ["take", "play"].iter().find(|k| p.get(k).is_some()) {
+            return Err(r.err(format!("give either the whole rule or `{k}`, not both")));
+        }
+        let s = r.str()?;
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let (take, play) = match words.as_slice() {
+            [t] => (*t, None),
+            [t, p] => (*t, Some(*p)),
+            _ => {
+                return Err(r.err(format!(
+                    "cannot read the rule {s:?}: expected the take rule and the play, e.g. `max:3 misere`"
+                )));
+            }
+        };
+        let tv = serde_json::Value::String(take.to_string());
+        let t = parse_take(&r.with_value(&tv))?;
+        let play = match play {
+            None => Play::Normal,
+            Some(w) => Play::parse(w).ok_or_else(|| {
+                r.err(format!(
+                    "unknown play {w:?} in the rule {s:?}; allowed: {}",
+                    PLAY_WORDS.join(", ")
+                ))
+            })?,
+        };
+        return Ok((t[0], play));
+    }
+    let take = match p.get("take") {
+        Some(t) => {
+            let v = parse_takes(&t)?;
+            if v.len() != 1 {
+                return Err(t.err("one game needs one take rule"));
+            }
+            v[0]
+        }
+        None => Take::Maximal,
+    };
+    let play = match p.get("play") {
+        Some(n) => {
+            let w = n.words(PLAY_WORDS)?;
+            if w.len() != 1 {
+                return Err(n.err("one game needs one: normal or misere"));
+            }
+            Play::parse(w[0]).unwrap()
+        }
+        None => Play::Normal,
+    };
+    Ok((take, play))
+}
+
+/// The one board of a position or game: `board` (a name, `T(5)`, or the
+/// spec's map, `{trapezoid: [2, 7]}`) or the shape's own key (`triangle: 5`),
+/// which wins over a sweep's `board:` (the command line narrows a sweep).
+pub(crate) fn one_board(p: &Node<'_>) -> anyhow::Result<Shape> {
+    let mut groups = Vec::new();
+    let mut notes = Vec::new();
+    let top_level = SHAPE_KEYS.iter().any(|k| p.get(k).is_some());
+    match p.get("board") {
+        Some(b) if !top_level => {
+            let items = b.items();
+            if items.len() != 1 {
+                return Err(b.err("a game needs one board").into());
+            }
+            parse_shape_map(&items[0], None, &mut groups, &mut notes)?;
+        }
+        _ => parse_shape_map(p, None, &mut groups, &mut notes)?,
+    }
+    let shapes: Vec<Shape> = groups.into_iter().flat_map(|g| g.shapes).collect();
+    if shapes.len() != 1 {
+        let names: Vec<String> = shapes.iter().take(4).map(|s| s.name()).collect();
+        anyhow::bail!(
+            "one game needs one board; these parameters give {} ({}{}): give single values, e.g. --{} or --board {:?}",
+            shapes.len(),
+            names.join(", "),
+            if shapes.len() > 4 { ", …" } else { "" },
+            shapes[0].text().replacen(": ", " ", 1),
+            shapes[0].name()
+        );
+    }
+    Ok(shapes.into_iter().next().unwrap())
 }
 
 pub(crate) fn parse_takes(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {

@@ -22,11 +22,11 @@ use serde_json::json;
 use super::board::{Board, DIRS, Pt, Shape};
 use super::class_of;
 use super::components::Components;
-use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, parse_shape_map, parse_takes};
+use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};
 use super::retro::{self, Exhaustive};
 use super::rules::{BoardMove, Take, legal_distinct, moves, run_cells};
 use super::solving::{Method, feasibility};
-use crate::game::{PLAY_WORDS, Play};
+use crate::game::Play;
 use crate::params::Node;
 use crate::play::rng::mix;
 use crate::play::term::{Paint, paint};
@@ -165,62 +165,19 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         .filter(|k| *k != "hexagons")
         .collect();
     keys.extend([
-        "board", "take", "play", "remove",
+        "board", "take", "rule", "play", "remove",
         "memo_gib", // a sweep's keys that do not change the game:
         "grundy", "along", "counts", "pictures",
     ]);
     p.expect_keys(&keys)?;
-    let mut groups = Vec::new();
-    let mut notes = Vec::new();
-    let top_level = SHAPE_KEYS.iter().any(|k| p.get(k).is_some());
-    match p.get("board") {
-        Some(b) if !top_level => {
-            let items = b.items();
-            if items.len() != 1 {
-                return Err(b.err("a game needs one board").into());
-            }
-            parse_shape_map(&items[0], None, &mut groups, &mut notes)?;
-        }
-        _ => parse_shape_map(p, None, &mut groups, &mut notes)?,
-    }
-    let shapes: Vec<Shape> = groups.into_iter().flat_map(|g| g.shapes).collect();
-    if shapes.len() != 1 {
-        let names: Vec<String> = shapes.iter().take(4).map(|s| s.name()).collect();
-        bail!(
-            "a game needs one board; these parameters give {} ({}{}): give single values, e.g. --{}",
-            shapes.len(),
-            names.join(", "),
-            if shapes.len() > 4 { ", …" } else { "" },
-            shapes[0].text().replacen(": ", " ", 1)
-        );
-    }
-    let take = match p.get("take") {
-        Some(t) => {
-            let v = parse_takes(&t)?;
-            if v.len() != 1 {
-                return Err(t.err("a game needs one take rule").into());
-            }
-            v[0]
-        }
-        None => Take::Maximal,
-    };
-    let play = match p.get("play") {
-        Some(n) => {
-            let w = n.words(PLAY_WORDS)?;
-            if w.len() != 1 {
-                return Err(n.err("a game needs one: normal or misere").into());
-            }
-            Play::parse(w[0]).unwrap()
-        }
-        None => Play::Normal,
-    };
+    let shape = one_board(p)?;
+    let (take, play) = one_rule(p)?;
     let memo = p
         .get("memo_gib")
         .map(|m| m.int(1, 20))
         .transpose()?
         .unwrap_or(DEFAULT_MEMO_GIB) as u64
         * (1 << 30);
-    let shape = shapes.into_iter().next().unwrap();
     let board = shape.board();
     let mut removed = Vec::new();
     if let Some(r) = p.get("remove") {

@@ -4,17 +4,35 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use anyhow::bail;
 use serde_json::json;
 
-use super::board::{self, Board, Pt, Shape};
+use super::board::{self, Board, Pt};
 use super::class_of;
-use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, parse_shape_map, parse_takes};
-use super::rules::{Take, run_text};
+use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};
+use super::rules::run_text;
 use super::solving::{Method, feasibility, method_for, solve_board};
 use crate::family::Answer;
-use crate::game::{PLAY_WORDS, Play};
-use crate::params::Node;
+use crate::family::solved::{self, Solved, WinningMove};
+use crate::game::Play;
+use crate::params::{CliArg, CliForm, Node};
+
+/// The arguments of `nimlab solve lines` and `nimlab play lines`.
+pub const CLI_ARGS: &[CliArg] = &[
+    CliArg::new("board", CliForm::Yaml),
+    CliArg::new("triangle", CliForm::Yaml),
+    CliArg::new("regular", CliForm::Yaml),
+    CliArg::new("hexagon", CliForm::List),
+    CliArg::new("trapezoid", CliForm::List),
+    CliArg::new("parallelogram", CliForm::List),
+    CliArg::new("pentagon", CliForm::List),
+    CliArg::new("mask", CliForm::Text),
+    CliArg::new("take", CliForm::Text),
+    CliArg::new("rule", CliForm::Text),
+    CliArg::new("play", CliForm::Yaml),
+    CliArg::new("remove", CliForm::Yaml),
+    CliArg::new("counts", CliForm::Switch),
+    CliArg::new("memo_gib", CliForm::Yaml),
+];
 
 /// `nimlab solve lines`: one board's outcome, Grundy value and winning first moves.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
@@ -23,30 +41,20 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         .copied()
         .filter(|k| *k != "hexagons")
         .collect();
-    keys.extend(["take", "play", "remove", "counts", "memo_gib"]);
+    keys.extend([
+        "board", "take", "rule", "play", "remove", "counts", "memo_gib",
+    ]);
     pos.expect_keys(&keys)?;
-    let mut groups = Vec::new();
-    let mut notes = Vec::new();
-    parse_shape_map(pos, None, &mut groups, &mut notes)?;
-    let shapes: Vec<Shape> = groups.into_iter().flat_map(|g| g.shapes).collect();
-    if shapes.len() != 1 {
-        bail!("give exactly one board (no ranges) to solve");
+    if let (Some(b), Some(k)) = (
+        pos.get("board"),
+        SHAPE_KEYS.iter().find(|k| pos.get(k).is_some()),
+    ) {
+        return Err(b
+            .err(format!("give the board once: either --board or --{k}"))
+            .into());
     }
-    let shape = &shapes[0];
-    let take = match pos.get("take") {
-        Some(t) => {
-            let v = parse_takes(&t)?;
-            if v.len() != 1 {
-                bail!("give exactly one take rule");
-            }
-            v[0]
-        }
-        None => Take::Maximal,
-    };
-    let play = match pos.get("play") {
-        Some(p) => Play::parse(p.word(PLAY_WORDS)?).unwrap(),
-        None => Play::Normal,
-    };
+    let shape = &one_board(pos)?;
+    let (take, play) = one_rule(pos)?;
     let counts = pos
         .get("counts")
         .map(|b| b.bools().map(|v| v[0]))
@@ -86,17 +94,14 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             .filter(|p| !removed.contains(p))
             .collect();
         if pts.is_empty() {
-            bail!(
-                "every piece is removed: the position is empty (the player to move {} )",
-                if play == Play::Normal {
-                    "loses"
-                } else {
-                    "wins"
-                }
-            );
+            // Every piece removed (where a winning move may lead): the game is
+            // over; the player to move has lost (normal) or won (misère).
+            None
+        } else {
+            Some(Board::from_points(pts, None))
         }
-        Some(Board::from_points(pts, None))
     };
+    let empty = board.is_none() && !removed.is_empty();
     let b = board.clone().unwrap_or_else(|| full_board.clone());
     // A position with pieces removed is no longer a full hexagon: components.
     let m = if board.is_some() && play == Play::Normal {
@@ -104,28 +109,40 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     } else {
         method_for(shape, take, play, true)
     };
-    feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
     let cancel = AtomicBool::new(false);
     let t0 = Instant::now();
-    let r = solve_board(
-        Some(shape),
-        board.as_ref(),
-        take,
-        play,
-        counts,
-        true,
-        None,
-        memo_budget,
-        &|_| {},
-        &cancel,
-    )?;
+    let r = if empty {
+        super::solving::Solved {
+            is_p: play == Play::Normal,
+            grundy: (play == Play::Normal).then_some(0),
+            wins: Vec::new(),
+            method: "empty",
+            counts: None,
+            memo: None,
+        }
+    } else {
+        feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
+        solve_board(
+            Some(shape),
+            board.as_ref(),
+            take,
+            play,
+            counts,
+            true,
+            None,
+            memo_budget,
+            &|_| {},
+            &cancel,
+        )?
+    };
     let secs = t0.elapsed().as_secs_f64();
+    let pieces = if empty { 0 } else { b.len() };
     let win_cells: Vec<Pt> = r.wins.first().map(|w| w.1.clone()).unwrap_or_default();
     let mut text = format!(
         "board {} ({}), {} pieces{}, take {}, {} play\n",
         shape.text(),
         shape.name(),
-        b.len(),
+        pieces,
         if removed.is_empty() {
             String::new()
         } else {
@@ -214,28 +231,51 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             let _ = writeln!(text, "solver: {} ({secs:.3} s)", r.method);
         }
     }
-    let json = json!({
-        "family": "lines",
-        "board": shape.text(),
-        "name": shape.name(),
-        "hexagon_sides": shape.sides().filter(|_| removed.is_empty()),
-        "removed": removed.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
-        "pieces": b.len(),
-        "take": take.text(),
-        "play": play.as_str(),
-        "outcome": if r.is_p { "P" } else { "N" },
-        "grundy": r.grundy,
-        "class": r.grundy.map(class_of),
-        "winning_moves": r.wins.iter().map(|(d, c)| json!({
-            "direction": [board::DIRS[*d].0, board::DIRS[*d].1],
-            "cells": c.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
-            "text": run_text(c, *d),
-        })).collect::<Vec<_>>(),
-        "counts": r.counts.as_ref().map(|c| c.iter().enumerate().map(|(k, (a, p))| json!({"k": k, "positions": a, "p_positions": p})).collect::<Vec<_>>()),
-        "method": r.method,
-        "memo_components": r.memo.map(|m| m.0),
-        "memo_bytes": r.memo.map(|m| m.1),
-        "seconds": secs,
-    });
+    let position = |removed: &[Pt]| {
+        let mut m = solved::map(json!({ "board": shape.text() }));
+        if !removed.is_empty() {
+            m.insert(
+                "remove".into(),
+                json!(removed.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>()),
+            );
+        }
+        m
+    };
+    let winning_moves = r
+        .wins
+        .iter()
+        .map(|(d, c)| {
+            let after: Vec<Pt> = removed.iter().chain(c).copied().collect();
+            WinningMove {
+                text: run_text(c, *d),
+                to: position(&after),
+                extra: solved::map(json!({
+                    "direction": [board::DIRS[*d].0, board::DIRS[*d].1],
+                    "cells": c.iter().map(|p| [p.0, p.1]).collect::<Vec<_>>(),
+                })),
+            }
+        })
+        .collect();
+    let solved = Solved {
+        family: "lines",
+        rule: format!("{} {}", take.text(), play.as_str()),
+        game: solved::map(json!({"take": take.text(), "play": play.as_str()})),
+        position: position(&removed),
+        is_p: r.is_p,
+        grundy: r.grundy.map(u64::from),
+        winning_moves,
+        method: r.method,
+        seconds: secs,
+        details: solved::map(json!({
+            "name": shape.name(),
+            "pieces": pieces,
+            "hexagon_sides": shape.sides().filter(|_| removed.is_empty()),
+            "class": r.grundy.map(class_of),
+            "counts": r.counts.as_ref().map(|c| c.iter().enumerate().map(|(k, (a, p))| json!({"k": k, "positions": a, "p_positions": p})).collect::<Vec<_>>()),
+            "memo_components": r.memo.map(|m| m.0),
+            "memo_bytes": r.memo.map(|m| m.1),
+        })),
+    };
+    let json = solved.json();
     Ok(Answer { text, json })
 }

@@ -707,13 +707,13 @@ fn solve_answers_positions() {
     let v =
         crate::params::parse_yaml("{triangle: 3, take: maximal, remove: [[0, 0]]}", "<t>").unwrap();
     let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
-    assert_eq!(a.json["pieces"], 5);
+    assert_eq!(a.json["details"]["pieces"], 5);
     let v = crate::params::parse_yaml("{triangle: 3, remove: [[9, 9]]}", "<t>").unwrap();
     assert!(Lines.solve(&Node::root(&v, "<t>")).is_err());
     let v = crate::params::parse_yaml("{hexagon: [3,3,3,3,3,3], take: maximal}", "<t>").unwrap();
     let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
     assert_eq!(a.json["grundy"], 1);
-    assert_eq!(a.json["class"], "N1");
+    assert_eq!(a.json["details"]["class"], "N1");
 }
 
 /// Classes beyond N5 exist: the smallest boards found by the sweeps, confirmed

@@ -296,7 +296,7 @@ static PATTERN_ROW: &[Column] = &[
         "rule",
         Dtype::Cat,
         Role::Label,
-        "variant and take set, `sides take 1..3`",
+        "variant and take set, `sides take 1..3` (accepted back by `nimlab solve parity --rule`)",
     ),
     Column::new("r", Dtype::Int, Role::Position, "stones left in the pile"),
     Column::new(

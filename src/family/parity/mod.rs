@@ -111,7 +111,9 @@ impl Family for Parity {
          strip_k: max takes drawn as a strip chart, or all | none (default all when ≤ 12 rules)\n\
          strip_to: last pile size drawn (default preperiod + 4·M)\n\
          outcome: true | false (write the outcome dataset; default true)\n\
-         horizon: pile sizes computed for period detection (default max(r, 64·max(S)+64); extended until proven)"
+         horizon: pile sizes computed for period detection (default max(r, 64·max(S)+64); extended until proven)\n\
+         solve: --variant odd_wins, --k 3 or --take max:3 | set:1,3,4 | {1,3,4} | 1..3 (or --rule \"odd_wins take 1..3\"),\n\
+         \x20      --r 17, --a A --b B (the hands), --mover odd|even|a|b"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS
@@ -124,6 +126,9 @@ impl Family for Parity {
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
+    }
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

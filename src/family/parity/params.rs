@@ -6,7 +6,7 @@ use super::cases::{ParityCase, ints_key};
 use super::solver::{VARIANT_WORDS, Variant};
 use super::{TakeSet, join, views};
 use crate::family::{Case, Plan};
-use crate::params::{Node, SWEEP_KEYS, SpecError};
+use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;
 
 const KEYS: &[&str] = &[
@@ -32,10 +32,72 @@ pub(crate) fn check_has_one(node: &Node<'_>, set: &[u32]) -> Result<(), SpecErro
     Ok(())
 }
 
+/// What a take rule may be, for error messages.
+const TAKE_ALLOWED: &str = "allowed: `max:n` or `{max: n}` (takes 1..n), `set:1,3,4`, `{1,3,4}`, `1,3,4` or \
+     `{set: [1, 3, 4]}` (must contain 1), `1..n`, `{subsets_of: n}` (every subset of 1..n that contains 1), or a \
+     list of these";
+
+/// A take rule written as text: `max:3`, `set:1,3,4` (the `take` column),
+/// `1..3`, `{1,3,4}` or `1,3,4` (as the `rule` column and the text output
+/// write it), or a map `{max: 3}`.
+fn parse_take_text(n: &Node<'_>, s: &str, out: &mut Vec<TakeSet>) -> Result<(), SpecError> {
+    let t = s.trim();
+    if let Some(map) = params::rule_map(t) {
+        let v = map.map_err(|e| n.err(format!("{e}; {TAKE_ALLOWED}")))?;
+        return parse_take(&n.with_value(&v), out);
+    }
+    let inner = t
+        .strip_prefix('{')
+        .map(|x| x.strip_suffix('}'))
+        .unwrap_or(Some(t));
+    let items = inner
+        .filter(|i| {
+            i.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' '))
+        })
+        .and_then(params::text_list)
+        .ok_or_else(|| n.err(format!("unknown take rule {s:?}; {TAKE_ALLOWED}")))?;
+    let mut v: Vec<u32> = n
+        .with_value(&items)
+        .ints(1, MAX_TAKE)?
+        .into_iter()
+        .map(|x| x as u32)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    check_has_one(n, &v)?;
+    out.push(TakeSet(v));
+    Ok(())
+}
+
+/// A rule written as the `rule` column writes it: the variant, `take`, and
+/// the take set, `sides take 1..3`, `odd_wins take {1,3,4}`.
+pub(crate) fn parse_rule_text(n: &Node<'_>) -> Result<(Variant, TakeSet), SpecError> {
+    let s = n.str()?;
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let form = "`<variant> take <take set>`, e.g. `sides take 1..3` or `odd_wins take {1,3,4}`";
+    let (variant, take) = match words.as_slice() {
+        [v, "take", t] => (*v, *t),
+        _ => return Err(n.err(format!("cannot read the rule {s:?}: expected {form}"))),
+    };
+    let variant = Variant::parse(variant).ok_or_else(|| {
+        n.err(format!(
+            "unknown variant {variant:?} in the rule {s:?}; allowed: {}",
+            VARIANT_WORDS.join(", ")
+        ))
+    })?;
+    let tv = serde_json::Value::String(take.to_string());
+    let mut sets = Vec::new();
+    parse_take_text(&n.with_value(&tv), take, &mut sets)?;
+    Ok((variant, sets.pop().unwrap()))
+}
+
 /// Parses one `take:` item into one or more take sets.
 pub(crate) fn parse_take(n: &Node<'_>, out: &mut Vec<TakeSet>) -> Result<(), SpecError> {
-    let allowed = "allowed: `{max: n}` (takes 1..n), `{set: [1, 3, 4]}` (must contain 1), `{subsets_of: n}` \
-                   (every subset of 1..n that contains 1), or a list of these";
+    let allowed = TAKE_ALLOWED;
+    if let Some(s) = n.value().as_str() {
+        return parse_take_text(n, s, out);
+    }
     if !n.value().is_object() {
         return Err(n.err(format!("expected a take rule; {allowed}")));
     }
@@ -308,6 +370,32 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     })
 }
 
+/// The variant and the take set of a position or a game: `--rule` (the
+/// `rule` column's text), or `--variant` with `--k` or `--take`.
+pub(crate) fn one_rule(p: &Node<'_>) -> anyhow::Result<(Variant, TakeSet)> {
+    if let Some(r) = p.get("rule") {
+        if let Some(k) = ["variant", "k", "take"].iter().find(|k| p.get(k).is_some()) {
+            return Err(r
+                .err(format!("give either the whole rule or --{k}, not both"))
+                .into());
+        }
+        return Ok(parse_rule_text(&r)?);
+    }
+    let variant = match p.get("variant") {
+        Some(v) => {
+            let w = v.words(VARIANT_WORDS)?;
+            if w.len() != 1 {
+                return Err(v
+                    .err("one game needs one variant: sides or odd_wins")
+                    .into());
+            }
+            Variant::parse(w[0]).unwrap()
+        }
+        None => Variant::Sides,
+    };
+    Ok((variant, one_take_set(p)?))
+}
+
 /// The one take set of a position: `--k` (takes 1..k) or `--take` (a list,
 /// or the sweep's map forms), for `solve` and `play`.
 pub(crate) fn one_take_set(p: &Node<'_>) -> anyhow::Result<TakeSet> {
@@ -316,7 +404,7 @@ pub(crate) fn one_take_set(p: &Node<'_>) -> anyhow::Result<TakeSet> {
         (Some(k), None) => TakeSet::upto(k.int(1, MAX_TAKE)? as u32),
         (None, Some(t)) => {
             let mut sets = Vec::new();
-            if t.value().is_object() {
+            if t.value().is_object() || t.value().is_string() {
                 parse_take(&t, &mut sets)?;
             } else {
                 let mut v: Vec<u32> = t.ints(1, MAX_TAKE)?.into_iter().map(|x| x as u32).collect();

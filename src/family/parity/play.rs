@@ -12,8 +12,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::json;
 
 use super::TakeSet;
-use super::params::one_take_set;
-use super::solver::{self, Mover, Solution, VARIANT_WORDS, Variant};
+use super::params::one_rule;
+use super::solver::{self, Mover, Solution, Variant};
 use crate::params::Node;
 use crate::play::rng::mix;
 use crate::play::term::{Paint, paint};
@@ -106,6 +106,7 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         "variant",
         "k",
         "take",
+        "rule",
         "r",
         "a",
         "b",
@@ -119,17 +120,7 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         "outcome",
         "horizon",
     ])?;
-    let variant = match p.get("variant") {
-        Some(v) => {
-            let w = v.words(VARIANT_WORDS)?;
-            if w.len() != 1 {
-                return Err(v.err("a game needs one variant: sides or odd_wins").into());
-            }
-            Variant::parse(w[0]).unwrap()
-        }
-        None => Variant::Sides,
-    };
-    let take = one_take_set(p)?;
+    let (variant, take) = one_rule(p)?;
     let r = single(&p.req("r", "the pile size, e.g. --r 17")?, 0, i64::MAX / 4)? as u64;
     let (a, b) = hands(p, variant)?;
     let person_side = side(p, variant)?;

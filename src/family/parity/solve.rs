@@ -3,14 +3,32 @@
 
 use std::fmt::Write as _;
 
+use std::time::Instant;
+
 use anyhow::{Context, bail};
 use serde_json::json;
 
-use super::params::one_take_set;
+use super::params::one_rule;
 use super::rows::{after_text, player_name};
-use super::solver::{Class, Mover, Solution, VARIANT_WORDS, Variant};
+use super::solver::{Class, Mover, Solution, Variant};
 use crate::family::Answer;
-use crate::params::Node;
+use crate::family::solved::{self, Solved, WinningMove};
+use crate::params::{CliArg, CliForm, Node};
+
+/// The arguments of `nimlab solve parity` and `nimlab play parity`.
+pub const CLI_ARGS: &[CliArg] = &[
+    CliArg::new("variant", CliForm::Yaml),
+    CliArg::new("k", CliForm::Yaml),
+    CliArg::new("take", CliForm::Text),
+    CliArg::new("rule", CliForm::Text),
+    CliArg::new("r", CliForm::Yaml),
+    CliArg::new("a", CliForm::Yaml),
+    CliArg::new("b", CliForm::Yaml),
+    CliArg::new("odd_hand", CliForm::Yaml),
+    CliArg::new("even_hand", CliForm::Yaml),
+    CliArg::new("mover", CliForm::Yaml),
+    CliArg::new("side", CliForm::Yaml),
+];
 
 /// `nimlab solve parity`: who wins a position, with the winning takes.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
@@ -18,6 +36,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         "variant",
         "k",
         "take",
+        "rule",
         "r",
         "a",
         "b",
@@ -25,11 +44,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         "even_hand",
         "mover",
     ])?;
-    let variant = match pos.get("variant") {
-        Some(v) => Variant::parse(v.word(VARIANT_WORDS)?).unwrap(),
-        None => Variant::Sides,
-    };
-    let take = one_take_set(pos)?;
+    let (variant, take) = one_rule(pos)?;
     let r = pos
         .req("r", "the pile size, e.g. --r 10")?
         .int(0, i64::MAX)? as u64;
@@ -89,12 +104,14 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     };
     // Small piles are computed directly; larger ones are reduced by the proven period.
     let direct = r <= (1 << 22);
+    let t0 = Instant::now();
     let s = Solution::solve(
         variant,
         take.takes(),
         if direct { r as usize } else { 0 },
         &|_| {},
     );
+    let seconds = t0.elapsed().as_secs_f64();
     let class = s.class(a, b, r).with_context(|| {
         format!(
             "no period proven up to r = {}; cannot answer r = {r}",
@@ -163,17 +180,45 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         None => "no period proven".into(),
     };
     let _ = writeln!(text, "{period_text}");
-    let json = json!({
-        "family": "parity",
-        "variant": variant.as_str(),
-        "take": take.text(),
-        "take_set": take.takes(),
-        "a": a,
-        "b": b,
-        "r": r,
-        "class": class.name(variant),
-        "movers": jm,
-        "modulus": s.period.map(|p| json!({"M": p.period, "preperiod": p.preperiod, "status": p.status.as_str()})),
-    });
+    // The JSON answers the position for the first mover asked (Odd or A
+    // unless --mover); `details.movers` has every mover asked.
+    let m = movers[0];
+    let position = |a: u64, b: u64, r: u64, m: Mover| {
+        solved::map(json!({"a": a, "b": b, "r": r, "mover": player_name(variant, m)}))
+    };
+    let winning_moves = s
+        .winning_takes(a, b, r, m)
+        .unwrap()
+        .into_iter()
+        .map(|t| {
+            let (x, y) = match m {
+                Mover::A => (a + t as u64, b),
+                Mover::B => (a, b + t as u64),
+            };
+            WinningMove {
+                text: t.to_string(),
+                to: position(x, y, r - t as u64, m.other()),
+                extra: solved::map(json!({ "take": t })),
+            }
+        })
+        .collect();
+    let solved = Solved {
+        family: "parity",
+        rule: format!("{} take {}", variant.as_str(), take.human()),
+        game: solved::map(json!({"variant": variant.as_str(), "take": take.text()})),
+        position: position(a, b, r, m),
+        is_p: !s.wins(a, b, r, m).unwrap(),
+        grundy: None,
+        winning_moves,
+        method: if direct { "table" } else { "period" },
+        seconds,
+        details: solved::map(json!({
+            "take_set": take.takes(),
+            "class": class.name(variant),
+            "modulus": s.period.map(|p| json!({"M": p.period, "preperiod": p.preperiod, "status": p.status.as_str()})),
+            "movers": jm,
+        })),
+    };
+    let json = solved.json();
     Ok(Answer { text, json })
 }

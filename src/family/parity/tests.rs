@@ -709,8 +709,8 @@ fn spec_parsing_and_errors() {
 
 fn solve_json(args: &[&str]) -> anyhow::Result<serde_json::Value> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let v = crate::params::args_to_map(&args)?;
-    let node = Node::root(&v, "<command line>");
+    let v = crate::params::cli_to_map(&args, super::solve::CLI_ARGS)?;
+    let node = Node::root(&v, crate::params::COMMAND_LINE);
     Ok(Parity.solve(&node)?.json)
 }
 
@@ -718,20 +718,20 @@ fn solve_json(args: &[&str]) -> anyhow::Result<serde_json::Value> {
 #[test]
 fn solve_answers() {
     let j = solve_json(&["--variant", "sides", "--k", "3", "--r", "10"]).unwrap();
-    assert_eq!(j["class"], "neither");
-    assert_eq!(j["movers"][0]["mover"], "odd");
-    assert_eq!(j["movers"][0]["winning_moves"][0]["take"], 1);
+    assert_eq!(j["details"]["class"], "neither");
+    assert_eq!(j["details"]["movers"][0]["mover"], "odd");
+    assert_eq!(j["details"]["movers"][0]["winning_moves"][0]["take"], 1);
     assert_eq!(
-        j["movers"][1]["winning_moves"][0]["to"],
+        j["details"]["movers"][1]["winning_moves"][0]["to"],
         serde_json::json!([0, 2, 8])
     );
     // With hands: (1,1,8) is an absolute safe state of Odd; Odd's move is 3.
     let j = solve_json(&["--k", "3", "--r", "8", "--a", "1", "--b", "1"]).unwrap();
-    assert_eq!(j["class"], "absolute_odd");
-    assert_eq!(j["movers"][0]["winning_moves"][0]["take"], 3);
+    assert_eq!(j["details"]["class"], "absolute_odd");
+    assert_eq!(j["details"]["movers"][0]["winning_moves"][0]["take"], 3);
     // Far beyond any table: reduced by the proven period, same answer as r = 8.
     let j = solve_json(&["--k", "3", "--r", "800000000000008", "--a", "3", "--b", "5"]).unwrap();
-    assert_eq!(j["class"], "absolute_odd");
+    assert_eq!(j["details"]["class"], "absolute_odd");
     // odd_wins, the opening example.
     let j = solve_json(&[
         "--variant",
@@ -744,8 +744,8 @@ fn solve_answers() {
         "a",
     ])
     .unwrap();
-    assert_eq!(j["movers"].as_array().unwrap().len(), 1);
-    assert_eq!(j["movers"][0]["winner"], "a");
+    assert_eq!(j["details"]["movers"].as_array().unwrap().len(), 1);
+    assert_eq!(j["details"]["movers"][0]["winner"], "a");
     // Errors.
     assert!(
         solve_json(&["--k", "3", "--r", "9"])

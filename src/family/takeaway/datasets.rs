@@ -19,13 +19,13 @@ pub static RULE: &[Column] = &[
         "rule",
         Dtype::Cat,
         Role::Label,
-        "the rule: the take set, then ` no_repeat` and ` misere` when they apply, e.g. `min:2,max:7 no_repeat`",
+        "the rule: the take set, then ` no_repeat` and ` misere` when they apply, e.g. `min:2,max:7 no_repeat` (accepted back by `nimlab solve takeaway --rule`)",
     ),
     Column::new(
         "take",
         Dtype::Cat,
         Role::Param,
-        "the take set as written (and accepted back by `nimlab solve --take`): `max:5`, `min:2,max:7`, `set:1,3,4`, `any`",
+        "the take set as written (and accepted back by `nimlab solve takeaway --take`): `max:5`, `min:2,max:7`, `set:1,3,4`, `any`",
     ),
     Column::new(
         "take_min",

@@ -132,13 +132,15 @@ impl Family for Takeaway {
          the opponent just took). Reports 003 (misère Nim 3-5-7) and 004 (Cond(1), Cond(2), Cond(3))."
     }
     fn params_help(&self) -> &'static str {
-        "take: any | {max: n} | {min: m, max: n} | {set: [1, 3, 4]} (values, lists or ranges a..b; a list of rules)\n\
+        "take: any | {max: n} | {min: m, max: n} | {set: [1, 3, 4]} (values, lists or ranges a..b; a list of rules);\n\
+         \x20     one rule also as text: max:5, min:2,max:7, set:1,3,4, {1,3,4}, 2..7\n\
          heaps: D (1..6), or a list or range of counts (one case per count and rule)\n\
          N: heap sizes for every heap (or N1:, N2:, … per heap), e.g. 0..50\n\
          play: normal | misere (or a list)\n\
          no_repeat: true | false (or [false, true])\n\
          horizon: one-heap sequences are computed to this N for period detection (default max(N, 64·max(S)+64))\n\
-         proof_cap: for a finite S, the horizon is extended (×4 at a time) until the period is proven, to at most this N (default 10^7)"
+         proof_cap: for a finite S, the horizon is extended (×4 at a time) until the period is proven, to at most this N (default 10^7)\n\
+         solve: --heaps 3,5,7, --take set:1,3,4, --play misere, --no-repeat (or --rule \"set:1,3,4 no_repeat misere\"), --last-take T"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS
@@ -151,6 +153,9 @@ impl Family for Takeaway {
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
+    }
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
     }
     fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
         solve::solve(pos)

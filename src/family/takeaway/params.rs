@@ -7,7 +7,7 @@ use super::one_heap::PROOF_CAP;
 use super::{Rule, TakeForm, views};
 use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
-use crate::params::{Node, SWEEP_KEYS, SpecError};
+use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 
 const KEYS: &[&str] = &[
     "take",
@@ -26,20 +26,20 @@ const KEYS: &[&str] = &[
 ];
 const MAX_HEAP: i64 = 1 << 40;
 
-/// Parses one `take:` item.
+/// What a take rule may be, for error messages.
+const TAKE_ALLOWED: &str = "allowed: `any`, `max:n`, `min:m,max:n` (1 ≤ m ≤ n), `set:1,3,4`, a set `{1,3,4}` \
+     or `1,3,4`, an interval `m..n`, or the maps `{max: n}`, `{min: m, max: n}`, `{set: [1, 3, 4]}`";
+
+/// Parses one `take:` item: a map, or one of the text forms (the same on
+/// the command line and in a spec).
 pub(crate) fn parse_take(
     n: &Node<'_>,
     out: &mut Vec<TakeForm>,
     skipped: &mut usize,
 ) -> Result<(), SpecError> {
-    let allowed =
-        "allowed: `any`, `{max: n}`, `{min: m, max: n}` (1 ≤ m ≤ n) or `{set: [1, 3, 4]}`";
+    let allowed = TAKE_ALLOWED;
     if let Some(s) = n.value().as_str() {
-        if s == "any" {
-            out.push(TakeForm::Any);
-            return Ok(());
-        }
-        return Err(n.err(format!("unknown take rule {s:?}; {allowed}")));
+        return parse_take_text(n, s, out, skipped);
     }
     if !n.value().is_object() {
         return Err(n.err(format!("expected a take rule; {allowed}")));
@@ -88,6 +88,146 @@ pub(crate) fn parse_take(
         }
     }
     Ok(())
+}
+
+/// A take rule written as text: `any`, `max:5`, `min:2,max:7`, `set:1,3,4`
+/// (the `take` column), `{max: 5}`, a set `{1,3,4}` / `1,3,4`, or `2..7`.
+fn parse_take_text(
+    n: &Node<'_>,
+    s: &str,
+    out: &mut Vec<TakeForm>,
+    skipped: &mut usize,
+) -> Result<(), SpecError> {
+    let t = s.trim();
+    if t == "any" {
+        out.push(TakeForm::Any);
+        return Ok(());
+    }
+    if let Some(map) = params::rule_map(t) {
+        let v = map.map_err(|e| n.err(format!("{e}; {TAKE_ALLOWED}")))?;
+        return parse_take(&n.with_value(&v), out, skipped);
+    }
+    let unknown = || n.err(format!("unknown take rule {s:?}; {TAKE_ALLOWED}"));
+    if let Some((a, b, 1)) = params::parse_range(t) {
+        if a < 1 || a > b || b > u32::MAX as i64 {
+            return Err(n.err(format!(
+                "{t}: an interval of takes m..n needs 1 ≤ m ≤ n ≤ {}",
+                u32::MAX
+            )));
+        }
+        out.push(TakeForm::Range(a as u32, b as u32));
+        return Ok(());
+    }
+    let inner = match t.strip_prefix('{') {
+        Some(x) => x.strip_suffix('}').ok_or_else(unknown)?,
+        None => t,
+    };
+    if !inner
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' '))
+    {
+        return Err(unknown());
+    }
+    let items = params::text_list(inner).ok_or_else(unknown)?;
+    let mut v: Vec<u32> = n
+        .with_value(&items)
+        .ints(1, u32::MAX as i64)?
+        .into_iter()
+        .map(|x| x as u32)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    out.push(TakeForm::Set(v));
+    Ok(())
+}
+
+/// A whole rule written as text, as in the `rule` column: the take rule,
+/// then `no_repeat` and `misere` (or `normal`) when they apply, e.g.
+/// `min:2,max:7 no_repeat misere`.
+pub(crate) fn parse_rule_text(n: &Node<'_>) -> Result<super::Rule, SpecError> {
+    let s = n.str()?;
+    let mut words = s.split_whitespace();
+    let take_text = words
+        .next()
+        .ok_or_else(|| n.err("an empty rule; e.g. `min:2,max:7 no_repeat misere`"))?;
+    let take_value = serde_json::Value::String(take_text.to_string());
+    let mut forms = Vec::new();
+    parse_take_text(&n.with_value(&take_value), take_text, &mut forms, &mut 0)?;
+    let mut play = None;
+    let mut no_repeat = false;
+    for w in words {
+        match (w, Play::parse(w)) {
+            ("no_repeat", _) if !no_repeat => no_repeat = true,
+            (_, Some(p)) if play.is_none() => play = Some(p),
+            _ => {
+                return Err(n.err(format!(
+                    "cannot read {w:?} in the rule {s:?}: after the take rule come `no_repeat` and `misere` \
+                     (or `normal`), each at most once, e.g. `min:2,max:7 no_repeat misere`"
+                )));
+            }
+        }
+    }
+    Ok(super::Rule {
+        take: forms.pop().unwrap(),
+        play: play.unwrap_or(Play::Normal),
+        no_repeat,
+    })
+}
+
+/// The one rule of a position or a game: `rule` (the `rule` column's text),
+/// or `take` with `play` and `no_repeat` (a sweep may list several values;
+/// a position needs one of each).
+pub(crate) fn one_rule(p: &Node<'_>) -> Result<super::Rule, SpecError> {
+    if let Some(r) = p.get("rule") {
+        if let Some(k) = ["take", "play", "no_repeat"]
+            .iter()
+            .find(|k| p.get(k).is_some())
+        {
+            return Err(r.err(format!(
+                "give either the whole rule or `{k}` (with the rest of the rule's parts), not both"
+            )));
+        }
+        return parse_rule_text(&r);
+    }
+    let take_node = p.req(
+        "take",
+        "the take set: any, max:n, min:m,max:n or set:1,3,4 (or the whole rule: --rule \"set:1,3,4 misere\")",
+    )?;
+    let mut forms = Vec::new();
+    for item in take_node.items() {
+        parse_take(&item, &mut forms, &mut 0)?;
+    }
+    if forms.len() != 1 {
+        return Err(take_node.err(format!(
+            "{} take rules; one position needs exactly one, e.g. set:1,3,4",
+            forms.len()
+        )));
+    }
+    let play = match p.get("play") {
+        Some(n) => {
+            let w = n.words(PLAY_WORDS)?;
+            if w.len() != 1 {
+                return Err(n.err("one position needs one: normal or misere"));
+            }
+            Play::parse(w[0]).unwrap()
+        }
+        None => Play::Normal,
+    };
+    let no_repeat = match p.get("no_repeat") {
+        Some(n) => {
+            let v = n.bools()?;
+            if v.len() != 1 {
+                return Err(n.err("one position needs one value: true or false"));
+            }
+            v[0]
+        }
+        None => false,
+    };
+    Ok(super::Rule {
+        take: forms.pop().unwrap(),
+        play,
+        no_repeat,
+    })
 }
 
 /// The validated sweep.

@@ -16,10 +16,10 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde_json::json;
 
-use super::params::parse_take;
+use super::params::one_rule;
 use super::solver::{self, Grundy, Joint, MULTI};
 use super::{OneHeap, Rule, TakeForm, answer};
-use crate::game::{PLAY_WORDS, Play};
+use crate::game::Play;
 use crate::params::Node;
 use crate::play::rng::mix;
 use crate::play::term::{Paint, paint};
@@ -138,6 +138,7 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     p.expect_keys(&[
         "heaps",
         "take",
+        "rule",
         "play",
         "no_repeat",
         "N",
@@ -149,38 +150,8 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         "N6",
         "horizon",
     ])?;
-    let take_node = p.req("take", "the take set: any, max:n, min:m,max:n or set:1,3,4")?;
-    let mut forms = Vec::new();
-    let mut skipped = 0;
-    for item in take_node.items() {
-        parse_take(&item, &mut forms, &mut skipped)?;
-    }
-    if forms.len() != 1 {
-        return Err(take_node
-            .err("a game needs exactly one take rule: give --take any, max:n, min:m,max:n or set:1,3,4")
-            .into());
-    }
-    let take = forms.pop().unwrap();
-    let play = match p.get("play") {
-        Some(n) => Play::parse(n.word(PLAY_WORDS)?).unwrap(),
-        None => Play::Normal,
-    };
-    let no_repeat = match p.get("no_repeat") {
-        Some(n) => {
-            let v = n.bools()?;
-            if v.len() != 1 {
-                return Err(n.err("a game needs one value: true or false").into());
-            }
-            v[0]
-        }
-        None => false,
-    };
-    let heaps = parse_heaps(p, take == TakeForm::Any)?;
-    let rule = Rule {
-        take,
-        play,
-        no_repeat,
-    };
+    let rule = one_rule(p)?;
+    let heaps = parse_heaps(p, rule.take == TakeForm::Any)?;
     Ok(Box::new(TakeawayGame::new(rule, heaps)?))
 }
 

@@ -3,57 +3,110 @@
 
 use std::fmt::Write as _;
 
+use std::time::Instant;
+
 use anyhow::bail;
 use serde_json::json;
 
 use super::one_heap::OneHeap;
-use super::params::parse_take;
+use super::params::one_rule;
 use super::solver::Joint;
 use super::{Rule, TakeForm};
 use crate::family::Answer;
-use crate::game::{PLAY_WORDS, Play};
-use crate::params::Node;
+use crate::family::solved::{self, Solved, WinningMove};
+use crate::game::Play;
+use crate::params::{CliArg, CliForm, Node};
 use crate::period::{self, Period};
+
+/// The arguments of `nimlab solve takeaway` and `nimlab play takeaway`.
+pub const CLI_ARGS: &[CliArg] = &[
+    CliArg::new("heaps", CliForm::List),
+    CliArg::new("take", CliForm::Text),
+    CliArg::new("rule", CliForm::Text),
+    CliArg::new("play", CliForm::Yaml),
+    CliArg::new("no_repeat", CliForm::Switch),
+    CliArg::new("last_take", CliForm::Yaml),
+    // `nimlab play` with a spec: a sweep's heap sizes, narrowed.
+    CliArg::new("N", CliForm::Yaml),
+    CliArg::new("N1", CliForm::Yaml),
+    CliArg::new("N2", CliForm::Yaml),
+    CliArg::new("N3", CliForm::Yaml),
+    CliArg::new("N4", CliForm::Yaml),
+    CliArg::new("N5", CliForm::Yaml),
+    CliArg::new("N6", CliForm::Yaml),
+    CliArg::new("horizon", CliForm::Yaml),
+];
 
 /// `nimlab solve takeaway`: one position's outcome, Grundy value and winning moves.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
-    pos.expect_keys(&["heaps", "take", "play", "no_repeat", "last_take"])?;
+    pos.expect_keys(&["heaps", "take", "rule", "play", "no_repeat", "last_take"])?;
     let heaps: Vec<u64> = pos
         .req("heaps", "the heap sizes, e.g. --heaps 3,5,7")?
         .ints(0, i64::MAX)?
         .into_iter()
         .map(|x| x as u64)
         .collect();
-    let take_node = pos.req("take", "the take set: any, max:n, min:m,max:n or set:1,3,4")?;
-    let mut forms = Vec::new();
-    let mut skipped = 0;
-    parse_take(&take_node, &mut forms, &mut skipped)?;
-    if forms.len() != 1 {
-        bail!("give exactly one take rule to solve a position");
-    }
-    let take = forms.pop().unwrap();
-    let play = match pos.get("play") {
-        Some(p) => Play::parse(p.word(PLAY_WORDS)?).unwrap(),
-        None => Play::Normal,
-    };
-    let no_repeat = match pos.get("no_repeat") {
-        Some(b) => *b.bools()?.first().unwrap(),
-        None => false,
-    };
-    let last = pos
-        .get("last_take")
+    let rule = one_rule(pos)?;
+    let no_repeat = rule.no_repeat;
+    let last_node = pos.get("last_take");
+    let last = last_node
+        .as_ref()
         .map(|n| n.int(1, u32::MAX as i64))
         .transpose()?
         .map(|x| x as u32);
-    if last.is_some() && !no_repeat {
-        bail!("--last-take only matters with --no-repeat true");
+    if let (Some(n), false) = (&last_node, no_repeat) {
+        return Err(n
+            .err("only matters with no_repeat (--no-repeat, or `no_repeat` in --rule)")
+            .into());
     }
-    let rule = Rule {
-        take,
-        play,
-        no_repeat,
-    };
+    let t0 = Instant::now();
     let a = answer(&rule, &heaps, last)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let text = answer_text(&rule, &heaps, last, &a);
+    let position = |heaps: &[u64], last: Option<u32>| {
+        let mut m = solved::map(json!({ "heaps": heaps }));
+        if let Some(l) = last {
+            m.insert("last_take".into(), json!(l));
+        }
+        m
+    };
+    let winning_moves = a
+        .moves
+        .iter()
+        .map(|&(i, s)| {
+            let mut after = heaps.clone();
+            after[i] -= s as u64;
+            WinningMove {
+                text: move_text(heaps.len(), i, s),
+                to: position(&after, no_repeat.then_some(s)),
+                extra: solved::map(json!({"heap": i + 1, "take": s})),
+            }
+        })
+        .collect();
+    let solved = Solved {
+        family: "takeaway",
+        rule: rule.label(),
+        game: solved::map(json!({
+            "take": rule.take.text(),
+            "play": rule.play.as_str(),
+            "no_repeat": no_repeat,
+        })),
+        position: position(&heaps, last),
+        is_p: a.is_p,
+        grundy: a.grundy,
+        winning_moves,
+        method: a.method,
+        seconds,
+        details: solved::map(json!({ "note": a.note })),
+    };
+    Ok(Answer {
+        text,
+        json: solved.json(),
+    })
+}
+
+/// The text answer (unchanged for people: position, outcome, Grundy value, moves).
+fn answer_text(rule: &Rule, heaps: &[u64], last: Option<u32>, a: &PositionAnswer) -> String {
     let moves: Vec<String> = a
         .moves
         .iter()
@@ -64,7 +117,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         heaps,
         rule.take.text(),
         rule.play.as_str(),
-        if no_repeat { ", no repeat" } else { "" },
+        if rule.no_repeat { ", no repeat" } else { "" },
         last.map(|l| format!(", opponent just took {l}"))
             .unwrap_or_default()
     );
@@ -86,7 +139,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     } else {
         let _ = writeln!(text, "winning moves: {}", moves.join(", "));
         for (i, s) in &a.moves {
-            let mut after = heaps.clone();
+            let mut after = heaps.to_vec();
             after[*i] -= *s as u64;
             let _ = writeln!(text, "  {} → {:?}", move_text(heaps.len(), *i, *s), after);
         }
@@ -94,19 +147,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     if let Some(note) = &a.note {
         let _ = writeln!(text, "{note}");
     }
-    let json = json!({
-        "family": "takeaway",
-        "heaps": heaps,
-        "take": rule.take.text(),
-        "play": rule.play.as_str(),
-        "no_repeat": no_repeat,
-        "last_take": last,
-        "outcome": if a.is_p { "P" } else { "N" },
-        "grundy": a.grundy,
-        "winning_moves": a.moves.iter().map(|(i, s)| json!({"heap": i, "take": s, "label": move_text(heaps.len(), *i, *s)})).collect::<Vec<_>>(),
-        "method": a.note,
-    });
-    Ok(Answer { text, json })
+    text
 }
 
 /// `A3` for several heaps, `3` for one.
@@ -126,7 +167,10 @@ pub struct PositionAnswer {
     pub grundy: Option<u64>,
     /// Winning moves (heap, take).
     pub moves: Vec<(usize, u32)>,
-    /// How it was computed (e.g. from a proven period).
+    /// How it was computed: `nim`, `sequence` (the one-heap sequence up to
+    /// the heap), `period` (reduced by a proven period), `joint_table`.
+    pub method: &'static str,
+    /// How it was computed, for people (e.g. the proven period).
     pub note: Option<String>,
 }
 
@@ -147,6 +191,7 @@ pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<P
             is_p: x == 0,
             grundy: Some(x),
             moves,
+            method: "nim",
             note: Some("Nim: G(n) = n, XOR of heaps".into()),
         });
     }
@@ -170,6 +215,7 @@ pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<P
         is_p: j.child_is_p(idx, last),
         grundy: None,
         moves: j.winning_moves(&hs, last),
+        method: "joint_table",
         note: Some(format!("joint state table of {} states", j.code.len())),
     })
 }
@@ -230,6 +276,7 @@ fn answer_periodic(
                 p.period, p.preperiod
             )
         });
+        let method = if per.is_some() { "period" } else { "sequence" };
         let takes = &one.takes;
         if heaps.len() == 1 {
             let n = heaps[0];
@@ -252,6 +299,7 @@ fn answer_periodic(
                 is_p,
                 grundy,
                 moves,
+                method,
                 note,
             });
         }
@@ -272,6 +320,7 @@ fn answer_periodic(
             is_p: x == 0,
             grundy: Some(x as u64),
             moves,
+            method,
             note,
         });
     }
