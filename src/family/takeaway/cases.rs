@@ -3,13 +3,15 @@
 
 use std::sync::Arc;
 
-use super::datasets::{LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
+use super::datasets::{LATTICES, LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
+use super::lattices::{self, LatticeRows};
 use super::one_heap::OneHeap;
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
+use crate::lattice::Grid;
 use crate::period::{self, Period, PeriodRows};
 
 /// One rule on one heap layout: the unit of work.
@@ -19,6 +21,7 @@ pub struct TakeCase {
     sizes_key: String,
     horizon: usize,
     proof_cap: usize,
+    lattices: bool,
 }
 
 impl TakeCase {
@@ -38,7 +41,14 @@ impl TakeCase {
             sizes_key,
             horizon,
             proof_cap,
+            lattices: false,
         }
+    }
+    /// The same case, also writing the `lattices` dataset (two or three
+    /// heaps: the structure of the loss set, or of each plane `N3 = c`).
+    pub fn with_lattices(mut self, lattices: bool) -> Self {
+        self.lattices = lattices && self.sizes.len() > 1;
+        self
     }
     /// Joint states up to the largest sizes (saturating).
     fn states(&self) -> u64 {
@@ -101,14 +111,15 @@ fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
 impl Case for TakeCase {
     fn key(&self) -> String {
         format!(
-            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}",
+            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}{}",
             self.rule.take.text(),
             self.rule.play.as_str(),
             self.rule.no_repeat,
             self.sizes.len(),
             self.sizes_key,
             self.horizon,
-            self.proof_cap
+            self.proof_cap,
+            if self.lattices { "/lattices" } else { "" }
         )
     }
     fn cost(&self) -> u64 {
@@ -148,7 +159,16 @@ impl Case for TakeCase {
                 (LOSS_SETS.name, 1),
             ]
         } else {
-            vec![(POSITIONS.name, self.positions())]
+            let mut v = vec![(POSITIONS.name, self.positions())];
+            if self.lattices {
+                // One row per loss set (two for the sector model).
+                let sets = match self.sizes.len() {
+                    2 => 1,
+                    _ => self.sizes[2].len() as u64,
+                };
+                v.push((LATTICES.name, sets));
+            }
+            v
         }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
@@ -332,10 +352,41 @@ impl TakeCase {
             );
             Solved::Joint(j)
         };
-        vec![(
-            &POSITIONS,
-            self.with_rule(self.many_heap_positions(&solved, &takes)),
-        )]
+        let mut out = Vec::new();
+        if ctx.wants(POSITIONS.name) {
+            let t = self.many_heap_positions(&solved, &takes);
+            out.push((&POSITIONS, self.with_rule(t)));
+        }
+        if self.lattices {
+            out.push((&LATTICES, self.with_rule(self.lattice_rows(&solved))));
+        }
+        out
+    }
+
+    /// The `lattices` rows: the two-heap loss set, or each plane `N3 = c`
+    /// asked for, on the box `[0, max N1] × [0, max N2]`; proven for sums of
+    /// one-heap games, observed otherwise.
+    fn lattice_rows(&self, solved: &Solved) -> Table {
+        let maxs = self.max_sizes();
+        let (w, h) = (maxs[0] + 1, maxs[1] + 1);
+        let top = *maxs.iter().max().unwrap();
+        let proof = super::planes::sum_proof(&self.rule, top.max(64));
+        let label = self.rule.label();
+        let mut rows = LatticeRows::default();
+        if self.sizes.len() == 2 {
+            let g = Grid::from_fn(w, h, |x, y| solved.is_p(&[x, y]));
+            let m = lattices::model(&g, proof.as_ref());
+            rows.push(&label, None, &g, m.as_ref());
+        } else {
+            for &c in &self.sizes[2] {
+                let c = c as usize;
+                let g = Grid::from_fn(w, h, |x, y| solved.is_p(&[x, y, c]));
+                let pp = proof.as_ref().map(|p| lattices::plane_proof(p, c));
+                let m = lattices::model(&g, pp.as_ref());
+                rows.push(&format!("{label} | N3 = {c}"), Some(c), &g, m.as_ref());
+            }
+        }
+        rows.into_table()
     }
 
     fn many_heap_positions(&self, solved: &Solved, takes: &[u32]) -> Table {
@@ -380,6 +431,14 @@ enum Solved {
 }
 
 impl Solved {
+    /// Is the position (at the start of a game) a P-position?
+    fn is_p(&self, heaps: &[usize]) -> bool {
+        match self {
+            Solved::Xor(g) => heaps.iter().fold(0, |a, &h| a ^ g.get(h)) == 0,
+            Solved::Joint(j) => j.start_is_p(heaps),
+        }
+    }
+
     /// Outcome and Grundy value of `heaps`; its winning moves (heap, take) into `wins`.
     fn position(
         &self,

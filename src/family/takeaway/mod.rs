@@ -23,6 +23,7 @@ pub mod brute;
 pub mod cases;
 pub mod datasets;
 pub mod explain;
+pub mod lattices;
 pub mod one_heap;
 pub mod params;
 pub mod planes;

@@ -100,6 +100,25 @@ struct Params {
     horizon: Option<usize>,
     proof_cap: usize,
     skipped: usize,
+    lattices: bool,
+}
+
+/// Does the sweep ask for the `lattices` dataset (`datasets:`)? Only two
+/// and three heaps have one.
+fn wants_lattices(sweep: &Node<'_>, heaps: usize) -> Result<bool, SpecError> {
+    let Some(d) = sweep.get("datasets") else {
+        return Ok(false);
+    };
+    let asked = d
+        .items()
+        .iter()
+        .any(|i| i.value().as_str() == Some(super::datasets::LATTICES.name));
+    if asked && !(2..=3).contains(&heaps) {
+        return Err(d.err(format!(
+            "the `lattices` dataset describes two-heap loss sets and the planes N3 = c of three-heap ones; this sweep has `heaps: {heaps}` (use 2 or 3)"
+        )));
+    }
+    Ok(asked)
 }
 
 fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
@@ -170,7 +189,9 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .map(|h| h.int(1, 1 << 28))
         .transpose()?
         .map_or(PROOF_CAP, |h| h as usize);
+    let lattices = wants_lattices(sweep, heaps)?;
     let p = Params {
+        lattices,
         takes,
         heaps,
         sizes,
@@ -260,13 +281,10 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     play,
                     no_repeat,
                 };
-                cases.push(Box::new(TakeCase::new(
-                    rule,
-                    sizes.clone(),
-                    skey.clone(),
-                    horizon,
-                    p.proof_cap,
-                )));
+                cases.push(Box::new(
+                    TakeCase::new(rule, sizes.clone(), skey.clone(), horizon, p.proof_cap)
+                        .with_lattices(p.lattices),
+                ));
             }
         }
     }
@@ -279,7 +297,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     }
     Ok(Plan {
         cases,
-        views: views::for_heaps(p.heaps),
+        views: views::for_heaps(p.heaps, p.lattices),
         notes,
     })
 }
