@@ -253,7 +253,9 @@ static LATTICE: &[Column] = &[
         Role::Result,
         "the tile's P-positions, as offsets (dx, dy) from (tile_x, tile_y); with the lattice they give every P-position of the periodic region; empty when `status` is `none`",
     ),
-    Column::new("density", Dtype::Float, Role::Result, "loss density of the periodic region: tile_members / tile_points").nullable(),
+    Column::new("density", Dtype::Float, Role::Result, "loss density of the periodic region: tile_members / tile_points (tables show 5 decimals)")
+        .nullable()
+        .display(density_text),
     Column::new("box_x", Dtype::Int, Role::Result, "the box the loss set was computed and checked in: [0, box_x] × [0, box_y] (the largest N1, N2 asked for)"),
     Column::new("box_y", Dtype::Int, Role::Result, "see `box_x`"),
     Column::new(
@@ -306,6 +308,13 @@ pub static LATTICES: Dataset = Dataset {
 
 /// Every takeaway dataset.
 pub static DATASETS: &[&Dataset] = &[&POSITIONS, &PERIODS, &LOSS_SETS, &LATTICES];
+
+/// A density with 5 decimals (empty for null).
+fn density_text(t: &Table, row: usize, out: &mut String) {
+    if let Some(Cell::Float(v)) = t.cell("density", row) {
+        let _ = write!(out, "{v:.5}");
+    }
+}
 
 /// A move list as the reports print it: takes (`1,2`) with one heap, heap
 /// letter and take (`A3,B4`) with several.

@@ -32,6 +32,9 @@ pub mod solve;
 pub mod solver;
 pub mod views;
 
+#[cfg(test)]
+mod lattices_tests;
+
 pub use one_heap::OneHeap;
 pub use solve::{PositionAnswer, answer};
 
