@@ -21,7 +21,8 @@ pub struct TakeCase {
     sizes_key: String,
     horizon: usize,
     proof_cap: usize,
-    lattices: bool,
+    /// With the `lattices` dataset: the largest drawing window of its points.
+    lattices: Option<usize>,
 }
 
 impl TakeCase {
@@ -41,13 +42,22 @@ impl TakeCase {
             sizes_key,
             horizon,
             proof_cap,
-            lattices: false,
+            lattices: None,
         }
     }
     /// The same case, also writing the `lattices` dataset (two or three
     /// heaps: the structure of the loss set, or of each plane `N3 = c`).
     pub fn with_lattices(mut self, lattices: bool) -> Self {
-        self.lattices = lattices && self.sizes.len() > 1;
+        let d = self.sizes.len();
+        self.lattices = (lattices && d > 1).then(|| lattices::default_points_window(d));
+        self
+    }
+    /// The largest drawing window whose P-positions the `lattices` rows
+    /// store (`points`; 0: none).
+    pub fn with_points_window(mut self, cap: usize) -> Self {
+        if let Some(c) = &mut self.lattices {
+            *c = cap;
+        }
         self
     }
     /// Joint states up to the largest sizes (saturating).
@@ -119,7 +129,10 @@ impl Case for TakeCase {
             self.sizes_key,
             self.horizon,
             self.proof_cap,
-            if self.lattices { "/lattices" } else { "" }
+            match self.lattices {
+                Some(w) => format!("/lattices/points_window={w}"),
+                None => String::new(),
+            }
         )
     }
     fn cost(&self) -> u64 {
@@ -160,7 +173,7 @@ impl Case for TakeCase {
             ]
         } else {
             let mut v = vec![(POSITIONS.name, self.positions())];
-            if self.lattices {
+            if self.lattices.is_some() {
                 // One row per loss set (two for the sector model).
                 let sets = match self.sizes.len() {
                     2 => 1,
@@ -357,8 +370,8 @@ impl TakeCase {
             let t = self.many_heap_positions(&solved, &takes);
             out.push((&POSITIONS, self.with_rule(t)));
         }
-        if self.lattices {
-            out.push((&LATTICES, self.with_rule(self.lattice_rows(&solved))));
+        if let Some(cap) = self.lattices {
+            out.push((&LATTICES, self.with_rule(self.lattice_rows(&solved, cap))));
         }
         out
     }
@@ -366,13 +379,13 @@ impl TakeCase {
     /// The `lattices` rows: the two-heap loss set, or each plane `N3 = c`
     /// asked for, on the box `[0, max N1] × [0, max N2]`; proven for sums of
     /// one-heap games, observed otherwise.
-    fn lattice_rows(&self, solved: &Solved) -> Table {
+    fn lattice_rows(&self, solved: &Solved, cap: usize) -> Table {
         let maxs = self.max_sizes();
         let (w, h) = (maxs[0] + 1, maxs[1] + 1);
         let top = *maxs.iter().max().unwrap();
         let proof = super::planes::sum_proof(&self.rule, top.max(64));
         let label = self.rule.label();
-        let mut rows = LatticeRows::default();
+        let mut rows = LatticeRows::new(cap);
         if self.sizes.len() == 2 {
             let g = Grid::from_fn(w, h, |x, y| solved.is_p(&[x, y]));
             let m = lattices::model(&g, proof.as_ref());

@@ -289,8 +289,8 @@ static LATTICE: &[Column] = &[
         "for `proven`: the proof (docs/lattice.md, Proofs: the two-heap game is a sum of one-heap games whose Grundy period is proven); null otherwise",
     )
     .nullable(),
-    Column::new("window", Dtype::Int, Role::Result, "the drawing window [0, window]² of `points`: the preperiod region's extent and four periods beyond (at least 60, at most the box)"),
-    Column::new("points", Dtype::StructList(POINT_FIELDS), Role::Result, "the P-positions (x, y) in the drawing window"),
+    Column::new("window", Dtype::Int, Role::Result, "the drawing window [0, window]² of `points`: the preperiod region's extent and four periods beyond (at least 60), at most the box and the sweep's `points_window` (default 1000 for two heaps, 0 for three)"),
+    Column::new("points", Dtype::StructList(POINT_FIELDS), Role::Result, "the P-positions (x, y) in the drawing window, for the figures; empty when `points_window` is 0"),
     Column::new(
         "periodic_region",
         Dtype::StructList(POLYGON_FIELDS),

@@ -46,8 +46,16 @@ pub fn plane_proof(two_heaps: &Proof, c: usize) -> Proof {
     p
 }
 
+/// The default largest drawing window (`points_window`): two heaps 1000,
+/// three heaps 0 (no points: a plane sweep has thousands of rows).
+pub fn default_points_window(heaps: usize) -> usize {
+    if heaps == 2 { 1000 } else { 0 }
+}
+
 /// Columns of the `lattices` dataset, filled one loss set at a time.
 pub struct LatticeRows {
+    /// The largest drawing window whose points are stored.
+    cap: usize,
     set: DictVec,
     plane: Vec<Option<i64>>,
     frame: EnumVec,
@@ -83,9 +91,12 @@ pub struct LatticeRows {
     periodic_region: StructListVec,
 }
 
-impl Default for LatticeRows {
-    fn default() -> Self {
+impl LatticeRows {
+    /// No rows yet; the `points` of a row are those of its drawing window,
+    /// cut to `[0, cap]²` (none when `cap` is 0).
+    pub fn new(cap: usize) -> Self {
         LatticeRows {
+            cap,
             set: DictVec::default(),
             plane: Vec::new(),
             frame: EnumVec::new(FRAMES, 0),
@@ -205,13 +216,14 @@ impl LatticeRows {
     }
 
     fn push_common(&mut self, set: &str, plane: Option<usize>, g: &Grid, w: usize) {
+        let w = w.min(self.cap);
         self.set.push(set);
         self.plane.push(plane.map(|c| c as i64));
         self.box_x.push(g.width() as i64 - 1);
         self.box_y.push(g.height() as i64 - 1);
         self.symmetric.push(g.is_symmetric());
         self.window.push(w as i64);
-        for y in 0..=w {
+        for y in (0..=w).take_while(|_| self.cap > 0) {
             for x in 0..=w {
                 if g.get(x, y) {
                     self.points.push_item(&[x as i64, y as i64]);
@@ -261,7 +273,7 @@ impl LatticeRows {
     }
 
     fn push_structure(&mut self, set: &str, plane: Option<usize>, g: &Grid, s: &Structure) {
-        let w = window_of(s, g);
+        let w = window_of(s, g).min(self.cap);
         self.push_common(set, plane, g, w);
         let l = s.lattice_xy();
         self.frame.push_str(s.frame.as_str());
@@ -295,7 +307,7 @@ impl LatticeRows {
         }
         let mut k = 0;
         for &c in &s.staircase {
-            if let Some(poly) = region_polygon(s.frame, c, w) {
+            if let Some(poly) = region_polygon(s.frame, c, w).filter(|_| self.cap > 0) {
                 for (x, y) in poly {
                     self.periodic_region.push_item(&[k, x as i64, y as i64]);
                 }

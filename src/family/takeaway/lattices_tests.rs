@@ -22,7 +22,9 @@ use crate::game::BruteOutcome;
 fn lattice_table(rule: &Rule, heaps: usize, n: u64) -> Table {
     let sizes: Vec<Vec<u64>> = vec![(0..=n).collect(); heaps];
     let skey = sizes_key(&sizes);
-    let case = TakeCase::new(rule.clone(), Arc::new(sizes), skey, 0, PROOF_CAP).with_lattices(true);
+    let case = TakeCase::new(rule.clone(), Arc::new(sizes), skey, 0, PROOF_CAP)
+        .with_lattices(true)
+        .with_points_window(1000);
     let keep = vec!["lattices".to_string()];
     let out = case
         .solve(&CaseCtx {

@@ -23,6 +23,7 @@ const KEYS: &[&str] = &[
     "no_repeat",
     "horizon",
     "proof_cap",
+    "points_window",
 ];
 const MAX_HEAP: i64 = 1 << 40;
 
@@ -101,6 +102,7 @@ struct Params {
     proof_cap: usize,
     skipped: usize,
     lattices: bool,
+    points_window: Option<usize>,
 }
 
 /// Does the sweep ask for the `lattices` dataset (`datasets:`)? Only two
@@ -190,8 +192,18 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .transpose()?
         .map_or(PROOF_CAP, |h| h as usize);
     let lattices = wants_lattices(sweep, heaps)?;
+    let points_window = match sweep.get("points_window") {
+        Some(w) if !lattices => {
+            return Err(w.err(
+                "`points_window` only matters with the `lattices` dataset (`datasets: [lattices]`)",
+            ));
+        }
+        Some(w) => Some(w.int(0, 1 << 20)? as usize),
+        None => None,
+    };
     let p = Params {
         lattices,
+        points_window,
         takes,
         heaps,
         sizes,
@@ -283,7 +295,11 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                 };
                 cases.push(Box::new(
                     TakeCase::new(rule, sizes.clone(), skey.clone(), horizon, p.proof_cap)
-                        .with_lattices(p.lattices),
+                        .with_lattices(p.lattices)
+                        .with_points_window(
+                            p.points_window
+                                .unwrap_or_else(|| super::lattices::default_points_window(p.heaps)),
+                        ),
                 ));
             }
         }
