@@ -10,6 +10,9 @@ use super::text::Data;
 use crate::data::Cell;
 use crate::view::TileColumns;
 
+/// Points with integer coordinates.
+type Points = Vec<(i64, i64)>;
+
 /// A tile: corner `(x, y)` and the lattice `(p, a, q)`.
 type Tile = (f64, f64, f64, f64, f64);
 
@@ -87,7 +90,7 @@ pub(super) fn pattern(
         .into_iter()
         .map(|v| (v[0], v[1]))
         .collect();
-    let (inside, outside): (Vec<(i64, i64)>, Vec<(i64, i64)>) = pts
+    let (inside, outside): (Points, Points) = pts
         .iter()
         .partition(|&&p| polys.iter().any(|poly| in_convex(poly, p)));
     let tiles: Vec<Tile> = tile
