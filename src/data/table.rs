@@ -399,6 +399,20 @@ mod tests {
     }
 
     #[test]
+    fn floats_become_nullable_when_either_side_is() {
+        let mut a = Table::new().with("d", Values::Float(vec![0.5]));
+        a.append(&Table::new().with("d", Values::Null(1))).unwrap();
+        a.append(&Table::new().with("d", Values::OptFloat(vec![Some(0.25)])))
+            .unwrap();
+        assert_eq!(
+            a.column("d"),
+            Some(&Values::OptFloat(vec![Some(0.5), None, Some(0.25)]))
+        );
+        assert_eq!(a.cell("d", 1), Some(Cell::Null));
+        assert_eq!(a.take_rows(&[2]).cell("d", 0), Some(Cell::Float(0.25)));
+    }
+
+    #[test]
     fn labels_are_dictionaries() {
         let a = || {
             Table::new()

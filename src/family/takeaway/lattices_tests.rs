@@ -1,10 +1,9 @@
 //! The `lattices` dataset on cases known independently: sums of one-heap
 //! games (lattice in closed form, proven), no-repeat rules against the
-//! brute-force game tree, planes of three heaps, the spec's refusals, and the
-//! whole pipeline (store, table, figures) with a snapshot of a small table.
+//! brute-force game tree, planes of three heaps. (The spec's refusals and
+//! the whole pipeline with a snapshot of a small table: tests/lattices.rs.)
 
 use std::collections::HashSet;
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -310,83 +309,4 @@ fn planes_of_sums_are_proven() {
             Some(int(&t, "tile_points", i).unwrap() / 4)
         );
     }
-}
-
-/// `datasets: [lattices]` needs two or three heaps; the error names the field.
-#[test]
-fn lattices_need_two_or_three_heaps() {
-    let spec = "sweeps:\n  - name: s\n    family: takeaway\n    take: {max: 3}\n    N: 0..10\n    datasets: [lattices]\n";
-    let e = crate::spec::from_text(spec, Path::new("x.yaml"))
-        .err()
-        .unwrap();
-    assert_eq!(e.field, "sweeps[0].datasets");
-    assert!(e.message.contains("heaps: 1"), "{}", e.message);
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The pipeline: the dataset stored and read back (nullable floats
-/// included), the lattice table rendered (snapshot), both figures drawn.
-#[test]
-fn the_lattice_table_and_figures() {
-    const SPEC: &str = r#"experiment: lat
-title: Lattices
-sweeps:
-  - name: sums
-    family: takeaway
-    take: {max: 1..3}
-    heaps: 2
-    N: 0..40
-    datasets: [lattices]
-  - name: no-repeat
-    family: takeaway
-    take: [{min: 2, max: 3}, {min: 2, max: 11}]
-    no_repeat: true
-    heaps: 2
-    N: 0..40
-    datasets: [lattices]
-"#;
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path();
-    let e = crate::spec::from_text(SPEC, Path::new("lat.yaml")).unwrap();
-    let opts = crate::sweep::RunOptions {
-        out: out.to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    };
-    crate::sweep::run_experiment(&e, &opts, &AtomicBool::new(false)).unwrap();
-    crate::render::render_experiment(&e, out).unwrap();
-    let stored = e.sweeps[1]
-        .dir(out, "lat")
-        .read("lattices")
-        .unwrap()
-        .unwrap();
-    assert_eq!(stored.rows(), 2);
-    assert_eq!(stored.cell("density", 0), Some(Cell::Float(0.2)));
-    assert_eq!(stored.cell("density", 1), Some(Cell::Null));
-    assert!(!out.join("lat/data/takeaway/positions").exists());
-    insta::assert_snapshot!(
-        "lattice_table_sums",
-        read(&out.join("lat/tables/sums/lattice_table.md"))
-    );
-    insta::assert_snapshot!(
-        "lattice_table_no_repeat",
-        read(&out.join("lat/tables/no-repeat/lattice_table.md"))
-    );
-    for f in ["lattice_tiles", "preperiod_region"] {
-        for ext in ["png", "svg"] {
-            let p = out.join(format!(
-                "lat/figures/no-repeat/{f}-min_2_max_3_no_repeat.{ext}"
-            ));
-            assert!(p.is_file(), "{}", p.display());
-        }
-    }
-    let svg = read(&out.join("lat/figures/sums/lattice_tiles-max_2.svg"));
-    assert!(
-        svg.contains("polygon") || svg.contains("path"),
-        "the tile and vectors are drawn"
-    );
 }
