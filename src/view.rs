@@ -91,6 +91,39 @@ pub enum ViewKind {
         /// One figure per value of this column.
         facet: Option<&'static str>,
     },
+    /// A set of points and the geometry of its periodic structure (PNG and
+    /// SVG), one figure per value of `facet` (its rows drawn together): the
+    /// points of a column of `(x, y)` structs, a shaded region (convex
+    /// polygons: a column of `(polygon, x, y)` structs whose vertices are
+    /// points; a point on or inside a polygon is in the region), the points
+    /// outside the region in another colour, and, when `tile` is given, each
+    /// row's tile outlined with the two basis vectors of its lattice.
+    Pattern {
+        /// Column of `(x, y)` structs: the points.
+        points: &'static str,
+        /// Column of `(polygon, x, y)` structs: the region to shade.
+        region: &'static str,
+        /// The tile and lattice columns, if drawn.
+        tile: Option<TileColumns>,
+        /// One figure per value of this column.
+        facet: Option<&'static str>,
+    },
+}
+
+/// The columns giving a tile and its lattice: the rectangle `[x, x + p) ×
+/// [y, y + q)` and the basis vectors `(p, 0)` and `(a, q)` (integers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TileColumns {
+    /// The tile's corner, horizontal.
+    pub x: &'static str,
+    /// The tile's corner, vertical.
+    pub y: &'static str,
+    /// The first basis vector `(p, 0)`.
+    pub p: &'static str,
+    /// The shear of the second basis vector `(a, q)`.
+    pub a: &'static str,
+    /// The height of the second basis vector.
+    pub q: &'static str,
 }
 
 impl ViewKind {
@@ -119,6 +152,18 @@ impl ViewKind {
                 v.extend(series.iter().copied());
                 v
             }
+            ViewKind::Pattern {
+                points,
+                region,
+                tile,
+                ..
+            } => {
+                let mut v = vec![*points, *region];
+                if let Some(t) = tile {
+                    v.extend([t.x, t.y, t.p, t.a, t.q]);
+                }
+                v
+            }
         };
         v.extend(self.facet());
         v
@@ -131,7 +176,8 @@ impl ViewKind {
             | ViewKind::Heatmap { facet, .. }
             | ViewKind::Bars { facet, .. }
             | ViewKind::Strip { facet, .. }
-            | ViewKind::Cells { facet, .. } => *facet,
+            | ViewKind::Cells { facet, .. }
+            | ViewKind::Pattern { facet, .. } => *facet,
             ViewKind::Listing { .. } => None,
         }
     }

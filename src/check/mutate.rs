@@ -57,6 +57,10 @@ fn candidates(v: &Values) -> Vec<Values> {
         }
         Values::Bool(b) => vec![Values::Bool(vec![!b[0]])],
         Values::Float(x) => vec![Values::Float(vec![x[0] + 1.0]), Values::Float(vec![0.0])],
+        Values::OptFloat(x) => vec![
+            Values::OptFloat(vec![Some(x[0].unwrap_or(0.0) + 1.0)]),
+            Values::OptFloat(vec![None]),
+        ],
         Values::Str(_) => ["", "x", "0"]
             .iter()
             .map(|s| {

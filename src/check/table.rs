@@ -137,7 +137,7 @@ pub fn key_columns(table: &Table, ds: Option<&Dataset>, opts: &CheckOptions) -> 
         return table
             .columns()
             .iter()
-            .filter(|(_, v)| !matches!(v, Values::Float(_)))
+            .filter(|(_, v)| !matches!(v, Values::Float(_) | Values::OptFloat(_)))
             .map(|(n, _)| n.clone())
             .collect();
     };

@@ -141,6 +141,7 @@ impl Column {
         let nulls = match v {
             Values::Null(n) => *n > 0,
             Values::OptInt(x) => x.iter().any(Option::is_none),
+            Values::OptFloat(x) => x.iter().any(Option::is_none),
             Values::Str(x) => x.has_nulls(),
             Values::Enum(e) => e.codes.iter().any(|&c| c as usize >= e.levels.len()),
             Values::IntList(x) => x.has_nulls(),
@@ -156,7 +157,7 @@ impl Column {
         let ok = match (self.dtype, v) {
             (_, Values::Null(_)) => true,
             (Dtype::Int, Values::Int(_) | Values::OptInt(_)) => true,
-            (Dtype::Float, Values::Float(_)) => true,
+            (Dtype::Float, Values::Float(_) | Values::OptFloat(_)) => true,
             (Dtype::Bool, Values::Bool(_)) => true,
             (Dtype::Str, Values::Str(_)) => true,
             (Dtype::Cat, Values::Dict(_) | Values::Str(_)) => true,
@@ -185,6 +186,7 @@ fn kind(v: &Values) -> &'static str {
         Values::OptInt(_) => "nullable integers",
         Values::Bool(_) => "booleans",
         Values::Float(_) => "floats",
+        Values::OptFloat(_) => "nullable floats",
         Values::Str(_) => "strings",
         Values::Dict(_) => "labels (a dictionary)",
         Values::Enum(_) => "a vocabulary with other levels",

@@ -19,6 +19,8 @@ pub enum Values {
     Bool(Vec<bool>),
     /// Floats (timings).
     Float(Vec<f64>),
+    /// Nullable floats (e.g. a density, null where there is none).
+    OptFloat(Vec<Option<f64>>),
     /// Strings (nullable).
     Str(StrVec),
     /// Repeated labels: a dictionary of strings and one code per row.
@@ -106,6 +108,7 @@ impl Values {
             Values::OptInt(v) => v.len(),
             Values::Bool(v) => v.len(),
             Values::Float(v) => v.len(),
+            Values::OptFloat(v) => v.len(),
             Values::Str(v) => v.len(),
             Values::Dict(v) => v.len(),
             Values::Enum(v) => v.len(),
@@ -126,6 +129,7 @@ impl Values {
             Values::OptInt(v) => v[i].map_or(Cell::Null, Cell::Int),
             Values::Bool(v) => Cell::Bool(v[i]),
             Values::Float(v) => Cell::Float(v[i]),
+            Values::OptFloat(v) => v[i].map_or(Cell::Null, Cell::Float),
             Values::Str(v) => v.get_opt(i).map_or(Cell::Null, Cell::Str),
             Values::Dict(v) => v.get(i).map_or(Cell::Null, Cell::Str),
             Values::Enum(v) => v.get(i).map_or(Cell::Null, Cell::Str),
@@ -142,6 +146,7 @@ impl Values {
             Values::OptInt(_) => Values::OptInt(vec![]),
             Values::Bool(_) => Values::Bool(vec![]),
             Values::Float(_) => Values::Float(vec![]),
+            Values::OptFloat(_) => Values::OptFloat(vec![]),
             Values::Str(_) => Values::Str(StrVec::default()),
             Values::Dict(_) => Values::Dict(DictVec::default()),
             Values::Enum(e) => Values::Enum(EnumVec::new(e.levels, 0)),
@@ -188,6 +193,14 @@ impl Values {
             }
             (Values::Bool(a), Values::Bool(b)) => a.extend_from_slice(b),
             (Values::Float(a), Values::Float(b)) => a.extend_from_slice(b),
+            (Values::OptFloat(a), Values::OptFloat(b)) => a.extend_from_slice(b),
+            (Values::OptFloat(a), Values::Float(b)) => a.extend(b.iter().map(|&x| Some(x))),
+            (s @ Values::Float(_), Values::OptFloat(b)) => {
+                let Values::Float(a) = s else { unreachable!() };
+                let mut v: Vec<Option<f64>> = a.iter().map(|&x| Some(x)).collect();
+                v.extend_from_slice(b);
+                *s = Values::OptFloat(v);
+            }
             (Values::Str(a), Values::Str(b)) => a.extend_from(b),
             (Values::Dict(a), Values::Dict(b)) => a.extend_from(b),
             (Values::Enum(a), Values::Enum(b)) if a.levels == b.levels => {
@@ -208,6 +221,7 @@ impl Values {
             Values::OptInt(v) => Values::OptInt(rows.iter().map(|&i| v[i]).collect()),
             Values::Bool(v) => Values::Bool(rows.iter().map(|&i| v[i]).collect()),
             Values::Float(v) => Values::Float(rows.iter().map(|&i| v[i]).collect()),
+            Values::OptFloat(v) => Values::OptFloat(rows.iter().map(|&i| v[i]).collect()),
             Values::Str(v) => Values::Str(v.take_rows(rows)),
             Values::Dict(v) => Values::Dict(v.take_rows(rows)),
             Values::Enum(e) => Values::Enum(EnumVec {
@@ -226,6 +240,7 @@ impl Values {
 fn nulls_like(like: &Values, n: usize) -> Option<Values> {
     Some(match like {
         Values::Int(_) | Values::OptInt(_) => Values::OptInt(vec![None; n]),
+        Values::Float(_) | Values::OptFloat(_) => Values::OptFloat(vec![None; n]),
         Values::Str(_) => {
             let mut s = StrVec::default();
             (0..n).for_each(|_| s.push_null());
@@ -246,7 +261,7 @@ fn nulls_like(like: &Values, n: usize) -> Option<Values> {
             Values::StrList(l)
         }
         Values::Null(_) => Values::Null(n),
-        Values::Bool(_) | Values::Float(_) | Values::Dict(_) | Values::StructList(_) => {
+        Values::Bool(_) | Values::Dict(_) | Values::StructList(_) => {
             return None;
         }
     })
@@ -381,6 +396,20 @@ mod tests {
         );
         let c = Table::new().with("y", Values::Int(vec![1]));
         assert!(a.append(&c).is_err());
+    }
+
+    #[test]
+    fn floats_become_nullable_when_either_side_is() {
+        let mut a = Table::new().with("d", Values::Float(vec![0.5]));
+        a.append(&Table::new().with("d", Values::Null(1))).unwrap();
+        a.append(&Table::new().with("d", Values::OptFloat(vec![Some(0.25)])))
+            .unwrap();
+        assert_eq!(
+            a.column("d"),
+            Some(&Values::OptFloat(vec![Some(0.5), None, Some(0.25)]))
+        );
+        assert_eq!(a.cell("d", 1), Some(Cell::Null));
+        assert_eq!(a.take_rows(&[2]).cell("d", 0), Some(Cell::Float(0.25)));
     }
 
     #[test]

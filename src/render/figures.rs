@@ -74,6 +74,15 @@ pub fn figure_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<
             ViewKind::Bars { x, y, series, .. } => {
                 (Box::new(bars(data, &d, (x, y), series, title)), (1100, 700))
             }
+            ViewKind::Pattern {
+                points,
+                region,
+                tile,
+                ..
+            } => (
+                Box::new(super::pattern::pattern(&d, points, region, tile, title)),
+                (900, 900),
+            ),
             ViewKind::Grid { .. } | ViewKind::Listing { .. } => {
                 unreachable!("tables are not figures")
             }
@@ -273,7 +282,7 @@ fn save_any(fig: &dyn FigureAny, dir: &Path, stem: &str, size: (u32, u32)) -> Re
     Ok(vec![png, svg])
 }
 /// A figure drawable on any plotters backend.
-trait Figure {
+pub(super) trait Figure {
     fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, plotters::coord::Shift>,
@@ -285,7 +294,7 @@ trait Figure {
 /// A caption size that fits the title on one line of the figure's width.
 /// A chart on `root` with `title` as its caption (in a font that has its
 /// glyphs, sized to the width) and the common margin.
-fn chart_with_title<'a, 'b, DB: DrawingBackend>(
+pub(super) fn chart_with_title<'a, 'b, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, plotters::coord::Shift>,
     title: &'b str,
 ) -> ChartBuilder<'a, 'b, DB> {
@@ -326,7 +335,7 @@ fn palette(i: usize) -> RGBColor {
     P[i % P.len()]
 }
 
-fn int_label(v: &f64) -> String {
+pub(super) fn int_label(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
         format!("{}", v.round() as i64)
     } else {

@@ -4,6 +4,7 @@
 //! text), never a family's code or column names.
 
 mod figures;
+mod pattern;
 mod tables;
 mod text;
 

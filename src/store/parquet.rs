@@ -168,6 +168,7 @@ fn to_array(v: Values, decl: &Column) -> Result<ArrayRef> {
         Values::OptInt(x) => Arc::new(Int64Array::from(x)),
         Values::Bool(x) => Arc::new(BooleanArray::from(x)),
         Values::Float(x) => Arc::new(Float64Array::new(ScalarBuffer::from(x), None)),
+        Values::OptFloat(x) => Arc::new(Float64Array::from(x)),
         Values::Str(x) => Arc::new(x.iter_opt().collect::<LargeStringArray>()),
         Values::Dict(d) => dictionary(
             d.codes().iter().map(|&c| Some(c as i32)),
@@ -287,13 +288,16 @@ fn from_array(a: &dyn Array, d: Dtype) -> Result<Values> {
                 Values::Int(x.values().to_vec())
             }
         }
-        Dtype::Float => Values::Float(
-            a.as_primitive_opt::<Float64Type>()
-                .context("expected floats")?
-                .iter()
-                .map(|x| x.unwrap_or(f64::NAN))
-                .collect(),
-        ),
+        Dtype::Float => {
+            let x = a
+                .as_primitive_opt::<Float64Type>()
+                .context("expected floats")?;
+            if x.null_count() > 0 {
+                Values::OptFloat(x.iter().collect())
+            } else {
+                Values::Float(x.values().to_vec())
+            }
+        }
         Dtype::Bool => Values::Bool(
             a.as_boolean_opt()
                 .context("expected booleans")?

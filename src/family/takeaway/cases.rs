@@ -3,13 +3,15 @@
 
 use std::sync::Arc;
 
-use super::datasets::{LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
+use super::datasets::{LATTICES, LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
+use super::lattices::{self, LatticeRows};
 use super::one_heap::OneHeap;
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
+use crate::lattice::Grid;
 use crate::period::{self, Period, PeriodRows};
 
 /// One rule on one heap layout: the unit of work.
@@ -20,6 +22,8 @@ pub struct TakeCase {
     sizes_key: String,
     horizon: usize,
     proof_cap: usize,
+    /// With the `lattices` dataset: the largest drawing window of its points.
+    lattices: Option<usize>,
 }
 
 impl TakeCase {
@@ -39,7 +43,23 @@ impl TakeCase {
             sizes_key,
             horizon,
             proof_cap,
+            lattices: None,
         }
+    }
+    /// The same case, also writing the `lattices` dataset (two or three
+    /// heaps: the structure of the loss set, or of each plane `N3 = c`).
+    pub fn with_lattices(mut self, lattices: bool) -> Self {
+        let d = self.sizes.len();
+        self.lattices = (lattices && d > 1).then(|| lattices::default_points_window(d));
+        self
+    }
+    /// The largest drawing window whose P-positions the `lattices` rows
+    /// store (`points`; 0: none).
+    pub fn with_points_window(mut self, cap: usize) -> Self {
+        if let Some(c) = &mut self.lattices {
+            *c = cap;
+        }
+        self
     }
     /// Joint states up to the largest sizes (saturating).
     fn states(&self) -> u64 {
@@ -111,14 +131,18 @@ fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
 impl Case for TakeCase {
     fn key(&self) -> String {
         format!(
-            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}",
+            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}{}",
             self.rule.take.text(),
             self.rule.play.as_str(),
             self.rule.no_repeat,
             self.sizes.len(),
             self.sizes_key,
             self.horizon,
-            self.proof_cap
+            self.proof_cap,
+            match self.lattices {
+                Some(w) => format!("/lattices/points_window={w}"),
+                None => String::new(),
+            }
         )
     }
     fn cost(&self) -> u64 {
@@ -158,7 +182,16 @@ impl Case for TakeCase {
                 (LOSS_SETS.name, 1),
             ]
         } else {
-            vec![(POSITIONS.name, self.positions())]
+            let mut v = vec![(POSITIONS.name, self.positions())];
+            if self.lattices.is_some() {
+                // One row per loss set (two for the sector model).
+                let sets = match self.sizes.len() {
+                    2 => 1,
+                    _ => self.sizes[2].len() as u64,
+                };
+                v.push((LATTICES.name, sets));
+            }
+            v
         }
     }
     fn sample(&self) -> Option<Box<dyn Case>> {
@@ -351,10 +384,41 @@ impl TakeCase {
             );
             Solved::Joint(j)
         };
-        vec![(
-            &POSITIONS,
-            self.with_rule(self.many_heap_positions(&solved, &takes)),
-        )]
+        let mut out = Vec::new();
+        if ctx.wants(POSITIONS.name) {
+            let t = self.many_heap_positions(&solved, &takes);
+            out.push((&POSITIONS, self.with_rule(t)));
+        }
+        if let Some(cap) = self.lattices {
+            out.push((&LATTICES, self.with_rule(self.lattice_rows(&solved, cap))));
+        }
+        out
+    }
+
+    /// The `lattices` rows: the two-heap loss set, or each plane `N3 = c`
+    /// asked for, on the box `[0, max N1] × [0, max N2]`; proven for sums of
+    /// one-heap games, observed otherwise.
+    fn lattice_rows(&self, solved: &Solved, cap: usize) -> Table {
+        let maxs = self.max_sizes();
+        let (w, h) = (maxs[0] + 1, maxs[1] + 1);
+        let top = *maxs.iter().max().unwrap();
+        let proof = super::planes::sum_proof(&self.rule, top.max(64));
+        let label = self.rule.label();
+        let mut rows = LatticeRows::new(cap);
+        if self.sizes.len() == 2 {
+            let g = Grid::from_fn(w, h, |x, y| solved.is_p(&[x, y]));
+            let m = lattices::model(&g, proof.as_ref());
+            rows.push(&label, None, &g, m.as_ref());
+        } else {
+            for &c in &self.sizes[2] {
+                let c = c as usize;
+                let g = Grid::from_fn(w, h, |x, y| solved.is_p(&[x, y, c]));
+                let pp = proof.as_ref().map(|p| lattices::plane_proof(p, c));
+                let m = lattices::model(&g, pp.as_ref());
+                rows.push(&format!("{label} | N3 = {c}"), Some(c), &g, m.as_ref());
+            }
+        }
+        rows.into_table()
     }
 
     fn many_heap_positions(&self, solved: &Solved, takes: &[u32]) -> Table {
@@ -399,6 +463,14 @@ enum Solved {
 }
 
 impl Solved {
+    /// Is the position (at the start of a game) a P-position?
+    fn is_p(&self, heaps: &[usize]) -> bool {
+        match self {
+            Solved::Xor(g) => heaps.iter().fold(0, |a, &h| a ^ g.get(h)) == 0,
+            Solved::Joint(j) => j.start_is_p(heaps),
+        }
+    }
+
     /// Outcome and Grundy value of `heaps`; its winning moves (heap, take) into `wins`.
     fn position(
         &self,

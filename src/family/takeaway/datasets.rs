@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
-use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS};
+use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS, STATUS, STATUSES};
+
+use super::lattices::{FRAMES, POINT_FIELDS, POLYGON_FIELDS, TILE_FIELDS};
 
 /// The fields of one winning move.
 pub const MOVE_FIELDS: &[&str] = &["heap", "take"];
@@ -172,8 +174,147 @@ pub static LOSS_SETS: Dataset = Dataset {
     groups: &[RULE, LOSS],
 };
 
+static LATTICE_KEY: &[Column] = &[
+    Column::new(
+        "set",
+        Dtype::Cat,
+        Role::Label,
+        "the loss set the row describes: the rule, then `| N3 = c` for a plane of a three-heap loss set",
+    ),
+    Column::new(
+        "plane",
+        Dtype::Int,
+        Role::Position,
+        "three heaps: the plane N3 = c whose loss set {(N1, N2)} the row describes; null with two heaps",
+    )
+    .nullable(),
+    Column::new(
+        "frame",
+        Dtype::Enum(FRAMES),
+        Role::Position,
+        "the part of the loss set the row describes: `plain`, the quadrant beyond the corner (x0, y0); `below` / `above`, the sector x ≥ y / y ≥ x, when no lattice fits a quadrant but each sector has its own (coordinates (u, v) = (x − y, y) / (y − x, x), docs/lattice.md, Sectors); null when `status` is `none`",
+    )
+    .nullable(),
+];
+
+static LATTICE: &[Column] = &[
+    Column::new(
+        STATUS,
+        Dtype::Enum(STATUSES),
+        Role::Result,
+        "`proven` (an argument covers every point: sums of one-heap games, see `argument`), `observed` (checked in the box, see the `box_*`, `tiles*` and `margin_*` columns), or `none` (no lattice with enough evidence in the box)",
+    ),
+    Column::new(
+        "p",
+        Dtype::Int,
+        Role::Result,
+        "the finest lattice in Hermite normal form ⟨(p, 0), (a, q)⟩, in (N1, N2) = (x, y): p, the smallest horizontal period; null when `status` is `none`",
+    )
+    .nullable(),
+    Column::new("a", Dtype::Int, Role::Result, "the shear of the second basis vector (a, q), 0 ≤ a < p").nullable(),
+    Column::new("q", Dtype::Int, Role::Result, "the smallest positive vertical component of a lattice vector").nullable(),
+    Column::new("lattice", Dtype::Str, Role::Result, "the lattice as text, `⟨(p,0), (a,q)⟩`").nullable(),
+    Column::new(
+        "x0",
+        Dtype::Int,
+        Role::Result,
+        "the corner of the periodic region (in the frame's coordinates): the set is periodic on x ≥ x0 and y ≥ y0 (`plain`), on x − y ≥ x0 and y ≥ y0 (`below`), on y − x ≥ x0 and x ≥ y0 (`above`); of the staircase's corners the one with the smallest max(x0, y0), then x0 + y0",
+    )
+    .nullable(),
+    Column::new("y0", Dtype::Int, Role::Result, "the corner's second coordinate (see `x0`)").nullable(),
+    Column::new("region", Dtype::Str, Role::Result, "the periodic region beyond the corner, in words (`x ≥ 0 and y ≥ 0`)").nullable(),
+    Column::new(
+        "staircase",
+        Dtype::StructList(POINT_FIELDS),
+        Role::Result,
+        "the preperiod region exactly: every corner (x, y) of the staircase (in the frame's coordinates, lowest y first); the set is periodic beyond each, and the preperiod region is what lies beyond none; one corner (the proof's) for a proven structure; empty when `status` is `none`",
+    ),
+    Column::new(
+        "strips_x",
+        Dtype::Int,
+        Role::Result,
+        "the strips of the preperiod region are periodic along their length too: the rows y < y0 with period p from x ≥ strips_x, the columns x < x0 with the vertical period from y ≥ strips_y; null when they are not (within the evidence rules)",
+    )
+    .nullable(),
+    Column::new("strips_y", Dtype::Int, Role::Result, "see `strips_x`").nullable(),
+    Column::new(
+        "tile_x",
+        Dtype::Int,
+        Role::Result,
+        "the tile, a fundamental domain of the lattice inside the periodic region: the rectangle [tile_x, tile_x + p) × [tile_y, tile_y + q) in (x, y)",
+    )
+    .nullable(),
+    Column::new("tile_y", Dtype::Int, Role::Result, "see `tile_x`").nullable(),
+    Column::new("tile_points", Dtype::Int, Role::Result, "points per tile, p·q (the lattice's index in ℤ²)").nullable(),
+    Column::new("tile_members", Dtype::Int, Role::Result, "P-positions per tile").nullable(),
+    Column::new(
+        "tile",
+        Dtype::StructList(TILE_FIELDS),
+        Role::Result,
+        "the tile's P-positions, as offsets (dx, dy) from (tile_x, tile_y); with the lattice they give every P-position of the periodic region; empty when `status` is `none`",
+    ),
+    Column::new("density", Dtype::Float, Role::Result, "loss density of the periodic region: tile_members / tile_points (tables show 5 decimals)")
+        .nullable()
+        .display(density_text),
+    Column::new("box_x", Dtype::Int, Role::Result, "the box the loss set was computed and checked in: [0, box_x] × [0, box_y] (the largest N1, N2 asked for)"),
+    Column::new("box_y", Dtype::Int, Role::Result, "see `box_x`"),
+    Column::new(
+        "tiles_x",
+        Dtype::Int,
+        Role::Result,
+        "whole tiles of the periodic region inside the box along each axis (in the frame's coordinates): ⌊margin_x / p⌋, ⌊margin_y / q⌋ (at least 3 for `observed`)",
+    )
+    .nullable(),
+    Column::new("tiles_y", Dtype::Int, Role::Result, "see `tiles_x`").nullable(),
+    Column::new("tiles", Dtype::Int, Role::Result, "tiles_x · tiles_y: the copies of the tile the box holds beyond the corner").nullable(),
+    Column::new(
+        "margin_x",
+        Dtype::Int,
+        Role::Result,
+        "how far past the corner the pattern was checked, to the box edge (in the frame's coordinates): box_x + 1 − x0, box_y + 1 − y0 (for `observed`, the corner is at most half-way)",
+    )
+    .nullable(),
+    Column::new("margin_y", Dtype::Int, Role::Result, "see `margin_x`").nullable(),
+    Column::new("symmetric", Dtype::Bool, Role::Result, "the loss set in the box is symmetric under (x, y) → (y, x)"),
+    Column::new(
+        "evidence",
+        Dtype::Str,
+        Role::Result,
+        "what establishes the structure, in one line: the box, the whole tiles and the periodic stretch checked (or why there is none)",
+    ),
+    Column::new(
+        "argument",
+        Dtype::Str,
+        Role::Result,
+        "for `proven`: the proof (docs/lattice.md, Proofs: the two-heap game is a sum of one-heap games whose Grundy period is proven); null otherwise",
+    )
+    .nullable(),
+    Column::new("window", Dtype::Int, Role::Result, "the drawing window [0, window]² of `points`: the preperiod region's extent and four periods beyond (at least 60), at most the box and the sweep's `points_window` (default 1000 for two heaps, 0 for three)"),
+    Column::new("points", Dtype::StructList(POINT_FIELDS), Role::Result, "the P-positions (x, y) in the drawing window, for the figures; empty when `points_window` is 0"),
+    Column::new(
+        "periodic_region",
+        Dtype::StructList(POLYGON_FIELDS),
+        Role::Result,
+        "the periodic region inside the drawing window, one convex polygon per staircase corner (vertices are points; the region's points are on or inside a polygon), for the figures",
+    ),
+];
+
+/// `lattices`: two heaps (or planes of three); one row per loss set and part of its model.
+pub static LATTICES: Dataset = Dataset {
+    name: "lattices",
+    doc: "Two heaps (or the planes N3 = c of three): one row per rule (and plane) and part of its model: the finest lattice of the loss set, its preperiod region, tile and density, proven or observed with its evidence box. Written only when the sweep lists it in `datasets:`.",
+    groups: &[RULE, LATTICE_KEY, LATTICE],
+};
+
 /// Every takeaway dataset.
-pub static DATASETS: &[&Dataset] = &[&POSITIONS, &PERIODS, &LOSS_SETS];
+pub static DATASETS: &[&Dataset] = &[&POSITIONS, &PERIODS, &LOSS_SETS, &LATTICES];
+
+/// A density with 5 decimals (empty for null).
+fn density_text(t: &Table, row: usize, out: &mut String) {
+    if let Some(Cell::Float(v)) = t.cell("density", row) {
+        let _ = write!(out, "{v:.5}");
+    }
+}
 
 /// A move list as the reports print it: takes (`1,2`) with one heap, heap
 /// letter and take (`A3,B4`) with several.

@@ -11,6 +11,8 @@
 //! no_repeat: false              # true | false, or [false, true]
 //! horizon: 5000                 # optional: one-heap sequences are computed to here for periods
 //! proof_cap: 10000000           # optional: how far the horizon may be extended to prove a period
+//! datasets: [lattices]          # optional: two or three heaps: the loss sets' lattices
+//! points_window: 1000           # optional, with lattices: P-positions stored for the figures, [0, W]²
 //! ```
 //!
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
@@ -23,6 +25,7 @@ pub mod brute;
 pub mod cases;
 pub mod datasets;
 pub mod explain;
+pub mod lattices;
 pub mod one_heap;
 pub mod params;
 pub mod planes;
@@ -30,6 +33,9 @@ pub mod play;
 pub mod solve;
 pub mod solver;
 pub mod views;
+
+#[cfg(test)]
+mod lattices_tests;
 
 pub use one_heap::OneHeap;
 pub use solve::{PositionAnswer, answer};
@@ -140,6 +146,7 @@ impl Family for Takeaway {
          no_repeat: true | false (or [false, true])\n\
          horizon: one-heap sequences are computed to this N for period detection (default max(N, 64·max(S)+64))\n\
          proof_cap: for a finite S, the horizon is extended (×4 at a time) until the period is proven, to at most this N (default 10^7)\n\
+         points_window: with `datasets: [lattices]`, the P-positions of each loss set stored for its figures, in [0, W]² at most (default 1000 for two heaps, 0 for three)\n\
          solve: --heaps 3,5,7, --take set:1,3,4, --play misere, --no-repeat (or --rule \"set:1,3,4 no_repeat misere\"), --last-take T"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {

@@ -23,6 +23,7 @@ const KEYS: &[&str] = &[
     "no_repeat",
     "horizon",
     "proof_cap",
+    "points_window",
 ];
 const MAX_HEAP: i64 = 1 << 40;
 
@@ -241,6 +242,28 @@ struct Params {
     horizon: Option<usize>,
     proof_cap: usize,
     skipped: usize,
+    lattices: bool,
+    points_window: Option<usize>,
+}
+
+/// Does the sweep ask for the `lattices` dataset (`datasets:`)? Only two
+/// and three heaps have one.
+fn wants_lattices(sweep: &Node<'_>, counts: &[usize]) -> Result<bool, SpecError> {
+    let Some(d) = sweep.get("datasets") else {
+        return Ok(false);
+    };
+    let asked = d
+        .items()
+        .iter()
+        .any(|i| i.value().as_str() == Some(super::datasets::LATTICES.name));
+    if let Some(heaps) = counts.iter().find(|d| !(2..=3).contains(*d))
+        && asked
+    {
+        return Err(d.err(format!(
+            "the `lattices` dataset describes two-heap loss sets and the planes N3 = c of three-heap ones; this sweep has `heaps: {heaps}` (use 2 or 3)"
+        )));
+    }
+    Ok(asked)
 }
 
 /// `heaps:` — one heap count or several (a list or a range; one case per
@@ -334,7 +357,19 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         .map(|h| h.int(1, 1 << 28))
         .transpose()?
         .map_or(PROOF_CAP, |h| h as usize);
+    let lattices = wants_lattices(sweep, &counts)?;
+    let points_window = match sweep.get("points_window") {
+        Some(w) if !lattices => {
+            return Err(w.err(
+                "`points_window` only matters with the `lattices` dataset (`datasets: [lattices]`)",
+            ));
+        }
+        Some(w) => Some(w.int(0, 1 << 20)? as usize),
+        None => None,
+    };
     let p = Params {
+        lattices,
+        points_window,
         takes,
         layouts,
         plays,
@@ -438,17 +473,18 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                         play,
                         no_repeat,
                     };
-                    cases.push(Box::new(TakeCase::new(
-                        rule,
-                        sizes.clone(),
-                        skey.clone(),
-                        horizon,
-                        p.proof_cap,
-                    )));
+                    let window = p
+                        .points_window
+                        .unwrap_or_else(|| super::lattices::default_points_window(*heaps));
+                    cases.push(Box::new(
+                        TakeCase::new(rule, sizes.clone(), skey.clone(), horizon, p.proof_cap)
+                            .with_lattices(p.lattices)
+                            .with_points_window(window),
+                    ));
                 }
             }
         }
-        for v in views::for_heaps(*heaps) {
+        for v in views::for_heaps(*heaps, p.lattices) {
             if !views.contains(&v) {
                 views.push(v);
             }

@@ -1,6 +1,6 @@
 //! The views `takeaway` draws, declared once.
 
-use crate::view::{View, ViewKind};
+use crate::view::{TileColumns, View, ViewKind};
 
 /// Report 004's one-heap tables: rows N, columns the rule, cells the winning takes.
 pub static WINNING_TABLE: View = View {
@@ -117,6 +117,72 @@ pub static POSITIONS_TABLE: View = View {
     only: &[],
 };
 
+/// The lattice of each loss set: the table per rule family.
+pub static LATTICE_TABLE: View = View {
+    name: "lattice_table",
+    title: "Lattices of the loss sets (Hermite normal form ⟨(p,0), (a,q)⟩)",
+    dataset: "lattices",
+    kind: ViewKind::Listing {
+        columns: &[
+            "rule",
+            "take_min",
+            "take_max",
+            "plane",
+            "frame",
+            "status",
+            "lattice",
+            "region",
+            "staircase",
+            "tile_points",
+            "tile_members",
+            "density",
+            "box_x",
+            "box_y",
+            "tiles",
+            "margin_x",
+            "margin_y",
+        ],
+        filter: &[],
+    },
+    only: &[],
+};
+
+const TILE: TileColumns = TileColumns {
+    x: "tile_x",
+    y: "tile_y",
+    p: "p",
+    a: "a",
+    q: "q",
+};
+
+/// The loss set with its tile and lattice vectors.
+pub static LATTICE_TILES: View = View {
+    name: "lattice_tiles",
+    title: "P-positions, the tile (red) and the lattice vectors (p,0), (a,q); shaded: periodic region",
+    dataset: "lattices",
+    kind: ViewKind::Pattern {
+        points: "points",
+        region: "periodic_region",
+        tile: Some(TILE),
+        facet: Some("set"),
+    },
+    only: &[],
+};
+
+/// The preperiod region of each loss set.
+pub static PREPERIOD_REGION: View = View {
+    name: "preperiod_region",
+    title: "Preperiod region (white; its P-positions orange) and periodic region (shaded)",
+    dataset: "lattices",
+    kind: ViewKind::Pattern {
+        points: "points",
+        region: "periodic_region",
+        tile: None,
+        facet: Some("set"),
+    },
+    only: &[],
+};
+
 /// Every takeaway view.
 pub static VIEWS: &[&View] = &[
     &WINNING_TABLE,
@@ -126,13 +192,21 @@ pub static VIEWS: &[&View] = &[
     &LOSS_SCATTER,
     &P_POSITIONS,
     &POSITIONS_TABLE,
+    &LATTICE_TABLE,
+    &LATTICE_TILES,
+    &PREPERIOD_REGION,
 ];
 
-/// The views of a sweep with `heaps` heaps.
-pub fn for_heaps(heaps: usize) -> Vec<&'static View> {
-    match heaps {
+/// The views of a sweep with `heaps` heaps (and the `lattices` dataset
+/// when asked for).
+pub fn for_heaps(heaps: usize, lattices: bool) -> Vec<&'static View> {
+    let mut v: Vec<&'static View> = match heaps {
         1 => vec![&WINNING_TABLE, &LOSS_SETS, &PERIOD_TABLE],
         2 => vec![&MOVE_TABLE, &LOSS_SCATTER, &P_POSITIONS, &POSITIONS_TABLE],
         _ => vec![&P_POSITIONS, &POSITIONS_TABLE],
+    };
+    if lattices {
+        v.extend([&LATTICE_TABLE, &LATTICE_TILES, &PREPERIOD_REGION]);
     }
+    v
 }
