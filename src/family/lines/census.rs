@@ -15,7 +15,7 @@ use super::board::{Hex, hexagons};
 use super::class_of;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
 use super::hexsum::HexSolver;
-use crate::data::{DictVec, EnumVec, IntListVec, StrVec, Table, Values};
+use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{PLAYS, Play};
 
@@ -317,14 +317,14 @@ fn bounds_table(label: &str, e: Enumeration, t: &Tally) -> Table {
 /// fewest pieces first.
 fn p_table(label: &str, t: &Tally) -> Table {
     let v = &t.p_nonsymmetric;
-    let mut board = StrVec::with_capacity(v.len(), v.len() * 32);
+    let mut board = DictVec::default();
     let mut sides = IntListVec::default();
     for b in v {
         board.push(&board_text(b.sides));
         sides.push_iter(b.sides.iter().map(|&x| x as i64));
     }
     head(label, v.len())
-        .with("board", Values::Str(board))
+        .with("board", Values::Dict(board))
         .with("hexagon_sides", Values::IntList(sides))
         .with(
             "largest_side",

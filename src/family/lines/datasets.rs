@@ -432,7 +432,7 @@ static HEXAGON_P: &[Column] = &[
     PLAY_COLUMN,
     Column::new(
         "board",
-        Dtype::Str,
+        Dtype::Cat,
         Role::Position,
         "the hexagon as a spec writes it (accepted back by `nimlab solve lines`)",
     ),
