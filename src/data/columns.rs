@@ -109,10 +109,56 @@ impl<'a> FromIterator<&'a str> for StrVec {
 
 /// Repeated labels (a rule, a board's name): the distinct strings once, in
 /// order of first appearance, and one code per row.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct DictVec {
     levels: Vec<String>,
     codes: Vec<u32>,
+    /// Finds a label's code among many levels (a board's name per row).
+    index: LevelIndex,
+}
+
+impl PartialEq for DictVec {
+    fn eq(&self, other: &Self) -> bool {
+        self.levels == other.levels && self.codes == other.codes
+    }
+}
+
+/// A label's hash → its code, for the levels `0..upto`, built once a
+/// dictionary has more than [`LevelIndex::LINEAR`] levels: a linear search
+/// per row made a column of distinct labels (every hexagon's name) quadratic.
+/// Keyed by the hash only (the levels are not copied); a code found is
+/// checked against its label, and a label whose hash collides with another's
+/// falls back to the linear search (still correct, only slower).
+#[derive(Clone, Debug, Default)]
+struct LevelIndex {
+    by_hash: rustc_hash::FxHashMap<u64, u32>,
+    upto: usize,
+}
+
+impl LevelIndex {
+    /// Up to this many levels a linear search is as fast.
+    const LINEAR: usize = 16;
+
+    fn hash(label: &str) -> u64 {
+        use std::hash::BuildHasher;
+        rustc_hash::FxBuildHasher.hash_one(label)
+    }
+
+    /// The code of `label` among `levels`, if present.
+    fn find(&mut self, levels: &[String], label: &str) -> Option<usize> {
+        if levels.len() <= Self::LINEAR {
+            return levels.iter().rposition(|l| l == label);
+        }
+        for (i, l) in levels.iter().enumerate().skip(self.upto) {
+            self.by_hash.entry(Self::hash(l)).or_insert(i as u32);
+        }
+        self.upto = levels.len();
+        match self.by_hash.get(&Self::hash(label)) {
+            Some(&c) if levels[c as usize] == label => Some(c as usize),
+            Some(_) => levels.iter().rposition(|l| l == label),
+            None => None,
+        }
+    }
 }
 
 impl DictVec {
@@ -121,23 +167,32 @@ impl DictVec {
         DictVec {
             levels: vec![label.to_string()],
             codes: vec![0; n],
+            index: LevelIndex::default(),
         }
     }
     /// A column from its dictionary and codes (codes must index `levels`).
     pub fn from_parts(levels: Vec<String>, codes: Vec<u32>) -> DictVec {
         debug_assert!(codes.iter().all(|&c| (c as usize) < levels.len()));
-        DictVec { levels, codes }
+        DictVec {
+            levels,
+            codes,
+            index: LevelIndex::default(),
+        }
+    }
+    /// The code of `label`, added to the dictionary if new.
+    fn code(&mut self, label: &str) -> u32 {
+        match self.index.find(&self.levels, label) {
+            Some(c) => c as u32,
+            None => {
+                self.levels.push(label.to_string());
+                (self.levels.len() - 1) as u32
+            }
+        }
     }
     /// Appends a label.
     pub fn push(&mut self, label: &str) {
-        let code = match self.levels.iter().rposition(|l| l == label) {
-            Some(c) => c,
-            None => {
-                self.levels.push(label.to_string());
-                self.levels.len() - 1
-            }
-        };
-        self.codes.push(code as u32);
+        let code = self.code(label);
+        self.codes.push(code);
     }
     /// Row `i`.
     pub fn get(&self, i: usize) -> Option<&str> {
@@ -160,17 +215,7 @@ impl DictVec {
         self.codes.is_empty()
     }
     pub(crate) fn extend_from(&mut self, other: &DictVec) {
-        let map: Vec<u32> = other
-            .levels
-            .iter()
-            .map(|l| match self.levels.iter().position(|x| x == l) {
-                Some(c) => c as u32,
-                None => {
-                    self.levels.push(l.clone());
-                    (self.levels.len() - 1) as u32
-                }
-            })
-            .collect();
+        let map: Vec<u32> = other.levels.iter().map(|l| self.code(l)).collect();
         self.codes
             .extend(other.codes.iter().map(|&c| map[c as usize]));
     }
@@ -178,6 +223,7 @@ impl DictVec {
         DictVec {
             levels: self.levels.clone(),
             codes: rows.iter().map(|&i| self.codes[i]).collect(),
+            index: LevelIndex::default(),
         }
     }
 }
@@ -522,6 +568,29 @@ mod tests {
         assert!(v.has_nulls());
         let t = v.take_rows(&[3, 2]);
         assert_eq!(t.iter_opt().collect::<Vec<_>>(), vec![Some("bc"), None]);
+    }
+
+    /// Many distinct labels (past the linear search), repeated and
+    /// appended: every row reads back its label, each level once, in order
+    /// of first appearance.
+    #[test]
+    fn dictionaries_with_many_levels() {
+        let label = |i: usize| format!("H({},{})", i % 97, i % 89);
+        let mut d = DictVec::default();
+        for i in 0..20_000 {
+            d.push(&label(i));
+        }
+        assert_eq!(d.levels().len(), 97 * 89);
+        assert!((0..20_000).all(|i| d.get(i) == Some(label(i).as_str())));
+        let mut e = DictVec::repeat("first", 2);
+        e.extend_from(&d);
+        e.push("first");
+        e.push(&label(5));
+        assert_eq!(e.levels().len(), 97 * 89 + 1);
+        assert_eq!(e.get(20_002), Some("first"));
+        assert_eq!(e.get(20_003), Some(label(5).as_str()));
+        assert!((0..20_000).all(|i| e.get(i + 2) == Some(label(i).as_str())));
+        assert_eq!(e.codes()[20_003], e.codes()[7]);
     }
 
     #[test]

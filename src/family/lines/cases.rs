@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::bail;
 use rayon::prelude::*;
 
-use super::board::Shape;
+use super::board::{Hex, Shape};
 use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, PERIODS, POSITIONS, REGIONS};
 use super::hexsum::HexSolver;
 use super::rules::Take;
@@ -32,6 +32,9 @@ pub struct LinesCase {
     /// Boards in the sweep (big sweeps get a bigger dense chord memo).
     pub(crate) hex_boards: usize,
     pub(crate) memo_budget: u64,
+    /// The sweep's chord solver is one thin table `(rows, length)`
+    /// ([`HexSolver::thin`]): sequences with lines beyond the memo's sides.
+    pub(crate) thin: Option<(u32, u32)>,
 }
 
 impl LinesCase {
@@ -50,6 +53,11 @@ impl LinesCase {
             return self.memo_budget;
         }
         (48u64 << n.min(58)).min(self.memo_budget)
+    }
+    /// A block of a hexagon enumeration solved by chords: its enumeration's
+    /// census ([`super::census`]) counts the classes, per largest side.
+    pub(crate) fn census_by_enumeration(&self) -> bool {
+        self.group.census.is_some() && self.method() == Method::Chords
     }
 }
 
@@ -96,11 +104,12 @@ impl Case for LinesCase {
         } else {
             0
         };
-        ex.max(
-            HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
-                * u64::from(self.hex.is_some()),
-        )
-        .max(self.memo_memory(n))
+        let chords = match self.thin {
+            Some((rows, length)) => HexSolver::thin_bytes(rows, length),
+            None => HexSolver::upfront_bytes(self.hex_side, self.hex_boards),
+        };
+        ex.max(chords * u64::from(self.hex.is_some()))
+            .max(self.memo_memory(n))
     }
     fn memory_hint(&self) -> &'static str {
         if self.method() == Method::Components {
@@ -134,11 +143,15 @@ impl Case for LinesCase {
         r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        if self.census_by_enumeration() && !ctx.wants(POSITIONS.name) && !ctx.wants(CELLS.name) {
+            // The census has every value; nothing of this block is kept.
+            return Ok(Vec::new());
+        }
         let solved = self.solve_boards(ctx)?;
-        let mut out: Output = vec![
-            (&POSITIONS, self.positions(&solved)),
-            (&CLASS_COUNTS, self.class_counts(&solved)),
-        ];
+        let mut out: Output = vec![(&POSITIONS, self.positions(&solved))];
+        if !self.census_by_enumeration() {
+            out.push((&CLASS_COUNTS, self.class_counts(&solved)));
+        }
         if let Some(t) = self.periods(&solved) {
             out.push((&PERIODS, t));
         }
@@ -160,10 +173,20 @@ impl Case for LinesCase {
 impl LinesCase {
     /// Every board of the group solved, with its solve time.
     fn solve_boards(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Vec<(Solved, f64)>> {
-        let hex = self
-            .hex
-            .as_ref()
-            .map(|h| h.get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards)));
+        let hex = self.hex.as_ref().map(|h| {
+            h.get_or_init(|| match self.thin {
+                Some((rows, length)) => HexSolver::thin(rows, length),
+                None => HexSolver::for_sweep(self.hex_side, self.hex_boards),
+            })
+        });
+        if let Some(hex) = hex
+            && !ctx.wants(POSITIONS.name)
+            && !self.pictures
+            && !self.counts
+        {
+            // Only the values are kept (periods, class counts): no winning runs.
+            return Ok(self.values_only(hex));
+        }
         let one = |s: &Shape| -> anyhow::Result<(Solved, f64)> {
             let t = Instant::now();
             let mut r = solve_board(
@@ -198,6 +221,27 @@ impl LinesCase {
                 one(s)
             })
             .collect()
+    }
+}
+
+impl LinesCase {
+    /// Every board's Grundy value from the chord solver, without its moves.
+    fn values_only(&self, hex: &HexSolver) -> Vec<(Solved, f64)> {
+        let one = |s: &Shape| {
+            let t = Instant::now();
+            let sides = s.sides().expect("a chord board has sides");
+            let g = hex.grundy(Hex::from_sides(sides), &|_| {});
+            let r = Solved {
+                is_p: g == 0,
+                grundy: Some(g),
+                wins: Vec::new(),
+                method: "chords",
+                counts: None,
+                memo: None,
+            };
+            (r, t.elapsed().as_secs_f64())
+        };
+        self.group.shapes.iter().map(one).collect()
     }
 }
 

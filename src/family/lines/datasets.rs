@@ -210,13 +210,22 @@ static PERIOD_HEAD: &[Column] = &[
     ),
 ];
 
-static PERIOD_TAIL: &[Column] = &[Column::new(
-    "periodic_from",
-    Dtype::Int,
-    Role::Result,
-    "the parameter's value where the periodic stretch starts; null without a period",
-)
-.nullable()];
+static PERIOD_TAIL: &[Column] = &[
+    Column::new(
+        "periodic_from",
+        Dtype::Int,
+        Role::Result,
+        "the parameter's value where the periodic stretch starts; null without a period",
+    )
+    .nullable(),
+    Column::new(
+        "periods_seen",
+        Dtype::Int,
+        Role::Result,
+        "whole periods in the evidence window `periodic_from..to` (at least 3, and the window at least half the range); null without a period",
+    )
+    .nullable(),
+];
 
 /// `periods`: one row per board sequence, rule and values.
 pub static PERIODS: Dataset = Dataset {
@@ -381,6 +390,152 @@ pub static REGIONS: Dataset = Dataset {
     groups: &[REGION_ROW],
 };
 
+const ENUMERATION: Column = Column::new(
+    "enumeration",
+    Dtype::Cat,
+    Role::Label,
+    "the hexagons counted (a `hexagons:` board item), `sides ≤ 128`: one per symmetry class",
+);
+
+static HEXAGON_VALUE: &[Column] = &[
+    ENUMERATION,
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "grundy",
+        Dtype::Int,
+        Role::Param,
+        "a Grundy value that occurs",
+    ),
+    Column::new(
+        "class",
+        Dtype::Enum(CLASSES),
+        Role::Result,
+        "report 000's class of the value (`beyond N5` ≥ 5)",
+    ),
+    Column::new(
+        "boards",
+        Dtype::Int,
+        Role::Result,
+        "hexagons with that value",
+    ),
+    Column::new(
+        "share",
+        Dtype::Float,
+        Role::Result,
+        "their share of the enumeration (0..1)",
+    ),
+    Column::new(
+        "smallest_board",
+        Dtype::Cat,
+        Role::Result,
+        "the smallest such hexagon (fewest pieces, then smallest side tuple), as a spec writes it",
+    ),
+    Column::new("smallest_pieces", Dtype::Int, Role::Result, "its pieces"),
+];
+
+/// `hexagon_values`: the distribution of Grundy values over an enumeration.
+pub static HEXAGON_VALUES: Dataset = Dataset {
+    name: "hexagon_values",
+    doc: "One row per hexagon enumeration, rule and Grundy value that occurs: how many hexagons have it and the smallest one.",
+    groups: &[HEXAGON_VALUE],
+};
+
+static HEXAGON_BOUND: &[Column] = &[
+    ENUMERATION,
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "max_side",
+        Dtype::Int,
+        Role::Position,
+        "the side bound L: the row counts the enumeration's hexagons with every side ≤ L",
+    ),
+    Column::new(
+        "hexagons",
+        Dtype::Int,
+        Role::Result,
+        "hexagons with every side ≤ L",
+    ),
+    Column::new(
+        "max_grundy",
+        Dtype::Int,
+        Role::Result,
+        "the largest Grundy value among them",
+    ),
+    Column::new(
+        "max_board",
+        Dtype::Cat,
+        Role::Result,
+        "the smallest hexagon with that value (fewest pieces, then smallest side tuple)",
+    ),
+    Column::new("max_board_pieces", Dtype::Int, Role::Result, "its pieces"),
+    Column::new(
+        "p_positions",
+        Dtype::Int,
+        Role::Result,
+        "P-positions (Grundy value 0) among them",
+    ),
+    Column::new(
+        "nonsymmetric",
+        Dtype::Int,
+        Role::Result,
+        "hexagons among them that are not point-symmetric (sides other than a, b, c, a, b, c)",
+    ),
+    Column::new(
+        "nonsymmetric_p",
+        Dtype::Int,
+        Role::Result,
+        "P-positions among the hexagons that are not point-symmetric",
+    ),
+    Column::new(
+        "nonsymmetric_p_share",
+        Dtype::Float,
+        Role::Result,
+        "their share of the hexagons that are not point-symmetric (0..1)",
+    ),
+    Column::new(
+        "symmetric_p",
+        Dtype::Int,
+        Role::Result,
+        "P-positions among the point-symmetric hexagons (report 000: none, the first player cuts the centre line and mirrors)",
+    ),
+];
+
+/// `hexagon_bounds`: per side bound, the largest value and the P-positions.
+pub static HEXAGON_BOUNDS: Dataset = Dataset {
+    name: "hexagon_bounds",
+    doc: "One row per hexagon enumeration, rule and side bound L: the hexagons with every side ≤ L, their largest Grundy value and its smallest board, and their P-positions.",
+    groups: &[HEXAGON_BOUND],
+};
+
+static HEXAGON_P: &[Column] = &[
+    ENUMERATION,
+    TAKE,
+    PLAY_COLUMN,
+    Column::new(
+        "board",
+        Dtype::Cat,
+        Role::Position,
+        "the hexagon as a spec writes it (accepted back by `nimlab solve lines`)",
+    ),
+    Column::new(
+        "hexagon_sides",
+        Dtype::IntList,
+        Role::Param,
+        "its six sides (the smallest tuple of its symmetry class)",
+    ),
+    Column::new("largest_side", Dtype::Int, Role::Param, "its largest side"),
+    Column::new("pieces", Dtype::Int, Role::Param, "its pieces"),
+];
+
+/// `hexagon_p_positions`: the P-positions that are not point-symmetric.
+pub static HEXAGON_P_POSITIONS: Dataset = Dataset {
+    name: "hexagon_p_positions",
+    doc: "One row per hexagon of an enumeration that is a P-position (Grundy value 0) and not point-symmetric, fewest pieces first.",
+    groups: &[HEXAGON_P],
+};
+
 /// Every lines dataset.
 pub static DATASETS: &[&Dataset] = &[
     &POSITIONS,
@@ -389,6 +544,9 @@ pub static DATASETS: &[&Dataset] = &[
     &CLASS_COUNTS,
     &CELLS,
     &REGIONS,
+    &HEXAGON_VALUES,
+    &HEXAGON_BOUNDS,
+    &HEXAGON_P_POSITIONS,
 ];
 
 /// Runs as the tables print them: `(q,r)` for one piece, else the direction

@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
-use super::chordtab::ChordTable;
+use super::chordtab::{ChordTable, Hx};
 use super::components::Mex;
 use super::memo::Sharded;
 
@@ -125,6 +125,42 @@ impl HexSolver {
             max_side,
             computed: AtomicU64::new(0),
         }
+    }
+
+    /// A solver that reads every value from one [`ChordTable`] thin in `r`
+    /// (rows `≤ rows`, lines `≤ length` pieces), computed bottom-up on demand
+    /// on as many plain threads as rayon has: for sequences of boards with
+    /// few rows and long lines (report 000's A, B, C far along), beyond the
+    /// memo's sides of [`MAX_SIDE`]. Every board asked must lie in the table
+    /// ([`HexSolver::thin_holds`]); so do all their parts.
+    pub fn thin(rows: u32, length: u32) -> HexSolver {
+        assert!(rows >= 1 && length >= rows);
+        let threads = rayon::current_num_threads();
+        HexSolver {
+            memo: Memo::Hashed(Sharded::default()),
+            table: Some(ChordTable::lazy(rows - 1, length - 1, length - 1, threads)),
+            max_side: length,
+            computed: AtomicU64::new(0),
+        }
+    }
+
+    /// Does [`HexSolver::thin`]`(rows, length)` hold the hexagon with these sides?
+    pub fn thin_holds(rows: u32, length: u32, p: [u32; 6]) -> bool {
+        let h = Hx::from_sides(p);
+        h.r < rows && h.q < length && h.s() < length
+    }
+
+    /// The `(rows, length)` of the smallest thin table holding these hexagons.
+    pub fn thin_bounds(sides: impl IntoIterator<Item = [u32; 6]>) -> (u32, u32) {
+        sides.into_iter().fold((1, 1), |(r, l), p| {
+            let h = Hx::from_sides(p);
+            (r.max(h.r + 1), l.max(h.q.max(h.s()) + 1).max(h.r + 1))
+        })
+    }
+
+    /// Bytes [`HexSolver::thin`] allocates.
+    pub fn thin_bytes(rows: u32, length: u32) -> u64 {
+        ChordTable::bytes(rows - 1, length - 1, length - 1)
     }
 
     fn dense_max(boards: usize) -> u64 {

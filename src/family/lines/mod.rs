@@ -33,6 +33,7 @@
 pub mod board;
 pub mod brute;
 pub mod cases;
+pub mod census;
 pub mod chordtab;
 pub mod components;
 pub mod datasets;
@@ -85,6 +86,9 @@ pub struct Group {
     pub label: String,
     /// The parameter the sequence runs along (`y`, `n`, `p3`…) and each board's value of it.
     pub along: Option<(String, Vec<i64>)>,
+    /// A block of a `hexagons:` enumeration: the whole enumeration (its
+    /// census is one more case).
+    pub census: Option<census::Enumeration>,
 }
 
 impl Family for Lines {

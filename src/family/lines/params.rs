@@ -4,6 +4,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::board::{self, Hex, Shape, closes, parse_mask};
 use super::cases::LinesCase;
+use super::census::{CensusCase, Enumeration};
 use super::hexsum::{self, HexSolver};
 use super::rules::Take;
 use super::solving::{Method, feasibility, method_for};
@@ -13,6 +14,11 @@ use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
 use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;
+
+/// Largest value of a shape parameter (a side or row length): boards with
+/// lines beyond the chord memo's sides are solved from a thin chord table
+/// when it fits (see `thin_table`), and refused by name otherwise.
+const MAX_PARAM: i64 = 1 << 20;
 
 /// Default memo budget of the component solver.
 pub(crate) const DEFAULT_MEMO_GIB: i64 = 12;
@@ -156,6 +162,7 @@ fn parse_sum(
             label,
             shapes: vec![Shape::Mask(board::sum_mask(&c))],
             along: None,
+            census: None,
         });
     }
     Ok(())
@@ -202,6 +209,7 @@ pub(crate) fn parse_shape_map(
                 label: s.name(),
                 shapes: vec![s],
                 along: None,
+                census: None,
             });
         }
         "sum" => parse_sum(&node, groups, notes)?,
@@ -224,11 +232,12 @@ pub(crate) fn parse_shape_map(
                 .map(|n| n.int(1, max_side as i64))
                 .transpose()?
                 .unwrap_or(1) as u32;
-            let all = board::hexagons(
+            let e = Enumeration {
                 min_side,
                 max_side,
-                max_pieces.map_or(u64::MAX, |k| k as u64),
-            );
+                max_pieces: max_pieces.map_or(u64::MAX, |k| k as u64),
+            };
+            let all = e.boards();
             if all.is_empty() {
                 return Err(node.err("no equiangular hexagon satisfies these bounds"));
             }
@@ -246,6 +255,7 @@ pub(crate) fn parse_shape_map(
                         label: format!("largest side {m}"),
                         shapes: chunk.iter().map(|&p| Shape::Hexagon(p)).collect(),
                         along: None,
+                        census: Some(e),
                     });
                 }
                 i = j;
@@ -268,7 +278,7 @@ pub(crate) fn parse_shape_map(
             let mut vals: Vec<Vec<u32>> = Vec::new();
             for it in &items {
                 vals.push(
-                    it.ints(1, hexsum::MAX_SIDE as i64)?
+                    it.ints(1, MAX_PARAM)?
                         .into_iter()
                         .map(|x| x as u32)
                         .collect(),
@@ -357,6 +367,7 @@ pub(crate) fn parse_shape_map(
                             label: s.name(),
                             shapes: vec![s],
                             along: None,
+                            census: None,
                         });
                     }
                 } else {
@@ -364,6 +375,7 @@ pub(crate) fn parse_shape_map(
                         label,
                         shapes,
                         along,
+                        census: None,
                     });
                 }
             }
@@ -644,16 +656,6 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
                             play.as_str()
                         )));
                     }
-                    if m == Method::Chords {
-                        let lc = Hex::from_sides(s.sides().unwrap()).longest_chord();
-                        if lc > hexsum::MAX_SIDE {
-                            return Err(bnode.err(format!(
-                                "{}: its longest line has {lc} pieces; at most {} are supported",
-                                s.name(),
-                                hexsum::MAX_SIDE
-                            )));
-                        }
-                    }
                 }
             }
         }
@@ -685,15 +687,16 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
             }
         }
     }
+    let thin = thin_table(&p, hex_side).map_err(|m| sweep.err(m))?;
     let hex = Arc::new(OnceLock::new());
     let has_seq = p.groups.iter().any(|g| g.along.is_some());
-    let mut cases: Vec<Box<dyn Case>> = Vec::new();
+    let mut cases: Vec<LinesCase> = Vec::new();
     for g in p.groups {
         let g = Arc::new(g);
         for &take in &p.takes {
             for &play in &p.plays {
                 let uses_hex = method_for(&g.shapes[0], take, play, p.grundy) == Method::Chords;
-                cases.push(Box::new(LinesCase {
+                cases.push(LinesCase {
                     group: g.clone(),
                     take,
                     play,
@@ -705,11 +708,27 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     hex_side,
                     hex_boards: n_boards,
                     memo_budget: p.memo_budget,
-                }));
+                    thin,
+                });
             }
         }
     }
+    let censuses = census_cases(&cases, &hex, hex_side, n_boards);
+    let has_census = !censuses.is_empty();
+    let mut boxed: Vec<Box<dyn Case>> = cases
+        .into_iter()
+        .map(|c| Box::new(c) as Box<dyn Case>)
+        .collect();
+    boxed.extend(censuses);
     let mut views: Vec<&'static View> = vec![&views::WINNING_MOVES, &views::CLASS_COUNTS];
+    if has_census {
+        views.extend([
+            &views::HEXAGON_VALUES,
+            &views::HEXAGON_BOUNDS,
+            &views::MAX_GRUNDY,
+            &views::HEXAGON_P_POSITIONS,
+        ]);
+    }
     if has_seq {
         views.extend([
             &views::CLASS_TABLE,
@@ -724,15 +743,92 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         views.extend([&views::P_COUNTS, &views::COUNT_TABLE]);
     }
     let mut notes = p.notes;
-    if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
+    if let Some((rows, length)) = thin {
+        notes.push(Note::new(format!(
+            "chord table: every hexagon with at most {rows} rows and lines of at most {length} pieces ({})",
+            crate::mem::human_bytes(HexSolver::thin_bytes(rows, length))
+        )));
+    } else if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
         notes.push(Note::new(format!(
             "chord memo: dense table for sides ≤ {hex_side} ({:.0} MiB)",
             HexSolver::upfront_bytes(hex_side, n_boards) as f64 / (1u64 << 20) as f64
         )));
     }
     Ok(Plan {
-        cases,
+        cases: boxed,
         views,
         notes,
     })
+}
+
+/// One census per hexagon enumeration whose boards the chord solver answers
+/// (`take: maximal`, normal play), sharing the sweep's solver.
+fn census_cases(
+    cases: &[LinesCase],
+    hex: &Arc<OnceLock<HexSolver>>,
+    hex_side: u32,
+    hex_boards: usize,
+) -> Vec<Box<dyn Case>> {
+    let mut seen: Vec<(Enumeration, usize)> = Vec::new();
+    for c in cases.iter().filter(|c| c.census_by_enumeration()) {
+        let e = c.group.census.expect("an enumeration block");
+        match seen.iter_mut().find(|(x, _)| *x == e) {
+            Some((_, n)) => *n += c.group.shapes.len(),
+            None => seen.push((e, c.group.shapes.len())),
+        }
+    }
+    seen.into_iter()
+        .map(|(e, boards)| {
+            Box::new(CensusCase {
+                e,
+                boards,
+                hex: hex.clone(),
+                hex_side,
+                hex_boards,
+            }) as Box<dyn Case>
+        })
+        .collect()
+}
+
+/// Largest thin chord table a sweep may use (bytes).
+const THIN_MAX_BYTES: u64 = 2 << 30;
+
+/// The thin chord table `(rows, length)` of a sweep whose chord boards have
+/// lines beyond the memo's [`hexsum::MAX_SIDE`] pieces (report 000's
+/// sequences far along), if it fits; `None` when the memo holds every board;
+/// an error naming a board that neither holds.
+fn thin_table(p: &Params, hex_side: u32) -> Result<Option<(u32, u32)>, String> {
+    if hex_side <= hexsum::MAX_SIDE {
+        return Ok(None);
+    }
+    let chord_sides: Vec<[u32; 6]> = p
+        .groups
+        .iter()
+        .flat_map(|g| &g.shapes)
+        .filter(|s| {
+            p.takes.iter().any(|&t| {
+                p.plays
+                    .iter()
+                    .any(|&pl| method_for(s, t, pl, p.grundy) == Method::Chords)
+            })
+        })
+        .filter_map(Shape::sides)
+        .collect();
+    let (rows, length) = HexSolver::thin_bounds(chord_sides.iter().copied());
+    let bytes = HexSolver::thin_bytes(rows, length);
+    if bytes > THIN_MAX_BYTES {
+        let widest = chord_sides
+            .iter()
+            .max_by_key(|s| Hex::from_sides(**s).longest_chord())
+            .expect("a board with a long line");
+        return Err(format!(
+            "{}: its longest line has {} pieces, beyond the {} the chord memo keys; a table of every hexagon with at most {rows} rows and lines of {length} pieces would take {:.1} GiB (at most {:.0} GiB): use fewer rows or shorter lines",
+            Shape::Hexagon(*widest).name(),
+            Hex::from_sides(*widest).longest_chord(),
+            hexsum::MAX_SIDE,
+            bytes as f64 / (1u64 << 30) as f64,
+            THIN_MAX_BYTES as f64 / (1u64 << 30) as f64
+        ));
+    }
+    Ok(Some((rows, length)))
 }

@@ -251,8 +251,8 @@ impl LinesCase {
             .then(|| solved.iter().map(|(r, _)| r.grundy.unwrap_or(0)).collect());
         let mut rows = PeriodRows::default();
         let mut which = EnumVec::new(SEQUENCES, 2);
-        let (mut from, mut values, mut pattern) =
-            (vec![], IntListVec::default(), StrVec::default());
+        let (mut from, mut seen, mut values, mut pattern) =
+            (vec![], vec![], IntListVec::default(), StrVec::default());
         let seqs: Vec<(&str, Option<period::Period>)> = g
             .iter()
             .map(|g| ("grundy", period::observed_period(g)))
@@ -261,13 +261,11 @@ impl LinesCase {
         for (name, p) in &seqs {
             which.push_str(name);
             let Some(p) = p else {
-                let ev = format!(
-                    "no period covering half of {letter} = {}..{} and three periods",
-                    vals[0],
-                    vals[vals.len() - 1]
-                );
-                rows.push(None, &ev, None);
+                let (ev, form) =
+                    no_period(letter, vals, g.as_deref().filter(|_| *name == "grundy"));
+                rows.push(None, &ev, form.as_deref());
                 from.push(None);
+                seen.push(None);
                 values.push_null();
                 pattern.push_null();
                 continue;
@@ -291,6 +289,7 @@ impl LinesCase {
                 Some(&closed_form(name, letter, vals, &terms, p)),
             );
             from.push(Some(vals[p.preperiod]));
+            seen.push(Some(p.periods_seen() as i64));
             let range = p.preperiod..p.preperiod + p.period;
             match (&g, *name) {
                 (Some(g), "grundy") => values.push_iter(range.clone().map(|i| g[i] as i64)),
@@ -310,6 +309,7 @@ impl LinesCase {
         Some(
             rows.into_table(t)
                 .with("periodic_from", Values::OptInt(from))
+                .with("periods_seen", Values::OptInt(seen))
                 .with("period_values", Values::IntList(values))
                 .with("period_pattern", Values::Str(pattern)),
         )
@@ -415,6 +415,32 @@ impl LinesCase {
             )
             .with("cell", Values::Enum(cell))
     }
+}
+
+/// The evidence text of a sequence without a period, and for Grundy values
+/// an arithmetic period (`G(y + p) = G(y) + s`, same evidence rule) as its
+/// closed form when there is one (C(2, y, 2) grows).
+fn no_period(letter: &str, vals: &[i64], g: Option<&[u32]>) -> (String, Option<String>) {
+    let (first, last) = (vals[0], vals[vals.len() - 1]);
+    let none = format!("no period covering half of {letter} = {first}..{last} and three periods");
+    let ar = g.and_then(|g| {
+        let v: Vec<i64> = g.iter().map(|&x| x as i64).collect();
+        period::observed_arithmetic_period(&v)
+    });
+    let Some(ar) = ar else {
+        return (none, None);
+    };
+    let (pe, y0) = (ar.period.period, vals[ar.period.preperiod]);
+    let ev = format!(
+        "{none}; arithmetic period: G({letter} + {pe}) = G({letter}) + {}, observed on {letter} = {y0}..{last}, {} periods",
+        ar.saltus,
+        ar.period.periods_seen()
+    );
+    let form = format!(
+        "G({letter} + {pe}) = G({letter}) + {} for {letter} ≥ {y0} (observed on {letter} = {y0}..{last})",
+        ar.saltus
+    );
+    (ev, Some(form))
 }
 
 /// A run as its first and last piece.

@@ -613,6 +613,57 @@ fn run_plan(yaml: &str) -> Vec<Output> {
         .collect()
 }
 
+/// Report 000's sequences past the chord memo's sides (lines of more than
+/// 1023 pieces) come from one thin chord table; keeping only `periods`, the
+/// cases compute values only. A(5, y) has period 30 from y = 5 (the
+/// recursion's values to y = 200, docs/families/lines.md); C(2, y, 2) has no
+/// period and grows by 8 every 6 (an arithmetic period); a board whose thin
+/// table would not fit is refused by name.
+#[test]
+fn sequences_past_the_memo_use_a_thin_table() {
+    let yaml = "board: [{trapezoid: [5, 1..1100]}, {pentagon: [2, 1..1100, 2]}]\nalong: y";
+    let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
+    let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
+    assert!(
+        plan.notes
+            .iter()
+            .any(|n| n.contains("at most 5 rows and lines of at most 1104 pieces")),
+        "{:?}",
+        plan.notes
+    );
+    let cancel = AtomicBool::new(false);
+    let keep = vec!["periods".to_string()];
+    let outs: Vec<Output> = plan
+        .cases
+        .iter()
+        .map(|c| {
+            c.solve(&CaseCtx {
+                progress: &no_progress,
+                cancel: &cancel,
+                keep: Some(&keep),
+            })
+            .unwrap()
+        })
+        .collect();
+    let a5 = table(&outs[0], "periods");
+    assert_eq!(a5.cell("sequence", 0).unwrap().to_string(), "A(5,y)");
+    assert_eq!(a5.cell("period", 0).unwrap().to_string(), "30");
+    assert_eq!(a5.cell("periodic_from", 0).unwrap().to_string(), "5");
+    assert_eq!(a5.cell("periods_seen", 0).unwrap().to_string(), "36");
+    let c22 = table(&outs[1], "periods");
+    assert_eq!(c22.cell("sequence", 0).unwrap().to_string(), "C(2,y,2)");
+    assert_eq!(c22.cell("status", 0).unwrap().to_string(), "none");
+    assert_eq!(
+        c22.cell("closed_form", 0).unwrap().to_string(),
+        "G(y + 6) = G(y) + 8 for y ≥ 1 (observed on y = 1..1100)"
+    );
+    let e = plan_err("board: {parallelogram: [3000, 3000]}");
+    assert!(
+        e.message.contains("GiB") && e.message.contains("3000 rows"),
+        "{e}"
+    );
+}
+
 fn table<'a>(out: &'a Output, name: &str) -> &'a Table {
     let (ds, t) = out.iter().find(|(d, _)| d.name == name).unwrap();
     ds.validate(t).unwrap();

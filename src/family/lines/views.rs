@@ -68,6 +68,7 @@ pub static PERIOD_TABLE: View = View {
             "to",
             "period",
             "periodic_from",
+            "periods_seen",
             "status",
             "evidence",
             "period_values",
@@ -135,6 +136,76 @@ pub static COUNT_TABLE: View = View {
     only: &[],
 };
 
+/// The distribution of Grundy values over a hexagon enumeration.
+pub static HEXAGON_VALUES: View = View {
+    name: "hexagon_values",
+    title: "Grundy values of every hexagon (one per symmetry class): how many, and the smallest",
+    dataset: "hexagon_values",
+    kind: ViewKind::Listing {
+        columns: &[
+            "enumeration",
+            "grundy",
+            "class",
+            "boards",
+            "share",
+            "smallest_board",
+            "smallest_pieces",
+        ],
+        filter: &[],
+    },
+    only: &[],
+};
+
+/// Per side bound: the largest value, its smallest board, the P-positions.
+pub static HEXAGON_BOUNDS: View = View {
+    name: "hexagon_bounds",
+    title: "Hexagons with every side ≤ L: largest Grundy value, its smallest board, P-positions",
+    dataset: "hexagon_bounds",
+    kind: ViewKind::Listing {
+        columns: &[
+            "enumeration",
+            "max_side",
+            "hexagons",
+            "max_grundy",
+            "max_board",
+            "max_board_pieces",
+            "p_positions",
+            "nonsymmetric",
+            "nonsymmetric_p",
+            "nonsymmetric_p_share",
+            "symmetric_p",
+        ],
+        filter: &[],
+    },
+    only: &[],
+};
+
+/// The largest Grundy value against the side bound.
+pub static MAX_GRUNDY: View = View {
+    name: "max_grundy",
+    title: "Largest Grundy value among the hexagons with every side ≤ L",
+    dataset: "hexagon_bounds",
+    kind: ViewKind::Scatter {
+        x: "max_side",
+        y: "max_grundy",
+        filter: None,
+        facet: Some("enumeration"),
+    },
+    only: &[],
+};
+
+/// The P-positions among the hexagons that are not point-symmetric.
+pub static HEXAGON_P_POSITIONS: View = View {
+    name: "hexagon_p_positions",
+    title: "P-positions among the hexagons that are not point-symmetric, fewest pieces first",
+    dataset: "hexagon_p_positions",
+    kind: ViewKind::Listing {
+        columns: &["enumeration", "board", "largest_side", "pieces"],
+        filter: &[],
+    },
+    only: &[],
+};
+
 /// Every lines view.
 pub static VIEWS: &[&View] = &[
     &WINNING_MOVES,
@@ -145,4 +216,8 @@ pub static VIEWS: &[&View] = &[
     &BOARD_PICTURE,
     &P_COUNTS,
     &COUNT_TABLE,
+    &HEXAGON_VALUES,
+    &HEXAGON_BOUNDS,
+    &MAX_GRUNDY,
+    &HEXAGON_P_POSITIONS,
 ];

@@ -273,6 +273,7 @@ impl Answer {
                 shapes: vec![p.shape.clone()],
                 label: p.shape.name(),
                 along: None,
+                census: None,
             }),
             take: p.take,
             play: p.play,
@@ -284,6 +285,7 @@ impl Answer {
             hex_side: 0,
             hex_boards: 1,
             memo_budget: 0,
+            thin: None,
         };
         let solved = [(
             Solved {

@@ -1,0 +1,510 @@
+//! Every hexagon of an enumeration (`board: {hexagons: {max_side: L}}`) under
+//! `take: maximal`, normal play, summed up by one case that reads each
+//! board's Grundy value from the sweep's chord solver (the chord table of a
+//! big sweep): the distribution of Grundy values, per side bound the largest
+//! value and its smallest board, the P-positions among the hexagons that are
+//! not point-symmetric, and the boards per class for each largest side.
+//!
+//! The per-board `positions` rows come from the enumeration's chunk cases
+//! (winning moves included); a spec may leave them out with `datasets:`
+//! (the census needs only the values).
+
+use std::sync::{Arc, OnceLock};
+
+use super::board::{Hex, hexagons};
+use super::class_of;
+use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
+use super::hexsum::HexSolver;
+use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
+use crate::family::{Case, CaseCtx, Output};
+use crate::game::{PLAYS, Play};
+
+/// The hexagons of a `hexagons:` board item: one per symmetry class, sides
+/// in `min_side..=max_side`, at most `max_pieces` pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    /// Smallest side.
+    pub min_side: u32,
+    /// Largest side.
+    pub max_side: u32,
+    /// Most pieces (`u64::MAX`: no bound).
+    pub max_pieces: u64,
+}
+
+impl Enumeration {
+    /// `sides ≤ 128`, `sides 2..16, ≤ 100 pieces`.
+    pub fn label(&self) -> String {
+        let sides = if self.min_side <= 1 {
+            format!("sides ≤ {}", self.max_side)
+        } else {
+            format!("sides {}..{}", self.min_side, self.max_side)
+        };
+        match self.max_pieces {
+            u64::MAX => sides,
+            k => format!("{sides}, ≤ {k} pieces"),
+        }
+    }
+    /// Its boards, sorted by largest side, then pieces, then sides.
+    pub fn boards(&self) -> Vec<[u32; 6]> {
+        hexagons(self.min_side, self.max_side, self.max_pieces)
+    }
+}
+
+/// Is the hexagon point-symmetric, `(a, b, c, a, b, c)`? Report 000 shows
+/// the first player wins there (cut along the centre line, then mirror).
+pub fn point_symmetric(p: [u32; 6]) -> bool {
+    p[0] == p[3] && p[1] == p[4] && p[2] == p[5]
+}
+
+/// A board with its value, ordered for "smallest": fewest pieces, then sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Valued {
+    pieces: u64,
+    sides: [u32; 6],
+    g: u32,
+}
+
+impl Valued {
+    fn key(&self) -> (u64, [u32; 6]) {
+        (self.pieces, self.sides)
+    }
+    /// Keeps the smaller of `slot` and `self`.
+    fn keep_smallest(self, slot: &mut Option<Valued>) {
+        if slot.is_none_or(|s| self.key() < s.key()) {
+            *slot = Some(self);
+        }
+    }
+    /// Keeps the one with the larger value, then the smaller board.
+    fn keep_largest_value(self, slot: &mut Option<Valued>) {
+        if slot.is_none_or(|s| {
+            (self.g, std::cmp::Reverse(self.key())) > (s.g, std::cmp::Reverse(s.key()))
+        }) {
+            *slot = Some(self);
+        }
+    }
+}
+
+/// The boards whose largest side is one `L`.
+#[derive(Clone, Debug, Default)]
+struct Side {
+    boards: u64,
+    classes: [u64; 6],
+    p: u64,
+    nonsymmetric: u64,
+    nonsymmetric_p: u64,
+    symmetric_p: u64,
+    best: Option<Valued>,
+}
+
+/// What the census counts.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Per Grundy value: boards, and the smallest one.
+    by_value: Vec<(u64, Option<Valued>)>,
+    /// Per largest side (index `L`).
+    by_side: Vec<Side>,
+    /// The P-positions that are not point-symmetric.
+    p_nonsymmetric: Vec<Valued>,
+}
+
+impl Tally {
+    fn add(&mut self, v: Valued) {
+        let g = v.g as usize;
+        if self.by_value.len() <= g {
+            self.by_value.resize(g + 1, (0, None));
+        }
+        self.by_value[g].0 += 1;
+        v.keep_smallest(&mut self.by_value[g].1);
+        let l = *v.sides.iter().max().unwrap() as usize;
+        if self.by_side.len() <= l {
+            self.by_side.resize(l + 1, Side::default());
+        }
+        let s = &mut self.by_side[l];
+        let (sym, p) = (point_symmetric(v.sides), v.g == 0);
+        s.boards += 1;
+        s.classes[v.g.min(5) as usize] += 1;
+        s.p += p as u64;
+        s.nonsymmetric += !sym as u64;
+        s.nonsymmetric_p += (p && !sym) as u64;
+        s.symmetric_p += (p && sym) as u64;
+        v.keep_largest_value(&mut s.best);
+        if p && !sym {
+            self.p_nonsymmetric.push(v);
+        }
+    }
+}
+
+/// The census of one enumeration under `take: maximal`, normal play.
+pub struct CensusCase {
+    /// Which hexagons.
+    pub(crate) e: Enumeration,
+    /// How many (known from the plan).
+    pub(crate) boards: usize,
+    /// The sweep's chord solver, built on first use (as the chunk cases do).
+    pub(crate) hex: Arc<OnceLock<HexSolver>>,
+    pub(crate) hex_side: u32,
+    pub(crate) hex_boards: usize,
+}
+
+impl Case for CensusCase {
+    fn key(&self) -> String {
+        let e = &self.e;
+        format!(
+            "lines/census/v1/sides={}..{}/pieces={}/take=maximal/play=normal",
+            e.min_side, e.max_side, e.max_pieces
+        )
+    }
+    fn cost(&self) -> u64 {
+        self.boards as u64
+    }
+    fn memory(&self) -> u64 {
+        HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
+            .saturating_add(self.boards as u64 * 40)
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let sides = (self.e.max_side - self.e.min_side + 1) as u64;
+        vec![
+            (HEXAGON_VALUES.name, 64),
+            (HEXAGON_BOUNDS.name, sides),
+            (HEXAGON_P_POSITIONS.name, self.boards as u64 / 4),
+            (CLASS_COUNTS.name, sides * 6),
+        ]
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        let solver = self
+            .hex
+            .get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards));
+        let mut tally = Tally::default();
+        for (i, p) in self.e.boards().into_iter().enumerate() {
+            let h = Hex::from_sides(p);
+            let g = solver.grundy(h, &|_| {});
+            tally.add(Valued {
+                pieces: h.count(),
+                sides: p,
+                g,
+            });
+            if i % 65_536 == 65_535 {
+                (ctx.progress)(65_536);
+                if ctx.cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                    anyhow::bail!(crate::family::Interrupted);
+                }
+            }
+        }
+        tally.p_nonsymmetric.sort_by_key(Valued::key);
+        let label = self.e.label();
+        Ok(vec![
+            (&HEXAGON_VALUES, values_table(&label, &tally)),
+            (&HEXAGON_BOUNDS, bounds_table(&label, self.e, &tally)),
+            (&HEXAGON_P_POSITIONS, p_table(&label, &tally)),
+            (&CLASS_COUNTS, class_table(&tally)),
+        ])
+    }
+}
+
+fn dict(s: &str, n: usize) -> Values {
+    Values::Dict(DictVec::repeat(s, n))
+}
+
+fn board_text(p: [u32; 6]) -> String {
+    super::board::Shape::Hexagon(p).text()
+}
+
+/// The columns every census table starts with.
+fn head(label: &str, n: usize) -> Table {
+    Table::new()
+        .with("enumeration", dict(label, n))
+        .with("take", dict("maximal", n))
+        .with(
+            "play",
+            Values::Enum(EnumVec {
+                levels: PLAYS,
+                codes: vec![Play::Normal.code(); n],
+            }),
+        )
+}
+
+/// `hexagon_values`: one row per Grundy value that occurs.
+fn values_table(label: &str, t: &Tally) -> Table {
+    let rows: Vec<(usize, u64, Valued)> = t
+        .by_value
+        .iter()
+        .enumerate()
+        .filter_map(|(g, (n, v))| v.map(|v| (g, *n, v)))
+        .collect();
+    let total: u64 = rows.iter().map(|r| r.1).sum();
+    let mut class = EnumVec::new(CLASSES, rows.len());
+    let mut smallest = DictVec::default();
+    for (g, _, v) in &rows {
+        class.push_str(class_of(*g as u32));
+        smallest.push(&board_text(v.sides));
+    }
+    head(label, rows.len())
+        .with(
+            "grundy",
+            Values::Int(rows.iter().map(|r| r.0 as i64).collect()),
+        )
+        .with("class", Values::Enum(class))
+        .with(
+            "boards",
+            Values::Int(rows.iter().map(|r| r.1 as i64).collect()),
+        )
+        .with(
+            "share",
+            Values::Float(rows.iter().map(|r| r.1 as f64 / total as f64).collect()),
+        )
+        .with("smallest_board", Values::Dict(smallest))
+        .with(
+            "smallest_pieces",
+            Values::Int(rows.iter().map(|r| r.2.pieces as i64).collect()),
+        )
+}
+
+/// `hexagon_bounds`: one row per side bound `L`, counting every board with
+/// all sides at most `L`.
+fn bounds_table(label: &str, e: Enumeration, t: &Tally) -> Table {
+    let ls: Vec<u32> = (e.min_side..=e.max_side).collect();
+    let mut acc = Side::default();
+    let mut cols: [Vec<i64>; 8] = Default::default();
+    let mut share = Vec::new();
+    let mut best_board = DictVec::default();
+    for &l in &ls {
+        if let Some(s) = t.by_side.get(l as usize) {
+            acc.boards += s.boards;
+            acc.p += s.p;
+            acc.nonsymmetric += s.nonsymmetric;
+            acc.nonsymmetric_p += s.nonsymmetric_p;
+            acc.symmetric_p += s.symmetric_p;
+            if let Some(b) = s.best {
+                b.keep_largest_value(&mut acc.best);
+            }
+        }
+        let best = acc.best.unwrap_or(Valued {
+            pieces: 0,
+            sides: [0; 6],
+            g: 0,
+        });
+        let row = [
+            l as u64,
+            acc.boards,
+            best.g as u64,
+            best.pieces,
+            acc.p,
+            acc.nonsymmetric,
+            acc.nonsymmetric_p,
+            acc.symmetric_p,
+        ];
+        for (c, v) in cols.iter_mut().zip(row) {
+            c.push(v as i64);
+        }
+        share.push(acc.nonsymmetric_p as f64 / acc.nonsymmetric.max(1) as f64);
+        best_board.push(&acc.best.map_or(String::new(), |b| board_text(b.sides)));
+    }
+    let [side, boards, gmax, pieces, p, nonsym, nonsym_p, sym_p] = cols;
+    head(label, ls.len())
+        .with("max_side", Values::Int(side))
+        .with("hexagons", Values::Int(boards))
+        .with("max_grundy", Values::Int(gmax))
+        .with("max_board", Values::Dict(best_board))
+        .with("max_board_pieces", Values::Int(pieces))
+        .with("p_positions", Values::Int(p))
+        .with("nonsymmetric", Values::Int(nonsym))
+        .with("nonsymmetric_p", Values::Int(nonsym_p))
+        .with("nonsymmetric_p_share", Values::Float(share))
+        .with("symmetric_p", Values::Int(sym_p))
+}
+
+/// `hexagon_p_positions`: the P-positions that are not point-symmetric,
+/// fewest pieces first.
+fn p_table(label: &str, t: &Tally) -> Table {
+    let v = &t.p_nonsymmetric;
+    let mut board = DictVec::default();
+    let mut sides = IntListVec::default();
+    for b in v {
+        board.push(&board_text(b.sides));
+        sides.push_iter(b.sides.iter().map(|&x| x as i64));
+    }
+    head(label, v.len())
+        .with("board", Values::Dict(board))
+        .with("hexagon_sides", Values::IntList(sides))
+        .with(
+            "largest_side",
+            Values::Int(
+                v.iter()
+                    .map(|b| *b.sides.iter().max().unwrap() as i64)
+                    .collect(),
+            ),
+        )
+        .with(
+            "pieces",
+            Values::Int(v.iter().map(|b| b.pieces as i64).collect()),
+        )
+}
+
+/// `class_counts`: boards per class for each largest side (every class
+/// listed, zeros included), as the chunk cases would give one group each.
+fn class_table(t: &Tally) -> Table {
+    let sides: Vec<(usize, &Side)> = t
+        .by_side
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.boards > 0)
+        .collect();
+    let k = sides.len() * 6;
+    let mut group = DictVec::default();
+    let mut boards = Vec::with_capacity(k);
+    for (l, s) in &sides {
+        for c in s.classes {
+            group.push(&format!("largest side {l}"));
+            boards.push(c as i64);
+        }
+    }
+    let codes: Vec<u8> = (0..sides.len()).flat_map(|_| 0..6u8).collect();
+    Table::new()
+        .with("group", Values::Dict(group))
+        .with("take", dict("maximal", k))
+        .with(
+            "play",
+            Values::Enum(EnumVec {
+                levels: PLAYS,
+                codes: vec![Play::Normal.code(); k],
+            }),
+        )
+        .with("rule", dict("maximal normal", k))
+        .with(
+            "class",
+            Values::Enum(EnumVec {
+                levels: CLASSES,
+                codes,
+            }),
+        )
+        .with("boards", Values::Int(boards))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::super::hexsum::MANY_BOARDS;
+    use super::*;
+
+    fn census(max_side: u32, big: bool) -> Output {
+        let e = Enumeration {
+            min_side: 1,
+            max_side,
+            max_pieces: u64::MAX,
+        };
+        let boards = e.boards().len();
+        let case = CensusCase {
+            e,
+            boards,
+            hex: Arc::new(OnceLock::new()),
+            hex_side: 2 * max_side - 1,
+            // A big sweep reads the bottom-up chord table, a small one the memo.
+            hex_boards: if big { MANY_BOARDS } else { boards },
+        };
+        let cancel = AtomicBool::new(false);
+        let ctx = CaseCtx {
+            progress: &|_| {},
+            cancel: &cancel,
+            keep: None,
+        };
+        case.solve(&ctx).unwrap()
+    }
+
+    fn ints(t: &Table, col: &str) -> Vec<i64> {
+        (0..t.rows())
+            .map(|i| match t.cell(col, i) {
+                Some(Cell::Int(v)) => v,
+                c => panic!("{col}: {c:?}"),
+            })
+            .collect()
+    }
+
+    fn texts(t: &Table, col: &str) -> Vec<String> {
+        (0..t.rows())
+            .map(|i| t.cell(col, i).unwrap().to_string())
+            .collect()
+    }
+
+    use crate::data::Cell;
+
+    /// Every hexagon with sides ≤ 12, its value from the chord table (as a
+    /// big sweep reads it), against the chord recursion board by board
+    /// (the path `positions` used before): the distribution, the smallest
+    /// board of each value, the per-bound maxima and the P-positions are
+    /// recounted here from the recursion's values.
+    #[test]
+    fn census_matches_the_recursion() {
+        let out = census(12, true);
+        let rec = HexSolver::new(23);
+        let all: Vec<Valued> = hexagons(1, 12, u64::MAX)
+            .into_iter()
+            .map(|p| {
+                let h = Hex::from_sides(p);
+                Valued {
+                    pieces: h.count(),
+                    sides: p,
+                    g: rec.grundy(h, &|_| {}),
+                }
+            })
+            .collect();
+        assert_eq!(all.len(), 1365, "C(15, 4) classes with sides ≤ 12");
+        let find = |name: &str| &out.iter().find(|(d, _)| d.name == name).unwrap().1;
+        // Distribution.
+        let values = find("hexagon_values");
+        let gs = ints(values, "grundy");
+        let counts = ints(values, "boards");
+        let smallest = texts(values, "smallest_board");
+        for (i, &g) in gs.iter().enumerate() {
+            let with: Vec<&Valued> = all.iter().filter(|v| v.g as i64 == g).collect();
+            assert_eq!(counts[i], with.len() as i64, "G = {g}");
+            let min = with.iter().min_by_key(|v| v.key()).unwrap();
+            assert_eq!(smallest[i], board_text(min.sides));
+        }
+        assert_eq!(counts.iter().sum::<i64>(), 1365);
+        // Per bound.
+        let bounds = find("hexagon_bounds");
+        let gmax = ints(bounds, "max_grundy");
+        let nonsym_p = ints(bounds, "nonsymmetric_p");
+        for l in 1..=12u32 {
+            let within: Vec<&Valued> = all
+                .iter()
+                .filter(|v| v.sides.iter().all(|&s| s <= l))
+                .collect();
+            let m = within.iter().map(|v| v.g).max().unwrap();
+            assert_eq!(gmax[l as usize - 1], m as i64, "L = {l}");
+            let np = within
+                .iter()
+                .filter(|v| v.g == 0 && !point_symmetric(v.sides))
+                .count();
+            assert_eq!(nonsym_p[l as usize - 1], np as i64, "L = {l}");
+        }
+        // Report 000: a point-symmetric hexagon is never a P-position.
+        assert!(ints(bounds, "symmetric_p").iter().all(|&x| x == 0));
+        // The P-positions, fewest pieces first: the smallest is the
+        // triangle of three pieces (any move takes two, leaving one: G = mex{1} = 0).
+        let ps = find("hexagon_p_positions");
+        let want = all
+            .iter()
+            .filter(|v| v.g == 0 && !point_symmetric(v.sides))
+            .count();
+        assert_eq!(ps.rows(), want);
+        assert_eq!(texts(ps, "board")[0], "hexagon: [1, 2, 1, 2, 1, 2]");
+        assert!(ints(ps, "pieces").windows(2).all(|w| w[0] <= w[1]));
+        // Classes per largest side add up to the boards.
+        let classes = find("class_counts");
+        assert_eq!(ints(classes, "boards").iter().sum::<i64>(), 1365);
+        assert_eq!(classes.rows(), 12 * 6);
+    }
+
+    /// The memo path (a small sweep) gives the same tables as the table path.
+    #[test]
+    fn census_is_the_same_from_the_memo() {
+        let a = census(9, true);
+        let b = census(9, false);
+        for ((da, ta), (db, tb)) in a.iter().zip(&b) {
+            assert_eq!(da.name, db.name);
+            assert_eq!(ta, tb, "{}", da.name);
+        }
+    }
+}
