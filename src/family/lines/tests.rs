@@ -627,7 +627,7 @@ fn sequences_past_the_memo_use_a_thin_table() {
     assert!(
         plan.notes
             .iter()
-            .any(|n| n.contains("at most 5 rows and lines of at most 1104 pieces")),
+            .any(|n| n.text.contains("at most 5 rows and lines of at most 1104 pieces")),
         "{:?}",
         plan.notes
     );
