@@ -73,7 +73,7 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
     );
     assert!(o.status.success());
     assert!(
-        text(&o.stderr).contains("(0 chunks computed, 1 reused)"),
+        text(&o.stderr).contains("small: 2 sweeps, 13 cases (0 chunks computed, 2 reused)"),
         "{}",
         text(&o.stderr)
     );
@@ -90,9 +90,9 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
         tmp.path(),
     );
     assert!(o.status.success());
-    // --force recomputes the sweep's single chunk instead of reusing it.
+    // --force recomputes each sweep's single chunk instead of reusing it.
     assert!(
-        text(&o.stderr).contains("one-heap: 12 cases (1 chunks computed, 0 reused)"),
+        text(&o.stderr).contains("small: 2 sweeps, 13 cases (2 chunks computed, 0 reused)"),
         "{}",
         text(&o.stderr)
     );
