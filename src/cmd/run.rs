@@ -126,6 +126,8 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
     let c2 = cancel.clone();
     let _ = ctrlc::set_handler(move || {
         if c2.swap(true, Ordering::SeqCst) {
+            // Exiting now skips the temporaries' guards: remove them here.
+            crate::store::atomic::remove_own_temporaries();
             std::process::exit(130);
         }
         eprintln!(
@@ -246,3 +248,7 @@ fn calibrate(plan: &Plan) -> Option<f64> {
     let secs = t0.elapsed().as_secs_f64();
     (done > 0 && secs > 0.0).then(|| done as f64 / secs)
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;
