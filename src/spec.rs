@@ -362,9 +362,26 @@ fn parse_parts(c: &Node<'_>) -> Result<Parts, SpecError> {
     }
 }
 
-/// The default specs: every `*.yaml` directly under `experiments/`.
+/// The folder of the default specs, relative to the working directory.
+pub const DEFAULT_SPECS: &str = "experiments";
+
+/// The default specs: every `*.yaml` directly under `experiments/`. Outside
+/// the repository (no such folder, or no spec in it) the error says what to do.
 pub fn default_specs() -> anyhow::Result<Vec<PathBuf>> {
-    spec_files(Path::new("experiments"))
+    let dir = Path::new(DEFAULT_SPECS);
+    let files = if dir.is_dir() {
+        spec_files(dir)?
+    } else {
+        Vec::new()
+    };
+    if files.is_empty() {
+        let here = std::env::current_dir().unwrap_or_default();
+        bail!(
+            "no spec given, and no {DEFAULT_SPECS}/*.yaml in {} to run by default: name spec files or folders, e.g. `nimlab run my-sweep.yaml` (the README's \"A spec\" shows the format, `nimlab families` the games and their parameters)",
+            here.display()
+        );
+    }
+    Ok(files)
 }
 
 fn spec_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {

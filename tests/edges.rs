@@ -227,3 +227,64 @@ fn outputs_empty_means_data_only() {
     assert!(!root.join("tables").exists(), "no tables");
     assert!(!root.join("figures").exists(), "no figures");
 }
+
+#[test]
+fn run_and_render_without_a_spec_outside_the_repository_say_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["run", "render", "check"] {
+        let o = nimlab(&[cmd], dir.path());
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {err}");
+        assert!(err.contains("no spec given"), "{cmd}: {err}");
+        assert!(
+            err.contains("nimlab run my-sweep.yaml") || err.contains("nimlab render my-sweep.yaml"),
+            "{cmd}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{cmd}: {err}");
+    }
+    // An empty experiments/ folder is no better.
+    std::fs::create_dir(dir.path().join("experiments")).unwrap();
+    let o = nimlab(&["run"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no spec given"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn render_without_a_spec_redraws_what_the_output_folder_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/valid/small.yaml");
+    let o = nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            "res",
+            "-q",
+            "--no-report",
+        ],
+        dir.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let fig = dir
+        .path()
+        .join("res/small/figures/two-heaps/loss_scatter-min_2_max_3.png");
+    let table = dir
+        .path()
+        .join("res/small/tables/one-heap/winning_table.md");
+    let before = std::fs::read(&table).unwrap();
+    std::fs::remove_file(&fig).unwrap();
+    std::fs::remove_file(&table).unwrap();
+    let o = nimlab(&["render", "--out", "res"], dir.path());
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("small/one-heap:") && err.contains("files rendered"),
+        "{err}"
+    );
+    assert!(fig.is_file(), "{err}");
+    assert_eq!(std::fs::read(&table).unwrap(), before);
+}

@@ -19,6 +19,9 @@ pub fn report(specs: &[PathBuf], out: &Path, rebuild: bool) -> Result<ExitCode> 
     if exps.is_empty() {
         bail!("no results in {}: run `nimlab run` first", out.display());
     }
+    for e in &exps {
+        crate::store::prune_orphans_of(out, &e.name)?;
+    }
     let opts = report::ReportOptions {
         rebuild,
         quiet: false,

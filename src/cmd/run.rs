@@ -155,6 +155,8 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
     let c2 = cancel.clone();
     let _ = ctrlc::set_handler(move || {
         if c2.swap(true, Ordering::SeqCst) {
+            // Exiting now skips the temporaries' guards: remove them here.
+            crate::store::atomic::remove_own_temporaries();
             std::process::exit(130);
         }
         eprintln!(
@@ -322,3 +324,7 @@ mod tests {
         assert_eq!(peak_memory(&plan, 8), 3 * each);
     }
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod no_spec_tests;

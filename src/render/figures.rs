@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::Target;
 use super::text::{Data, suffix, titled};
-use crate::store::TempFile;
+use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
@@ -259,28 +259,40 @@ impl<F: Figure> FigureAny for F {
     }
 }
 
-/// Saves a figure as PNG and SVG (each written to a temporary name, then renamed).
+/// Saves a figure as PNG and SVG: drawn in memory, then each written
+/// atomically ([`write_atomic`]: a failed write leaves no temporary).
 fn save_any(fig: &dyn FigureAny, dir: &Path, stem: &str, size: (u32, u32)) -> Result<Vec<PathBuf>> {
     ensure_font();
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
-    let (tmp_png, tmp_svg) = (TempFile::new(&png)?, TempFile::new(&svg)?);
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
     {
-        let root = BitMapBackend::new(tmp_png.path(), size).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
         fig.draw_png(&root)?;
-        root.present()
-            .with_context(|| format!("cannot write {}", png.display()))?;
+        root.present().map_err(perr)?;
     }
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(tmp_svg.path(), size).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
         fig.draw_svg(&root)?;
-        root.present()
-            .with_context(|| format!("cannot write {}", svg.display()))?;
+        root.present().map_err(perr)?;
     }
-    tmp_png.commit()?;
-    tmp_svg.commit()?;
+    write_atomic(&png, &png_bytes(&rgb, size)?)?;
+    write_atomic(&svg, text.as_bytes())?;
     Ok(vec![png, svg])
 }
+
+/// An RGB picture encoded as PNG (the encoder and settings plotters uses
+/// when it saves a file itself).
+pub(super) fn png_bytes(rgb: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>> {
+    use image::ImageEncoder as _;
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes)
+        .write_image(rgb, w, h, image::ColorType::Rgb8)
+        .context("cannot encode PNG")?;
+    Ok(bytes)
+}
+
 /// A figure drawable on any plotters backend.
 pub(super) trait Figure {
     fn draw<DB: DrawingBackend>(

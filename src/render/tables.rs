@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 
 use super::Target;
-use super::figures::{ensure_font, family, perr};
+use super::figures::{ensure_font, family, perr, png_bytes};
 use super::text::{Data, md_field, suffix, titled};
-use crate::store::{TempFile, write_atomic};
+use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
 
 /// Largest pivot rendered as a PNG picture (cells); larger ones get Markdown/CSV only.
@@ -220,8 +220,8 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
         .max(title.chars().count() as u32 * 8 + 20)
         .min(30_000);
     let height = (top + row_h * (rows.len() as u32 + 1) + 2).min(30_000);
-    let tmp = TempFile::new(path)?;
-    let area = BitMapBackend::new(tmp.path(), (width, height)).into_drawing_area();
+    let mut rgb = vec![0u8; width as usize * height as usize * 3];
+    let area = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;
     let font = ("sans-serif", 13).into_font();
     let cjk = (super::figures::CJK, 13).into_font();
@@ -285,8 +285,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
             x += w;
         }
     }
-    area.present()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    area.present().map_err(perr)?;
     drop(area);
-    tmp.commit()
+    write_atomic(path, &png_bytes(&rgb, (width, height))?)
 }

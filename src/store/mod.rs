@@ -29,6 +29,14 @@ use anyhow::{Context, Result};
 
 pub use atomic::{TempFile, is_orphan, tmp_owner, write_atomic, write_atomic_with};
 
+/// Removes the orphaned temporaries ([`atomic::is_orphan`]) of experiment
+/// `experiment` in `out`: everywhere under `out/<experiment>/` (data, chunk
+/// records, tables, figures, the report's cache) and the report's pages
+/// directly in `out`. Returns how many.
+pub fn prune_orphans_of(out: &Path, experiment: &str) -> Result<usize> {
+    Ok(atomic::prune_orphans(out)? + atomic::prune_orphans_tree(&out.join(experiment))?)
+}
+
 use crate::data::{Dataset, Table};
 
 /// Changes whenever a nimlab change alters any result or the layout for the
@@ -155,7 +163,8 @@ impl SweepDir {
     }
     /// Removes part files and chunk records that do not belong to `keep`
     /// (left over from an earlier version of the spec), and orphaned
-    /// temporaries in every folder of this sweep, rendered ones included.
+    /// temporaries in every folder of this sweep, rendered ones included
+    /// (a run also prunes the whole experiment: [`prune_orphans_of`]).
     pub fn prune(&self, keep: &[ChunkId]) -> Result<usize> {
         let stems: std::collections::HashSet<String> = keep.iter().map(ChunkId::stem).collect();
         let mut removed = 0;

@@ -82,7 +82,7 @@ pub struct SweepReport {
 }
 
 /// Runs every sweep of an experiment, then writes its manifest. `cancel` is
-/// set by Ctrl-C.
+/// set by Ctrl-C. Orphaned temporaries are pruned first.
 pub fn run_experiment(
     exp: &Experiment,
     opts: &RunOptions,
@@ -90,6 +90,8 @@ pub fn run_experiment(
 ) -> Result<Vec<SweepReport>> {
     let started = manifest::now();
     let t0 = Instant::now();
+    // Temporaries left by a killed run, in every folder the run writes.
+    crate::store::prune_orphans_of(&opts.out, &exp.name)?;
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
         let plan = sweep.plan()?;

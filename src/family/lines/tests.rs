@@ -625,9 +625,9 @@ fn sequences_past_the_memo_use_a_thin_table() {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
     assert!(
-        plan.notes
-            .iter()
-            .any(|n| n.text.contains("at most 5 rows and lines of at most 1104 pieces")),
+        plan.notes.iter().any(|n| n
+            .text
+            .contains("at most 5 rows and lines of at most 1104 pieces")),
         "{:?}",
         plan.notes
     );
