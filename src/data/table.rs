@@ -326,6 +326,21 @@ impl Table {
     pub fn cell(&self, name: &str, row: usize) -> Option<Cell<'_>> {
         self.column(name).map(|v| v.cell(row))
     }
+    /// An integer cell; `None` if the column does not exist, is not of
+    /// integers, or the cell is null.
+    pub fn int(&self, name: &str, row: usize) -> Option<i64> {
+        match self.cell(name, row)? {
+            Cell::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// A text cell (a label or a string); `None` otherwise, as [`Table::int`].
+    pub fn text(&self, name: &str, row: usize) -> Option<&str> {
+        match self.cell(name, row)? {
+            Cell::Str(s) => Some(s),
+            _ => None,
+        }
+    }
     /// Appends the rows of `other`, which must have the same column names in the
     /// same order (a table with no columns takes `other`'s). Integer columns
     /// become nullable when either side is.

@@ -30,17 +30,10 @@ pub const MAX_PIECES: usize = 48;
 /// Memo budget of the re-solve.
 const BUDGET: u64 = 512 << 20;
 
-fn text<'a>(t: &'a Table, col: &str, row: usize) -> Option<&'a str> {
-    match t.cell(col, row)? {
-        Cell::Str(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// The board and take rule of a row.
 fn board_and_take(t: &Table, row: usize) -> Option<(Shape, Take)> {
     let file = "the `board` column";
-    let board_v = parse_yaml(text(t, "board", row)?, file).ok()?;
+    let board_v = parse_yaml(t.text("board", row)?, file).ok()?;
     let mut groups = Vec::new();
     parse_shape_map(
         &Node::root(&board_v, file),
@@ -50,7 +43,7 @@ fn board_and_take(t: &Table, row: usize) -> Option<(Shape, Take)> {
     )
     .ok()?;
     let shape = groups.first()?.shapes.first()?.clone();
-    let take_v = serde_json::Value::String(text(t, "take", row)?.to_string());
+    let take_v = serde_json::Value::String(t.text("take", row)?.to_string());
     let take = *parse_takes(&Node::root(&take_v, file)).ok()?.first()?;
     Some((shape, take))
 }
@@ -70,7 +63,7 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         Cell::Int(g) => g,
         _ => return outcome(t, row),
     };
-    if text(t, "play", row)? != "normal" {
+    if t.text("play", row)? != "normal" {
         return None;
     }
     let (shape, take) = board_and_take(t, row)?;
@@ -106,7 +99,7 @@ fn run_text(cells: &[(i32, i32)]) -> String {
 
 /// A position without a Grundy value: its first moves by the exhaustive table.
 fn outcome(t: &Table, row: usize) -> Option<String> {
-    let play = if text(t, "play", row)? == "misere" {
+    let play = if t.text("play", row)? == "misere" {
         Play::Misere
     } else {
         Play::Normal

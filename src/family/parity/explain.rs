@@ -3,27 +3,13 @@
 //! of the fast solver up to the row's pile).
 
 use super::solver::{Variant, table};
-use crate::data::{Cell, Table};
+use crate::data::Table;
 
 /// Options shown at most.
 const SHOWN: usize = 12;
 
 /// Piles explained at most (one solver pass of this length per explanation).
 const MAX_PILE: i64 = 1 << 22;
-
-fn int(t: &Table, col: &str, row: usize) -> Option<i64> {
-    match t.cell(col, row)? {
-        Cell::Int(v) => Some(v),
-        _ => None,
-    }
-}
-
-fn text<'a>(t: &'a Table, col: &str, row: usize) -> Option<&'a str> {
-    match t.cell(col, row)? {
-        Cell::Str(s) => Some(s),
-        _ => None,
-    }
-}
 
 /// The takes of a `take` column: `max:3` or `set:1,3,4`.
 pub fn takes_of(s: &str) -> Option<Vec<u32>> {
@@ -116,21 +102,21 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
     if dataset != "outcome" {
         return None;
     }
-    let variant = Variant::parse(text(t, "variant", row)?)?;
-    let takes = takes_of(text(t, "take", row)?)?;
-    let r = int(t, "r", row)?;
+    let variant = Variant::parse(t.text("variant", row)?)?;
+    let takes = takes_of(t.text("take", row)?)?;
+    let r = t.int("r", row)?;
     if !(0..=MAX_PILE).contains(&r) {
         return None;
     }
     let s = State {
-        a: u8::try_from(int(t, "a_parity", row)?)
+        a: u8::try_from(t.int("a_parity", row)?)
             .ok()
             .filter(|&x| x < 2)?,
-        b: u8::try_from(int(t, "b_parity", row)?)
+        b: u8::try_from(t.int("b_parity", row)?)
             .ok()
             .filter(|&x| x < 2)?,
         r: r as usize,
-        odd_to_move: text(t, "mover", row)? != "even",
+        odd_to_move: t.text("mover", row)? != "even",
     };
     Some(describe(variant, &takes, s))
 }

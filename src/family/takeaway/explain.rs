@@ -18,25 +18,11 @@ const MAX_STATES: usize = 1 << 22;
 /// Options shown at most.
 const SHOWN: usize = 12;
 
-fn int(t: &Table, col: &str, row: usize) -> Option<i64> {
-    match t.cell(col, row)? {
-        Cell::Int(v) => Some(v),
-        _ => None,
-    }
-}
-
-fn text<'a>(t: &'a Table, col: &str, row: usize) -> Option<&'a str> {
-    match t.cell(col, row)? {
-        Cell::Str(s) => Some(s),
-        _ => None,
-    }
-}
-
 /// The row of the same rule with heap `n` (rows of a rule are usually
 /// consecutive in N, so `row - (N - n)` is tried first).
 fn row_of(t: &Table, row: usize, rule: &str, n: i64) -> Option<usize> {
-    let here = int(t, "N", row)?;
-    let same = |r: usize| text(t, "rule", r) == Some(rule) && int(t, "N", r) == Some(n);
+    let here = t.int("N", row)?;
+    let same = |r: usize| t.text("rule", r) == Some(rule) && t.int("N", r) == Some(n);
     let guess = (row as i64 - (here - n)) as usize;
     if guess < t.rows() && same(guess) {
         return Some(guess);
@@ -49,8 +35,8 @@ fn takes(t: &Table, row: usize, n: i64) -> Option<Vec<i64>> {
     if let Some(Cell::IntList(s)) = t.cell("take_set", row) {
         return Some(s.iter().copied().filter(|&x| x <= n).collect());
     }
-    let lo = int(t, "take_min", row)?;
-    let hi = int(t, "take_max", row).unwrap_or(n).min(n);
+    let lo = t.int("take_min", row)?;
+    let hi = t.int("take_max", row).unwrap_or(n).min(n);
     Some((lo..=hi).collect())
 }
 
@@ -61,24 +47,24 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         return None;
     }
     let no_repeat = matches!(t.cell("no_repeat", row), Some(Cell::Bool(true)));
-    if no_repeat || int(t, "N", row).is_none() {
+    if no_repeat || t.int("N", row).is_none() {
         return explain_solved(t, row, no_repeat);
     }
-    let n = int(t, "N", row)?;
-    let rule = text(t, "rule", row)?;
-    let grundy = int(t, "grundy", row).is_some();
+    let n = t.int("N", row)?;
+    let rule = t.text("rule", row)?;
+    let grundy = t.int("grundy", row).is_some();
     let mut opts: Vec<(i64, i64, String)> = Vec::new();
     for take in takes(t, row, n)? {
         let r = row_of(t, row, rule, n - take)?;
         let v = if grundy {
-            int(t, "grundy", r)?.to_string()
+            t.int("grundy", r)?.to_string()
         } else {
-            text(t, "outcome", r)?.to_string()
+            t.text("outcome", r)?.to_string()
         };
         opts.push((take, n - take, v));
     }
     if opts.is_empty() {
-        let play = text(t, "play", row).unwrap_or("normal");
+        let play = t.text("play", row).unwrap_or("normal");
         let who = if play == "misere" { "wins" } else { "loses" };
         return Some(format!(
             "no move from N={n}: the player to move {who} ({play} play)"
@@ -98,13 +84,13 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
     let all: Vec<&(i64, i64, String)> = opts.iter().collect();
     let mut s = String::new();
     if grundy {
-        let own = int(t, "grundy", row)?;
+        let own = t.int("grundy", row)?;
         let _ = write!(
             s,
             "the options of N={n} and their Grundy values: {}; the smallest value not among them is {own}",
             list(&all)
         );
-    } else if text(t, "outcome", row)? == "N" {
+    } else if t.text("outcome", row)? == "N" {
         let wins: Vec<&(i64, i64, String)> = opts.iter().filter(|o| o.2 == "P").collect();
         let _ = write!(
             s,
@@ -123,12 +109,12 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
 
 /// The heaps of a row: `N` with one heap, else `N1`, `N2`, … up to the first null.
 fn heaps_of(t: &Table, row: usize) -> Option<Vec<usize>> {
-    if let Some(n) = int(t, "N", row) {
+    if let Some(n) = t.int("N", row) {
         return usize::try_from(n).ok().map(|n| vec![n]);
     }
     let mut v = Vec::new();
     for i in 1..=6 {
-        match int(t, &format!("N{i}"), row) {
+        match t.int(&format!("N{i}"), row) {
             Some(h) => v.push(usize::try_from(h).ok()?),
             None => break,
         }
@@ -159,7 +145,7 @@ fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
         .into_iter()
         .filter_map(|x| u32::try_from(x).ok())
         .collect();
-    let play = if text(t, "play", row)? == "misere" {
+    let play = if t.text("play", row)? == "misere" {
         Play::Misere
     } else {
         Play::Normal
