@@ -54,6 +54,10 @@ function check(cond, what) {
   if (sweepLink) {
     const id = (await sweepLink.getAttribute('href')).slice(1);
     await sweepLink.click();
+    // The page opens the sweep on the hash change, after the click returns.
+    await page
+      .waitForFunction((id) => document.getElementById(id).open, id, { timeout: 5000 })
+      .catch(() => {});
     const open = await page.evaluate((id) => document.getElementById(id).open, id);
     check(open === true, 'a table-of-contents link opens sweep ' + id);
   }
