@@ -100,15 +100,7 @@ impl LinesCase {
             .with("rule", dict(&rule, n))
             .with("shape_rule", Values::Dict(shape_rule))
             .with("outcome", Values::Enum(outcome))
-            .with(
-                "grundy",
-                Values::OptInt(
-                    solved
-                        .iter()
-                        .map(|(r, _)| r.grundy.map(i64::from))
-                        .collect(),
-                ),
-            )
+            .with("grundy", grundy_column(solved))
             .with("class", Values::Enum(class))
             .with("winning_runs", Values::StructList(wins))
             .with(
@@ -184,15 +176,7 @@ impl LinesCase {
             .with("region_number", Values::Int(number))
             .with("grundy_xor", Values::Int(xor))
             .with("outcome", Values::Enum(outcome))
-            .with(
-                "grundy",
-                Values::OptInt(
-                    solved
-                        .iter()
-                        .map(|(r, _)| r.grundy.map(i64::from))
-                        .collect(),
-                ),
-            )
+            .with("grundy", grundy_column(solved))
             .with("method", Values::Enum(method))
     }
 
@@ -423,10 +407,7 @@ impl LinesCase {
 fn no_period(letter: &str, vals: &[i64], g: Option<&[u32]>) -> (String, Option<String>) {
     let (first, last) = (vals[0], vals[vals.len() - 1]);
     let none = format!("no period covering half of {letter} = {first}..{last} and three periods");
-    let ar = g.and_then(|g| {
-        let v: Vec<i64> = g.iter().map(|&x| x as i64).collect();
-        period::observed_arithmetic_period(&v)
-    });
+    let ar = g.and_then(super::sequences::arithmetic_period_of);
     let Some(ar) = ar else {
         return (none, None);
     };
@@ -512,4 +493,14 @@ pub fn closed_form(
         )
     };
     format!("{body} ({range})")
+}
+
+/// The boards' Grundy values, null where the solver gives none.
+fn grundy_column(solved: &[(Solved, f64)]) -> Values {
+    Values::OptInt(
+        solved
+            .iter()
+            .map(|(r, _)| r.grundy.map(i64::from))
+            .collect(),
+    )
 }

@@ -104,11 +104,13 @@ pub fn period_of(values: &[u32]) -> Option<Period> {
     period::observed_period(values)
 }
 
-/// For a sequence without a period, an arithmetic one (`a(y + p) = a(y) + s`,
-/// `s ≠ 0`) with the same evidence rule.
+/// For a sequence of Grundy values without a period, an arithmetic one
+/// (`a(y + p) = a(y) + s`) with the same evidence rule. Only `s > 0`: Grundy
+/// values are never negative, so a decreasing stretch cannot go on and is no
+/// closed form.
 pub fn arithmetic_period_of(values: &[u32]) -> Option<period::Arithmetic> {
     let v: Vec<i64> = values.iter().map(|&x| x as i64).collect();
-    period::observed_arithmetic_period(&v)
+    period::observed_arithmetic_period(&v).filter(|a| a.saltus > 0)
 }
 
 #[cfg(test)]
@@ -116,6 +118,22 @@ mod tests {
     use super::super::board::Hex;
     use super::super::hexsum::HexSolver;
     use super::*;
+
+    /// Grundy values grow without bound in an arithmetic period (C(2, y, 2):
+    /// +8 every 6) but cannot fall forever: a decreasing stretch (by hand:
+    /// 9, 8, …, 2) is no closed form.
+    #[test]
+    fn only_growing_arithmetic_periods() {
+        let up: Vec<u32> = (0..12).map(|y| 2 * y + 1).collect();
+        let a = arithmetic_period_of(&up).unwrap();
+        assert_eq!((a.period.period, a.saltus), (1, 2));
+        let down: Vec<u32> = (2..10).rev().collect();
+        assert!(
+            period::observed_arithmetic_period(&down.iter().map(|&x| x as i64).collect::<Vec<_>>())
+                .is_some()
+        );
+        assert!(arithmetic_period_of(&down).is_none());
+    }
 
     /// The thin table agrees with the chord recursion on every board of the
     /// three families it is asked about (y ≤ 60), and on report 000's values

@@ -55,14 +55,7 @@ pub(crate) fn parse_take(
         let nested = items.iter().any(|i| i.value().is_array());
         let sets: Vec<Node<'_>> = if nested { items } else { vec![set.clone()] };
         for s in sets {
-            let mut v: Vec<u32> = s
-                .ints(1, u32::MAX as i64)?
-                .into_iter()
-                .map(|x| x as u32)
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            out.push(TakeForm::Set(v));
+            out.push(take_set(&s)?);
         }
         return Ok(());
     }
@@ -130,16 +123,21 @@ fn parse_take_text(
         return Err(unknown());
     }
     let items = params::text_list(inner).ok_or_else(unknown)?;
+    out.push(take_set(&n.with_value(&items))?);
+    Ok(())
+}
+
+/// A `set:` of takes (numbers, lists or ranges of positive integers),
+/// sorted and without repeats.
+fn take_set(n: &Node<'_>) -> Result<TakeForm, SpecError> {
     let mut v: Vec<u32> = n
-        .with_value(&items)
         .ints(1, u32::MAX as i64)?
         .into_iter()
         .map(|x| x as u32)
         .collect();
     v.sort_unstable();
     v.dedup();
-    out.push(TakeForm::Set(v));
-    Ok(())
+    Ok(TakeForm::Set(v))
 }
 
 /// A whole rule written as text, as in the `rule` column: the take rule,
