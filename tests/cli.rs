@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::tmux::Tmux;
+
 fn nimlab(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_nimlab"))
         .args(args)
@@ -560,4 +563,41 @@ fn version_names_the_commit_and_help_the_exit_codes() {
     ] {
         assert!(help.contains(line), "--help lacks `{line}`:\n{help}");
     }
+}
+
+/// A long solve shows its progress in a terminal (what it counts, the memo
+/// against its budget, the elapsed time) and nothing when standard error is
+/// not a terminal.
+#[test]
+fn long_solves_show_progress_in_a_terminal_only() {
+    // A 55-piece triangle by components takes minutes; it is stopped once seen.
+    let cmd = format!(
+        "{} solve lines --triangle 10 --take max:3 --play normal --memo_gib 2",
+        env!("CARGO_BIN_EXE_nimlab")
+    );
+    if let Some(term) = Tmux::start("solve-progress", &cmd, 160, 5) {
+        let s = term.wait("memo", 20);
+        let line = s.lines().find(|l| l.contains("memo")).unwrap();
+        assert!(line.starts_with("solving"), "{s}");
+        assert!(line.contains(" components · memo "), "{s}");
+        assert!(line.contains(" of 2 GiB · "), "{s}");
+        assert!(line.contains("s elapsed"), "{s}");
+    }
+    // Not a terminal (a pipe): the answer only.
+    let o = nimlab(
+        &[
+            "solve",
+            "lines",
+            "--trapezoid",
+            "2,4",
+            "--take",
+            "max:2",
+            "--play",
+            "misere",
+        ],
+        Path::new("."),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stderr), "");
+    assert!(text(&o.stdout).contains("outcome:"));
 }

@@ -21,6 +21,9 @@ use std::hash::Hash;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+mod common;
+use common::tmux::Tmux;
+
 // ---------------------------------------------------------------------------
 // The binary, driven line by line.
 
@@ -1186,56 +1189,14 @@ fn a_careless_computer_is_caught() {
 
 #[test]
 fn terminal_screen_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED terminal_screen_in_tmux: tmux is not installed (apt-get install tmux)");
-        return;
-    }
-    let sock = format!("nimlab-play-test-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        Command::new("tmux")
-            .args(["-L", &sock, "-f", "/dev/null"])
-            .args(args)
-            .output()
-            .expect("tmux runs")
-    };
     let cmd = format!(
         "{} play takeaway --heaps 3,5,7 --take any --play misere --first computer --seed 1; echo EXITED $?; sleep 60",
         env!("CARGO_BIN_EXE_nimlab")
     );
-    // The server is killed however the test ends.
-    struct Server(String);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = Command::new("tmux")
-                .args(["-L", &self.0, "kill-server"])
-                .output();
-        }
-    }
-    let _server = Server(sock.clone());
-    let o = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "play",
-        "-x",
-        "100",
-        "-y",
-        "32",
-        &cmd,
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let screen =
-        || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "play"]).stdout).to_string();
-    let wait = |what: &str| -> String {
-        for _ in 0..100 {
-            let s = screen();
-            if s.contains(what) {
-                return s;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        panic!("{what:?} never appeared on the screen:\n{}", screen());
+    let Some(term) = Tmux::start("play", &cmd, 100, 32) else {
+        return;
     };
+    let wait = |what: &str| term.wait(what, 5);
     let check = || {
         let s0 = wait("your move>");
         let lines: Vec<&str> = s0.lines().collect();
@@ -1250,10 +1211,7 @@ fn terminal_screen_in_tmux() {
     assert!(s0.contains("game 1: the computer moves first"), "{s0}");
     assert!(s0.contains("computer plays"), "{s0}");
     assert!(s0.contains("  A  ● ●") || s0.contains("  A  ● ● ●"), "{s0}");
-    let send = |keys: &str| {
-        tmux(&["send-keys", "-t", "play", "-l", keys]);
-        tmux(&["send-keys", "-t", "play", "Enter"]);
-    };
+    let send = |keys: &str| term.send(keys);
     send("Z9");
     let s1 = wait("cannot play");
     assert_eq!(s1.matches("nimlab play —").count(), 1, "{s1}");

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use std::sync::atomic::AtomicBool;
 
 use nimlab::data::{Cell, Table};
+use nimlab::family::watch::UNWATCHED;
 use nimlab::family::{self, CaseCtx, Family};
 use nimlab::params::{self, Node};
 use proptest::prelude::*;
@@ -76,7 +77,8 @@ fn solve(f: &dyn Family, args: &[String]) -> Value {
 
 fn solve_raw(f: &dyn Family, args: &[String]) -> anyhow::Result<Value> {
     let v = params::cli_to_map(args, f.cli_args())?;
-    Ok(f.solve(&Node::root(&v, params::COMMAND_LINE))?.json)
+    Ok(f.solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)?
+        .json)
 }
 
 /// The arguments that give a JSON map (`game`, `position`) back.

@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 
 use crate::family::{self, FAMILIES};
 use crate::params::{self, Node};
+use crate::sweep::SolveProgress;
 
 /// Answers one position of `family` given as `--key value` parameters.
 pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<ExitCode> {
@@ -29,7 +30,12 @@ pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<Ex
     // own parsers (the spec's), so the command line and a spec accept the same forms.
     let value = params::cli_to_map(&params, fam.cli_args())?;
     let node = Node::root(&value, params::COMMAND_LINE);
-    let answer = fam.solve(&node)?;
+    // Progress on standard error while a long solve runs (hidden when it is
+    // not a terminal), cleared before the answer is printed.
+    let progress = SolveProgress::new(false);
+    let answer = fam.solve(&node, &progress);
+    progress.finish();
+    let answer = answer?;
     if json {
         super::print(&(serde_json::to_string_pretty(&answer.json)? + "\n"))?;
     } else {

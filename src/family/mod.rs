@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 use crate::data::{Dataset, Table};
 use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
+use watch::Watch;
 
 pub mod lines;
 pub mod note;
@@ -24,6 +25,7 @@ pub mod solved;
 pub mod takeaway;
 #[cfg(test)]
 pub mod toy;
+pub mod watch;
 
 /// Every family nimlab knows, by the name used in specs and on the command line.
 #[cfg(not(test))]
@@ -162,7 +164,8 @@ pub trait Family: Sync {
         &[]
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).
-    fn solve(&self, position: &Node<'_>) -> anyhow::Result<Answer>;
+    /// A long solve reports its progress to `watch`.
+    fn solve(&self, position: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer>;
     /// A game against the computer from the same parameters as
     /// [`Family::solve`] (`nimlab play`).
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {

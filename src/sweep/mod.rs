@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 
 pub use chunks::{Chunk, assign_shards, chunks};
 pub use merge::merge_experiment;
-pub use progress::progress_bar;
+pub use progress::{SolveProgress, progress_bar};
 
 use crate::spec::Experiment;
 

@@ -198,7 +198,7 @@ impl LinesCase {
                 self.grundy,
                 hex,
                 self.memo_budget,
-                ctx.progress,
+                &ctx.progress,
                 ctx.cancel,
             )?;
             if !self.pictures {

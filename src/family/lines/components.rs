@@ -101,6 +101,11 @@ impl Components {
         self.small.len() + self.big.len()
     }
 
+    /// The memo's bytes when last measured (cheap: no shard is locked).
+    pub fn measured_bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
     /// Bytes of memory the memo holds now: the hash tables as allocated
     /// (not just their entries) and the big keys' heap data.
     pub fn memo_bytes(&self) -> u64 {

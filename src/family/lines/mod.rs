@@ -55,6 +55,7 @@ pub use rows::closed_form;
 pub use solving::{Solved, solve_board};
 
 use crate::data::Dataset;
+use crate::family::watch::Watch;
 use crate::family::{Answer, Family, Plan};
 use crate::params::{Node, SpecError};
 use crate::view::View;
@@ -133,8 +134,8 @@ impl Family for Lines {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
-        solve::solve(pos)
+    fn solve(&self, pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
+        solve::solve(pos, watch)
     }
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)

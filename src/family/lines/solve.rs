@@ -13,6 +13,7 @@ use super::rules::run_text;
 use super::solving::{Method, feasibility, method_for, solve_board};
 use crate::family::Answer;
 use crate::family::solved::{self, Solved, WinningMove};
+use crate::family::watch::Watch;
 use crate::game::Play;
 use crate::params::{CliArg, CliForm, Node};
 
@@ -35,7 +36,7 @@ pub const CLI_ARGS: &[CliArg] = &[
 ];
 
 /// `nimlab solve lines`: one board's outcome, Grundy value and winning first moves.
-pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
+pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
     let mut keys: Vec<&str> = SHAPE_KEYS
         .iter()
         .copied()
@@ -131,7 +132,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             true,
             None,
             memo_budget,
-            &|_| {},
+            watch,
             &cancel,
         )?
     };

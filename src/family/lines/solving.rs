@@ -9,6 +9,7 @@ use super::components::Components;
 use super::hexsum::HexSolver;
 use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
+use crate::family::watch::Watch;
 use crate::game::Play;
 use crate::mem;
 
@@ -87,9 +88,10 @@ pub fn solve_board(
     grundy: bool,
     hex: Option<&HexSolver>,
     memo_budget: u64,
-    progress: &(dyn Fn(u64) + Sync),
+    watch: &dyn Watch,
     cancel: &AtomicBool,
 ) -> anyhow::Result<Solved> {
+    let progress = &|n: u64| watch.step(n);
     let sides = shape
         .and_then(Shape::sides)
         .filter(|_| board.is_none_or(|b| b.sides.is_some()));
@@ -119,6 +121,7 @@ pub fn solve_board(
                 &local
             }
         };
+        watch.begin("chord tables", None);
         let (g, opts) = solver.options(h, progress);
         out.grundy = Some(g);
         out.is_p = g == 0;
@@ -137,8 +140,10 @@ pub fn solve_board(
             );
         }
         let solver = Components::new(b, take, memo_budget);
+        watch.begin("components", None);
         let prog = |n: u64| {
-            progress(n);
+            watch.step(n);
+            watch.memo(solver.memo_len(), solver.measured_bytes(), memo_budget);
             if cancel.load(Ordering::Relaxed) {
                 solver.stopped.store(true, Ordering::Relaxed);
             }
@@ -171,6 +176,7 @@ pub fn solve_board(
         feasibility(b.len() as u64, Method::Exhaustive, true).map_err(anyhow::Error::msg)?;
         let moves = rules::moves(b, take);
         let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
+        watch.begin("positions", Some(1u64 << b.len()));
         let ex = retro::solve(b.len(), &rm, play, progress, cancel)?;
         if cancel.load(Ordering::Relaxed) {
             bail!(crate::family::Interrupted);

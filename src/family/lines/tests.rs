@@ -16,6 +16,7 @@ use super::rules::run_text;
 use super::rules::{Take, moves};
 use super::*;
 use crate::data::Table;
+use crate::family::watch::UNWATCHED;
 use crate::family::{CaseCtx, Family, Output};
 use crate::game::{BruteGrundy, BruteOutcome, Game, Play};
 use crate::params::Node;
@@ -254,6 +255,79 @@ fn components_stop_at_the_memo_budget() {
     assert!(!roomy.stopped.load(Relaxed));
     assert!(roomy.memo_len() > 4096, "enough entries to be measured");
     assert!(roomy.memo_bytes() > 1 << 20);
+}
+
+/// What a solve reports as it goes (`nimlab solve` shows it): the exhaustive
+/// table counts its 2^n positions against that total; components count
+/// without a total and report the memo against the budget given.
+#[test]
+fn solves_report_progress_to_their_watch() {
+    use crate::family::watch::Watch;
+    use std::sync::Mutex;
+    #[derive(Default)]
+    struct Log {
+        begun: Mutex<Vec<(&'static str, Option<u64>)>>,
+        steps: std::sync::atomic::AtomicU64,
+        memo: Mutex<Vec<(u64, u64, u64)>>,
+    }
+    impl Watch for Log {
+        fn begin(&self, unit: &'static str, total: Option<u64>) {
+            self.begun.lock().unwrap().push((unit, total));
+        }
+        fn step(&self, n: u64) {
+            self.steps
+                .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        }
+        fn memo(&self, entries: u64, bytes: u64, budget: u64) {
+            self.memo.lock().unwrap().push((entries, bytes, budget));
+        }
+    }
+    let solve = |shape: &Shape, take, play, log: &Log| {
+        let cancel = AtomicBool::new(false);
+        solve_board(
+            Some(shape),
+            None,
+            take,
+            play,
+            false,
+            true,
+            None,
+            1 << 30,
+            log,
+            &cancel,
+        )
+        .unwrap()
+    };
+    // Misère: the exhaustive table of a 15-piece triangle, 2^15 positions.
+    let log = Log::default();
+    solve(&Shape::Triangle(5), Take::Max(2), Play::Misere, &log);
+    assert_eq!(*log.begun.lock().unwrap(), [("positions", Some(1 << 15))]);
+    assert_eq!(
+        log.steps.load(std::sync::atomic::Ordering::Relaxed),
+        1 << 15
+    );
+    // Normal play on a 21-piece triangle: components, with the memo measured
+    // every 4096 entries against the 1 GiB budget.
+    let log = Log::default();
+    solve(&Shape::Triangle(6), Take::Max(3), Play::Normal, &log);
+    assert_eq!(*log.begun.lock().unwrap(), [("components", None)]);
+    let memo = log.memo.lock().unwrap();
+    assert!(!memo.is_empty(), "the memo was reported");
+    assert!(memo.iter().all(|&(_, _, budget)| budget == 1 << 30));
+    let (entries, bytes, _) = *memo.last().unwrap();
+    assert!(
+        entries >= 4096 && bytes > 0,
+        "{entries} entries, {bytes} bytes"
+    );
+    // Hexagons under `maximal`: the chord tables.
+    let log = Log::default();
+    solve(
+        &Shape::Hexagon([3, 3, 3, 3, 3, 3]),
+        Take::Maximal,
+        Play::Normal,
+        &log,
+    );
+    assert_eq!(*log.begun.lock().unwrap(), [("chord tables", None)]);
 }
 
 /// Components + canonical forms against the plain Grundy recursion, on all positions.
@@ -757,12 +831,12 @@ fn every_hexagon_once_per_symmetry_class() {
 fn solve_answers_positions() {
     let v =
         crate::params::parse_yaml("{triangle: 3, take: maximal, remove: [[0, 0]]}", "<t>").unwrap();
-    let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
+    let a = Lines.solve(&Node::root(&v, "<t>"), UNWATCHED).unwrap();
     assert_eq!(a.json["details"]["pieces"], 5);
     let v = crate::params::parse_yaml("{triangle: 3, remove: [[9, 9]]}", "<t>").unwrap();
-    assert!(Lines.solve(&Node::root(&v, "<t>")).is_err());
+    assert!(Lines.solve(&Node::root(&v, "<t>"), UNWATCHED).is_err());
     let v = crate::params::parse_yaml("{hexagon: [3,3,3,3,3,3], take: maximal}", "<t>").unwrap();
-    let a = Lines.solve(&Node::root(&v, "<t>")).unwrap();
+    let a = Lines.solve(&Node::root(&v, "<t>"), UNWATCHED).unwrap();
     assert_eq!(a.json["grundy"], 1);
     assert_eq!(a.json["details"]["class"], "N1");
 }

@@ -39,6 +39,7 @@ pub mod solver;
 pub mod views;
 
 use crate::data::Dataset;
+use crate::family::watch::Watch;
 use crate::family::{Answer, Family, Plan};
 use crate::params::{Node, SpecError};
 use crate::view::View;
@@ -130,7 +131,7 @@ impl Family for Parity {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
+    fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {

@@ -11,6 +11,7 @@ use super::brute::{Move, Position};
 use super::solver::{Class, Mover, SafeState, Solution, Variant};
 use super::*;
 use crate::data::{Cell, Table};
+use crate::family::watch::UNWATCHED;
 use crate::family::{CaseCtx, Family};
 use crate::game::{BruteOutcome, Play};
 use crate::params::Node;
@@ -711,7 +712,7 @@ fn solve_json(args: &[&str]) -> anyhow::Result<serde_json::Value> {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     let v = crate::params::cli_to_map(&args, super::solve::CLI_ARGS)?;
     let node = Node::root(&v, crate::params::COMMAND_LINE);
-    Ok(Parity.solve(&node)?.json)
+    Ok(Parity.solve(&node, UNWATCHED)?.json)
 }
 
 /// `nimlab solve parity`: both first movers, winning moves, hands, huge piles.

@@ -41,6 +41,7 @@ pub use one_heap::OneHeap;
 pub use solve::{PositionAnswer, answer};
 
 use crate::data::Dataset;
+use crate::family::watch::Watch;
 use crate::family::{Answer, Family, Plan};
 use crate::game::Play;
 use crate::params::{Node, SpecError};
@@ -164,7 +165,7 @@ impl Family for Takeaway {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn solve(&self, pos: &Node<'_>) -> anyhow::Result<Answer> {
+    fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {

@@ -201,7 +201,7 @@ impl Family for Toy {
             notes: vec![],
         })
     }
-    fn solve(&self, _: &Node<'_>) -> anyhow::Result<Answer> {
+    fn solve(&self, _: &Node<'_>, _: &dyn super::watch::Watch) -> anyhow::Result<Answer> {
         anyhow::bail!("the toy family answers no single position")
     }
 }

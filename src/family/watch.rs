@@ -1,0 +1,34 @@
+//! What a long solve reports as it goes: `nimlab solve` shows it on standard
+//! error; a sweep's driver counts only the work units.
+
+/// Receives a solver's progress. Any `Fn(u64)` closure is a watch that
+/// counts work units only (a sweep's cost unit).
+pub trait Watch: Sync {
+    /// The solver starts: what it counts (e.g. "positions") and how many
+    /// there are, when that is known in advance.
+    fn begin(&self, unit: &'static str, total: Option<u64>) {
+        let _ = (unit, total);
+    }
+    /// `n` more units done.
+    fn step(&self, n: u64);
+    /// The solver's memo holds `entries` in about `bytes`, of a budget of `budget` bytes.
+    fn memo(&self, entries: u64, bytes: u64, budget: u64) {
+        let _ = (entries, bytes, budget);
+    }
+}
+
+impl<F: Fn(u64) + Sync> Watch for F {
+    fn step(&self, n: u64) {
+        self(n)
+    }
+}
+
+/// Watches nothing (a solve whose progress nobody shows).
+pub struct Unwatched;
+
+impl Watch for Unwatched {
+    fn step(&self, _: u64) {}
+}
+
+/// A watch that shows nothing.
+pub const UNWATCHED: &dyn Watch = &Unwatched;
