@@ -8,7 +8,7 @@ use anyhow::bail;
 use rayon::prelude::*;
 
 use super::board::{Hex, Shape};
-use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, PERIODS, POSITIONS, REGIONS};
+use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, CUTS, PERIODS, POSITIONS, REGIONS};
 use super::hexsum::HexSolver;
 use super::rules::Take;
 use super::solving::{Method, Solved, method_for, solve_board};
@@ -27,6 +27,8 @@ pub struct LinesCase {
     pub(crate) pictures: bool,
     /// Write the `regions` dataset (each board's separate regions).
     pub(crate) regions: bool,
+    /// Write the `cuts` dataset (each first move and the regions it leaves).
+    pub(crate) cuts: bool,
     pub(crate) hex: Option<Arc<OnceLock<HexSolver>>>,
     pub(crate) hex_side: u32,
     /// Boards in the sweep (big sweeps get a bigger dense chord memo).
@@ -65,7 +67,7 @@ impl Case for LinesCase {
     fn key(&self) -> String {
         let text: String = self.group.shapes.iter().map(|s| s.text() + ";").collect();
         format!(
-            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}",
+            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}{}",
             self.group.shapes.len(),
             xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
             self.take.text(),
@@ -73,7 +75,8 @@ impl Case for LinesCase {
             self.counts,
             self.grundy,
             self.pictures,
-            if self.regions { "/regions" } else { "" }
+            if self.regions { "/regions" } else { "" },
+            if self.cuts { "/cuts" } else { "" }
         )
     }
     fn cost(&self) -> u64 {
@@ -140,6 +143,10 @@ impl Case for LinesCase {
         if self.regions {
             r.push((REGIONS.name, boards));
         }
+        if self.cuts {
+            // About one row per line through each piece.
+            r.push((CUTS.name, pieces));
+        }
         r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
@@ -160,6 +167,9 @@ impl Case for LinesCase {
         }
         if self.regions {
             out.push((&REGIONS, self.regions(&solved)));
+        }
+        if self.cuts {
+            out.push((&CUTS, self.cuts(&solved)));
         }
         if self.pictures
             && let Some(t) = self.cells(&solved)?

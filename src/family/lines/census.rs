@@ -15,6 +15,7 @@ use super::board::{Hex, hexagons};
 use super::class_of;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
 use super::hexsum::HexSolver;
+use super::rows::dict;
 use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{PLAYS, Play};
@@ -201,10 +202,6 @@ impl Case for CensusCase {
     }
 }
 
-fn dict(s: &str, n: usize) -> Values {
-    Values::Dict(DictVec::repeat(s, n))
-}
-
 fn board_text(p: [u32; 6]) -> String {
     super::board::Shape::Hexagon(p).text()
 }
@@ -267,6 +264,7 @@ fn bounds_table(label: &str, e: Enumeration, t: &Tally) -> Table {
     let mut cols: [Vec<i64>; 8] = Default::default();
     let mut share = Vec::new();
     let mut best_board = DictVec::default();
+    let mut best_sides = IntListVec::default();
     for &l in &ls {
         if let Some(s) = t.by_side.get(l as usize) {
             acc.boards += s.boards;
@@ -298,6 +296,7 @@ fn bounds_table(label: &str, e: Enumeration, t: &Tally) -> Table {
         }
         share.push(acc.nonsymmetric_p as f64 / acc.nonsymmetric.max(1) as f64);
         best_board.push(&acc.best.map_or(String::new(), |b| board_text(b.sides)));
+        best_sides.push_iter(acc.best.iter().flat_map(|b| b.sides.map(i64::from)));
     }
     let [side, boards, gmax, pieces, p, nonsym, nonsym_p, sym_p] = cols;
     head(label, ls.len())
@@ -305,6 +304,7 @@ fn bounds_table(label: &str, e: Enumeration, t: &Tally) -> Table {
         .with("hexagons", Values::Int(boards))
         .with("max_grundy", Values::Int(gmax))
         .with("max_board", Values::Dict(best_board))
+        .with("max_board_sides", Values::IntList(best_sides))
         .with("max_board_pieces", Values::Int(pieces))
         .with("p_positions", Values::Int(p))
         .with("nonsymmetric", Values::Int(nonsym))

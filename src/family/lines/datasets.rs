@@ -390,6 +390,75 @@ pub static REGIONS: Dataset = Dataset {
     groups: &[REGION_ROW],
 };
 
+static CUT_ROW: &[Column] = &[
+    BOARD,
+    NAME,
+    Column::new(
+        "pieces",
+        Dtype::Int,
+        Role::Param,
+        "number of pieces on the board",
+    ),
+    TAKE,
+    PLAY_COLUMN,
+    RULE,
+    Column::new(
+        "move",
+        Dtype::Int,
+        Role::Position,
+        "the first move's index among the board's distinct first moves (0, 1, …; a move is the set of pieces it removes)",
+    ),
+    Column::new(
+        "run",
+        Dtype::Cat,
+        Role::Label,
+        "the run the move removes, as `nimlab solve` prints it: `(q,r)` or `(dq,dr):(q0,r0)..(q1,r1)`",
+    ),
+    Column::new(
+        "run_pieces",
+        Dtype::Int,
+        Role::Result,
+        "pieces the move removes",
+    ),
+    Column::new(
+        "regions_left",
+        Dtype::Int,
+        Role::Result,
+        "separate regions (connected groups of pieces) the move leaves: report 000's `1 + X + Y + …` has this many terms after the 1",
+    ),
+    Column::new(
+        "left_grundy",
+        Dtype::IntList,
+        Role::Result,
+        "the Grundy value of each region left, each region solved alone (component solver), ascending",
+    ),
+    Column::new(
+        "option_grundy",
+        Dtype::Int,
+        Role::Result,
+        "their Nim-sum: the value of the position the move leads to (0: a winning move)",
+    ),
+    Column::new(
+        "board_grundy",
+        Dtype::Int,
+        Role::Result,
+        "the board's Grundy value: the mex of `option_grundy` over its moves",
+    ),
+    Column::new(
+        "equal_pair_cut",
+        Dtype::Bool,
+        Role::Result,
+        "the board has a move that leaves exactly two regions of one Grundy value (report 000: a cut into 「兩個同樣類型之圖形」)",
+    ),
+];
+
+/// `cuts`: each first move of a board and the regions it leaves (report 000's lemmas).
+pub static CUTS: Dataset = Dataset {
+    name: "cuts",
+    doc: "One row per board, rule and distinct first move (sweeps with `cuts: true`, normal play): the regions the move leaves, their Grundy values and Nim-sum, beside the board's value.",
+    groups: &[CUT_ROW],
+};
+
 const ENUMERATION: Column = Column::new(
     "enumeration",
     Dtype::Cat,
@@ -469,6 +538,12 @@ static HEXAGON_BOUND: &[Column] = &[
         Role::Result,
         "the smallest hexagon with that value (fewest pieces, then smallest side tuple)",
     ),
+    Column::new(
+        "max_board_sides",
+        Dtype::IntList,
+        Role::Result,
+        "its six sides (the smallest tuple of its symmetry class)",
+    ),
     Column::new("max_board_pieces", Dtype::Int, Role::Result, "its pieces"),
     Column::new(
         "p_positions",
@@ -544,6 +619,7 @@ pub static DATASETS: &[&Dataset] = &[
     &CLASS_COUNTS,
     &CELLS,
     &REGIONS,
+    &CUTS,
     &HEXAGON_VALUES,
     &HEXAGON_BOUNDS,
     &HEXAGON_P_POSITIONS,

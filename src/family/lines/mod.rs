@@ -16,6 +16,7 @@
 //! counts: false                        # report 002's table (P-positions per piece count, exhaustive)
 //! grundy: true                         # false: normal play's outcome by the exhaustive table
 //! regions: false                       # the `regions` dataset: each region's Grundy value and class
+//! cuts: false                          # the `cuts` dataset: each first move and the regions it leaves
 //! pictures: false                      # board pictures with a winning run (default: ≤ 8 boards)
 //! ```
 //!
@@ -36,6 +37,7 @@ pub mod cases;
 pub mod census;
 pub mod chordtab;
 pub mod components;
+pub mod cuts;
 pub mod datasets;
 pub mod explain;
 pub mod hexsum;
@@ -113,6 +115,7 @@ impl Family for Lines {
          counts: true | false — P-positions per piece count (exhaustive)\n\
          grundy: true | false — false: normal play's outcome by the exhaustive table, without Grundy values\n\
          regions: true | false — each board's separate regions, their Grundy values and report 000's class counts\n\
+         cuts: true | false — each first move of each board, the regions it leaves and their Grundy values (normal play, ≤ 64 pieces)\n\
          pictures: true | false — board pictures with a winning run (default: when at most 8 boards)\n\
          memo_gib: memo budget of the component solver (default 12)\n\
          solve: --board T(5) | --board \"trapezoid: [2, 3]\" | --triangle 5 | --hexagon 3,3,3,3,3,3 | --trapezoid 2,3\n\

@@ -24,7 +24,7 @@ const MAX_PARAM: i64 = 1 << 20;
 pub(crate) const DEFAULT_MEMO_GIB: i64 = 12;
 
 const KEYS: &[&str] = &[
-    "grundy", "board", "take", "play", "along", "counts", "pictures", "memo_gib", "regions",
+    "grundy", "board", "take", "play", "along", "counts", "pictures", "memo_gib", "regions", "cuts",
 ];
 pub(crate) const SHAPE_KEYS: &[&str] = &[
     "hexagon",
@@ -563,6 +563,7 @@ struct Params {
     plays: Vec<Play>,
     counts: bool,
     regions: bool,
+    cuts: bool,
     pictures: Option<bool>,
     memo_budget: u64,
     notes: Vec<Note>,
@@ -611,27 +612,8 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         Some(b) => *b.bools()?.first().unwrap(),
         None => true,
     };
-    let regions = match sweep.get("regions") {
-        Some(b) => *b.bools()?.first().unwrap(),
-        None => false,
-    };
-    if regions && !plays.iter().all(|&p| p == Play::Normal) {
-        return Err(sweep.get("regions").unwrap().err(
-            "`regions: true` needs normal play (the regions' Grundy values): set `play: normal`",
-        ));
-    }
-    if regions
-        && let Some(s) = groups
-            .iter()
-            .flat_map(|g| &g.shapes)
-            .find(|s| s.pieces() > 64)
-    {
-        return Err(sweep.get("regions").unwrap().err(format!(
-            "`regions: true` solves each region with the component solver, on boards of at most 64 pieces; {} has {}",
-            s.name(),
-            s.pieces()
-        )));
-    }
+    let regions = region_option(sweep, "regions", &groups, &plays)?;
+    let cuts = region_option(sweep, "cuts", &groups, &plays)?;
     let pictures = sweep
         .get("pictures")
         .map(|b| b.bools().map(|v| v[0]))
@@ -667,10 +649,44 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         plays,
         counts,
         regions,
+        cuts,
         pictures,
         memo_budget,
         notes,
     })
+}
+
+/// A switch for a dataset that solves regions with the component solver
+/// (`regions`, `cuts`): it needs normal play and boards of at most 64 pieces.
+fn region_option(
+    sweep: &Node<'_>,
+    key: &str,
+    groups: &[Group],
+    plays: &[Play],
+) -> Result<bool, SpecError> {
+    let Some(node) = sweep.get(key) else {
+        return Ok(false);
+    };
+    if !*node.bools()?.first().unwrap() {
+        return Ok(false);
+    }
+    if !plays.iter().all(|&p| p == Play::Normal) {
+        return Err(node.err(format!(
+            "`{key}: true` needs normal play (the regions' Grundy values): set `play: normal`"
+        )));
+    }
+    if let Some(s) = groups
+        .iter()
+        .flat_map(|g| &g.shapes)
+        .find(|s| s.pieces() > 64)
+    {
+        return Err(node.err(format!(
+            "`{key}: true` solves each region with the component solver, on boards of at most 64 pieces; {} has {}",
+            s.name(),
+            s.pieces()
+        )));
+    }
+    Ok(true)
 }
 
 /// Validates a sweep and expands it into cases (one per group of boards and rule).
@@ -704,6 +720,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     grundy: p.grundy,
                     pictures,
                     regions: p.regions,
+                    cuts: p.cuts,
                     hex: uses_hex.then(|| hex.clone()),
                     hex_side,
                     hex_boards: n_boards,

@@ -19,11 +19,11 @@ pub const PROGRAM_002_MAX_PIECES: u64 = 21;
 /// Boards drawn as pictures at most this large.
 const PICTURE_MAX_PIECES: usize = 5000;
 
-fn dict(s: &str, n: usize) -> Values {
+pub(super) fn dict(s: &str, n: usize) -> Values {
     Values::Dict(DictVec::repeat(s, n))
 }
 
-fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
+pub(super) fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
     Values::Enum(EnumVec {
         levels,
         codes: vec![code; n],
@@ -35,7 +35,7 @@ fn class_code(g: u32) -> u8 {
 }
 
 impl LinesCase {
-    fn rule(&self) -> String {
+    pub(super) fn rule(&self) -> String {
         format!("{} {}", self.take.text(), self.play.as_str())
     }
 
@@ -183,7 +183,7 @@ impl LinesCase {
     /// A board's name: a mask alone in its group (a `sum:` of regions) is
     /// named by its group's label (`A(1,5) + B(2,3)`; a plain mask's label
     /// is its own name).
-    fn board_name(&self, s: &Shape) -> String {
+    pub(super) fn board_name(&self, s: &Shape) -> String {
         match s {
             Shape::Mask(_) if self.group.shapes.len() == 1 => self.group.label.clone(),
             _ => s.name(),

@@ -7,8 +7,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::board::parse_mask;
 use super::board::{Board, Hex, Shape, canonical_sides, closes, hexagons, side_images, transform};
+use super::board::{Pt, parse_mask};
 use super::brute::{Geo, Pos, exhaustive_bytes};
 use super::components::Components;
 use super::hexsum::HexSolver;
@@ -1151,4 +1151,105 @@ fn sum_boards_are_read_from_a_spec() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("at least two parts"), "{err}");
+}
+
+/// The `cuts` dataset against brute force: per board, one row per distinct
+/// first move; the regions each move leaves (split by `Board::regions`, not
+/// by the component solver) and their values by the plain recursion; the
+/// Nim-sum is the option's value; the board's value is the `positions` one.
+#[test]
+fn cuts_match_brute_force_move_by_move() {
+    let brute = |b: &Board, take| {
+        let geo = Arc::new(Geo {
+            board: b.clone(),
+            take,
+        });
+        let pos = Pos { x: b.full(), geo };
+        let g = BruteGrundy::default().grundy(&pos);
+        (g, pos)
+    };
+    // (pieces removed, values of the regions left ascending) for each distinct move.
+    let brute_cuts = |b: &Board, take| -> Vec<(i64, Vec<i64>)> {
+        let mut out: Vec<(i64, Vec<i64>)> = brute(b, take)
+            .1
+            .moves()
+            .into_iter()
+            .map(|(mask, _)| {
+                let rest: Vec<Pt> = b
+                    .points
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| mask >> j & 1 == 0)
+                    .map(|(_, &p)| p)
+                    .collect();
+                let mut values: Vec<i64> = if rest.is_empty() {
+                    vec![]
+                } else {
+                    Board::from_points(rest, None)
+                        .regions()
+                        .iter()
+                        .map(|r| i64::from(brute(r, take).0))
+                        .collect()
+                };
+                values.sort_unstable();
+                (i64::from(mask.count_ones()), values)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    for (yaml, take) in [
+        (
+            "board: [{triangle: 4}, {trapezoid: [2, 1..5]}, {parallelogram: [3, 3]}, {pentagon: [2, 2, 2]}, {hexagon: [2, 2, 2, 2, 2, 2]}]\ncuts: true",
+            Take::Maximal,
+        ),
+        (
+            "board: [{triangle: 4}, {trapezoid: [2, 4]}]\ntake: {max: 2}\ncuts: true",
+            Take::Max(2),
+        ),
+    ] {
+        let mut checked = 0;
+        for out in run_plan(yaml) {
+            let pos = table(&out, "positions");
+            let cuts = table(&out, "cuts");
+            let mut row = 0;
+            for i in 0..pos.rows() {
+                let name = pos.text("name", i).unwrap();
+                let v = crate::params::parse_yaml(pos.text("board", i).unwrap(), "t").unwrap();
+                let b = super::params::one_board(&Node::root(&v, "t"))
+                    .unwrap()
+                    .board();
+                let g = i64::from(brute(&b, take).0);
+                assert_eq!(pos.int("grundy", i), Some(g), "{name}");
+                let want = brute_cuts(&b, take);
+                let mut got = Vec::new();
+                for k in 0..want.len() {
+                    let r = row + k;
+                    assert_eq!(cuts.text("name", r), Some(name));
+                    assert_eq!(cuts.int("move", r), Some(k as i64), "{name}");
+                    assert_eq!(cuts.int("board_grundy", r), Some(g), "{name}");
+                    let values: Vec<i64> = match cuts.cell("left_grundy", r).unwrap().to_string() {
+                        t if t.is_empty() => vec![],
+                        t => t.split(", ").map(|x| x.parse().unwrap()).collect(),
+                    };
+                    assert_eq!(cuts.int("regions_left", r), Some(values.len() as i64));
+                    let nim = values.iter().fold(0, |a, v| a ^ v);
+                    assert_eq!(cuts.int("option_grundy", r), Some(nim), "{name}");
+                    got.push((cuts.int("run_pieces", r).unwrap(), values));
+                }
+                got.sort();
+                assert_eq!(got, want, "{name}: the moves and the regions they leave");
+                let pair = want.iter().any(|(_, v)| v.len() == 2 && v[0] == v[1]);
+                assert_eq!(
+                    cuts.cell("equal_pair_cut", row).unwrap().to_string(),
+                    pair.to_string(),
+                    "{name}"
+                );
+                row += want.len();
+            }
+            assert_eq!(row, cuts.rows(), "one row per distinct first move");
+            checked += row;
+        }
+        assert!(checked > 40, "{checked} moves checked");
+    }
 }

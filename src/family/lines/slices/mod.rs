@@ -281,6 +281,7 @@ impl Answer {
             grundy: false,
             pictures: false,
             regions: false,
+            cuts: false,
             hex: None,
             hex_side: 0,
             hex_boards: 1,
