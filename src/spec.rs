@@ -123,8 +123,22 @@ pub struct Experiment {
     pub sweeps: Vec<Sweep>,
     /// Conjectures to check.
     pub conjectures: Vec<Conjecture>,
+    /// Statements of the source that no data can decide, and why (listed
+    /// beside the verdicts, so every statement is accounted for).
+    pub not_judged: Vec<NotJudged>,
     /// The spec text, verbatim (for the provenance manifest).
     pub text: String,
+}
+
+/// A statement of the source that is not judged, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotJudged {
+    /// Where it is stated.
+    pub source: String,
+    /// What it says.
+    pub says: String,
+    /// Why no data decides it (or where its content is judged instead).
+    pub why: String,
 }
 
 /// Loads and validates one spec file.
@@ -145,7 +159,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
     let root = Node::root(&value, &file);
     if !value.is_object() {
         return Err(root.err(format!(
-            "a spec is a map with `sweeps:` (and optionally `experiment:`, `title:`, `description:`, `conjectures:`), got {}",
+            "a spec is a map with `sweeps:` (and optionally `experiment:`, `title:`, `description:`, `conjectures:`, `not_judged:`), got {}",
             describe(&value)
         )));
     }
@@ -155,6 +169,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         "description",
         "sweeps",
         "conjectures",
+        "not_judged",
     ])?;
     let stem = path
         .file_stem()
@@ -169,6 +184,11 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
             conjectures.push(parse_conjecture(&c, &sweeps)?);
         }
     }
+    let not_judged = root
+        .get("not_judged")
+        .map(|n| n.items().iter().map(parse_not_judged).collect())
+        .transpose()?
+        .unwrap_or_default();
     Ok(Experiment {
         file: path.to_path_buf(),
         title: opt_str(&root, "title")?.unwrap_or(&name).to_string(),
@@ -176,7 +196,21 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         name,
         sweeps,
         conjectures,
+        not_judged,
         text: text.to_string(),
+    })
+}
+
+/// One `not_judged:` item: `source`, `says` and `why`, all required.
+fn parse_not_judged(n: &Node<'_>) -> Result<NotJudged, SpecError> {
+    n.expect_keys(&["source", "says", "why"])?;
+    let field = |key: &str, what: &str| -> Result<String, SpecError> {
+        Ok(n.req(key, what)?.str()?.to_string())
+    };
+    Ok(NotJudged {
+        source: field("source", "where the statement is made")?,
+        says: field("says", "the statement")?,
+        why: field("why", "why no data decides it")?,
     })
 }
 

@@ -146,6 +146,10 @@ fn bad_specs_fail_cleanly() {
             &["sweeps[1].name", "duplicate sweep name"],
         ),
         ("not-a-map.yaml", &["a spec is a map"]),
+        (
+            "not-judged-without-why.yaml",
+            &["not_judged[0].why", "missing field `why`"],
+        ),
     ];
     for (file, needles) in cases {
         let tmp = tempfile::tempdir().unwrap();

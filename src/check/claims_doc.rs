@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{ConjectureResult, Verdict, verdict_counts};
-use crate::spec::Experiment;
+use crate::spec::{Experiment, NotJudged};
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
@@ -91,6 +91,28 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
                 cell(&decisive(r))
             );
         }
+        not_judged(&mut s, &e.not_judged);
     }
     s
+}
+
+/// The statements an experiment lists as not judged, and why.
+fn not_judged(s: &mut String, items: &[NotJudged]) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = write!(
+        s,
+        "\nNot judged ({}): statements no data can decide, or whose content the claims above judge.\n\n| says | source | why not judged |\n|---|---|---|\n",
+        items.len()
+    );
+    for n in items {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            cell(&n.says),
+            cell(&n.source),
+            cell(&n.why)
+        );
+    }
 }
