@@ -1,7 +1,8 @@
 //! Why a stored board has its value, for a counterexample, solved again
 //! from the `board` and `take` columns: in normal play the board's first
-//! moves and the Grundy values they reach (boards of at most
-//! [`MAX_PIECES`]); without a Grundy value (misère play) a winning first move,
+//! moves and the Grundy values they reach (by chords for `maximal` on a
+//! hexagon-family board, else boards of at most [`MAX_PIECES`]; also for a
+//! `cuts` row's board); without a Grundy value (misère play) a winning first move,
 //! or that every first move reaches an N-position (exhaustive table, boards
 //! of at most [`MAX_EXHAUSTIVE`]); for a `regions` row the Nim-sum of its
 //! regions' values.
@@ -9,8 +10,9 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use super::board::Shape;
+use super::board::{Hex, Pt, Shape};
 use super::components::Components;
+use super::hexsum::HexSolver;
 use super::params::{parse_shape_map, parse_takes};
 use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
@@ -24,8 +26,12 @@ pub const MAX_EXHAUSTIVE: usize = 24;
 /// First moves shown at most.
 const SHOWN: usize = 8;
 
-/// Larger boards are not solved again just to explain a counterexample.
+/// Larger boards are not solved again just to explain a counterexample
+/// (by components; hexagon-family boards under `maximal` go by chords).
 pub const MAX_PIECES: usize = 48;
+
+/// Longest line of a board explained by chords.
+pub const MAX_CHORD: u32 = 512;
 
 /// Memo budget of the re-solve.
 const BUDGET: u64 = 512 << 20;
@@ -53,39 +59,79 @@ fn board_and_take(t: &Table, row: usize) -> Option<(Shape, Take)> {
 /// that every first move reaches an N-position, without a Grundy value.
 /// `regions` rows: the regions' values and their Nim-sum.
 pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
-    if dataset == "regions" {
-        return regions(t, row);
+    match dataset {
+        "regions" => regions(t, row),
+        "positions" => match t.cell("grundy", row)? {
+            Cell::Int(g) => grundy_options(t, row, g),
+            _ => outcome(t, row),
+        },
+        // A cut's board: why the board has its value.
+        "cuts" => match t.cell("board_grundy", row)? {
+            Cell::Int(g) => grundy_options(t, row, g),
+            _ => None,
+        },
+        _ => None,
     }
-    if dataset != "positions" {
-        return None;
-    }
-    let own = match t.cell("grundy", row)? {
-        Cell::Int(g) => g,
-        _ => return outcome(t, row),
-    };
+}
+
+/// "its N moves reach Grundy values 0 (×2), 2 (×1); the smallest value not
+/// reached is 1": a normal-play board's first moves, solved again.
+fn grundy_options(t: &Table, row: usize, own: i64) -> Option<String> {
     if t.text("play", row)? != "normal" {
         return None;
     }
     let (shape, take) = board_and_take(t, row)?;
+    let (g, values) = first_move_values(&shape, take)?;
+    if i64::from(g) != own {
+        return None;
+    }
+    let mut reached: BTreeMap<u32, usize> = BTreeMap::new();
+    for v in &values {
+        *reached.entry(*v).or_default() += 1;
+    }
+    let shown: Vec<String> = reached.iter().map(|(v, n)| format!("{v} (×{n})")).collect();
+    Some(format!(
+        "its {} distinct first moves reach Grundy values {}; the smallest value not reached is {own}",
+        values.len(),
+        shown.join(", ")
+    ))
+}
+
+/// A board's Grundy value and the value each distinct first move reaches:
+/// by chords for `maximal` on a hexagon-family board (any size up to lines of
+/// [`MAX_CHORD`] pieces), else by components (at most [`MAX_PIECES`] pieces).
+fn first_move_values(shape: &Shape, take: Take) -> Option<(u32, Vec<u32>)> {
+    if take == Take::Maximal
+        && let Some(sides) = shape.sides()
+    {
+        let h = Hex::from_sides(sides);
+        if h.longest_chord() > MAX_CHORD {
+            return None;
+        }
+        let (g, options) = HexSolver::new(h.longest_chord()).options(h, &|_| {});
+        // A lone piece lies on three chords: a move is the set it removes.
+        let mut seen: Vec<Vec<Pt>> = Vec::new();
+        let mut values = Vec::new();
+        for (c, v) in options {
+            let mut cells = HexSolver::chord_cells(&h, c);
+            cells.sort_unstable();
+            if !seen.contains(&cells) {
+                seen.push(cells);
+                values.push(v);
+            }
+        }
+        return Some((g, values));
+    }
     let board = shape.board();
     if board.is_empty() || board.len() > MAX_PIECES {
         return None;
     }
     let solver = Components::new(&board, take, BUDGET);
     let (g, options) = solver.options(board.full(), &|_| {});
-    if solver.stopped.load(std::sync::atomic::Ordering::Relaxed) || i64::from(g) != own {
+    if solver.stopped.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
     }
-    let mut reached: BTreeMap<u32, usize> = BTreeMap::new();
-    for (_, v) in &options {
-        *reached.entry(*v).or_default() += 1;
-    }
-    let values: Vec<String> = reached.iter().map(|(v, n)| format!("{v} (×{n})")).collect();
-    Some(format!(
-        "its {} distinct first moves reach Grundy values {}; the smallest value not reached is {own}",
-        options.len(),
-        values.join(", ")
-    ))
+    Some((g, options.into_iter().map(|(_, v)| v).collect()))
 }
 
 /// A run as the tables print it: `(q,r)` or `(q0,r0)..(q1,r1)`.

@@ -995,6 +995,34 @@ fn explain_lists_the_values_the_first_moves_reach() {
         .with("play", s("normal"))
         .with("grundy", Values::OptInt(vec![Some(1)]));
     assert_eq!(Lines.explain("positions", &wrong, 0), None);
+    // A `cuts` row: why its board has its value.
+    let cut = Table::new()
+        .with("board", s("triangle: 2"))
+        .with("take", s("maximal"))
+        .with("play", s("normal"))
+        .with("board_grundy", Values::Int(vec![0]));
+    assert_eq!(
+        Lines.explain("cuts", &cut, 0),
+        Lines.explain("positions", &t, 0)
+    );
+    // Beyond the component solver's size: hexagon-family boards under
+    // `maximal` by chords (A(6,200), 1215 pieces), the value as stored.
+    let outs = run_plan("board: {trapezoid: [6, 200]}");
+    let pos = table(&outs[0], "positions");
+    let g = pos.int("grundy", 0).unwrap();
+    let why = Lines
+        .explain("positions", pos, 0)
+        .expect("a reason for a large board");
+    assert!(
+        why.ends_with(&format!("the smallest value not reached is {g}")),
+        "{why}"
+    );
+    let moves: usize = why
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(moves > 200, "{why}");
 }
 
 /// The hexagon list equals a brute search over all six sides (closing, canonical,
