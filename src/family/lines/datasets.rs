@@ -314,15 +314,17 @@ pub static CELLS: Dataset = Dataset {
     groups: &[CELL],
 };
 
+const PIECES: Column = Column::new(
+    "pieces",
+    Dtype::Int,
+    Role::Param,
+    "number of pieces on the board",
+);
+
 static REGION_ROW: &[Column] = &[
     BOARD,
     NAME,
-    Column::new(
-        "pieces",
-        Dtype::Int,
-        Role::Param,
-        "number of pieces on the board",
-    ),
+    PIECES,
     TAKE,
     PLAY_COLUMN,
     RULE,
@@ -393,12 +395,7 @@ pub static REGIONS: Dataset = Dataset {
 static CUT_ROW: &[Column] = &[
     BOARD,
     NAME,
-    Column::new(
-        "pieces",
-        Dtype::Int,
-        Role::Param,
-        "number of pieces on the board",
-    ),
+    PIECES,
     TAKE,
     PLAY_COLUMN,
     RULE,

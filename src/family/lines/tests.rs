@@ -282,22 +282,8 @@ fn solves_report_progress_to_their_watch() {
             self.memo.lock().unwrap().push((entries, bytes, budget));
         }
     }
-    let solve = |shape: &Shape, take, play, log: &Log| {
-        let cancel = AtomicBool::new(false);
-        solve_board(
-            Some(shape),
-            None,
-            take,
-            play,
-            false,
-            true,
-            None,
-            1 << 30,
-            log,
-            &cancel,
-        )
-        .unwrap()
-    };
+    let solve =
+        |shape: &Shape, take, play, log: &Log| solve_watched(shape, take, play, false, true, log);
     // Misère: the exhaustive table of a 15-piece triangle, 2^15 positions.
     let log = Log::default();
     solve(&Shape::Triangle(5), Take::Max(2), Play::Misere, &log);
@@ -489,6 +475,18 @@ fn exhaustive_matches_brute_outcome_on_all_positions() {
 /// [`solve_board`] on a shape with a 1 GiB memo, no shared chord solver, no
 /// progress and no cancel.
 fn solve_shape(shape: &Shape, take: Take, play: Play, counts: bool, grundy: bool) -> Solved {
+    solve_watched(shape, take, play, counts, grundy, &no_progress)
+}
+
+/// [`solve_shape`] reporting to `watch`.
+fn solve_watched(
+    shape: &Shape,
+    take: Take,
+    play: Play,
+    counts: bool,
+    grundy: bool,
+    watch: &dyn crate::family::watch::Watch,
+) -> Solved {
     let cancel = AtomicBool::new(false);
     solve_board(
         Some(shape),
@@ -499,7 +497,7 @@ fn solve_shape(shape: &Shape, take: Take, play: Play, counts: bool, grundy: bool
         grundy,
         None,
         1 << 30,
-        &no_progress,
+        watch,
         &cancel,
     )
     .unwrap()
