@@ -61,6 +61,10 @@ pub enum Command {
         /// Print the cases, the estimated work, time and memory, and exit.
         #[arg(long)]
         dry_run: bool,
+        /// Print the names of the experiments the specs define, one a line (for
+        /// scripts, e.g. the Slurm submit script), and exit.
+        #[arg(long, conflicts_with = "dry_run")]
+        list: bool,
         /// Run only shard I of N (e.g. `--shard 0/4`): a deterministic share of the
         /// work balanced by estimated cost. Shards do not render; `nimlab merge`
         /// (or a plain `run` once all shards are in the same --out) completes the job.

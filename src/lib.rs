@@ -77,6 +77,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             no_render,
             no_report,
             dry_run,
+            list,
             shard,
         } => cmd::run::run(cmd::run::RunArgs {
             specs,
@@ -89,6 +90,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             no_render,
             no_report,
             dry_run,
+            list,
         }),
         Command::Check {
             specs,

@@ -605,3 +605,28 @@ fn long_solves_show_progress_in_a_terminal_only() {
     assert_eq!(text(&o.stderr), "");
     assert!(text(&o.stdout).contains("outcome:"));
 }
+
+/// `run --list` prints the experiments' names, one a line, and runs nothing
+/// (the Slurm submit script reads it).
+#[test]
+fn run_list_prints_the_experiment_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = nimlab(
+        &[
+            "run",
+            fixture("valid/small.yaml").to_str().unwrap(),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("experiments/report-003.yaml")
+                .to_str()
+                .unwrap(),
+            "--list",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "small\nreport-003\n");
+    assert!(!out.exists(), "nothing is run");
+}

@@ -101,7 +101,7 @@ elif ! cmp -s "$nimlab" "$bin"; then
 fi
 
 # Experiments in the spec (their manifests tell which shards are complete).
-exps=$("$bin" run "$snap" --dry-run --no-report | awk '/^[^ ]/ && $2 ~ /^\(/ {print $1}' | sort -u | tr '\n' ' ')
+exps=$("$bin" run "$snap" --list | sort -u | tr '\n' ' ')
 exps=${exps% }
 [[ -n $exps ]] || die "no experiment found in $snap"
 for e in $exps; do

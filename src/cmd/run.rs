@@ -23,12 +23,19 @@ pub struct RunArgs {
     pub no_report: bool,
     /// Print the plan and estimates only.
     pub dry_run: bool,
+    /// Print the experiments' names only.
+    pub list: bool,
 }
 
 /// Runs the specs: the driver solves and stores each experiment, then the
 /// render, check and report stages read the store.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let exps = spec::load_specs(&args.specs)?;
+    if args.list {
+        let names: String = exps.iter().map(|e| e.name.clone() + "\n").collect();
+        super::print(&names)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.dry_run {
         let mut refused = false;
         for e in &exps {

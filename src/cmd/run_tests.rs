@@ -27,6 +27,7 @@ fn args(out: &Path) -> RunArgs {
         no_render: false,
         no_report: false,
         dry_run: false,
+        list: false,
     }
 }
 
