@@ -123,15 +123,14 @@ impl PartialEq for DictVec {
     }
 }
 
-/// A label's hash → its code, for the levels `0..upto`, built once a
-/// dictionary has more than [`LevelIndex::LINEAR`] levels: a linear search
-/// per row made a column of distinct labels (every hexagon's name) quadratic.
-/// Keyed by the hash only (the levels are not copied); a code found is
-/// checked against its label, and a label whose hash collides with another's
-/// falls back to the linear search (still correct, only slower).
+/// A label → its code, for the levels `0..upto`, built once a dictionary
+/// has more than [`LevelIndex::LINEAR`] levels: a linear search per row made
+/// a column of distinct labels (every hexagon's name) quadratic. A
+/// `hashbrown` table of codes, hashed and compared through the levels (which
+/// are not copied).
 #[derive(Clone, Debug, Default)]
 struct LevelIndex {
-    by_hash: rustc_hash::FxHashMap<u64, u32>,
+    table: hashbrown::HashTable<u32>,
     upto: usize,
 }
 
@@ -150,14 +149,14 @@ impl LevelIndex {
             return levels.iter().rposition(|l| l == label);
         }
         for (i, l) in levels.iter().enumerate().skip(self.upto) {
-            self.by_hash.entry(Self::hash(l)).or_insert(i as u32);
+            self.table.insert_unique(Self::hash(l), i as u32, |&c| {
+                Self::hash(&levels[c as usize])
+            });
         }
         self.upto = levels.len();
-        match self.by_hash.get(&Self::hash(label)) {
-            Some(&c) if levels[c as usize] == label => Some(c as usize),
-            Some(_) => levels.iter().rposition(|l| l == label),
-            None => None,
-        }
+        self.table
+            .find(Self::hash(label), |&c| levels[c as usize] == label)
+            .map(|&c| c as usize)
     }
 }
 
