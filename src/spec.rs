@@ -90,6 +90,9 @@ pub struct Conjecture {
     /// The claim's parts: where it holds and where it fails are reported
     /// part by part, and the verdict is `partly` when it holds on some.
     pub parts: Parts,
+    /// `other:`: key columns recomputed to find a second row for each row
+    /// (column, expression); the claim reads that row as `other_<column>`.
+    pub other: Vec<(String, String)>,
     /// Field path, for error messages.
     pub field: String,
 }
@@ -328,6 +331,7 @@ fn sweep_datasets(s: &Node<'_>, family: &dyn Family) -> Result<Option<Vec<String
 fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecError> {
     c.expect_keys(&[
         "name", "sweep", "dataset", "where", "claim", "source", "says", "reading", "by", "parts",
+        "other",
     ])?;
     let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
     let sweep = sweep_node.str()?.to_string();
@@ -356,11 +360,33 @@ fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecEr
         says: opt_str(c, "says")?.unwrap_or("").to_string(),
         reading: opt_str(c, "reading")?.unwrap_or("").to_string(),
         parts: parse_parts(c)?,
+        other: parse_other(c)?,
         field: c.path().to_string(),
     })
 }
 
 /// `by:` (an expression) or `parts:` (a list of `{name:, where:}`), not both.
+/// `other: {column: expression, ...}`: how the second row's key columns
+/// differ from the row's own.
+fn parse_other(c: &Node<'_>) -> Result<Vec<(String, String)>, SpecError> {
+    let Some(o) = c.get("other") else {
+        return Ok(Vec::new());
+    };
+    let map = o.expect_map()?;
+    if map.is_empty() {
+        return Err(o.err(
+            "expected a map of key columns to expressions, e.g. `other: {mover: 'mover == \"odd\" ? \"even\" : \"odd\"'}`",
+        ));
+    }
+    let mut out = Vec::new();
+    for key in map.keys() {
+        let e = o.req(key, "an expression giving the other row's value")?;
+        crate::expr::syntax_check(e.str()?).map_err(|err| e.err(format!("{err}")))?;
+        out.push((key.clone(), e.str()?.to_string()));
+    }
+    Ok(out)
+}
+
 fn parse_parts(c: &Node<'_>) -> Result<Parts, SpecError> {
     match (c.get("by"), c.get("parts")) {
         (Some(b), Some(_)) => Err(b.err(

@@ -18,6 +18,7 @@
 mod claims_doc;
 mod markdown;
 mod mutate;
+mod other;
 mod parts;
 mod table;
 #[cfg(test)]
@@ -355,6 +356,14 @@ pub fn check_conjectures(
             let ds = sweep.and_then(|s| s.dir(out, &exp.name).dataset(&c.dataset));
             let key = (c.sweep.clone(), c.dataset.clone());
             let table = cache.entry(key).or_insert_with(|| load(exp, out, c));
+            let paired;
+            let table = match (&*table, c.other.is_empty()) {
+                (Ok(t), false) => {
+                    paired = other::with_other_rows(t, ds, &c.other);
+                    &paired
+                }
+                _ => &*table,
+            };
             let family = sweep.map(|s| s.family);
             let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
             let result = match table {
@@ -450,6 +459,16 @@ pub fn mutations(
             let c = &r.conjecture;
             let key = (c.sweep.clone(), c.dataset.clone());
             let table = cache.entry(key).or_insert_with(|| load(e, out, c));
+            let paired;
+            let table = match (&*table, c.other.is_empty()) {
+                (Ok(t), false) => {
+                    let sweep = e.sweeps.iter().find(|s| s.name == c.sweep);
+                    let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
+                    paired = other::with_other_rows(t, ds, &c.other);
+                    &paired
+                }
+                _ => &*table,
+            };
             let m = match table {
                 Ok(t) => find_failing_mutation(t, c.filter.as_deref(), &c.claim)
                     .map_err(|err| format!("{err}")),

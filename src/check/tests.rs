@@ -812,3 +812,59 @@ fn mutations_find_rows_that_would_fail() {
     let taut = find_failing_mutation(&t, None, "N == N").unwrap();
     assert_eq!(taut, None);
 }
+
+/// `other:`: each row is matched with the row whose key columns equal its
+/// own except those recomputed; the claim reads it as `other_<column>`.
+#[test]
+fn claims_about_two_rows() {
+    let t = cond1_table(None);
+    let pair = |table: &Table, other: &[(&str, &str)]| {
+        let o: Vec<(String, String)> = other
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        super::other::with_other_rows(table, decl(table), &o)
+    };
+    // Period take_max + 1: rows whose N + take_max + 1 is past 20 have no
+    // match and leave the scope (m = 2: N 0..17; m = 3: N 0..16).
+    let p = pair(&t, &[("N", "N + take_max + 1")]).unwrap();
+    let r = check_table(
+        &p,
+        decl(&p),
+        Some("take_max <= 3"),
+        "other_grundy == grundy and other_N == N + take_max + 1",
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!((r.verdict, r.matched), (Verdict::Holds, 35));
+    // One outcome flipped at (m, N) = (2, 9): the rows N = 6 and N = 9 see it.
+    let flipped = cond1_table(Some((2, 9)));
+    let p = pair(&flipped, &[("N", "N + take_max + 1")]).unwrap();
+    let r = check_table(
+        &p,
+        decl(&p),
+        None,
+        "other_outcome == outcome",
+        &CheckOptions::default(),
+    )
+    .unwrap();
+    assert_eq!((r.verdict, r.failed), (Verdict::Fails, 2));
+    let first = &r.counterexamples[0];
+    assert!(
+        first.key.iter().any(|(k, v)| k == "N" && v == "6"),
+        "{:?}",
+        first.key
+    );
+    // Only key columns can be recomputed, and only on a declared dataset.
+    let e = pair(&t, &[("grundy", "1")]).unwrap_err();
+    assert!(
+        e.contains("not a key column") && e.contains("take_max, N"),
+        "{e}"
+    );
+    let bare = Table::new().with("N", Values::Int(vec![1, 2]));
+    assert!(
+        pair(&bare, &[("N", "N + 1")])
+            .unwrap_err()
+            .contains("declared dataset")
+    );
+}
