@@ -34,6 +34,9 @@ pub use markdown::render_markdown;
 pub use mutate::{Mutation, find_failing_mutation};
 pub use table::{check_scoped, check_table, key_columns};
 
+/// Rows per parallel chunk.
+pub(crate) const CHUNK: usize = 1 << 16;
+
 /// Explains why a row is what it is (e.g. a position's options and their
 /// values): given by the family of the dataset, see
 /// [`crate::family::Family::explain`].

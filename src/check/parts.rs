@@ -6,19 +6,23 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::table::{CHUNK, Shower, judge_part};
-use super::{CheckError, PartResult, Verdict};
+use super::{CHUNK, CheckError, PartResult, Verdict};
 use crate::data::{Cell, Table};
 use crate::expr::{Bound, Expr};
+
+/// The rows of one part.
+pub(super) type Keep<'a> = dyn Fn(usize) -> Option<bool> + Sync + 'a;
+
+/// Judges the claim on one part's rows: its name and which rows it keeps.
+pub(super) type Judge<'a> = dyn Fn(String, &Keep<'_>) -> PartResult + Sync + 'a;
 use crate::spec::Parts;
 
 /// Each part's result, in order (`by:`: by first appearance in row order).
 pub(super) fn judge_parts(
     table: &Table,
     parts: &Parts,
-    whole: &(dyn Fn(usize) -> Option<bool> + Sync),
-    cb: &Bound<'_>,
-    show: &Shower<'_>,
+    whole: &Keep<'_>,
+    judge: &Judge<'_>,
 ) -> Result<Vec<PartResult>, CheckError> {
     let wrap = |error| CheckError {
         part: "parts",
@@ -36,7 +40,7 @@ pub(super) fn judge_parts(
                     Some(true) => b.test(row),
                     _ => Some(false),
                 };
-                out.push(judge_part(name.clone(), rows, &keep, cb, show));
+                out.push(judge(name.clone(), &keep));
             }
             Ok(out)
         }
@@ -57,7 +61,7 @@ pub(super) fn judge_parts(
                     } else {
                         format!("{by} = {value}")
                     };
-                    judge_part(name, rows, &keep, cb, show)
+                    judge(name, &keep)
                 })
                 .collect())
         }

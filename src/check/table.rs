@@ -5,13 +5,12 @@
 
 use rayon::prelude::*;
 
-use super::{CheckError, CheckOptions, CheckResult, Counterexample, Explain, PartResult, Verdict};
+use super::{
+    CHUNK, CheckError, CheckOptions, CheckResult, Counterexample, Explain, PartResult, Verdict,
+};
 use crate::data::{Cell, Dataset, Role, Table, Values, cell_text};
 use crate::expr::{Ast, BinOp, Bound, Expr};
 use crate::spec::Parts;
-
-/// Rows per parallel chunk.
-pub(crate) const CHUNK: usize = 1 << 16;
 
 /// Evaluates `filter` (if any) then `claim` on every row of `table`, whose
 /// declaration (if known) gives the key columns and the cells' text.
@@ -70,7 +69,10 @@ pub fn check_scoped(
         sides: side_exprs(claim, &claim_e, table),
         explain,
     };
-    let part_results = super::parts::judge_parts(table, parts, &whole, &cb, &show)?;
+    let judge = |name: String, keep: &super::parts::Keep<'_>| {
+        judge_part(name, table.rows(), keep, &cb, &show)
+    };
+    let part_results = super::parts::judge_parts(table, parts, &whole, &judge)?;
     Ok(CheckResult {
         verdict: super::parts::overall(verdict(&total), &part_results),
         rows: table.rows(),
@@ -91,7 +93,7 @@ pub fn check_scoped(
 }
 
 /// Tallies the claim on the rows `keep` accepts and judges them as one part.
-pub(super) fn judge_part(
+fn judge_part(
     name: String,
     rows: usize,
     keep: &RowFilter<'_>,

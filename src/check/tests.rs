@@ -1,4 +1,3 @@
-use super::table::CHUNK;
 use super::*;
 use crate::data::{Column, Dataset, Dtype, Role, StrVec, Table, Values};
 

@@ -3,6 +3,7 @@
 //! It reads the store and the dataset declarations (a column's own cell
 //! text), never a family's code or column names.
 
+mod draw;
 mod figures;
 mod pattern;
 mod tables;

@@ -5,7 +5,7 @@
 use anyhow::Result;
 use plotters::prelude::*;
 
-use super::figures::{Figure, chart_with_title, int_label, perr};
+use super::draw::{Figure, chart_with_title, int_label, perr};
 use super::text::Data;
 use crate::data::Cell;
 use crate::view::TileColumns;

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 
 use super::Target;
-use super::figures::{ensure_font, family, perr, png_bytes};
+use super::draw::{ensure_font, family, perr, png_bytes};
 use super::text::{Data, md_field, suffix, titled};
 use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
@@ -224,7 +224,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
     let area = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;
     let font = ("sans-serif", 13).into_font();
-    let cjk = (super::figures::CJK, 13).into_font();
+    let cjk = (super::draw::CJK, 13).into_font();
     let font_for = |s: &str| {
         if family(s) == "sans-serif" {
             font.clone()
