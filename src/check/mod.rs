@@ -42,7 +42,7 @@ pub(crate) const CHUNK: usize = 1 << 16;
 /// [`crate::family::Family::explain`].
 pub type Explain<'a> = dyn Fn(&Table, usize) -> Option<String> + Sync + 'a;
 
-use crate::data::Table;
+use crate::data::{Dataset, Table};
 use crate::spec::{Conjecture, Experiment};
 
 /// Options of a check.
@@ -359,14 +359,7 @@ pub fn check_conjectures(
             let ds = sweep.and_then(|s| s.dir(out, &exp.name).dataset(&c.dataset));
             let key = (c.sweep.clone(), c.dataset.clone());
             let table = cache.entry(key).or_insert_with(|| load(exp, out, c));
-            let paired;
-            let table = match (&*table, c.other.is_empty()) {
-                (Ok(t), false) => {
-                    paired = other::with_other_rows(t, ds, &c.other);
-                    &paired
-                }
-                _ => &*table,
-            };
+            let table = &*with_other(table, ds, c);
             let family = sweep.map(|s| s.family);
             let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
             let result = match table {
@@ -388,6 +381,21 @@ pub fn check_conjectures(
             }
         })
         .collect()
+}
+
+/// The table a conjecture reads: the stored one, or with `other:` each row
+/// beside its matched row.
+fn with_other<'a>(
+    table: &'a Result<Table, String>,
+    ds: Option<&Dataset>,
+    c: &Conjecture,
+) -> std::borrow::Cow<'a, Result<Table, String>> {
+    match table {
+        Ok(t) if !c.other.is_empty() => {
+            std::borrow::Cow::Owned(other::with_other_rows(t, ds, &c.other))
+        }
+        _ => std::borrow::Cow::Borrowed(table),
+    }
 }
 
 /// The stored dataset a conjecture is about, or why there is none.
@@ -462,16 +470,9 @@ pub fn mutations(
             let c = &r.conjecture;
             let key = (c.sweep.clone(), c.dataset.clone());
             let table = cache.entry(key).or_insert_with(|| load(e, out, c));
-            let paired;
-            let table = match (&*table, c.other.is_empty()) {
-                (Ok(t), false) => {
-                    let sweep = e.sweeps.iter().find(|s| s.name == c.sweep);
-                    let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
-                    paired = other::with_other_rows(t, ds, &c.other);
-                    &paired
-                }
-                _ => &*table,
-            };
+            let sweep = e.sweeps.iter().find(|s| s.name == c.sweep);
+            let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
+            let table = &*with_other(table, ds, c);
             let m = match table {
                 Ok(t) => find_failing_mutation(t, c.filter.as_deref(), &c.claim)
                     .map_err(|err| format!("{err}")),

@@ -32,7 +32,7 @@ pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<Ex
     let node = Node::root(&value, params::COMMAND_LINE);
     // Progress on standard error while a long solve runs (hidden when it is
     // not a terminal), cleared before the answer is printed.
-    let progress = SolveProgress::new(false);
+    let progress = SolveProgress::new();
     let answer = fam.solve(&node, &progress);
     progress.finish();
     let answer = answer?;

@@ -11,9 +11,9 @@ pub trait Watch: Sync {
     }
     /// `n` more units done.
     fn step(&self, n: u64);
-    /// The solver's memo holds `entries` in about `bytes`, of a budget of `budget` bytes.
-    fn memo(&self, entries: u64, bytes: u64, budget: u64) {
-        let _ = (entries, bytes, budget);
+    /// The solver's memo takes about `bytes`, of a budget of `budget` bytes.
+    fn memo(&self, bytes: u64, budget: u64) {
+        let _ = (bytes, budget);
     }
 }
 

@@ -31,8 +31,8 @@ pub struct SolveProgress {
 
 impl SolveProgress {
     /// A display that shows nothing until the solver begins.
-    pub fn new(quiet: bool) -> Self {
-        let bar = if quiet || !std::io::stderr().is_terminal() {
+    pub fn new() -> Self {
+        let bar = if !std::io::stderr().is_terminal() {
             ProgressBar::hidden()
         } else {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
@@ -60,6 +60,12 @@ impl SolveProgress {
     }
 }
 
+impl Default for SolveProgress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl crate::family::watch::Watch for SolveProgress {
     fn begin(&self, unit: &'static str, total: Option<u64>) {
         self.bar.set_style(Self::style(unit, total));
@@ -75,8 +81,7 @@ impl crate::family::watch::Watch for SolveProgress {
     fn step(&self, n: u64) {
         self.bar.inc(n);
     }
-    fn memo(&self, entries: u64, bytes: u64, budget: u64) {
-        let _ = entries;
+    fn memo(&self, bytes: u64, budget: u64) {
         self.bar.set_message(format!(
             " · memo {} of {}",
             crate::mem::human_bytes(bytes),

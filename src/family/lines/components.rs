@@ -135,6 +135,19 @@ impl Components {
         c
     }
 
+    /// The separate regions of position `x` (its components, by their lowest
+    /// piece) and each one's Grundy value, solved on this solver's memo.
+    pub fn region_values(&self, x: u64) -> Vec<(u64, u32)> {
+        let mut rest = x;
+        let mut out = Vec::new();
+        while rest != 0 {
+            let c = self.component(rest);
+            rest &= !c;
+            out.push((c, self.comp_grundy(c, &|_| {})));
+        }
+        out
+    }
+
     /// Grundy value of any position (XOR over its components).
     pub fn grundy(&self, x: u64, progress: &(dyn Fn(u64) + Sync)) -> u32 {
         let mut rest = x;

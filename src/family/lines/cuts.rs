@@ -3,7 +3,7 @@
 //! the notation of its lemmas 四–六 and of 陸 結論 二).
 
 use super::cases::LinesCase;
-use super::components::Components;
+use super::components::{Components, Mex};
 use super::rows::{dict, enum_repeat};
 use super::rules::{legal_distinct, moves, run_cells, run_text};
 use super::solving::Solved;
@@ -19,28 +19,28 @@ struct BoardCuts {
     grundy: u32,
 }
 
-/// Every distinct first move of `shape`'s board and the regions it leaves.
+/// Every distinct first move of a board and the regions it leaves.
 fn board_cuts(case: &LinesCase, board: &super::board::Board) -> BoardCuts {
     let solver = Components::new(board, case.take, case.memo_budget);
     let all = moves(board, case.take);
     let full = board.full();
     let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut reached = Mex::default();
     for m in legal_distinct(&all, full) {
-        let mut rest = full & !m.mask;
-        let mut values = Vec::new();
-        while rest != 0 {
-            let c = solver.component(rest);
-            rest &= !c;
-            values.push(solver.grundy(c, &|_| {}));
-        }
+        let mut values: Vec<u32> = solver
+            .region_values(full & !m.mask)
+            .into_iter()
+            .map(|(_, g)| g)
+            .collect();
         values.sort_unstable();
-        seen.insert(values.iter().fold(0, |a, &v| a ^ v));
+        reached.insert(values.iter().fold(0, |a, &v| a ^ v));
         let cells = run_cells(board, m);
         out.push((run_text(&cells, m.dir as usize), cells.len() as i64, values));
     }
-    let grundy = (0..).find(|g| !seen.contains(g)).unwrap_or(0);
-    BoardCuts { moves: out, grundy }
+    BoardCuts {
+        moves: out,
+        grundy: reached.mex(),
+    }
 }
 
 impl LinesCase {
@@ -58,9 +58,10 @@ impl LinesCase {
                 .moves
                 .iter()
                 .any(|(_, _, v)| v.len() == 2 && v[0] == v[1]);
+            let (text_s, name_s) = (s.text(), self.board_name(s));
             for (i, (text, pieces, values)) in cuts.moves.iter().enumerate() {
-                board.push(&s.text());
-                name.push(&self.board_name(s));
+                board.push(&text_s);
+                name.push(&name_s);
                 run.push(text);
                 left.push_iter(values.iter().map(|&v| i64::from(v)));
                 let nim = values.iter().fold(0, |a, &v| a ^ v);

@@ -10,12 +10,13 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use super::board::{Hex, Pt, Shape};
+use super::board::{Hex, Shape};
 use super::components::Components;
 use super::hexsum::HexSolver;
 use super::params::{parse_shape_map, parse_takes};
 use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
+use super::solving::distinct_sets;
 use crate::data::{Cell, Table};
 use crate::game::Play;
 use crate::params::{Node, parse_yaml};
@@ -100,7 +101,7 @@ fn grundy_options(t: &Table, row: usize, own: i64) -> Option<String> {
 /// A board's Grundy value and the value each distinct first move reaches:
 /// by chords for `maximal` on a hexagon-family board (any size up to lines of
 /// [`MAX_CHORD`] pieces), else by components (at most [`MAX_PIECES`] pieces).
-fn first_move_values(shape: &Shape, take: Take) -> Option<(u32, Vec<u32>)> {
+pub(super) fn first_move_values(shape: &Shape, take: Take) -> Option<(u32, Vec<u32>)> {
     if take == Take::Maximal
         && let Some(sides) = shape.sides()
     {
@@ -109,17 +110,11 @@ fn first_move_values(shape: &Shape, take: Take) -> Option<(u32, Vec<u32>)> {
             return None;
         }
         let (g, options) = HexSolver::new(h.longest_chord()).options(h, &|_| {});
-        // A lone piece lies on three chords: a move is the set it removes.
-        let mut seen: Vec<Vec<Pt>> = Vec::new();
-        let mut values = Vec::new();
-        for (c, v) in options {
-            let mut cells = HexSolver::chord_cells(&h, c);
-            cells.sort_unstable();
-            if !seen.contains(&cells) {
-                seen.push(cells);
-                values.push(v);
-            }
-        }
+        let chords = options
+            .into_iter()
+            .map(|(c, v)| (v, HexSolver::chord_cells(&h, c)))
+            .collect();
+        let values = distinct_sets(chords).into_iter().map(|(v, _)| v).collect();
         return Some((g, values));
     }
     let board = shape.board();

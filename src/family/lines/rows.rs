@@ -128,12 +128,11 @@ impl LinesCase {
         for (s, (r, _)) in shapes.iter().zip(solved) {
             board.push(&s.text());
             name.push(&self.board_name(s));
-            let regions = s.board().regions();
-            let g: Vec<u32> = regions
-                .iter()
-                .map(|b| Components::new(b, self.take, self.memo_budget).grundy(b.full(), &|_| {}))
-                .collect();
-            pieces.push_iter(regions.iter().map(|b| b.len() as i64));
+            // One solver for the board: its regions share the memo.
+            let b = s.board();
+            let regions = Components::new(&b, self.take, self.memo_budget).region_values(b.full());
+            let g: Vec<u32> = regions.iter().map(|&(_, v)| v).collect();
+            pieces.push_iter(regions.iter().map(|&(c, _)| i64::from(c.count_ones())));
             values.push_iter(g.iter().map(|&v| i64::from(v)));
             // Grundy order: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, beyond = 5.
             let by_value: Vec<i64> = (0..6u8)

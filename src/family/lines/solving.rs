@@ -143,7 +143,7 @@ pub fn solve_board(
         watch.begin("components", None);
         let prog = |n: u64| {
             watch.step(n);
-            watch.memo(solver.memo_len(), solver.measured_bytes(), memo_budget);
+            watch.memo(solver.measured_bytes(), memo_budget);
             if cancel.load(Ordering::Relaxed) {
                 solver.stopped.store(true, Ordering::Relaxed);
             }
@@ -209,15 +209,15 @@ pub fn solve_board(
 
 /// A move is the set of pieces it removes: a run listed along several lines
 /// (a single piece lies on three) is kept once, first listing first.
-fn distinct_sets(wins: Vec<(usize, Vec<Pt>)>) -> Vec<(usize, Vec<Pt>)> {
+pub fn distinct_sets<T>(moves: Vec<(T, Vec<Pt>)>) -> Vec<(T, Vec<Pt>)> {
     let mut seen: Vec<Vec<Pt>> = Vec::new();
-    let mut out = Vec::with_capacity(wins.len());
-    for (dir, cells) in wins {
+    let mut out = Vec::with_capacity(moves.len());
+    for (tag, cells) in moves {
         let mut key = cells.clone();
         key.sort_unstable();
         if !seen.contains(&key) {
             seen.push(key);
-            out.push((dir, cells));
+            out.push((tag, cells));
         }
     }
     out
