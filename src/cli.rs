@@ -16,11 +16,19 @@ pub const VERSION: &str = concat!(
     ")"
 );
 
+/// Exit code of `run`, `check` and `merge` when a conjecture could not be
+/// judged on the stored results (its verdict is `error`).
+pub const EXIT_CONJECTURE_ERROR: u8 = 3;
+
 /// The exit codes, shown at the end of `--help`.
 pub const EXIT_CODES: &str = "Exit codes:
   0    success
   1    a conjecture fails (`check`; `run` reports verdicts and exits 0)
-  2    usage, spec or input error; a sweep refused before it starts; any other error
+  2    usage, spec or input error, including a claim that does not type-check
+       against its sweep's datasets (found before anything is solved); a sweep
+       refused before it starts; any other error
+  3    a conjecture could not be judged on the stored results (`run`, `check`,
+       `merge`: its verdict is `error`, e.g. its data is missing or unreadable)
   130  interrupted (Ctrl-C); finished chunks are kept and a rerun resumes";
 
 /// nimlab: solve, sweep, tabulate and plot Nim-like games.
@@ -111,7 +119,7 @@ pub enum Command {
     /// meanings (Markdown; `docs/datasets.md` is this output).
     Datasets,
     /// Check the specs' conjectures against stored results, without solving.
-    /// Exit code 1 when a conjecture fails or cannot be evaluated.
+    /// Exit code 1 when a conjecture fails, 3 when one cannot be judged.
     Check {
         /// Spec files or directories (as for `run`).
         specs: Vec<PathBuf>,

@@ -352,8 +352,8 @@ fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecEr
     }
     Ok(Conjecture {
         name: c.req("name", "a short name")?.str()?.to_string(),
+        dataset: conjecture_dataset(c, s)?.unwrap_or(first).to_string(),
         sweep,
-        dataset: opt_str(c, "dataset")?.unwrap_or(first).to_string(),
         filter: opt_str(c, "where")?.map(str::to_string),
         claim,
         source: opt_str(c, "source")?.unwrap_or("").to_string(),
@@ -363,6 +363,42 @@ fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecEr
         other: parse_other(c)?,
         field: c.path().to_string(),
     })
+}
+
+/// `dataset:`, if given: one the sweep's family declares and the sweep stores.
+fn conjecture_dataset<'a>(c: &Node<'a>, s: &Sweep) -> Result<Option<&'a str>, SpecError> {
+    let Some(node) = c.get("dataset") else {
+        return Ok(None);
+    };
+    let name = node.str()?;
+    let stored: Vec<&str> = s
+        .family
+        .datasets()
+        .iter()
+        .map(|d| d.name)
+        .filter(|d| s.datasets.as_ref().is_none_or(|w| w.iter().any(|x| x == d)))
+        .collect();
+    if stored.contains(&name) {
+        return Ok(Some(name));
+    }
+    let declared = s.family.datasets().iter().any(|d| d.name == name);
+    let why = if declared {
+        format!(
+            "sweep `{}` does not store dataset `{name}` (its `datasets:` leaves it out)",
+            s.name
+        )
+    } else {
+        let near = crate::data::nearest_name(name, &stored)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default();
+        format!("family {} has no dataset `{name}`{near}", s.family.name())
+    };
+    let conjecture = c.get("name").and_then(|n| n.str().ok()).unwrap_or("?");
+    Err(node.err(format!(
+        "conjecture `{conjecture}`: {why}; the datasets of sweep `{}`: {}",
+        s.name,
+        stored.join(", ")
+    )))
 }
 
 /// `by:` (an expression) or `parts:` (a list of `{name:, where:}`), not both.

@@ -150,6 +150,47 @@ fn bad_specs_fail_cleanly() {
             "not-judged-without-why.yaml",
             &["not_judged[0].why", "missing field `why`"],
         ),
+        // Claims are type-checked against the sweep's declared datasets
+        // before anything is solved (the sweeps here are valid).
+        (
+            "claim-misspelt-column.yaml",
+            &[
+                "field `conjectures[0].claim` (conjecture `bouton-one-heap`)",
+                "unknown column `takemax` (did you mean `take_max`?)",
+                "nothing was solved or written",
+            ],
+        ),
+        (
+            "claim-list-vs-integer.yaml",
+            &[
+                "field `conjectures[1].claim` (conjecture `single-winning-take`)",
+                "cannot compare a list of integers (`winning_moves.take`) with an integer (`N % (take_max + 1)`)",
+            ],
+        ),
+        (
+            "claim-unknown-dataset.yaml",
+            &[
+                "conjectures[0].dataset",
+                "conjecture `moves-claim`",
+                "no dataset `move`",
+                "positions, periods",
+            ],
+        ),
+        (
+            "claim-by-unknown-column.yaml",
+            &[
+                "field `conjectures[0].by` (conjecture `by-k`)",
+                "unknown column `k`",
+            ],
+        ),
+        (
+            "claim-unknown-sweep.yaml",
+            &[
+                "conjectures[0].sweep",
+                "no sweep named \"one-heaps\"",
+                "one-heap",
+            ],
+        ),
     ];
     for (file, needles) in cases {
         let tmp = tempfile::tempdir().unwrap();
@@ -176,6 +217,51 @@ fn bad_specs_fail_cleanly() {
         assert!(!err.contains("panicked"), "{file}: {err}");
         assert!(!out.exists(), "{file}: no output is written for a bad spec");
     }
+}
+
+/// A claim that does not type-check stops the dry run and `check` as it
+/// stops `run` (exit 2); a claim that type-checks but cannot be judged
+/// (its sweep's data is missing) makes `check` exit 3, and one that holds 0.
+#[test]
+fn claims_are_checked_before_anything_and_unjudged_ones_exit_3() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out = out.to_str().unwrap();
+    let bad = fixture("invalid/claim-misspelt-column.yaml");
+    let bad = bad.to_str().unwrap();
+    for args in [
+        &["run", bad, "--dry-run", "--out", out][..],
+        &["check", bad, "--out", out],
+    ] {
+        let o = nimlab(args, tmp.path());
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("did you mean `take_max`"), "{args:?}: {err}");
+        assert!(!Path::new(out).exists(), "{args:?}: nothing written");
+    }
+    // Bouton's rule for one heap, take 1..k: P exactly when (k + 1) | N.
+    let spec = tmp.path().join("bouton.yaml");
+    std::fs::write(
+        &spec,
+        "sweeps:\n  - name: one-heap\n    family: takeaway\n    take: {max: 2..4}\n    N: 0..40\n    outputs: []\nconjectures:\n  - name: bouton\n    sweep: one-heap\n    claim: 'outcome == \"P\" <=> N % (take_max + 1) == 0'\n",
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let o = nimlab(&["check", spec, "--out", out], tmp.path());
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).contains("no stored results"));
+    let o = nimlab(
+        &["run", spec, "--out", out, "--quiet", "--no-report"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = nimlab(&["check", spec, "--out", out], tmp.path());
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("holds on all 123 rows"),
+        "{}",
+        text(&o.stdout)
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod markdown;
 mod mutate;
 mod other;
 mod parts;
+mod plan;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -32,6 +33,7 @@ pub use crate::expr::{Ast, BinOp, Bound, Expr, ExprError, Span, Ty, syntax_check
 pub use claims_doc::claims_doc;
 pub use markdown::render_markdown;
 pub use mutate::{Mutation, find_failing_mutation};
+pub use plan::{PlanError, check_plan, plan_errors};
 pub use table::{check_scoped, check_table, key_columns};
 
 /// Rows per parallel chunk.

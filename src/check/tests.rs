@@ -516,10 +516,6 @@ conjectures:
   - name: bad
     sweep: cond1
     claim: 'N == "two"'
-  - name: missing
-    sweep: cond1
-    dataset: pictures
-    claim: 'period == 3'
 "#;
     let e = crate::spec::from_text(spec, std::path::Path::new("t.yaml")).unwrap();
     let opts = crate::sweep::RunOptions {
@@ -538,19 +534,21 @@ conjectures:
             Verdict::Fails,
             Verdict::Vacuous,
             Verdict::Error,
-            Verdict::Error
         ]
     );
+    // (`nimlab run` and `check` refuse this one before solving: plan_errors.)
     let bad = rs[3].result.as_ref().unwrap_err();
     assert!(bad.starts_with("field `conjectures[3].claim`: "), "{bad}");
-    let missing = rs[4].result.as_ref().unwrap_err();
+    let nowhere = tempfile::tempdir().unwrap();
+    let missing = check_conjectures(&e, nowhere.path(), &CheckOptions::default());
+    let missing = missing[0].result.as_ref().unwrap_err();
     assert!(
-        missing.contains("its datasets: positions, periods, loss_sets"),
+        missing.contains("no stored results for sweep `cond1`"),
         "{missing}"
     );
     let md = render_markdown(&rs);
     assert!(
-        md.starts_with("5 conjectures: 1 holds, 1 fails, 1 vacuous, 2 error.\n"),
+        md.starts_with("4 conjectures: 1 holds, 1 fails, 1 vacuous, 1 error.\n"),
         "{md}"
     );
     assert!(md.contains("| name | claim | source | verdict | evidence |"));
@@ -865,5 +863,83 @@ fn claims_about_two_rows() {
         pair(&bare, &[("N", "N + 1")])
             .unwrap_err()
             .contains("declared dataset")
+    );
+}
+
+/// Claims are compiled against the declared columns of their sweep's
+/// dataset before anything is solved; each mistake names its field.
+#[test]
+fn plan_errors_name_the_conjecture_and_field_of_each_mistake() {
+    let head = "sweeps:\n  - name: a\n    family: parity\n    k: 1..3\n    r: 0..20\n    datasets: [outcome]\nconjectures:\n";
+    let errors = |conjectures: &str| {
+        let e = crate::spec::from_text(&format!("{head}{conjectures}"), "t.yaml".as_ref()).unwrap();
+        plan_errors(std::slice::from_ref(&e))
+    };
+    let fine = "  - name: ok\n    sweep: a\n    where: 'k >= 1'\n    claim: 'outcome == \"P\" ==> len(winning_takes) == 0'\n    by: 'k % 2'\n    other: {mover: 'mover == \"odd\" ? \"even\" : \"odd\"'}\n";
+    assert_eq!(errors(fine), vec![]);
+    let cases = [
+        (
+            "    claim: 'winning_takes == 1'\n",
+            ".claim",
+            "cannot compare a list of integers",
+        ),
+        ("    claim: 'k + 1'\n", ".claim", "must be true or false"),
+        (
+            "    claim: 'k > 0'\n    where: 'winer == \"odd\"'\n",
+            ".where",
+            "did you mean `winner`?",
+        ),
+        (
+            "    claim: 'k > 0'\n    parts: [{name: x, where: 'moverr == \"odd\"'}]\n",
+            ".parts",
+            "did you mean `mover`?",
+        ),
+        (
+            "    claim: 'k > 0'\n    other: {r: 'rr + 1'}\n",
+            ".other",
+            "unknown column `rr`",
+        ),
+        (
+            "    claim: 'k > 0'\n    other: {winner: '\"odd\"'}\n",
+            ".other",
+            "not a key column",
+        ),
+        (
+            "    claim: 'other_r > r'\n    other: {k: 'k + 1'}\n",
+            "",
+            "",
+        ),
+        (
+            "    claim: 'other_rr > r'\n    other: {k: 'k + 1'}\n",
+            ".claim",
+            "did you mean `other_r`?",
+        ),
+    ];
+    for (body, field, needle) in cases {
+        let got = errors(&format!("  - name: c\n    sweep: a\n{body}"));
+        if field.is_empty() {
+            assert_eq!(got, vec![], "{body}");
+            continue;
+        }
+        assert_eq!(got.len(), 1, "{body}: {got:?}");
+        let msg = got[0].to_string();
+        assert_eq!(got[0].field, format!("conjectures[0]{field}"), "{msg}");
+        assert!(msg.starts_with("t.yaml: field `conjectures[0]"), "{msg}");
+        assert!(
+            msg.contains("(conjecture `c`)") && msg.contains(needle),
+            "{msg}"
+        );
+    }
+    // The default dataset (`outcome`, the family's first) is stored; another
+    // one the sweep's `datasets:` leaves out is refused when the spec loads.
+    let other_ds =
+        format!("{head}  - name: c\n    sweep: a\n    dataset: safe_states\n    claim: 'k > 0'\n");
+    let err = crate::spec::from_text(&other_ds, "t.yaml".as_ref())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("conjectures[0].dataset") && err.contains("leaves it out"),
+        "{err}"
     );
 }

@@ -7,9 +7,11 @@ use anyhow::Result;
 
 use crate::{check, spec, store};
 
-/// Checks every conjecture of the given specs; exit code 1 when one fails
-/// (wholly or partly) or cannot be evaluated, or, with `mutate`, when some
-/// claim has no one-cell change that would make it fail. With `claims_doc`,
+/// Checks every conjecture of the given specs (each first type-checked
+/// against its sweep's declared datasets: a mistake is an error, exit code
+/// 2); exit code 3 when one cannot be judged on the stored results, else 1
+/// when one fails (wholly or partly) or, with `mutate`, when some claim has
+/// no one-cell change that would make it fail. With `claims_doc`,
 /// also writes every claim and its verdict to that file.
 pub fn check(
     specs: &[PathBuf],
@@ -18,7 +20,8 @@ pub fn check(
     mutate: bool,
 ) -> Result<ExitCode> {
     let exps = spec::load_specs(specs)?;
-    let mut bad = 0;
+    check::check_plan(&exps)?;
+    let (mut bad, mut errors) = (0, 0);
     let mut all = Vec::new();
     for e in &exps {
         if e.conjectures.is_empty() {
@@ -32,12 +35,11 @@ pub fn check(
         ))?;
         bad += results
             .iter()
-            .filter(|r| {
-                matches!(
-                    r.verdict(),
-                    check::Verdict::Fails | check::Verdict::Partly | check::Verdict::Error
-                )
-            })
+            .filter(|r| matches!(r.verdict(), check::Verdict::Fails | check::Verdict::Partly))
+            .count();
+        errors += results
+            .iter()
+            .filter(|r| r.verdict() == check::Verdict::Error)
             .count();
         if mutate {
             bad += print_mutations(e, out, &results);
@@ -47,7 +49,9 @@ pub fn check(
     if let Some(path) = claims_doc {
         store::write_atomic(path, check::claims_doc(&all).as_bytes())?;
     }
-    Ok(if bad > 0 {
+    Ok(if errors > 0 {
+        ExitCode::from(crate::cli::EXIT_CONJECTURE_ERROR)
+    } else if bad > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

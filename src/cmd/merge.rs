@@ -19,9 +19,11 @@ pub fn merge(specs: &[PathBuf], from: &[PathBuf], out: &Path) -> Result<ExitCode
         quiet: true,
         shard: None,
     };
+    crate::check::check_plan(&exps)?;
+    let mut errors = 0;
     for e in &exps {
         let n = sweep::merge_experiment(e, from, out)?;
-        after_store(e, &opts, true)?;
+        errors += after_store(e, &opts, true)?;
         eprintln!(
             "{}: merged {n} chunks into {}",
             e.name,
@@ -29,5 +31,5 @@ pub fn merge(specs: &[PathBuf], from: &[PathBuf], out: &Path) -> Result<ExitCode
         );
     }
     report_stage(&exps, &opts)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(super::run::conjecture_exit(errors))
 }

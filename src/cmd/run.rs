@@ -36,6 +36,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         super::print(&names)?;
         return Ok(ExitCode::SUCCESS);
     }
+    // Every claim type-checked against its sweep's declared datasets.
+    check::check_plan(&exps)?;
     if args.dry_run {
         let mut refused = false;
         for e in &exps {
@@ -56,37 +58,57 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     sweep::guard::check_experiments(&exps)?;
     let cancel = ctrl_c_flag();
     let opts = &args.opts;
+    let mut errors = 0;
     for e in &exps {
         sweep::run_experiment(e, opts, &cancel)?;
         if opts.shard.is_some() {
             continue;
         }
-        after_store(e, opts, !args.no_render)?;
+        errors += after_store(e, opts, !args.no_render)?;
     }
     if opts.shard.is_none() && !args.no_report {
         report_stage(&exps, opts)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(conjecture_exit(errors))
+}
+
+/// Exit code [`crate::cli::EXIT_CONJECTURE_ERROR`] when some conjecture could
+/// not be judged, else success.
+pub(super) fn conjecture_exit(errors: usize) -> ExitCode {
+    if errors > 0 {
+        ExitCode::from(crate::cli::EXIT_CONJECTURE_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// The stages that read one stored experiment: render (unless `render` is
-/// false), then check its conjectures (`conjectures.md`).
-pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool) -> Result<()> {
+/// false), then check its conjectures (`conjectures.md`). Returns how many
+/// conjectures could not be judged (each says why on standard error).
+pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool) -> Result<usize> {
     if render {
         render_stage(e, opts)?;
     }
-    if !e.conjectures.is_empty() {
-        let results = check::write_conjectures(e, &opts.out)?;
-        if !opts.quiet {
-            let counts: Vec<String> = check::verdict_counts(&results)
-                .into_iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(v, n)| format!("{n} {}", v.as_str()))
-                .collect();
-            eprintln!("{}: conjectures: {}", e.name, counts.join(", "));
-        }
+    if e.conjectures.is_empty() {
+        return Ok(0);
     }
-    Ok(())
+    let results = check::write_conjectures(e, &opts.out)?;
+    if !opts.quiet {
+        let counts: Vec<String> = check::verdict_counts(&results)
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(v, n)| format!("{n} {}", v.as_str()))
+            .collect();
+        eprintln!("{}: conjectures: {}", e.name, counts.join(", "));
+    }
+    let errors: Vec<&check::ConjectureResult> = results
+        .iter()
+        .filter(|r| r.verdict() == check::Verdict::Error)
+        .collect();
+    for r in &errors {
+        eprintln!("error: {}: {}", e.file.display(), r.summary());
+    }
+    Ok(errors.len())
 }
 
 /// The report of `exps` and of every other experiment already in the
@@ -301,6 +323,12 @@ mod tests {
         let paths: Vec<std::path::PathBuf> = dirs.iter().map(Into::into).collect();
         let exps = spec::load_specs(&paths).unwrap();
         assert!(exps.len() >= 14, "{} specs", exps.len());
+        // (Loading them is the cost of this test: their claims are checked here too.)
+        assert_eq!(
+            check::plan_errors(&exps),
+            vec![],
+            "every shipped claim type-checks"
+        );
         let mut solved = 0;
         for e in &exps {
             for sw in &e.sweeps {

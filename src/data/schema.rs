@@ -209,6 +209,59 @@ pub struct Dataset {
     pub groups: &'static [&'static [Column]],
 }
 
+/// No values, of the kind the store reads for a column of type `d`.
+fn empty_values(d: Dtype) -> Values {
+    use super::columns::{DictVec, EnumVec, StructListVec};
+    match d {
+        Dtype::Int => Values::Int(Vec::new()),
+        Dtype::Float => Values::Float(Vec::new()),
+        Dtype::Bool => Values::Bool(Vec::new()),
+        Dtype::Str => Values::Str(Default::default()),
+        Dtype::Cat => Values::Dict(DictVec::default()),
+        Dtype::Enum(levels) => Values::Enum(EnumVec::new(levels, 0)),
+        Dtype::IntList => Values::IntList(Default::default()),
+        Dtype::StrList => Values::StrList(Default::default()),
+        Dtype::StructList(fields) => Values::StructList(StructListVec::new(fields, 0)),
+    }
+}
+
+/// The name of `candidates` nearest to `word` (a misspelling: equal but for
+/// case, or, for a word of three letters or more, at most a third of its
+/// letters edited), if any.
+pub fn nearest_name<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    if let Some(c) = candidates.iter().find(|c| c.eq_ignore_ascii_case(word)) {
+        return Some(c);
+    }
+    let limit = word.chars().count() / 3;
+    if limit == 0 {
+        return None;
+    }
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), *c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 /// The columns the store puts first in every file: a row says which
 /// experiment and sweep it belongs to.
 pub static PROVENANCE: &[Column] = &[
@@ -258,6 +311,16 @@ impl Dataset {
             }
         }
         Ok(())
+    }
+    /// A table with no rows and every stored column (provenance included),
+    /// each of the kind the store reads back for its declared type: what a
+    /// claim is type-checked against before anything is solved.
+    pub fn empty_table(&self) -> Table {
+        let mut t = Table::new();
+        for c in self.stored_columns() {
+            t.push(c.name, empty_values(c.dtype));
+        }
+        t
     }
     /// The dataset's columns as a Markdown table (for the data docs).
     pub fn markdown(&self) -> String {
@@ -353,5 +416,27 @@ mod tests {
             .with("outcome", good().column("outcome").unwrap().clone())
             .with("grundy", Values::OptInt(vec![None, None]));
         assert!(DS.validate(&t).unwrap_err().contains("holds nulls"));
+    }
+
+    #[test]
+    fn the_empty_table_has_every_stored_column_of_its_declared_type() {
+        let t = DS.empty_table();
+        assert_eq!(t.rows(), 0);
+        assert_eq!(t.names(), ["experiment", "sweep", "N", "outcome", "grundy"]);
+        for c in DS.stored_columns() {
+            assert_eq!(c.check(t.column(c.name).unwrap()), Ok(()), "{}", c.name);
+        }
+    }
+
+    #[test]
+    fn the_nearest_name_is_a_small_edit_away() {
+        let names = ["take_max", "take_min", "N", "outcome"];
+        assert_eq!(nearest_name("takemax", &names), Some("take_max"));
+        assert_eq!(nearest_name("Outcome", &names), Some("outcome"));
+        assert_eq!(nearest_name("outcom", &names), Some("outcome"));
+        assert_eq!(nearest_name("n", &names), Some("N"));
+        assert_eq!(nearest_name("grundy", &names), None);
+        assert_eq!(nearest_name("M", &names), None);
+        assert_eq!(nearest_name("k", &names), None);
     }
 }

@@ -457,6 +457,26 @@ enum Col<'t> {
     Other,
 }
 
+/// The source text of `s`, with the closing parentheses the syntax tree
+/// leaves out (`N % (k + 1` is `N % (k + 1)`) taken from what follows.
+fn closed_text(src: &str, s: Span) -> &str {
+    let mut end = s.end.min(src.len());
+    let text = &src[s.start..end];
+    let open = text
+        .matches('(')
+        .count()
+        .saturating_sub(text.matches(')').count());
+    for _ in 0..open {
+        let rest = &src[end..];
+        let skip = rest.len() - rest.trim_start().len();
+        if !rest[skip..].starts_with(')') {
+            break;
+        }
+        end += skip + 1;
+    }
+    &src[s.start..end]
+}
+
 /// A compiled expression: parse once, evaluate on many rows.
 #[derive(Clone, Debug)]
 pub struct Expr {
@@ -1121,7 +1141,7 @@ impl<'s> Compiler<'s> {
     /// "its left side is a string (`outcome`)".
     fn side(&self, ast: &Ast, ty: Ty) -> String {
         let s = ast.full_span();
-        format!("{} (`{}`)", ty.name(), &self.src[s.start..s.end])
+        format!("{} (`{}`)", ty.name(), closed_text(self.src, s))
     }
 
     fn is_let(&self, name: &str) -> bool {
@@ -1134,9 +1154,7 @@ impl<'s> Compiler<'s> {
             return Ok(values);
         }
         let names = self.table.names();
-        let close = names
-            .iter()
-            .find(|n| n.eq_ignore_ascii_case(name))
+        let close = crate::data::nearest_name(name, &names)
             .map(|n| format!(" (did you mean `{n}`?)"))
             .unwrap_or_default();
         let fname = FUNCTIONS.iter().any(|f| f.0 == name);

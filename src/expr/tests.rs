@@ -420,6 +420,11 @@ fn list_type_errors_point_at_the_mistake() {
             ],
         ),
         (
+            "wt == n % (n + 1 )",
+            4,
+            &["with an integer (`n % (n + 1 )`)"],
+        ),
+        (
             "wt == 'a'",
             4,
             &["cannot compare a list of integers (`wt`) with a string (`'a'`)"],
