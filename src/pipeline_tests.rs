@@ -186,7 +186,8 @@ fn a_rerun_reuses_every_chunk_and_writes_the_same_files() {
 #[test]
 fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let text = "sweeps:\n  - name: s\n    family: toy\n    reach: 1\n    pebbles: 0..3\n    bad: true\n";
+    let text =
+        "sweeps:\n  - name: s\n    family: toy\n    reach: 1\n    pebbles: 0..3\n    bad: true\n";
     let e = spec::from_text(text, Path::new("bad.yaml")).unwrap();
     let opts = sweep::RunOptions {
         out: dir.path().to_path_buf(),

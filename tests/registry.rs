@@ -57,7 +57,8 @@ fn the_readme_table_has_one_row_per_registered_family() {
 
 #[test]
 fn the_readme_reader_sees_a_missing_row() {
-    let table = "x\n## Families\n\n| family | game |\n|---|---|\n| `a` | A |\n| `b` | B |\n\nmore\n";
+    let table =
+        "x\n## Families\n\n| family | game |\n|---|---|\n| `a` | A |\n| `b` | B |\n\nmore\n";
     assert_eq!(readme_families(table), ["a", "b"]);
     assert_ne!(readme_families(table), ["a", "b", "c"]);
 }
