@@ -14,26 +14,26 @@ title: Take 1..k
 sweeps:
   - name: small
     family: toy
-    k: 1..2
-    N: 0..6
+    reach: 1..2
+    pebbles: 0..6
 conjectures:
   - name: multiples
     sweep: small
-    claim: 'outcome == "P" <=> N % (k + 1) == 0'
+    claim: 'outcome == "P" <=> pebbles % (reach + 1) == 0'
     source: "by hand"
   - name: wrong
     sweep: small
-    claim: 'outcome == "P" <=> N % 2 == 0'
+    claim: 'outcome == "P" <=> pebbles % 2 == 0'
     says: "the even heaps lose (true only for k = 1)"
   - name: wrong-by-k
     sweep: small
-    claim: 'outcome == "P" <=> N % 2 == 0'
-    by: k
+    claim: 'outcome == "P" <=> pebbles % 2 == 0'
+    by: reach
     reading: "judged for each k"
   - name: takes
     sweep: small
     where: 'outcome == "N"'
-    claim: 'winning_takes == [N % (k + 1)]'
+    claim: 'good_grabs == [pebbles % (reach + 1)]'
 "#;
 
 fn run(out: &Path) -> spec::Experiment {
@@ -60,14 +60,14 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
     let e = run(out);
     // Typed data, in the documented layout, every row traced to its sweep.
     let d = e.sweeps[0].dir(out, "toy");
-    let pos = d.read("positions").unwrap().unwrap();
+    let pos = d.read("toy_piles").unwrap().unwrap();
     assert_eq!(pos.rows(), 2 * 7);
     assert_eq!(
         pos.cell("experiment", 0),
         Some(crate::data::Cell::Str("toy"))
     );
     assert_eq!(pos.cell("sweep", 13), Some(crate::data::Cell::Str("small")));
-    assert!(out.join("toy/data/toy/positions/small").is_dir());
+    assert!(out.join("toy/data/toy/toy_piles/small").is_dir());
     // Rendered tables, as the reports print them.
     insta::assert_snapshot!(
         "winning_table",
@@ -107,9 +107,9 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
         ]
     );
     let md = read(&out.join("REPORT-toy.md"));
-    assert!(md.contains("N ≥ 0 and N mod 3 ∈ {0}"), "{md}");
+    assert!(md.contains("pebbles ≥ 0 and pebbles mod 3 ∈ {0}"), "{md}");
     assert!(
-        md.contains("[positions](toy/data/toy/positions/small/)"),
+        md.contains("[toy_piles](toy/data/toy/toy_piles/small/)"),
         "{md}"
     );
     // The first page: one line per claim, its verdict, the decisive number
@@ -165,7 +165,7 @@ fn a_rerun_reuses_every_chunk_and_writes_the_same_files() {
     run(dir.path());
     let first = read(&dir.path().join("toy/tables/small/winning_table.md"));
     let part = |p: &Path| {
-        let d = p.join("toy/data/toy/positions/small");
+        let d = p.join("toy/data/toy/toy_piles/small");
         let mut v: Vec<_> = std::fs::read_dir(d)
             .unwrap()
             .flatten()
@@ -186,7 +186,8 @@ fn a_rerun_reuses_every_chunk_and_writes_the_same_files() {
 #[test]
 fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let text = "sweeps:\n  - name: s\n    family: toy\n    k: 1\n    N: 0..3\n    bad: true\n";
+    let text =
+        "sweeps:\n  - name: s\n    family: toy\n    reach: 1\n    pebbles: 0..3\n    bad: true\n";
     let e = spec::from_text(text, Path::new("bad.yaml")).unwrap();
     let opts = sweep::RunOptions {
         out: dir.path().to_path_buf(),
@@ -197,5 +198,5 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
     let err = sweep::run_experiment(&e, &opts, &AtomicBool::new(false)).unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("column surprise is not declared"), "{msg}");
-    assert!(!dir.path().join("bad/data/toy/positions/s").exists());
+    assert!(!dir.path().join("bad/data/toy/toy_piles/s").exists());
 }

@@ -93,15 +93,18 @@ pub enum ViewKind {
     },
     /// A set of points and the geometry of its periodic structure (PNG and
     /// SVG), one figure per value of `facet` (its rows drawn together): the
-    /// points of a column of `(x, y)` structs, a shaded region (convex
-    /// polygons: a column of `(polygon, x, y)` structs whose vertices are
-    /// points; a point on or inside a polygon is in the region), the points
+    /// points of a column of structs whose first two declared fields are the
+    /// coordinates (x, y), a shaded region (convex polygons: a column of
+    /// structs whose first three declared fields are (polygon, x, y), whatever
+    /// their names; the vertices are points; a point on or inside a polygon
+    /// is in the region), the points
     /// outside the region in another colour, and, when `tile` is given, each
     /// row's tile outlined with the two basis vectors of its lattice.
     Pattern {
-        /// Column of `(x, y)` structs: the points.
+        /// Column of structs, fields (x, y) in declared order: the points.
         points: &'static str,
-        /// Column of `(polygon, x, y)` structs: the region to shade.
+        /// Column of structs, fields (polygon, x, y) in declared order: the
+        /// region to shade.
         region: &'static str,
         /// The tile and lattice columns, if drawn.
         tile: Option<TileColumns>,

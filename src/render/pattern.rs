@@ -25,16 +25,17 @@ pub(super) struct PatternFig {
     title: String,
 }
 
-/// The `fields` of the structs of a cell, struct by struct.
-fn structs(d: &Data<'_>, col: &str, row: usize, fields: &[&str]) -> Vec<Vec<i64>> {
+/// The first `fields` fields of the structs of a cell, in the order the
+/// column's declaration lists them (whatever their names), struct by struct;
+/// nothing when the structs have fewer fields.
+fn structs(d: &Data<'_>, col: &str, row: usize, fields: usize) -> Vec<Vec<i64>> {
     let Some(Cell::StructList(l, i)) = d.t.cell(col, row) else {
         return Vec::new();
     };
-    let idx: Option<Vec<usize>> = fields.iter().map(|f| l.field_index(f)).collect();
-    let Some(idx) = idx else {
+    if l.fields.len() < fields {
         return Vec::new();
-    };
-    let cols: Vec<&[i64]> = idx.iter().map(|&f| l.field(i, f)).collect();
+    }
+    let cols: Vec<&[i64]> = (0..fields).map(|f| l.field(i, f)).collect();
     (0..l.row_len(i))
         .map(|k| cols.iter().map(|c| c[k]).collect())
         .collect()
@@ -56,11 +57,12 @@ fn in_convex(poly: &[(i64, i64)], pt: (i64, i64)) -> bool {
     !(pos && neg)
 }
 
-/// The polygons of a cell: `(polygon, x, y)` structs grouped by polygon.
+/// The polygons of a cell: structs whose declared fields are (polygon, x, y),
+/// grouped by polygon.
 fn polygons(d: &Data<'_>, col: &str, row: usize) -> Vec<Vec<(i64, i64)>> {
     let mut out: Vec<Vec<(i64, i64)>> = Vec::new();
     let mut current = None;
-    for v in structs(d, col, row, &["polygon", "x", "y"]) {
+    for v in structs(d, col, row, 3) {
         if current != Some(v[0]) {
             out.push(Vec::new());
             current = Some(v[0]);
@@ -84,7 +86,7 @@ pub(super) fn pattern(
     let rows = d.t.rows();
     let polys: Vec<Vec<(i64, i64)>> = (0..rows).flat_map(|r| polygons(d, region, r)).collect();
     let pts: Vec<(i64, i64)> = (0..rows)
-        .map(|r| structs(d, points, r, &["x", "y"]))
+        .map(|r| structs(d, points, r, 2))
         .find(|p| !p.is_empty())
         .unwrap_or_default()
         .into_iter()

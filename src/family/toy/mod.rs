@@ -9,9 +9,13 @@
 //!
 //! ```yaml
 //! family: toy
-//! k: 1..3        # largest take
-//! N: 0..12       # heap sizes
+//! reach: 1..3      # largest take k
+//! pebbles: 0..12   # pile sizes N
 //! ```
+//!
+//! Its datasets and columns (`toy_piles`, `toy_cycles`, `toy_game`, `reach`,
+//! `pebbles`, `good_grabs`) are names no real family uses, so the pipeline
+//! tests show that the core reads roles, not names.
 
 use crate::data::{Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, Role, Table, Values};
 use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan};
@@ -24,16 +28,16 @@ use crate::view::{View, ViewKind};
 pub struct Toy;
 
 static RULE: &[Column] = &[
-    Column::new("rule", Dtype::Cat, Role::Label, "the rule, `take 1..k`"),
-    Column::new("k", Dtype::Int, Role::Param, "the largest take"),
+    Column::new("toy_game", Dtype::Cat, Role::Label, "the game, `take 1..k`"),
+    Column::new("reach", Dtype::Int, Role::Param, "the largest take k"),
 ];
 
 static POSITION: &[Column] = &[
-    Column::new("N", Dtype::Int, Role::Position, "the heap size"),
+    Column::new("pebbles", Dtype::Int, Role::Position, "the pile size"),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     Column::new(
-        "winning_takes",
+        "good_grabs",
         Dtype::IntList,
         Role::Result,
         "the winning takes",
@@ -42,14 +46,14 @@ static POSITION: &[Column] = &[
 
 /// `positions`: one row per rule and heap size.
 pub static POSITIONS: Dataset = Dataset {
-    name: "positions",
+    name: "toy_piles",
     doc: "One row per rule and heap size.",
     groups: &[RULE, POSITION],
 };
 
 /// `periods`: one row per rule.
 pub static PERIODS: Dataset = Dataset {
-    name: "periods",
+    name: "toy_cycles",
     doc: "One row per rule: the period of the outcomes.",
     groups: &[RULE, PERIOD_COLUMNS],
 };
@@ -60,11 +64,11 @@ static DATASETS: &[&Dataset] = &[&POSITIONS, &PERIODS];
 pub static WINNING_TABLE: View = View {
     name: "winning_table",
     title: "Winning takes (E: P-position)",
-    dataset: "positions",
+    dataset: "toy_piles",
     kind: ViewKind::Grid {
-        row: "N",
-        column: "rule",
-        cell: "winning_takes",
+        row: "pebbles",
+        column: "toy_game",
+        cell: "good_grabs",
         empty: "E",
         facet: None,
     },
@@ -75,9 +79,9 @@ pub static WINNING_TABLE: View = View {
 pub static PERIOD_TABLE: View = View {
     name: "period_table",
     title: "Periods",
-    dataset: "periods",
+    dataset: "toy_cycles",
     kind: ViewKind::Listing {
-        columns: &["rule", "period", "preperiod", "status", "closed_form"],
+        columns: &["toy_game", "period", "preperiod", "status", "closed_form"],
         filter: &[],
     },
     only: &[],
@@ -108,17 +112,17 @@ impl ToyCase {
         }
         Table::new()
             .with(
-                "rule",
+                "toy_game",
                 Values::Dict(DictVec::repeat(&format!("take 1..{}", self.k), n)),
             )
-            .with("k", Values::Int(vec![self.k; n]))
-            .with("N", Values::Int(self.ns.clone()))
+            .with("reach", Values::Int(vec![self.k; n]))
+            .with("pebbles", Values::Int(self.ns.clone()))
             .with("outcome", Values::Enum(outcome))
             .with(
                 "grundy",
                 Values::Int(self.ns.iter().map(|x| x % q).collect()),
             )
-            .with("winning_takes", Values::IntList(takes))
+            .with("good_grabs", Values::IntList(takes))
     }
     fn periods(&self) -> Table {
         let q = self.k + 1;
@@ -129,15 +133,15 @@ impl ToyCase {
             end: *self.ns.last().unwrap_or(&0) as usize,
         };
         let mut rows = PeriodRows::default();
-        let form = format!("N ≥ 0 and N mod {q} ∈ {{0}}");
+        let form = format!("pebbles ≥ 0 and pebbles mod {q} ∈ {{0}}");
         rows.push(Some(&p), "by hand: G(N) = N mod (k+1)", Some(&form));
         rows.into_table(
             Table::new()
                 .with(
-                    "rule",
+                    "toy_game",
                     Values::Dict(DictVec::repeat(&format!("take 1..{}", self.k), 1)),
                 )
-                .with("k", Values::Int(vec![self.k])),
+                .with("reach", Values::Int(vec![self.k])),
         )
     }
 }
@@ -167,7 +171,7 @@ impl Family for Toy {
         "Test-only: take 1..k stones from one heap."
     }
     fn params_help(&self) -> &'static str {
-        "k: largest take (values, lists or ranges)\nN: heap sizes"
+        "reach: largest take (values, lists or ranges)\npebbles: pile sizes"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         DATASETS
@@ -177,10 +181,10 @@ impl Family for Toy {
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         let mut allowed = SWEEP_KEYS.to_vec();
-        allowed.extend(["k", "N", "bad"]);
+        allowed.extend(["reach", "pebbles", "bad"]);
         sweep.expect_keys(&allowed)?;
-        let ks = sweep.req("k", "the largest take")?.ints(1, 100)?;
-        let ns = sweep.req("N", "heap sizes")?.ints(0, 1 << 20)?;
+        let ks = sweep.req("reach", "the largest take")?.ints(1, 100)?;
+        let ns = sweep.req("pebbles", "pile sizes")?.ints(0, 1 << 20)?;
         let bad = sweep
             .get("bad")
             .map(|b| b.bools())
@@ -212,7 +216,7 @@ mod tests {
 
     #[test]
     fn a_family_without_a_game_says_it_cannot_be_played() {
-        let v = serde_json::json!({"k": 3});
+        let v = serde_json::json!({"reach": 3});
         let e = Toy
             .play(&Node::root(&v, "<command line>"))
             .err()
