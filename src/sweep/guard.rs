@@ -141,7 +141,7 @@ pub fn memory_figures(
         .cases
         .iter()
         .map(|c| c.memory().saturating_sub(c.shared_memory()));
-    let table_bytes = |c: &Box<dyn Case>| -> u64 {
+    let table_bytes = |c: &dyn Case| -> u64 {
         c.rows()
             .iter()
             .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
@@ -156,7 +156,7 @@ pub fn memory_figures(
         .map(|ch| {
             plan.cases[ch.start..ch.end]
                 .iter()
-                .map(table_bytes)
+                .map(|c| table_bytes(c.as_ref()))
                 .fold(0, u64::saturating_add)
         })
         .collect();
