@@ -42,6 +42,58 @@ fn a_sweep_beyond_memory_is_refused_up_front() {
     assert!(!out.contains("21130788766"), "{out}");
 }
 
+/// The guard counts the component memo's budget (`memo_gib`) and a period's
+/// horizon extended up to `proof_cap` on every thread: a sweep beyond this
+/// machine's memory is refused before anything runs, and the dry run prints
+/// the same finding.
+#[test]
+fn the_memo_budget_and_horizon_extensions_are_counted_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let memo = "sweeps:\n  - name: t10\n    family: lines\n    board: {triangle: 10}\n    take: {max: 3}\n    play: normal\n    memo_gib: 4096\n";
+    // No_repeat joint tables: 21 bytes per heap size, to 2^28 heap sizes.
+    let per_case = 21u64 << 28;
+    let threads = (nimlab::mem::case_budget() / per_case + 1).to_string();
+    let proof = "sweeps:\n  - name: long\n    family: takeaway\n    take: {max: 2..80}\n    no_repeat: true\n    N: 0..100\n    proof_cap: 268435456\n";
+    for (name, spec, needle, args) in [
+        ("memo", memo, "Lower `memo_gib`", &[][..]),
+        (
+            "proof",
+            proof,
+            "lower `proof_cap`",
+            &["--threads", threads.as_str()][..],
+        ),
+    ] {
+        let file = format!("{name}.yaml");
+        std::fs::write(dir.path().join(&file), spec).unwrap();
+        let run = |extra: &[&str]| {
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend(["run", file.as_str(), "--out", "out"]);
+            a.extend(extra);
+            nimlab(&a, dir.path())
+        };
+        let o = run(&[]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains("too big to run") && err.contains(needle),
+            "{name}: {err}"
+        );
+        assert!(!dir.path().join("out").exists(), "{name}: nothing written");
+        let finding = err
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap()
+            .trim_start_matches("  - ");
+        let o = run(&["--dry-run"]);
+        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(2), "{name}: {out}");
+        assert!(
+            out.contains(finding),
+            "{name}: the dry run says the same: {out}\n{finding}"
+        );
+    }
+}
+
 #[test]
 fn a_sweep_with_too_many_rows_is_refused() {
     // 2 heaps of 0..40000: 1.6e9 positions rows (more than 1e9) but the

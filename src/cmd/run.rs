@@ -204,7 +204,7 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
     let mut refused = false;
     for sw in &e.sweeps {
         let plan = sw.plan()?;
-        let problems = sweep::guard::problems(&plan, sw.datasets.as_deref(), budget);
+        let problems = sweep::guard::problems(sw, &plan, budget, threads);
         if !problems.is_empty() {
             refused = true;
             let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);
@@ -220,7 +220,12 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
             .map(|c| c.cost())
             .fold(0u64, u64::saturating_add);
         let chunks = sweep::chunks(&plan.cases);
-        let mem = peak_memory(&plan, threads);
+        let figures = sweep::guard::memory_figures(
+            &plan,
+            sw.family.datasets(),
+            sw.datasets.as_deref(),
+            threads,
+        );
         let rate = calibrate(&plan, &mut |_, _| {});
         let eta = match rate {
             Some(r) => format!(
@@ -231,12 +236,12 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
         };
         let _ = writeln!(
             s,
-            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, peak memory ~{}",
+            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, {}",
             sw.name,
             plan.cases.len(),
             chunks.len(),
             cost as f64,
-            crate::mem::human_bytes(mem)
+            figures.text()
         );
         for n in crate::family::note::lines(&plan.notes) {
             let _ = writeln!(s, "    note: {n}");
@@ -264,16 +269,6 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
         );
     }
     s
-}
-
-/// Estimated peak memory of a sweep on `threads` threads: each thread
-/// solves one case at a time, so the `threads` largest cases at once.
-fn peak_memory(plan: &Plan, threads: usize) -> u64 {
-    let mut each: Vec<u64> = plan.cases.iter().map(|c| c.memory()).collect();
-    each.sort_unstable_by(|a, b| b.cmp(a));
-    each.iter()
-        .take(threads.max(1))
-        .fold(0u64, |a, &b| a.saturating_add(b))
 }
 
 /// Work units per second on one thread, measured by solving the samples of
@@ -345,18 +340,35 @@ mod tests {
     }
 
     #[test]
-    fn peak_memory_counts_one_case_per_thread() {
+    fn peak_memory_counts_one_case_and_one_chunk_per_thread() {
         let dir = std::path::Path::new("t.yaml");
         let e = spec::from_text(
             "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 2..4}\n    heaps: 2\n    N: 0..99\n    play: misere\n",
             dir,
         )
         .unwrap();
-        let plan = e.sweeps[0].plan().unwrap();
+        let sw = &e.sweeps[0];
+        let plan = sw.plan().unwrap();
         let each = plan.cases[0].memory();
         assert!(plan.cases.iter().all(|c| c.memory() == each));
-        assert_eq!(peak_memory(&plan, 2), 2 * each);
-        assert_eq!(peak_memory(&plan, 8), 3 * each);
+        // Each case writes 100 × 100 positions rows, held twice (table and encoder).
+        let table = 2 * 100 * 100 * crate::family::takeaway::datasets::POSITIONS.row_bytes();
+        assert!(
+            plan.cases
+                .iter()
+                .all(|c| c.rows() == [("positions", 10_000)])
+        );
+        let chunks: Vec<u64> = sweep::chunks(&plan.cases)
+            .iter()
+            .map(|c| (c.end - c.start) as u64 * table)
+            .collect();
+        let f = |t| sweep::guard::memory_figures(&plan, sw.family.datasets(), None, t);
+        let mut top = chunks.clone();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(f(2).peak, 2 * each + top.iter().take(2).sum::<u64>());
+        assert_eq!(f(8).peak, 3 * each + chunks.iter().sum::<u64>());
+        assert_eq!(f(8).writer, top[0]);
+        assert_eq!(f(1).largest.unwrap().1, each);
     }
 }
 

@@ -322,6 +322,22 @@ impl Dataset {
         }
         t
     }
+    /// About how many bytes a stored row takes in memory before it is
+    /// written (the table's columns; a list counted with four items), for
+    /// the writer's share of the memory estimate.
+    pub fn row_bytes(&self) -> u64 {
+        self.stored_columns()
+            .map(|c| match c.dtype {
+                Dtype::Int | Dtype::Float => 9,
+                Dtype::Bool | Dtype::Enum(_) => 1,
+                Dtype::Cat => 4,
+                Dtype::Str => 32,
+                Dtype::IntList => 8 + 4 * 8,
+                Dtype::StrList => 8 + 4 * 24,
+                Dtype::StructList(f) => 8 + 4 * 8 * f.len() as u64,
+            })
+            .sum()
+    }
     /// The dataset's columns as a Markdown table (for the data docs).
     pub fn markdown(&self) -> String {
         let mut s = String::from("| column | type | role | meaning |\n|---|---|---|---|\n");

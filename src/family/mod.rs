@@ -87,6 +87,12 @@ pub trait Case: Send + Sync {
     fn memory(&self) -> u64 {
         0
     }
+    /// The part of [`Case::memory`] shared by every case of its sweep (a
+    /// table built once per sweep, e.g. the lines chord table), which
+    /// threads solving cases at once hold only once. Default: none.
+    fn shared_memory(&self) -> u64 {
+        0
+    }
     /// Estimated rows of each dataset the case writes (dataset name, rows;
     /// saturating), for the output-size guard and `--dry-run`.
     fn rows(&self) -> Vec<(&'static str, u64)> {

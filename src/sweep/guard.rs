@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use crate::data::Dataset;
 use crate::family::{Case, Plan};
 use crate::mem;
 use crate::spec::{Experiment, Sweep};
@@ -75,9 +76,115 @@ pub fn dataset_rows(plan: &Plan, keep: Option<&[String]>) -> Vec<(&'static str, 
     rows
 }
 
-/// Every problem of a plan: cases beyond the memory budget (the first few,
-/// then a count) and datasets beyond [`MAX_ROWS`].
-pub fn problems(plan: &Plan, keep: Option<&[String]>, budget: u64) -> Vec<String> {
+/// A sweep's memory as the guard counts it (and `--dry-run` prints it): each
+/// case's own estimate ([`Case::memory`]: its solver's tables, the component
+/// memo up to `memo_gib`, a period's horizon extended up to `proof_cap`),
+/// what is shared by the sweep's cases once ([`Case::shared_memory`], the
+/// chord table), and the writer's buffers: each thread holds a chunk's
+/// tables (rows × the declared columns' bytes, twice for the Parquet
+/// encoder) until they are written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryFigures {
+    /// The case needing the most memory: its key and estimate.
+    pub largest: Option<(String, u64)>,
+    /// Memory shared by the cases (counted once).
+    pub shared: u64,
+    /// The largest chunk's tables held before writing.
+    pub writer: u64,
+    /// Threads solving at once.
+    pub threads: usize,
+    /// The peak: the shared memory, then per thread one of the largest
+    /// cases (beyond the shared part) and one of the largest chunks' tables.
+    pub peak: u64,
+}
+
+impl MemoryFigures {
+    /// `peak ~1.2 GiB on 2 threads (largest case ~600 MiB: KEY; shared ~0 B;
+    /// writer ~12 MiB per thread)`.
+    pub fn text(&self) -> String {
+        let h = mem::human_bytes;
+        let largest = match &self.largest {
+            Some((k, b)) => format!("largest case ~{}: {k}", h(*b)),
+            None => "no case".to_string(),
+        };
+        format!(
+            "peak memory ~{} on {} threads ({largest}; shared by the cases ~{}; writer ~{} per thread)",
+            h(self.peak),
+            self.threads,
+            h(self.shared),
+            h(self.writer)
+        )
+    }
+}
+
+/// The memory figures of a plan whose sweep keeps `keep` of `datasets`,
+/// on `threads` threads.
+pub fn memory_figures(
+    plan: &Plan,
+    datasets: &[&Dataset],
+    keep: Option<&[String]>,
+    threads: usize,
+) -> MemoryFigures {
+    let threads = threads.max(1);
+    let shared = plan
+        .cases
+        .iter()
+        .map(|c| c.shared_memory())
+        .max()
+        .unwrap_or(0);
+    let largest = plan
+        .cases
+        .iter()
+        .max_by_key(|c| c.memory())
+        .map(|c| (c.key(), c.memory()));
+    let own = plan
+        .cases
+        .iter()
+        .map(|c| c.memory().saturating_sub(c.shared_memory()));
+    let table_bytes = |c: &dyn Case| -> u64 {
+        c.rows()
+            .iter()
+            .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
+            .filter_map(|(d, n)| {
+                Some(n.saturating_mul(datasets.iter().find(|x| x.name == *d)?.row_bytes()))
+            })
+            .fold(0u64, u64::saturating_add)
+            .saturating_mul(2)
+    };
+    let chunks: Vec<u64> = super::chunks(&plan.cases)
+        .iter()
+        .map(|ch| {
+            plan.cases[ch.start..ch.end]
+                .iter()
+                .map(|c| table_bytes(c.as_ref()))
+                .fold(0, u64::saturating_add)
+        })
+        .collect();
+    let writer = chunks.iter().copied().max().unwrap_or(0);
+    let peak = shared
+        .saturating_add(top_sum(own, threads))
+        .saturating_add(top_sum(chunks.into_iter(), threads));
+    MemoryFigures {
+        largest,
+        shared,
+        writer,
+        threads,
+        peak,
+    }
+}
+
+/// The sum of the `n` largest values.
+fn top_sum(values: impl Iterator<Item = u64>, n: usize) -> u64 {
+    let mut v: Vec<u64> = values.collect();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v.iter().take(n).fold(0, |a, &b| a.saturating_add(b))
+}
+
+/// Every problem of a sweep's plan on `threads` threads: cases beyond the
+/// memory budget (the first few, then a count), a peak of the cases solved
+/// at once beyond it ([`memory_figures`]), and datasets beyond [`MAX_ROWS`].
+pub fn problems(sweep: &Sweep, plan: &Plan, budget: u64, threads: usize) -> Vec<String> {
+    let keep = sweep.datasets.as_deref();
     let mut out = Vec::new();
     let mut too_big = plan
         .cases
@@ -87,6 +194,18 @@ pub fn problems(plan: &Plan, keep: Option<&[String]>, budget: u64) -> Vec<String
     let more = too_big.count();
     if more > 0 {
         out.push(format!("… and {more} more cases beyond the memory limit"));
+    }
+    let figures = memory_figures(plan, sweep.family.datasets(), keep, threads);
+    if out.is_empty() && figures.peak > budget {
+        out.push(format!(
+            "{}; {}. Use fewer threads (`--threads`), or {}",
+            figures.text(),
+            mem::budget_text(budget),
+            plan.cases
+                .iter()
+                .max_by_key(|c| c.memory())
+                .map_or("a smaller range", |c| c.memory_hint())
+        ));
     }
     for (d, n) in dataset_rows(plan, keep) {
         if n > MAX_ROWS {
@@ -102,7 +221,8 @@ pub fn problems(plan: &Plan, keep: Option<&[String]>, budget: u64) -> Vec<String
 
 /// Checks one sweep's plan.
 pub fn check_plan(exp: &str, sweep: &Sweep, plan: &Plan) -> Result<(), Refusal> {
-    let problems = problems(plan, sweep.datasets.as_deref(), mem::case_budget());
+    let threads = rayon::current_num_threads();
+    let problems = problems(sweep, plan, mem::case_budget(), threads);
     if problems.is_empty() {
         Ok(())
     } else {

@@ -107,12 +107,15 @@ impl Case for LinesCase {
         } else {
             0
         };
+        ex.max(self.shared_memory()).max(self.memo_memory(n))
+    }
+    fn shared_memory(&self) -> u64 {
+        // The sweep's chord table, built once and shared by its cases.
         let chords = match self.thin {
             Some((rows, length)) => HexSolver::thin_bytes(rows, length),
             None => HexSolver::upfront_bytes(self.hex_side, self.hex_boards),
         };
-        ex.max(chords * u64::from(self.hex.is_some()))
-            .max(self.memo_memory(n))
+        chords * u64::from(self.hex.is_some())
     }
     fn memory_hint(&self) -> &'static str {
         if self.method() == Method::Components {

@@ -127,6 +127,9 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         variant.as_str(),
         take.human()
     );
+    let position = |a: u64, b: u64, r: u64, m: Mover| {
+        solved::map(json!({"a": a, "b": b, "r": r, "mover": player_name(variant, m)}))
+    };
     let mut jm = Vec::new();
     for &m in &movers {
         let wins = s.wins(a, b, r, m).unwrap();
@@ -155,7 +158,8 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
                     Mover::A => (a + t as u64, b, r - t as u64),
                     Mover::B => (a, b + t as u64, r - t as u64),
                 };
-                json!({"take": t, "to": [x, y, z]})
+                // The same shape as the top-level `to`: the position after the move.
+                json!({"take": t, "to": position(x, y, z, m.other())})
             }).collect::<Vec<_>>(),
         }));
     }
@@ -183,9 +187,6 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     // The JSON answers the position for the first mover asked (Odd or A
     // unless --mover); `details.movers` has every mover asked.
     let m = movers[0];
-    let position = |a: u64, b: u64, r: u64, m: Mover| {
-        solved::map(json!({"a": a, "b": b, "r": r, "mover": player_name(variant, m)}))
-    };
     let winning_moves = s
         .winning_takes(a, b, r, m)
         .unwrap()

@@ -724,7 +724,12 @@ fn solve_answers() {
     assert_eq!(j["details"]["movers"][0]["winning_moves"][0]["take"], 1);
     assert_eq!(
         j["details"]["movers"][1]["winning_moves"][0]["to"],
-        serde_json::json!([0, 2, 8])
+        serde_json::json!({"a": 0, "b": 2, "r": 8, "mover": "odd"})
+    );
+    // Each mover's moves lead where the top-level ones do, in the same shape.
+    assert_eq!(
+        j["details"]["movers"][0]["winning_moves"][0]["to"],
+        j["winning_moves"][0]["to"]
     );
     // With hands: (1,1,8) is an absolute safe state of Odd; Odd's move is 3.
     let j = solve_json(&["--k", "3", "--r", "8", "--a", "1", "--b", "1"]).unwrap();

@@ -165,13 +165,31 @@ impl Case for TakeCase {
     }
     fn memory(&self) -> u64 {
         if self.sizes.len() == 1 {
+            // Per heap size computed (to the horizon's furthest extension):
+            // normal play a Grundy value (at most 2 bytes), the outcome and
+            // the zeros' index (4 bytes at most); misère or no_repeat the
+            // joint code (4), the outcome, and the zeros or, for a single
+            // winning take, its (y + a, y) pair (16): measured 185 MB for a
+            // no_repeat case extended to 10^7 (cond13-long-proofs, one thread).
+            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
+                8
+            } else {
+                21
+            };
             (self.longest() as u64)
-                .saturating_mul(8)
+                .saturating_mul(per)
                 .saturating_add(self.sizes[0].len() as u64 * 80)
         } else {
             self.states()
                 .saturating_mul(4)
                 .saturating_add(self.positions().saturating_mul(80))
+        }
+    }
+    fn memory_hint(&self) -> &'static str {
+        if self.sizes.len() == 1 && self.longest() > self.horizon {
+            "lower `proof_cap` (how far the horizon may be extended to prove a period), or use a smaller range"
+        } else {
+            "use fewer heaps or smaller sizes (a smaller range)"
         }
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
