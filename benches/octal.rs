@@ -1,8 +1,7 @@
 //! Octal kernels: Kayles and Dawson's Kayles proven (the stages until the
-//! octal periodicity theorem's window is covered), the naive kernel of a
-//! splitting code to n = 10^4, and the sparse-space kernel of the unsolved
-//! 0.16 to n = 10^6 (the mask chosen on the first values; against the naive kernel to 2·10^4 for scale: O(n) and
-//! O(n²)).
+//! octal periodicity theorem's window is covered); the naive kernel of 0.16
+//! to n = 2·10^4 (O(n²)); the sparse-space kernel of 0.16 until its period
+//! is proven at n = 524288 (the mask chosen on the first 2049 values).
 //!
 //! `cargo bench --bench octal`.
 

@@ -38,9 +38,7 @@ impl Code {
         let mut digits = Vec::with_capacity(tail.len() + 1);
         for (pos, c) in head.chars().chain(tail.chars()).enumerate() {
             let d = c.to_digit(10).filter(|&d| d < 8).ok_or_else(|| {
-                format!(
-                    "{t:?}: {c:?} (digit {pos}) is not an octal digit 0..7; expected {CODE_ALLOWED}"
-                )
+                format!("{t:?}: {c:?} (d{pos}) is not an octal digit 0..7; expected {CODE_ALLOWED}")
             })?;
             digits.push(d as u8);
         }

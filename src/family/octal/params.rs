@@ -143,14 +143,14 @@ fn check_misere(
             "misère play is computed for one heap (nim-values do not add up in misère play); use `heaps: 1`, or `play: normal` for several heaps",
         ));
     }
-    if let Some(c) = codes.iter().find(|c| c.splits()) {
-        if n_max as u64 > SPLIT_CAP {
-            let n = sweep.get("N").unwrap_or_else(|| sweep.clone());
-            return Err(n.err(format!(
-                "misère play of a code that splits heaps ({}) is searched over multisets of heaps: N up to {SPLIT_CAP}, got {n_max}",
-                c.text()
-            )));
-        }
+    if let Some(c) = codes.iter().find(|c| c.splits())
+        && n_max as u64 > SPLIT_CAP
+    {
+        let n = sweep.get("N").unwrap_or_else(|| sweep.clone());
+        return Err(n.err(format!(
+            "misère play of a code that splits heaps ({}) is searched over multisets of heaps: N up to {SPLIT_CAP}, got {n_max}",
+            c.text()
+        )));
     }
     Ok(())
 }

@@ -86,8 +86,8 @@ fn dawsons_chess_is_oeis_a002187_and_dawsons_kayles_is_it_shifted() {
     let (p, e, g07) = proven("0.07");
     assert_eq!((p, e), (34, 53));
     assert_eq!(g07[0], 0);
-    for n in 0..A002187.len() {
-        assert_eq!(g07[n + 1], A002187[n], "n = {n}");
+    for (n, &v) in A002187.iter().enumerate() {
+        assert_eq!(g07[n + 1], v, "n = {n}");
     }
 }
 
@@ -129,7 +129,7 @@ impl Rng {
     fn code(&mut self, max_digits: usize) -> Code {
         loop {
             let k = 1 + (self.next() % max_digits as u64) as usize;
-            let d0 = if self.next() % 6 == 0 { 4 } else { 0 };
+            let d0 = if self.next().is_multiple_of(6) { 4 } else { 0 };
             let mut d = vec![d0];
             d.extend((0..k).map(|_| (self.next() % 8) as u8));
             if let Ok(c) = Code::from_digits(&d) {
@@ -209,7 +209,7 @@ fn the_sparse_kernel_equals_the_naive_one_for_any_mask() {
         let s: Vec<u32> = s.into_iter().map(u32::from).collect();
         assert_eq!(s, g, "{} mask {mask}", c.text());
     }
-    // 0.16 (unsolved) has a sparse space: the kernel picks it.
+    // 0.16 has a sparse space: the kernel picks it.
     let h = Horizon {
         naive: 3000,
         sparse: 20000,
@@ -217,8 +217,8 @@ fn the_sparse_kernel_equals_the_naive_one_for_any_mask() {
     let seq = sequence::compute(&code("0.16"), h, &NO).unwrap();
     assert!(matches!(seq.kernel, Kernel::Sparse(_)), "{:?}", seq.kernel);
     let g = kernel::naive(&code("0.16"), 6000, &NO).unwrap();
-    for n in 0..=6000 {
-        assert_eq!(seq.values.get(n), g[n], "0.16 n = {n}");
+    for (n, &v) in g.iter().enumerate() {
+        assert_eq!(seq.values.get(n), v, "0.16 n = {n}");
     }
 }
 
@@ -308,14 +308,14 @@ fn lines_on_one_row_is_kayles_and_0_777() {
     let lines = family::by_name("lines").unwrap();
     for (take, c) in [("max:2", "0.77"), ("max:3", "0.777")] {
         let g = naive(c, 60);
-        for n in 1..=60 {
+        for (n, &want) in g.iter().enumerate().skip(1) {
             let v = serde_json::json!({"mask": "O".repeat(n), "take": take});
             let a = lines
                 .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
                 .unwrap();
             assert_eq!(
                 a.json["grundy"].as_u64(),
-                Some(g[n] as u64),
+                Some(want as u64),
                 "{c}: a row of {n}"
             );
         }
@@ -441,4 +441,30 @@ fn the_game_against_the_computer_plays_the_code() {
         refused.to_string().contains("normal play only"),
         "{refused}"
     );
+}
+
+/// OEIS A071430 (0.16), n = 1..102, as listed there.
+const A071430: &[u32] = &[
+    1, 0, 0, 1, 2, 2, 1, 4, 0, 1, 4, 2, 1, 4, 0, 1, 4, 2, 1, 4, 2, 1, 0, 2, 1, 4, 2, 1, 4, 5, 1, 4,
+    2, 1, 4, 2, 1, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 1, 4, 2, 3, 3, 2, 5, 4, 2, 5,
+    4, 2, 3, 1, 2, 5, 4, 2, 3, 4, 2, 5, 4, 2, 3, 3, 2, 5, 4, 2, 5, 3, 2, 5, 3, 2, 1, 4, 2, 5, 3, 2,
+    5, 4, 2, 5, 3, 2,
+];
+
+#[test]
+fn sparse_0_16_finds_the_period_of_gangolli_and_plambeck() {
+    // OEIS A071430: period 149459, last exception at n = 105350; the theorem
+    // needs values to 2e + 2p + t − 1 = 509621, which the stages reach at 524288.
+    let h = Horizon {
+        naive: 2048,
+        sparse: 1 << 20,
+    };
+    let seq = sequence::compute(&code("0.16"), h, &NO).unwrap();
+    assert!(matches!(seq.kernel, Kernel::Sparse(_)), "{:?}", seq.kernel);
+    for (k, &v) in A071430.iter().enumerate() {
+        assert_eq!(seq.values.get(k + 1), v, "n = {}", k + 1);
+    }
+    let p = seq.period.expect("proven");
+    assert_eq!((p.period, p.preperiod), (149_459, 105_351));
+    assert_eq!(seq.values.len(), 524_289);
 }
