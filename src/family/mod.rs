@@ -20,6 +20,7 @@ use watch::Watch;
 
 pub mod lines;
 pub mod note;
+pub mod octal;
 pub mod parity;
 pub mod solved;
 pub mod takeaway;
@@ -33,6 +34,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &takeaway::Takeaway,
     &parity::Parity,
     &lines::Lines,
+    &octal::Octal,
     #[cfg(test)]
     &toy::Toy,
 ];

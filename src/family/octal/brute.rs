@@ -1,0 +1,66 @@
+//! The reference: an octal game as a plain [`Game`], a position the sorted
+//! list of its heaps, every move of every heap; the shared brute-force
+//! solvers ([`crate::game::BruteGrundy`], [`crate::game::BruteOutcome`])
+//! search it with no nim-sum and no shortcut.
+
+use super::code::Code;
+use crate::game::Game;
+
+/// A position: the code and the heaps (sorted, zeros dropped).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Heaps {
+    /// The rule.
+    pub code: Code,
+    /// Heap sizes, ascending, none zero.
+    pub heaps: Vec<u64>,
+}
+
+impl Heaps {
+    /// One heap of `n`.
+    pub fn one(code: &Code, n: u64) -> Heaps {
+        Heaps {
+            code: code.clone(),
+            heaps: if n > 0 { vec![n] } else { vec![] },
+        }
+    }
+}
+
+impl Game for Heaps {
+    type Move = (usize, u64, u64, u64);
+    fn moves(&self) -> Vec<(Self::Move, Self)> {
+        let mut out = Vec::new();
+        for (j, &h) in self.heaps.iter().enumerate() {
+            for i in 0..=h {
+                let d = self.code.digit(i as usize);
+                let r = h - i;
+                let mut leave = |parts: Vec<u64>, a: u64, b: u64| {
+                    let mut next = self.heaps.clone();
+                    next.remove(j);
+                    next.extend(parts);
+                    next.sort_unstable();
+                    out.push((
+                        (j, i, a, b),
+                        Heaps {
+                            code: self.code.clone(),
+                            heaps: next,
+                        },
+                    ));
+                };
+                if i > 0 && d & 1 != 0 && r == 0 {
+                    leave(vec![], 0, 0);
+                }
+                if i > 0 && d & 2 != 0 && r > 0 {
+                    leave(vec![r], 0, r);
+                }
+                if d & 4 != 0 {
+                    for a in 1..r {
+                        if a <= r - a {
+                            leave(vec![a, r - a], a, r - a);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,198 @@
+//! A case (one code, play and heap count): solving it and filling its rows.
+
+use super::code::Code;
+use super::datasets::{NIM_VALUES, PERIODS, POSITIONS, SPLIT_FIELDS};
+use super::misere::{self, Misere};
+use super::rows::{game_columns, period_row};
+use super::sequence::{self, Horizon, Sequence};
+use crate::data::{EnumVec, StructListVec, Table, Values};
+use crate::family::{Case, CaseCtx, Interrupted, Output};
+use crate::game::{OUTCOMES, Play, outcome_code};
+
+/// One code, play and number of heaps on the sweep's heap sizes.
+pub struct OctalCase {
+    /// The rule.
+    pub code: Code,
+    /// Normal or misère.
+    pub play: Play,
+    /// Number of heaps (1, 2 or 3; misère: 1).
+    pub heaps: usize,
+    /// Heap sizes (rows; every heap of several).
+    pub ns: Vec<u64>,
+    /// How far to compute the sequence.
+    pub horizon: Horizon,
+}
+
+impl OctalCase {
+    fn n_max(&self) -> u64 {
+        self.ns.iter().copied().max().unwrap_or(0)
+    }
+}
+
+impl Case for OctalCase {
+    fn key(&self) -> String {
+        format!(
+            "octal/{}/{}/heaps={}/N={:?}/horizon={}/{}",
+            self.code.text(),
+            self.play.as_str(),
+            self.heaps,
+            self.ns,
+            self.horizon.naive,
+            self.horizon.sparse
+        )
+    }
+    fn cost(&self) -> u64 {
+        let h = self.horizon.naive.max(self.n_max() as usize) as u64;
+        let seq = if self.code.splits() {
+            h.saturating_mul(h) / 64
+        } else {
+            h
+        };
+        let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
+        seq.max(1).saturating_add(rows)
+    }
+    fn memory(&self) -> u64 {
+        (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let n = self.ns.len() as u64;
+        if self.heaps == 1 {
+            vec![("nim_values", n), ("periods", 1)]
+        } else {
+            vec![("positions", n.saturating_pow(self.heaps as u32))]
+        }
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        let out = match self.play {
+            Play::Misere => self.misere()?,
+            Play::Normal => {
+                let h = Horizon {
+                    naive: self.horizon.naive.max(self.n_max() as usize),
+                    sparse: self.horizon.sparse.max(self.n_max() as usize),
+                };
+                let seq = sequence::compute(&self.code, h, ctx.cancel).ok_or(Interrupted)?;
+                if self.heaps == 1 {
+                    let mut out = Vec::new();
+                    if ctx.wants("nim_values") {
+                        out.push((&NIM_VALUES, self.normal_rows(&seq)));
+                    }
+                    out.push((&PERIODS, period_row(&self.code, self.play, &seq)));
+                    out
+                } else {
+                    vec![(&POSITIONS, self.positions(&seq))]
+                }
+            }
+        };
+        (ctx.progress)(self.cost());
+        Ok(out)
+    }
+}
+
+impl OctalCase {
+    /// One row per heap size: outcome, value, winning moves (normal play).
+    fn normal_rows(&self, seq: &Sequence) -> Table {
+        let g = |n: u64| seq.value(n).unwrap_or(0);
+        let mut grundy = Vec::with_capacity(self.ns.len());
+        let mut outcome = EnumVec::new(OUTCOMES, self.ns.len());
+        let mut moves = StructListVec::new(SPLIT_FIELDS, self.ns.len());
+        for &n in &self.ns {
+            let v = g(n);
+            grundy.push(Some(v as i64));
+            outcome.push(outcome_code(v == 0));
+            for s in self.code.moves(n) {
+                if v != 0 && g(s.left) ^ g(s.right) == 0 {
+                    moves.push_item(&[1, s.take as i64, s.left as i64, s.right as i64]);
+                }
+            }
+            moves.end_row();
+        }
+        self.one_heap_table(outcome, Values::OptInt(grundy), moves)
+    }
+
+    fn one_heap_table(&self, outcome: EnumVec, grundy: Values, moves: StructListVec) -> Table {
+        game_columns(&self.code, self.play, self.ns.len())
+            .with(
+                "N",
+                Values::Int(self.ns.iter().map(|&n| n as i64).collect()),
+            )
+            .with("outcome", Values::Enum(outcome))
+            .with("grundy", grundy)
+            .with("winning_splits", Values::StructList(moves))
+    }
+
+    /// Misère play, one heap: outcomes and winning moves by search.
+    fn misere(&self) -> anyhow::Result<Output> {
+        let t0 = std::time::Instant::now();
+        let p = misere::one_heap(&self.code, self.n_max()).map_err(anyhow::Error::msg)?;
+        let seconds = t0.elapsed().as_secs_f64();
+        let mut m = Misere::new(&self.code);
+        let mut outcome = EnumVec::new(OUTCOMES, self.ns.len());
+        let mut moves = StructListVec::new(SPLIT_FIELDS, self.ns.len());
+        for &n in &self.ns {
+            outcome.push(outcome_code(p[n as usize]));
+            for s in self.code.moves(n) {
+                let to_p = if self.code.splits() {
+                    m.is_p(&[s.left, s.right])
+                } else {
+                    s.right > 0 && p[s.right as usize]
+                };
+                if to_p {
+                    moves.push_item(&[1, s.take as i64, s.left as i64, s.right as i64]);
+                }
+            }
+            moves.end_row();
+        }
+        let rows = self.one_heap_table(outcome, Values::Null(self.ns.len()), moves);
+        let periods = super::rows::misere_period_row(&self.code, &p, seconds);
+        Ok(vec![(&NIM_VALUES, rows), (&PERIODS, periods)])
+    }
+
+    /// Several heaps, normal play: every position of the heap sizes.
+    fn positions(&self, seq: &Sequence) -> Table {
+        let g = |n: u64| seq.value(n).unwrap_or(0);
+        let mut all: Vec<Vec<u64>> = vec![vec![]];
+        for _ in 0..self.heaps {
+            all = all
+                .into_iter()
+                .flat_map(|p| {
+                    self.ns.iter().map(move |&n| {
+                        let mut q = p.clone();
+                        q.push(n);
+                        q
+                    })
+                })
+                .collect();
+        }
+        let rows = all.len();
+        let (mut n1, mut n2, mut n3) = (Vec::new(), Vec::new(), Vec::new());
+        let mut grundy = Vec::with_capacity(rows);
+        let mut outcome = EnumVec::new(OUTCOMES, rows);
+        let mut moves = StructListVec::new(SPLIT_FIELDS, rows);
+        for pos in &all {
+            let x = pos.iter().fold(0, |a, &h| a ^ g(h));
+            n1.push(pos[0] as i64);
+            n2.push(pos[1] as i64);
+            n3.push(pos.get(2).map(|&h| h as i64));
+            grundy.push(Some(x as i64));
+            outcome.push(outcome_code(x == 0));
+            for (j, &h) in pos.iter().enumerate() {
+                let want = g(h) ^ x;
+                for s in self.code.moves(h) {
+                    if x != 0 && g(s.left) ^ g(s.right) == want {
+                        let item = [j as i64 + 1, s.take as i64, s.left as i64, s.right as i64];
+                        moves.push_item(&item);
+                    }
+                }
+            }
+            moves.end_row();
+        }
+        game_columns(&self.code, self.play, rows)
+            .with("heaps", Values::Int(vec![self.heaps as i64; rows]))
+            .with("N1", Values::Int(n1))
+            .with("N2", Values::Int(n2))
+            .with("N3", Values::OptInt(n3))
+            .with("outcome", Values::Enum(outcome))
+            .with("grundy", Values::OptInt(grundy))
+            .with("winning_splits", Values::StructList(moves))
+    }
+}

@@ -1,0 +1,272 @@
+//! The nim-value sequence of an octal code: `G(n) = mex` of the values of
+//! the moves from `n` (a split into `a + b` has the value `G(a) ⊕ G(b)`).
+//!
+//! Two kernels, giving the same values (tested against each other and
+//! against the game tree, `brute.rs`):
+//!
+//! * [`naive`]: every move of every heap, O(n²) per code when it splits.
+//! * [`sparse`]: the sparse-space method (Winning Ways, ch. 4, "Sparse Space
+//!   Spells Speed"; Flammenkamp's tables give the masks). For a mask `m` a
+//!   value `v` is *rare* when `popcount(v & m)` is even and *common* when odd.
+//!   Common ⊕ common and rare ⊕ rare are rare, rare ⊕ common is common, so
+//!   the common values among the moves of `n` all come from the single-heap
+//!   moves and the splits with a rare part: when rare positions are few this
+//!   is a short list, and the smallest missing common value `c` is found
+//!   without looking at most splits. `G(n) = c` unless a rare value below `c`
+//!   is missing; those are looked for among the other splits, smallest part
+//!   first, stopping as soon as every one is found (they almost always are,
+//!   early). Exact for any mask; fast when rare positions are few.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::code::Code;
+
+/// Which kernel computed a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Every move of every heap.
+    Naive,
+    /// The sparse-space method with this mask.
+    Sparse(u32),
+}
+
+/// The vocabulary of the `kernel` column.
+pub const KERNELS: &[&str] = &["naive", "sparse"];
+
+impl Kernel {
+    /// Its code in [`KERNELS`].
+    pub fn code(self) -> u8 {
+        match self {
+            Kernel::Naive => 0,
+            Kernel::Sparse(_) => 1,
+        }
+    }
+    /// The mask, for the sparse kernel.
+    pub fn mask(self) -> Option<u32> {
+        match self {
+            Kernel::Naive => None,
+            Kernel::Sparse(m) => Some(m),
+        }
+    }
+}
+
+/// Is `v` rare for the mask `m`?
+#[inline]
+pub fn rare(v: u32, m: u32) -> bool {
+    (v & m).count_ones() & 1 == 0
+}
+
+/// Marks of the values seen for one heap: `stamp[v] == now` means seen.
+struct Seen {
+    stamp: Vec<u64>,
+    now: u64,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen {
+            stamp: vec![0; 1024],
+            now: 0,
+        }
+    }
+    fn next(&mut self) {
+        self.now += 1;
+    }
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        let v = v as usize;
+        if v >= self.stamp.len() {
+            self.stamp.resize((v + 1).next_power_of_two(), 0);
+        }
+        self.stamp[v] = self.now;
+    }
+    #[inline]
+    fn has(&self, v: u32) -> bool {
+        self.stamp.get(v as usize).is_some_and(|&s| s == self.now)
+    }
+    fn mex(&self) -> u32 {
+        (0..).find(|&v| !self.has(v)).unwrap_or(0)
+    }
+}
+
+/// Marks the values of the moves of `n` that leave at most one heap.
+#[inline]
+fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut Seen) {
+    for (i, &d) in code.digits().iter().enumerate().skip(1) {
+        if i > n {
+            break;
+        }
+        if d & 1 != 0 && n == i {
+            seen.mark(0);
+        }
+        if d & 2 != 0 && n > i {
+            seen.mark(g[n - i].into());
+        }
+    }
+}
+
+/// The naive kernel: `G(0..=n_max)`. Returns `None` when cancelled.
+pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>> {
+    let mut g = Vec::with_capacity(n_max + 1);
+    naive_extend(code, &mut g, n_max, cancel).then_some(g)
+}
+
+/// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel;
+/// `false` when cancelled.
+pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &AtomicBool) -> bool {
+    let splits = code.split_takes();
+    let mut seen = Seen::new();
+    for n in g.len()..=n_max {
+        if n % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        seen.next();
+        mark_simple(code, &g[..], n, &mut seen);
+        for &i in &splits {
+            if n >= i + 2 {
+                let r = n - i;
+                for a in 1..=r / 2 {
+                    seen.mark(g[a] ^ g[r - a]);
+                }
+            }
+        }
+        g.push(seen.mex());
+    }
+    true
+}
+
+/// Why the sparse kernel stopped.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SparseStop {
+    /// Ctrl-C.
+    Cancelled,
+    /// A value did not fit 16 bits.
+    TooLarge(usize),
+}
+
+/// The sparse-space kernel with mask `mask`: `G(0..=n_max)` as 16-bit values
+/// (2 bytes a heap size: 10^8 values in 200 MB).
+pub fn sparse(
+    code: &Code,
+    n_max: usize,
+    mask: u32,
+    cancel: &AtomicBool,
+) -> Result<Vec<u16>, SparseStop> {
+    let mut g = Vec::with_capacity(n_max + 1);
+    sparse_extend(code, &mut g, n_max, mask, cancel)?;
+    Ok(g)
+}
+
+/// Extends `g` (the first values) to `G(0..=n_max)` with the sparse kernel.
+pub fn sparse_extend(
+    code: &Code,
+    g: &mut Vec<u16>,
+    n_max: usize,
+    mask: u32,
+    cancel: &AtomicBool,
+) -> Result<(), SparseStop> {
+    // Mask 0 would make every value rare (no common value to find).
+    let mask = mask.max(1);
+    let splits = code.split_takes();
+    let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
+    let mut seen = Seen::new();
+    let mut missing: Vec<u32> = Vec::new();
+    let mut need: Vec<u64> = Vec::new();
+    g.reserve((n_max + 1).saturating_sub(g.len()));
+    for n in g.len()..=n_max {
+        if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
+            return Err(SparseStop::Cancelled);
+        }
+        seen.next();
+        mark_simple(code, &g[..], n, &mut seen);
+        for &i in &splits {
+            if n < i + 2 {
+                continue;
+            }
+            let r = n - i;
+            for &a in &rare_at {
+                if a >= r {
+                    break;
+                }
+                seen.mark((g[a] ^ g[r - a]) as u32);
+            }
+        }
+        let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
+        missing.clear();
+        missing.extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
+        let v = if missing.is_empty() {
+            c
+        } else {
+            find_rare(g, &splits, n, &missing, &mut need).unwrap_or(c)
+        };
+        if v > u16::MAX as u32 {
+            return Err(SparseStop::TooLarge(n));
+        }
+        if n > 0 && rare(v, mask) {
+            rare_at.push(n);
+        }
+        g.push(v as u16);
+    }
+    Ok(())
+}
+
+/// Looks for the rare values `missing` (ascending, below the candidate)
+/// among the splits of `n`, smallest part first; returns the smallest one
+/// that no split reaches, or `None` when every one is reached.
+fn find_rare(
+    g: &[u16],
+    splits: &[usize],
+    n: usize,
+    missing: &[u32],
+    need: &mut Vec<u64>,
+) -> Option<u32> {
+    let top = *missing.last()? as usize;
+    need.clear();
+    need.resize(top / 64 + 1, 0);
+    for &v in missing {
+        need[v as usize / 64] |= 1 << (v % 64);
+    }
+    let mut left = missing.len();
+    let longest = splits
+        .iter()
+        .filter(|&&i| n >= i + 2)
+        .map(|&i| (n - i) / 2)
+        .max()
+        .unwrap_or(0);
+    for a in 1..=longest {
+        for &i in splits {
+            if n < i + 2 || a > (n - i) / 2 {
+                continue;
+            }
+            let v = (g[a] ^ g[n - i - a]) as usize;
+            if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
+                need[v / 64] &= !(1 << (v % 64));
+                left -= 1;
+                if left == 0 {
+                    return None;
+                }
+            }
+        }
+    }
+    missing
+        .iter()
+        .copied()
+        .find(|&v| need[v as usize / 64] & (1 << (v % 64)) != 0)
+}
+
+/// The mask with the fewest rare positions in `1..g.len()` (ties: the
+/// smallest mask), and that count; masks range over the bits of the largest
+/// value seen.
+pub fn best_mask(g: &[u32]) -> (u32, usize) {
+    let top = g.iter().copied().max().unwrap_or(0);
+    let bits = 32 - top.leading_zeros();
+    let limit = 1u32 << bits.min(10);
+    let mut best = (0, usize::MAX);
+    for m in 1..limit.max(2) {
+        let count = g.iter().skip(1).filter(|&&v| rare(v, m)).count();
+        if count < best.1 {
+            best = (m, count);
+        }
+    }
+    best
+}

@@ -1,0 +1,90 @@
+//! `octal`: take-and-break games on heaps given by an octal code (Winning
+//! Ways, ch. 4): Kayles `0.77`, Dawson's Kayles `0.07`, `0.137`, `4.07`, …
+//! A take-away game with take set S is the code with digit 3 at each s in S;
+//! removing runs of at most 2 (3) pieces from one row is `0.77` (`0.777`).
+//!
+//! ```yaml
+//! family: octal
+//! code: ["0.77", "0.07"]     # or "0.???" (every digit 0..7 at each `?`), a list
+//! play: normal               # normal | misere (misère: one heap)
+//! heaps: 1                   # 1, 2 or 3 (several heaps: normal play, nim-sums)
+//! N: 0..100                  # heap sizes (rows; every heap with several)
+//! horizon: 10000             # optional: sequences computed to here at most (default max(N, 4096))
+//! sparse_horizon: 100000     # optional: further where a sparse space applies
+//! ```
+//!
+//! The family by job: [`code`] (codes and their moves), [`kernel`] (the
+//! naive and sparse-space kernels), [`sequence`] (stages until a period is
+//! proven), [`periods`] (the octal periodicity theorem), [`misere`] (misère
+//! play by search), [`brute`] (the reference game tree), [`params`] (a sweep →
+//! cases), [`cases`] and [`rows`] (solving a case, filling its rows),
+//! [`datasets`] and [`views`] (declared once), [`solve`] (`nimlab solve
+//! octal`), [`play`] (`nimlab play octal`, with `play.js` for its page).
+
+pub mod brute;
+pub mod cases;
+pub mod code;
+pub mod datasets;
+pub mod kernel;
+pub mod misere;
+pub mod params;
+pub mod periods;
+pub mod play;
+pub mod rows;
+pub mod sequence;
+pub mod solve;
+pub mod views;
+
+#[cfg(test)]
+mod tests;
+
+use crate::data::Dataset;
+use crate::family::watch::Watch;
+use crate::family::{Answer, Family, Plan};
+use crate::params::{Node, SpecError};
+use crate::view::View;
+
+/// Which sequence a period row is about.
+pub const SEQUENCES: &[&str] = &["grundy", "outcome"];
+
+/// The family (registered in [`crate::family::FAMILIES`]).
+pub struct Octal;
+
+impl Family for Octal {
+    fn name(&self) -> &'static str {
+        "octal"
+    }
+    fn about(&self) -> &'static str {
+        "Take-and-break games on heaps given by an octal code d0.d1d2… (Winning Ways, ch. 4): digit d_i says, \
+         in binary, what may be left after taking i tokens from a heap (1: nothing, 2: one heap, 4: two heaps). \
+         Kayles 0.77, Dawson's Kayles 0.07, 0.137, 4.07, … Normal play (nim-values, periods proven by the octal \
+         periodicity theorem, the sparse-space kernel where it applies) and misère play (one heap, by search)."
+    }
+    fn params_help(&self) -> &'static str {
+        "code: an octal code \"0.77\", \"0.07\", \"4.07\" (digits 0..7, d0 0 or 4), `?` for every digit (\"0.???\"), or a list\n\
+         play: normal | misere (or a list; misère: one heap, N ≤ 40 for a code that splits)\n\
+         heaps: 1, 2 or 3 (or a list; several heaps in normal play)\n\
+         N: heap sizes, e.g. 0..100 (every heap with several)\n\
+         horizon: sequences are computed by stages (×4) until a period is proven, to at most this n (default max(N, 4096))\n\
+         sparse_horizon: where a sparse space applies, to at most this n (default the horizon)\n\
+         solve: --code 0.77 --heaps 5,7 [--play misere] (or --rule \"0.77 misere\")"
+    }
+    fn datasets(&self) -> &'static [&'static Dataset] {
+        datasets::DATASETS
+    }
+    fn views(&self) -> &'static [&'static View] {
+        views::VIEWS
+    }
+    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+        params::plan(sweep)
+    }
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
+    }
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
+    }
+    fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
+        solve::solve(pos)
+    }
+}

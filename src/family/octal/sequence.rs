@@ -1,0 +1,181 @@
+//! One code's normal-play nim-value sequence: the kernel chosen, computed
+//! by stages until the octal periodicity theorem proves a period or the
+//! horizon is reached.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::code::Code;
+use super::kernel::{self, Kernel, SparseStop};
+use super::periods;
+use crate::period::Period;
+
+/// The first stage (stages grow ×4: 128, 512, 2048, …).
+const FIRST: usize = 128;
+/// The stage whose values choose the mask of a splitting code (2049 values).
+const PROBE: usize = 2048;
+
+/// The values, 32 or 16 bits a heap size (the sparse kernel's long runs).
+pub enum Values {
+    /// From the naive kernel.
+    Wide(Vec<u32>),
+    /// From the sparse kernel.
+    Narrow(Vec<u16>),
+}
+
+impl Values {
+    /// `G(n)` for a computed `n`.
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Values::Wide(v) => v[n],
+            Values::Narrow(v) => v[n] as u32,
+        }
+    }
+    /// Number of values (the last computed heap size + 1).
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Wide(v) => v.len(),
+            Values::Narrow(v) => v.len(),
+        }
+    }
+    /// The observed period (no theorem), see [`periods::observed`].
+    pub fn observed(&self) -> Option<Period> {
+        match self {
+            Values::Wide(v) => periods::observed(v),
+            Values::Narrow(v) => periods::observed(v),
+        }
+    }
+    /// Never empty (G(0) is always computed).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How far to compute.
+#[derive(Clone, Copy, Debug)]
+pub struct Horizon {
+    /// With the naive kernel.
+    pub naive: usize,
+    /// With the sparse kernel, where a sparse space applies.
+    pub sparse: usize,
+}
+
+/// A computed sequence.
+pub struct Sequence {
+    /// The values `G(0..len)`.
+    pub values: Values,
+    /// The kernel that computed past the first stage.
+    pub kernel: Kernel,
+    /// Rare positions (of the mask chosen) in the first stage, when a mask was tried.
+    pub probe: Option<(u32, usize)>,
+    /// The period, when the theorem proves one.
+    pub period: Option<Period>,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+impl Sequence {
+    /// `G(n)` for any `n`: computed, or from the proven period.
+    pub fn value(&self, n: u64) -> Option<u32> {
+        let len = self.values.len() as u64;
+        if n < len {
+            return Some(self.values.get(n as usize));
+        }
+        self.period.map(|p| self.values.get(p.reduce(n)))
+    }
+}
+
+/// Does a sparse space apply, judging by the first 2049 values: rare
+/// positions (for the best mask) are at most one in 16 and none in the last
+/// quarter (they die out).
+fn sparse_mask(g: &[u32]) -> Option<(u32, usize)> {
+    let (mask, count) = kernel::best_mask(g);
+    let late = g[g.len() * 3 / 4..].iter().any(|&v| kernel::rare(v, mask));
+    (count * 16 <= g.len() && !late).then_some((mask, count))
+}
+
+/// Computes `code`'s sequence: stages of ×4 until a period is proven or the
+/// horizon is reached; a splitting code whose first 2049 values show a
+/// sparse space goes on with the sparse kernel. `None` when cancelled.
+pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence> {
+    let t0 = Instant::now();
+    let t = code.max_take();
+    // A splitting code is computed naively to the horizon, and at least to
+    // the probe stage when the sparse horizon is further.
+    let top = if !code.splits() {
+        h.naive.max(h.sparse)
+    } else if h.sparse > h.naive {
+        h.naive.max(PROBE.min(h.sparse))
+    } else {
+        h.naive
+    };
+    let mut g: Vec<u32> = Vec::new();
+    let mut target = FIRST.min(top.max(h.sparse));
+    let mut probed = false;
+    loop {
+        if !kernel::naive_extend(code, &mut g, target, cancel) {
+            return None;
+        }
+        let period = periods::proven(&g, t);
+        if period.is_some() {
+            return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
+        }
+        if code.splits() && !probed && target >= PROBE {
+            probed = true;
+            if let Some(probe) = sparse_mask(&g).filter(|_| h.sparse > target) {
+                return sparse_stages(code, g, probe, h.sparse, cancel, t0);
+            }
+        }
+        if target >= top {
+            return Some(done(Values::Wide(g), Kernel::Naive, None, None, t0));
+        }
+        target = (target * 4).min(top);
+    }
+}
+
+fn done(
+    values: Values,
+    kernel: Kernel,
+    probe: Option<(u32, usize)>,
+    period: Option<Period>,
+    t0: Instant,
+) -> Sequence {
+    Sequence {
+        values,
+        kernel,
+        probe,
+        period,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// The sparse kernel from the first stage on, by stages of ×4; falls back
+/// to the naive values of the first stage if a value does not fit 16 bits.
+fn sparse_stages(
+    code: &Code,
+    first: Vec<u32>,
+    probe: (u32, usize),
+    top: usize,
+    cancel: &AtomicBool,
+    t0: Instant,
+) -> Option<Sequence> {
+    let naive = |first: Vec<u32>| done(Values::Wide(first), Kernel::Naive, Some(probe), None, t0);
+    if first.iter().any(|&v| v > u16::MAX as u32) {
+        return Some(naive(first));
+    }
+    let mut g: Vec<u16> = first.iter().map(|&v| v as u16).collect();
+    let mut target = first.len() - 1;
+    loop {
+        target = (target * 4).min(top);
+        match kernel::sparse_extend(code, &mut g, target, probe.0, cancel) {
+            Ok(()) => {}
+            Err(SparseStop::Cancelled) => return None,
+            Err(SparseStop::TooLarge(_)) => return Some(naive(first)),
+        }
+        let period = periods::proven(&g, code.max_take());
+        if period.is_some() || target >= top {
+            let kernel = Kernel::Sparse(probe.0);
+            return Some(done(Values::Narrow(g), kernel, Some(probe), period, t0));
+        }
+    }
+}

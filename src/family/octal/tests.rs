@@ -1,0 +1,470 @@
+//! The octal family against independent evidence: published sequences
+//! (OEIS), the game tree searched with no nim-sum (`brute.rs`), the
+//! take-away and lines families through their own hooks, and the kernels
+//! against each other.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::brute::Heaps;
+use super::code::Code;
+use super::kernel::{self, Kernel};
+use super::misere::{self, Misere};
+use super::periods;
+use super::sequence::{self, Horizon};
+use crate::data::{Cell, Table};
+use crate::family::watch::UNWATCHED;
+use crate::family::{self, CaseCtx};
+use crate::game::{BruteGrundy, BruteOutcome, Play};
+use crate::params::{self, Node};
+
+static NO: AtomicBool = AtomicBool::new(false);
+
+fn code(s: &str) -> Code {
+    Code::parse(s).unwrap()
+}
+
+fn naive(s: &str, n: usize) -> Vec<u32> {
+    kernel::naive(&code(s), n, &NO).unwrap()
+}
+
+/// OEIS A002186 (Kayles, .77), n = 0..104, as listed there.
+const A002186: &[u32] = &[
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,
+    1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8,
+    1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
+    4, 1, 2, 8, 1, 4, 7, 2, 1,
+];
+
+/// OEIS A002187 (Dawson's chess, .137), n = 0..131; .07 has the values a(n − 1).
+const A002187: &[u32] = &[
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2,
+    7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4,
+    5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1,
+    0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2,
+    1, 1, 0, 4,
+];
+
+/// OEIS A071074 (Double Kayles, .7777), n = 0..89.
+const A071074: &[u32] = &[
+    0, 1, 2, 3, 4, 5, 6, 7, 3, 2, 8, 9, 7, 6, 5, 4, 3, 2, 8, 9, 4, 5, 12, 13, 9, 8, 2, 3, 4, 5, 15,
+    14, 3, 2, 8, 9, 7, 6, 5, 4, 3, 2, 8, 9, 13, 12, 15, 14, 9, 8, 2, 3, 4, 5, 16, 17, 10, 11, 8, 9,
+    14, 15, 5, 4, 3, 2, 16, 17, 13, 12, 15, 14, 9, 8, 2, 3, 4, 5, 6, 7, 3, 2, 8, 9, 14, 15, 5, 4,
+    3, 2,
+];
+
+fn proven(s: &str) -> (usize, usize, Vec<u32>) {
+    let h = Horizon {
+        naive: 4096,
+        sparse: 4096,
+    };
+    let seq = sequence::compute(&code(s), h, &NO).unwrap();
+    let p = seq.period.expect("a proven period");
+    assert_eq!(p.status, crate::period::Status::Proven);
+    let g = (0..seq.values.len()).map(|n| seq.values.get(n)).collect();
+    (p.period, p.preperiod, g)
+}
+
+#[test]
+fn kayles_is_oeis_a002186_with_period_12_from_71() {
+    let (p, e, g) = proven("0.77");
+    assert_eq!(&g[..A002186.len()], A002186);
+    // OEIS: periodic with period 12 from n = 71, last exception n = 70.
+    assert_eq!((p, e), (12, 71));
+    assert_ne!(g[70], g[82]);
+    assert!(periods::window_holds(&g, 2, 12, 71));
+    // ".771" has the same values (OEIS).
+    assert_eq!(&naive("0.771", 104)[..], A002186);
+}
+
+#[test]
+fn dawsons_chess_is_oeis_a002187_and_dawsons_kayles_is_it_shifted() {
+    let (p, e, g137) = proven("0.137");
+    assert_eq!(&g137[..A002187.len()], A002187);
+    // OEIS: period 34, last exception at n = 51 for .137; .07 is shifted by one.
+    assert_eq!((p, e), (34, 52));
+    let (p, e, g07) = proven("0.07");
+    assert_eq!((p, e), (34, 53));
+    assert_eq!(g07[0], 0);
+    for (n, &v) in A002187.iter().enumerate() {
+        assert_eq!(g07[n + 1], v, "n = {n}");
+    }
+}
+
+#[test]
+fn double_kayles_is_oeis_a071074_with_period_24() {
+    let (p, e, g) = proven("0.7777");
+    assert_eq!(&g[..A071074.len()], A071074);
+    // OEIS: period 24, last exception at n = 141.
+    assert_eq!((p, e), (24, 142));
+}
+
+#[test]
+fn the_theorem_needs_its_whole_window() {
+    // Kayles needs G up to 2e + 2p + t − 1 = 167: to 166, no proof yet.
+    let g = naive("0.77", 166);
+    assert_eq!(periods::proven(&g, 2), None);
+    let g = naive("0.77", 167);
+    assert_eq!(
+        periods::proven(&g, 2).map(|p| (p.period, p.preperiod)),
+        Some((12, 71))
+    );
+    // A period that only holds on part of the window is refused.
+    let mut fake: Vec<u32> = (0..200).map(|n| (n % 5) as u32).collect();
+    fake[150] = 9;
+    assert!(periods::window_holds(&fake, 3, 5, 0));
+    assert!(!periods::window_holds(&fake, 3, 5, 70));
+    assert_eq!(periods::proven(&fake, 3), None);
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn code(&mut self, max_digits: usize) -> Code {
+        loop {
+            let k = 1 + (self.next() % max_digits as u64) as usize;
+            let d0 = if self.next().is_multiple_of(6) { 4 } else { 0 };
+            let mut d = vec![d0];
+            d.extend((0..k).map(|_| (self.next() % 8) as u8));
+            if let Ok(c) = Code::from_digits(&d) {
+                return c;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_kernel_equals_the_game_tree_on_100_random_codes() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..100 {
+        let c = rng.code(4);
+        // Splitting codes: positions are multisets of heaps; the brute force
+        // searches them (no nim-sum) to n = 22; others are one heap, to 200.
+        let n_max = if c.splits() { 22 } else { 200 };
+        let g = kernel::naive(&c, n_max, &NO).unwrap();
+        let mut brute = BruteGrundy::default();
+        for n in 0..=n_max as u64 {
+            assert_eq!(
+                g[n as usize],
+                brute.grundy(&Heaps::one(&c, n)),
+                "{} n = {n}",
+                c.text()
+            );
+        }
+        let m_max = if c.splits() { 16 } else { 200 };
+        let p = misere::one_heap(&c, m_max).unwrap();
+        let mut bm = BruteOutcome::new(Play::Misere);
+        for n in 0..=m_max {
+            assert_eq!(
+                p[n as usize],
+                bm.is_p(&Heaps::one(&c, n)),
+                "{} misère n = {n}",
+                c.text()
+            );
+        }
+    }
+}
+
+#[test]
+fn misere_positions_of_several_heaps_equal_the_game_tree() {
+    let mut rng = Rng(12345);
+    for _ in 0..30 {
+        let c = rng.code(3);
+        let mut m = Misere::new(&c);
+        let mut bm = BruteOutcome::new(Play::Misere);
+        for a in 0..7u64 {
+            for b in a..7 {
+                let pos = Heaps {
+                    code: c.clone(),
+                    heaps: [a, b].into_iter().filter(|&x| x > 0).collect(),
+                };
+                assert_eq!(m.is_p(&[a, b]), bm.is_p(&pos), "{} ({a}, {b})", c.text());
+            }
+        }
+    }
+    // Misère Kayles, by hand: 1 is P (the mover must take the last pin), 2
+    // and 3 are N (take all but one), 4 is P.
+    let p = misere::one_heap(&code("0.77"), 4).unwrap();
+    assert_eq!(p, [false, true, false, false, true]);
+}
+
+#[test]
+fn the_sparse_kernel_equals_the_naive_one_for_any_mask() {
+    let mut rng = Rng(777);
+    for k in 0..60 {
+        let c = rng.code(3);
+        let g = kernel::naive(&c, 1500, &NO).unwrap();
+        let mask = match k % 3 {
+            0 => kernel::best_mask(&g[..500]).0,
+            1 => 1,
+            _ => 1 + (rng.next() % 63) as u32,
+        };
+        let s = kernel::sparse(&c, 1500, mask, &NO).unwrap();
+        let s: Vec<u32> = s.into_iter().map(u32::from).collect();
+        assert_eq!(s, g, "{} mask {mask}", c.text());
+    }
+    // 0.16 has a sparse space: the kernel picks it.
+    let h = Horizon {
+        naive: 3000,
+        sparse: 20000,
+    };
+    let seq = sequence::compute(&code("0.16"), h, &NO).unwrap();
+    assert!(matches!(seq.kernel, Kernel::Sparse(_)), "{:?}", seq.kernel);
+    let g = kernel::naive(&code("0.16"), 6000, &NO).unwrap();
+    for (n, &v) in g.iter().enumerate() {
+        assert_eq!(seq.values.get(n), v, "0.16 n = {n}");
+    }
+}
+
+/// Every row of `dataset` from a family's own sweep code.
+fn sweep(family: &str, yaml: &str, dataset: &str) -> Table {
+    let f = family::by_name(family).unwrap();
+    let v = params::parse_yaml(yaml, "t.yaml").unwrap();
+    let plan = f.plan(&Node::root(&v, "t.yaml")).unwrap();
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let mut all: Option<Table> = None;
+    for case in plan.cases {
+        for (ds, t) in case.solve(&ctx).unwrap() {
+            if ds.name == dataset {
+                match &mut all {
+                    Some(a) => a.append(&t).unwrap(),
+                    None => all = Some(t),
+                }
+            }
+        }
+    }
+    all.unwrap()
+}
+
+fn int(t: &Table, col: &str, i: usize) -> i64 {
+    match t.cell(col, i) {
+        Some(Cell::Int(x)) => x,
+        c => panic!("{col}[{i}]: {c:?}"),
+    }
+}
+
+fn text(t: &Table, col: &str, i: usize) -> String {
+    match t.cell(col, i) {
+        Some(Cell::Str(s)) => s.to_string(),
+        c => panic!("{col}[{i}]: {c:?}"),
+    }
+}
+
+#[test]
+fn takeaway_with_take_set_s_is_the_code_with_3_at_s_for_200_sets() {
+    let mut rng = Rng(2024);
+    let mut sets: Vec<Vec<u32>> = Vec::new();
+    while sets.len() < 200 {
+        let bits = rng.next() % (1 << 10);
+        let s: Vec<u32> = (1..=10).filter(|i| bits & (1 << (i - 1)) != 0).collect();
+        if !s.is_empty() && !sets.contains(&s) {
+            sets.push(s);
+        }
+    }
+    let yaml = format!("family: takeaway\ntake: {{set: {sets:?}}}\nN: 0..120\n");
+    let t = sweep("takeaway", &yaml, "positions");
+    let mut by_take: HashMap<String, Vec<(i64, i64)>> = HashMap::new();
+    for i in 0..t.rows() {
+        by_take
+            .entry(text(&t, "take", i))
+            .or_default()
+            .push((int(&t, "N", i), int(&t, "grundy", i)));
+    }
+    for s in &sets {
+        let mut d = vec![0u8; 11];
+        for &x in s {
+            d[x as usize] = 3;
+        }
+        let c = Code::from_digits(&d).unwrap();
+        let g = kernel::naive(&c, 120, &NO).unwrap();
+        let label = format!(
+            "set:{}",
+            s.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let rows = &by_take[&label];
+        assert_eq!(rows.len(), 121, "{label}");
+        for &(n, v) in rows {
+            assert_eq!(g[n as usize] as i64, v, "{label} = {} at N = {n}", c.text());
+        }
+    }
+}
+
+#[test]
+fn lines_on_one_row_is_kayles_and_0_777() {
+    let lines = family::by_name("lines").unwrap();
+    for (take, c) in [("max:2", "0.77"), ("max:3", "0.777")] {
+        let g = naive(c, 60);
+        for (n, &want) in g.iter().enumerate().skip(1) {
+            let v = serde_json::json!({"mask": "O".repeat(n), "take": take});
+            let a = lines
+                .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+                .unwrap();
+            assert_eq!(
+                a.json["grundy"].as_u64(),
+                Some(want as u64),
+                "{c}: a row of {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn codes_are_validated_with_what_is_allowed() {
+    for (bad, says) in [
+        ("0.78", "not an octal digit"),
+        ("1.07", "d0 = 1 is not allowed"),
+        ("2.7", "d0 = 2 is not allowed"),
+        ("0.", "empty code"),
+        ("0.000", "empty code"),
+        ("77", "no point"),
+        ("", "no point"),
+    ] {
+        let e = Code::parse(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(code("0.770").text(), "0.77");
+    assert_eq!(code(".07").text(), "0.07");
+    assert_eq!(code("4.07").split_takes(), vec![0, 2]);
+    let (all, empty) = super::code::expand("0.???").unwrap();
+    assert_eq!((all.len(), empty), (511, 1));
+}
+
+#[test]
+fn a_spec_mistake_names_the_field() {
+    let f = family::by_name("octal").unwrap();
+    let v = params::parse_yaml(
+        "family: octal\ncode: ['0.77', '0.87']\nN: 0..10\n",
+        "x.yaml",
+    )
+    .unwrap();
+    let e = f.plan(&Node::root(&v, "x.yaml")).err().unwrap().to_string();
+    assert!(
+        e.starts_with("x.yaml: field `code[1]`: \"0.87\": '8'"),
+        "{e}"
+    );
+    let v = params::parse_yaml(
+        "family: octal\ncode: '0.77'\nplay: misere\nN: 0..50\n",
+        "x.yaml",
+    )
+    .unwrap();
+    let e = f.plan(&Node::root(&v, "x.yaml")).err().unwrap().to_string();
+    assert!(e.contains("field `N`") && e.contains("N up to 40"), "{e}");
+}
+
+#[test]
+fn winning_moves_lead_to_p_positions_by_solve() {
+    let f = family::by_name("octal").unwrap();
+    for (heaps, rule) in [
+        (vec![5u64, 7], "0.77"),
+        (vec![9], "0.07"),
+        (vec![4, 6], "0.77 misere"),
+        (vec![30, 41, 3], "4.07"),
+    ] {
+        let v = serde_json::json!({"heaps": heaps, "rule": rule});
+        let a = f
+            .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+            .unwrap();
+        for m in a.json["winning_moves"].as_array().unwrap() {
+            let v = serde_json::json!({"heaps": m["to"]["heaps"], "rule": rule});
+            let b = f
+                .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+                .unwrap();
+            assert_eq!(b.json["outcome"], "P", "{rule} {heaps:?} → {}", m["to"]);
+        }
+    }
+    // Kayles 5 + 7: G = 4 ⊕ 2 = 6, an N-position.
+    let v = serde_json::json!({"heaps": [5, 7], "code": "0.77"});
+    let a = f
+        .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+        .unwrap();
+    assert_eq!(
+        (a.json["outcome"].as_str(), a.json["grundy"].as_u64()),
+        (Some("N"), Some(6))
+    );
+}
+
+#[test]
+fn the_game_against_the_computer_plays_the_code() {
+    use crate::play::Player;
+    let f = family::by_name("octal").unwrap();
+    let v = serde_json::json!({"heaps": [5, 7], "code": "0.77"});
+    let mut g = f.play(&Node::root(&v, params::COMMAND_LINE)).unwrap();
+    g.start(Player::Person);
+    assert!(g.parse_move("A2:1+2").is_ok());
+    assert!(
+        g.parse_move("A3")
+            .unwrap_err()
+            .contains("not a move of code 0.77")
+    );
+    assert!(g.parse_move("C1").unwrap_err().contains("no heap C"));
+    // Kayles 5 + 7 (values 4 and 2) is N: each winning move leaves a P-position,
+    // as `solve` (a separate path) judges it.
+    let wins = g.winning_moves();
+    assert!(!wins.is_empty());
+    for m in wins {
+        let effect = g.effect(m);
+        let heaps: Vec<u64> = effect
+            .split(" → ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        let v = serde_json::json!({"heaps": heaps, "code": "0.77"});
+        let a = f
+            .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+            .unwrap();
+        assert_eq!(a.json["outcome"], "P", "{} ({effect})", g.move_name(m));
+        g.play(m);
+        assert!(g.why().unwrap().contains("safe position (P)"));
+        g.undo();
+    }
+    assert!(g.html().is_ok());
+    let v = serde_json::json!({"heaps": [3, 4], "rule": "0.77 misere"});
+    let g = f.play(&Node::root(&v, params::COMMAND_LINE)).unwrap();
+    let refused = g.html().err().expect("the misère page is refused");
+    assert!(
+        refused.to_string().contains("normal play only"),
+        "{refused}"
+    );
+}
+
+/// OEIS A071430 (0.16), n = 1..102, as listed there.
+const A071430: &[u32] = &[
+    1, 0, 0, 1, 2, 2, 1, 4, 0, 1, 4, 2, 1, 4, 0, 1, 4, 2, 1, 4, 2, 1, 0, 2, 1, 4, 2, 1, 4, 5, 1, 4,
+    2, 1, 4, 2, 1, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 3, 4, 2, 1, 4, 2, 3, 3, 2, 5, 4, 2, 5,
+    4, 2, 3, 1, 2, 5, 4, 2, 3, 4, 2, 5, 4, 2, 3, 3, 2, 5, 4, 2, 5, 3, 2, 5, 3, 2, 1, 4, 2, 5, 3, 2,
+    5, 4, 2, 5, 3, 2,
+];
+
+#[test]
+fn sparse_0_16_finds_the_period_of_gangolli_and_plambeck() {
+    // OEIS A071430: period 149459, last exception at n = 105350; the theorem
+    // needs values to 2e + 2p + t − 1 = 509621, which the stages reach at 524288.
+    let h = Horizon {
+        naive: 2048,
+        sparse: 1 << 20,
+    };
+    let seq = sequence::compute(&code("0.16"), h, &NO).unwrap();
+    assert!(matches!(seq.kernel, Kernel::Sparse(_)), "{:?}", seq.kernel);
+    for (k, &v) in A071430.iter().enumerate() {
+        assert_eq!(seq.values.get(k + 1), v, "n = {}", k + 1);
+    }
+    let p = seq.period.expect("proven");
+    assert_eq!((p.period, p.preperiod), (149_459, 105_351));
+    assert_eq!(seq.values.len(), 524_289);
+}
