@@ -7,5 +7,5 @@ pub mod schema;
 pub mod table;
 
 pub use columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec};
-pub use schema::{Column, Dataset, Display, Dtype, PROVENANCE, Role, cell_text};
+pub use schema::{Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text};
 pub use table::{Cell, Table, Values};
