@@ -61,6 +61,26 @@ function check(cond, what) {
     const open = await page.evaluate((id) => document.getElementById(id).open, id);
     check(open === true, 'a table-of-contents link opens sweep ' + id);
   }
+  // Read as a reader meets it, every collapsed block closed: the statements
+  // and verdicts, not the encoded expressions (at most 15 % of the visible
+  // text inside code elements), and no statement cut short.
+  const share = await page.evaluate(() => {
+    document.querySelectorAll('details').forEach((d) => (d.open = false));
+    const visible = document.body.innerText.replace(/\s+/g, '').length;
+    let code = 0;
+    document.querySelectorAll('code').forEach((c) => {
+      if (c.getClientRects().length > 0) code += c.innerText.replace(/\s+/g, '').length;
+    });
+    return { visible, code };
+  });
+  const pct = (100 * share.code) / Math.max(1, share.visible);
+  check(pct <= 15, `code is ${pct.toFixed(1)} % of the visible text (${share.code} of ${share.visible} characters; at most 15 %)`);
+  const cut = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('li'))
+      .map((li) => li.innerText)
+      .filter((t) => /…\s+—\s/.test(t)),
+  );
+  check(cut.length === 0, 'no claim statement is cut short' + (cut.length ? ': ' + cut.slice(0, 3).join(' | ') : ''));
   // Every sweep open: every image must load.
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
   await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete), null, {

@@ -93,6 +93,12 @@ pub struct Conjecture {
     /// `other:`: key columns recomputed to find a second row for each row
     /// (column, expression); the claim reads that row as `other_<column>`.
     pub other: Vec<(String, String)>,
+    /// `terms:`: the report's terms this claim reads otherwise than the
+    /// experiment's `terms:` declare (term, this claim's reading).
+    pub terms: Vec<(String, String)>,
+    /// `assumes:`: what the verdict takes for granted that the source does
+    /// not say (empty: nothing); the verdict reads "holds, assuming …".
+    pub assumes: String,
     /// Field path, for error messages.
     pub field: String,
 }
@@ -129,6 +135,9 @@ pub struct Experiment {
     /// Statements of the source that no data can decide, and why (listed
     /// beside the verdicts, so every statement is accounted for).
     pub not_judged: Vec<NotJudged>,
+    /// `terms:`: the report's words with one reading each (term, reading),
+    /// declared once; a claim that reads a term otherwise names it.
+    pub terms: Vec<(String, String)>,
     /// The spec text, verbatim (for the provenance manifest).
     pub text: String,
 }
@@ -173,6 +182,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         "sweeps",
         "conjectures",
         "not_judged",
+        "terms",
     ])?;
     let stem = path
         .file_stem()
@@ -181,10 +191,14 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
     let name = opt_str(&root, "experiment")?.unwrap_or(&stem).to_string();
     check_name(&root, &name, "experiment")?;
     let sweeps = parse_sweeps(&root, &file)?;
+    let terms = match root.get("terms") {
+        Some(t) => parse_terms(&t, "its reading")?,
+        None => Vec::new(),
+    };
     let mut conjectures = Vec::new();
     if let Some(cs) = root.get("conjectures") {
         for c in cs.items() {
-            conjectures.push(parse_conjecture(&c, &sweeps)?);
+            conjectures.push(parse_conjecture(&c, &sweeps, &terms)?);
         }
     }
     let not_judged = root
@@ -200,8 +214,58 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         sweeps,
         conjectures,
         not_judged,
+        terms,
         text: text.to_string(),
     })
+}
+
+/// `terms: {term: reading, ...}`: a map of the report's words to readings.
+fn parse_terms(t: &Node<'_>, what: &str) -> Result<Vec<(String, String)>, SpecError> {
+    let map = t.expect_map()?;
+    if map.is_empty() {
+        return Err(t.err(format!(
+            "expected a map of terms to readings, e.g. `terms: {{可控: \"Grundy value ≥ 2\"}}`; remove it to declare none ({what})"
+        )));
+    }
+    map.keys()
+        .map(|k| Ok((k.clone(), t.req(k, what)?.str()?.to_string())))
+        .collect()
+}
+
+/// A claim's `terms:`: each a term the experiment declares, read otherwise.
+fn claim_terms(
+    c: &Node<'_>,
+    declared: &[(String, String)],
+) -> Result<Vec<(String, String)>, SpecError> {
+    let Some(t) = c.get("terms") else {
+        return Ok(Vec::new());
+    };
+    let terms = parse_terms(
+        &t,
+        "the reading this claim uses instead of the experiment's",
+    )?;
+    for (term, reading) in &terms {
+        match declared.iter().find(|(d, _)| d == term) {
+            None => {
+                let known: Vec<&str> = declared.iter().map(|(d, _)| d.as_str()).collect();
+                return Err(t.req(term, "")?.err(format!(
+                    "the experiment's `terms:` do not declare {term:?}; declared: {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )));
+            }
+            Some((_, r)) if r == reading => {
+                return Err(t.req(term, "")?.err(format!(
+                    "this is the experiment's own reading of {term:?}: a claim names only another reading"
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(terms)
 }
 
 /// One `not_judged:` item: `source`, `says` and `why`, all required.
@@ -328,10 +392,14 @@ fn sweep_datasets(s: &Node<'_>, family: &dyn Family) -> Result<Option<Vec<String
 
 /// One conjecture: the sweep and dataset it is about, its filter and claim
 /// (syntax-checked now), its source and its words.
-fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecError> {
+fn parse_conjecture(
+    c: &Node<'_>,
+    sweeps: &[Sweep],
+    terms: &[(String, String)],
+) -> Result<Conjecture, SpecError> {
     c.expect_keys(&[
         "name", "sweep", "dataset", "where", "claim", "source", "says", "reading", "by", "parts",
-        "other",
+        "other", "terms", "assumes",
     ])?;
     let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
     let sweep = sweep_node.str()?.to_string();
@@ -361,6 +429,8 @@ fn parse_conjecture(c: &Node<'_>, sweeps: &[Sweep]) -> Result<Conjecture, SpecEr
         reading: opt_str(c, "reading")?.unwrap_or("").to_string(),
         parts: parse_parts(c)?,
         other: parse_other(c)?,
+        terms: claim_terms(c, terms)?,
+        assumes: opt_str(c, "assumes")?.unwrap_or("").to_string(),
         field: c.path().to_string(),
     })
 }
@@ -646,5 +716,62 @@ mod parts_tests {
         assert!(empty.contains("non-empty list of parts"), "{empty}");
         let unknown = msg("    parts: [{name: a, where: 'N < 1', when: x}]\n");
         assert!(unknown.contains("unknown field `when`"), "{unknown}");
+    }
+
+    /// A spec with the experiment's `terms:` before its `HEAD`.
+    fn with_terms(terms: &str, extra: &str) -> Result<super::Experiment, super::SpecError> {
+        from_text(&format!("{terms}{HEAD}{extra}"), Path::new("t.yaml"))
+    }
+
+    #[test]
+    fn terms_and_assumptions_are_read() {
+        let e = with_terms(
+            "terms: {可控: 'Grundy value >= 2'}\n",
+            "    terms: {可控: 'N3, N4 or N5'}\n    assumes: the board is T(5)\n",
+        )
+        .unwrap();
+        assert_eq!(
+            e.terms,
+            vec![("可控".to_string(), "Grundy value >= 2".to_string())]
+        );
+        let c = &e.conjectures[0];
+        assert_eq!(
+            c.terms,
+            vec![("可控".to_string(), "N3, N4 or N5".to_string())]
+        );
+        assert_eq!(c.assumes, "the board is T(5)");
+        let plain = load("").unwrap();
+        assert!(plain.terms.is_empty() && plain.conjectures[0].assumes.is_empty());
+    }
+
+    #[test]
+    fn bad_terms_name_file_and_field() {
+        let msg = |terms: &str, extra: &str| {
+            with_terms(terms, extra)
+                .err()
+                .expect("an error")
+                .to_string()
+        };
+        let undeclared = msg("", "    terms: {可控: 'N3 to N5'}\n");
+        assert!(
+            undeclared.contains("t.yaml")
+                && undeclared.contains("conjectures[0].terms.可控")
+                && undeclared.contains("do not declare"),
+            "{undeclared}"
+        );
+        let same = msg("terms: {可控: 'G >= 2'}\n", "    terms: {可控: 'G >= 2'}\n");
+        assert!(same.contains("the experiment's own reading"), "{same}");
+        let empty = msg("terms: {}\n", "");
+        assert!(
+            empty.contains("terms") && empty.contains("map of terms"),
+            "{empty}"
+        );
+        let list = msg("terms: [a]\n", "");
+        assert!(
+            list.contains("terms") && list.contains("expected a map"),
+            "{list}"
+        );
+        let number = msg("terms: {a: 3}\n", "");
+        assert!(number.contains("terms.a"), "{number}");
     }
 }

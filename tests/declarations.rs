@@ -117,3 +117,46 @@ fn every_shipped_spec_plans_into_declared_views() {
         }
     }
 }
+
+/// A derived column names sources of its own dataset, none of them itself,
+/// and is a result (the checker reads a derivation to tell a claim true by
+/// construction; a source that does not exist would hide one).
+#[test]
+fn derivations_name_columns_of_their_dataset() {
+    let mut derived = 0;
+    for f in FAMILIES {
+        for d in f.datasets() {
+            for c in d.stored_columns() {
+                let Some(der) = c.derived else { continue };
+                derived += 1;
+                assert!(
+                    !der.sources.is_empty(),
+                    "{}/{}: {}",
+                    f.name(),
+                    d.name,
+                    c.name
+                );
+                for s in der.sources {
+                    assert!(
+                        *s != c.name && d.column(s).is_some(),
+                        "{}/{}: {} is computed from {s}, not a column of the dataset",
+                        f.name(),
+                        d.name,
+                        c.name
+                    );
+                }
+                assert!(
+                    matches!(
+                        c.role,
+                        nimlab::data::Role::Result | nimlab::data::Role::Outcome
+                    ),
+                    "{}/{}: {}",
+                    f.name(),
+                    d.name,
+                    c.name
+                );
+            }
+        }
+    }
+    assert!(derived >= 10, "{derived} derived columns");
+}

@@ -39,6 +39,11 @@ fn decisive(r: &ConjectureResult) -> String {
     };
     match res.verdict {
         Verdict::Holds => format!("{} rows", res.decided()),
+        Verdict::ByConstruction => format!(
+            "{} rows; only a change that contradicts nimlab's own definitions would refute it: {}",
+            res.decided(),
+            res.by_construction.as_deref().unwrap_or_default()
+        ),
         Verdict::Fails => format!(
             "{} of {} rows fail; first: {}",
             res.failed,
@@ -50,6 +55,29 @@ fn decisive(r: &ConjectureResult) -> String {
         Verdict::Undetermined => format!("{} rows, all null", res.matched),
         Verdict::Error => String::new(),
     }
+}
+
+/// The claim's reading, after the readings of terms it takes otherwise
+/// than its experiment declares.
+fn reading(r: &ConjectureResult) -> String {
+    let terms = r.other_readings();
+    match (terms.is_empty(), r.conjecture.reading.is_empty()) {
+        (true, _) => r.conjecture.reading.clone(),
+        (false, true) => terms,
+        (false, false) => format!("{terms}. {}", r.conjecture.reading),
+    }
+}
+
+/// The terms an experiment declares, one reading each.
+fn terms(s: &mut String, terms: &[(String, String)]) {
+    if terms.is_empty() {
+        return;
+    }
+    s.push_str("Terms, one reading each (a claim that reads one otherwise says so):\n\n");
+    for (t, r) in terms {
+        let _ = writeln!(s, "- **{t}**: {r}");
+    }
+    s.push('\n');
 }
 
 /// The whole document, for the experiments and their results in order.
@@ -78,6 +106,12 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
             results.len(),
             counts.join(", ")
         );
+        let mut head = String::new();
+        terms(&mut head, &e.terms);
+        if !head.is_empty() {
+            let at = s.rfind("\n| claim |").map_or(s.len(), |i| i + 1);
+            s.insert_str(at, &head);
+        }
         for r in results {
             let c = &r.conjecture;
             let _ = writeln!(
@@ -86,8 +120,8 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
                 cell(&c.name),
                 cell(&c.says),
                 cell(&c.source),
-                cell(&c.reading),
-                r.verdict(),
+                cell(&reading(r)),
+                r.verdict_text(),
                 cell(&decisive(r))
             );
         }

@@ -72,6 +72,10 @@ pub enum Verdict {
     /// True on every row that passed the filter (at least one; some rows may
     /// be undetermined, see [`CheckResult::undetermined`]).
     Holds,
+    /// Holds, but the only one-cell changes of a result that would make it
+    /// fail contradict the family's own definitions (a column against the
+    /// columns it is computed from): the data could not have refuted it.
+    ByConstruction,
     /// False on at least one row, and no part where it holds.
     Fails,
     /// Holds on some of the claim's parts and fails on others.
@@ -85,10 +89,12 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `holds`, `fails`, `partly`, `vacuous`, `undetermined`, `error`.
+    /// `holds`, `true by construction`, `fails`, `partly`, `vacuous`,
+    /// `undetermined`, `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Holds => "holds",
+            Verdict::ByConstruction => "true by construction",
             Verdict::Fails => "fails",
             Verdict::Partly => "partly",
             Verdict::Vacuous => "vacuous",
@@ -218,6 +224,9 @@ pub struct CheckResult {
     pub first_undetermined: Option<Counterexample>,
     /// The claim's parts, each judged (empty without `by:`/`parts:`).
     pub parts: Vec<PartResult>,
+    /// For a claim true by construction: the definitions every refuting
+    /// change would contradict.
+    pub by_construction: Option<String>,
 }
 
 impl CheckResult {
@@ -247,6 +256,11 @@ impl CheckResult {
         };
         let mut s = match self.verdict {
             Verdict::Holds => format!("holds on all {} rows{ranges}", self.decided()),
+            Verdict::ByConstruction => format!(
+                "true by construction on all {} rows{ranges}; only a change that contradicts the family's definitions would make it fail: {}",
+                self.decided(),
+                self.by_construction.as_deref().unwrap_or_default()
+            ),
             Verdict::Fails => format!(
                 "fails on {} of {} rows{ranges}; first counterexample: {}",
                 self.failed,
@@ -336,9 +350,35 @@ impl ConjectureResult {
             Err(_) => Verdict::Error,
         }
     }
+    /// The verdict as a reader sees it: `holds, assuming the board is …`
+    /// for a claim with `assumes:`.
+    pub fn verdict_text(&self) -> String {
+        let v = self.verdict();
+        if self.conjecture.assumes.is_empty() || matches!(v, Verdict::Error) {
+            v.to_string()
+        } else {
+            format!("{v}, assuming {}", self.conjecture.assumes)
+        }
+    }
+    /// The readings of the experiment's terms this claim uses instead of
+    /// the declared ones: `可控 read as: …`, joined by `; ` (empty: none).
+    pub fn other_readings(&self) -> String {
+        self.conjecture
+            .terms
+            .iter()
+            .map(|(t, r)| format!("{t} read as: {r}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
     /// One line for the terminal: `name: holds on all 46 rows (...)`.
     pub fn summary(&self) -> String {
         match &self.result {
+            Ok(r) if !self.conjecture.assumes.is_empty() => format!(
+                "{}: {} (assuming {})",
+                self.conjecture.name,
+                r.summary(),
+                self.conjecture.assumes
+            ),
             Ok(r) => format!("{}: {}", self.conjecture.name, r.summary()),
             Err(e) => format!("{}: error: {e}", self.conjecture.name),
         }
@@ -374,6 +414,7 @@ pub fn check_conjectures(
                     Some(&explain),
                     opts,
                 )
+                .map(|r| by_construction(r, t, ds, c))
                 .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
                 Err(e) => Err(format!("field `{}`: {e}", c.field)),
             };
@@ -383,6 +424,26 @@ pub fn check_conjectures(
             }
         })
         .collect()
+}
+
+/// A claim that holds is true by construction when the only one-cell
+/// changes that would make it fail contradict the family's definitions.
+fn by_construction(
+    mut r: CheckResult,
+    t: &Table,
+    ds: Option<&Dataset>,
+    c: &Conjecture,
+) -> CheckResult {
+    if r.verdict != Verdict::Holds {
+        return r;
+    }
+    if let Ok(Some(m)) = find_failing_mutation(t, ds, c.filter.as_deref(), &c.claim)
+        && m.contradicts.is_some()
+    {
+        r.verdict = Verdict::ByConstruction;
+        r.by_construction = m.contradicts;
+    }
+    r
 }
 
 /// The table a conjecture reads: the stored one, or with `other:` each row
@@ -427,10 +488,12 @@ fn load(exp: &Experiment, out: &Path, c: &Conjecture) -> Result<Table, String> {
     }
 }
 
-/// Verdict counts, in the order holds, fails, partly, vacuous, undetermined, error.
+/// Verdict counts, in the order holds, true by construction, fails, partly,
+/// vacuous, undetermined, error.
 pub fn verdict_counts(results: &[ConjectureResult]) -> Vec<(Verdict, usize)> {
     [
         Verdict::Holds,
+        Verdict::ByConstruction,
         Verdict::Fails,
         Verdict::Partly,
         Verdict::Vacuous,
@@ -476,7 +539,7 @@ pub fn mutations(
             let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
             let table = &*with_other(table, ds, c);
             let m = match table {
-                Ok(t) => find_failing_mutation(t, c.filter.as_deref(), &c.claim)
+                Ok(t) => find_failing_mutation(t, ds, c.filter.as_deref(), &c.claim)
                     .map_err(|err| format!("{err}")),
                 Err(err) => Err(err.clone()),
             };

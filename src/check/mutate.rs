@@ -1,11 +1,21 @@
 //! Can an encoding fail? For a claim, look for one row in its scope and one
-//! cell of a column the claim reads whose change (a nearby integer, another
-//! level, a longer or shorter list, null) keeps the row in scope and makes
-//! the claim false. A claim with no such row and cell cannot fail on data
-//! like its own, which is a defect of the encoding.
+//! result cell the claim reads (a column the dataset declares as a result,
+//! an outcome or a closed form: never a key or a parameter) whose change (a
+//! nearby integer, another level, a longer or shorter list, null) keeps the
+//! row in scope and makes the claim false. Nothing is recomputed: a change
+//! of a column the family computes from another column the claim also reads
+//! (a class and the Grundy value it is read from, or two columns read from
+//! one) makes the row contradict the family's own definitions. A claim whose
+//! only refuting changes are of that kind is true by construction; one with
+//! no refuting change at all cannot fail on data like its own, a defect of
+//! the encoding.
+
+use std::collections::BTreeSet;
 
 use super::{CheckError, Verdict};
-use crate::data::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table, Values};
+use crate::data::{
+    Dataset, DictVec, EnumVec, IntListVec, Role, StrListVec, StrVec, StructListVec, Table, Values,
+};
 use crate::expr::Expr;
 
 /// Rows in scope tried at most (spread over the scope).
@@ -22,6 +32,10 @@ pub struct Mutation {
     pub from: String,
     /// The new value.
     pub to: String,
+    /// The family's definitions the changed row contradicts (the changed
+    /// column computed from, or read from the same source as, another column
+    /// the claim reads); `None` for a change that contradicts none.
+    pub contradicts: Option<String>,
 }
 
 impl std::fmt::Display for Mutation {
@@ -29,9 +43,99 @@ impl std::fmt::Display for Mutation {
         write!(
             f,
             "row {}: {} = {} instead of {} would make it fail",
-            self.row, self.column, self.to, self.from
-        )
+            self.row,
+            self.column,
+            short(&self.to),
+            short(&self.from)
+        )?;
+        if let Some(why) = &self.contradicts {
+            write!(
+                f,
+                ", but only by contradicting the family's definitions: {why}"
+            )?;
+        }
+        Ok(())
     }
+}
+
+/// A cell's text cut to 60 characters.
+fn short(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some((i, _)) => format!("{} …", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Roles whose cells a mutation may change: what the solvers computed.
+fn is_result(role: Role) -> bool {
+    matches!(role, Role::Outcome | Role::Result | Role::ClosedForm)
+}
+
+/// A column of the table as the dataset declares it: `other_<name>` (a
+/// matched row's column, see `other:`) is declared as `<name>`. Returns the
+/// declaration and the prefix to put before its sources.
+fn declared<'d>(ds: &'d Dataset, name: &str) -> Option<(&'static crate::data::Column, &'d str)> {
+    if let Some(c) = ds.column(name) {
+        return Some((c, ""));
+    }
+    let base = name.strip_prefix("other_")?;
+    ds.column(base).map(|c| (c, "other_"))
+}
+
+/// The columns a column's value comes from on `row`: its sources' (through
+/// the declared derivations that apply: every source present and not null),
+/// or itself; and the definitions used on the way.
+fn origins(ds: &Dataset, t: &Table, name: &str, row: usize) -> (BTreeSet<String>, Vec<String>) {
+    let mut roots = BTreeSet::new();
+    let mut hows = Vec::new();
+    let mut todo = vec![name.to_string()];
+    let mut seen = BTreeSet::new();
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n.clone()) {
+            continue;
+        }
+        let derived = declared(ds, &n).and_then(|(c, pre)| Some((c.derived?, pre)));
+        let applies = derived.filter(|(d, pre)| {
+            d.sources.iter().all(|s| {
+                t.cell(&format!("{pre}{s}"), row)
+                    .is_some_and(|c| !matches!(c, crate::data::Cell::Null))
+            })
+        });
+        match applies {
+            Some((d, pre)) => {
+                hows.push(format!("`{n}` is {}", d.how));
+                todo.extend(d.sources.iter().map(|s| format!("{pre}{s}")));
+            }
+            None => {
+                roots.insert(n);
+            }
+        }
+    }
+    (roots, hows)
+}
+
+/// The definitions a change of `col` on `row` contradicts, as the claim
+/// sees them: `col` and another column the claim reads come from a common
+/// column. `None` when there is none.
+fn contradicted(ds: &Dataset, t: &Table, col: &str, read: &[String], row: usize) -> Option<String> {
+    let (mine, my_hows) = origins(ds, t, col, row);
+    let mut hows = Vec::new();
+    for other in read.iter().filter(|o| o.as_str() != col) {
+        let (theirs, their_hows) = origins(ds, t, other, row);
+        if !mine.is_disjoint(&theirs) {
+            hows.extend(my_hows.iter().chain(&their_hows).cloned());
+        }
+    }
+    if hows.is_empty() {
+        return None;
+    }
+    let mut uniq: Vec<String> = Vec::new();
+    for h in hows {
+        if !uniq.contains(&h) {
+            uniq.push(h);
+        }
+    }
+    Some(uniq.join("; "))
 }
 
 /// Candidate replacements for a one-row column.
@@ -142,11 +246,14 @@ fn with_column(t: &Table, name: &str, v: Values) -> Table {
     out
 }
 
-/// A one-cell change of a row in scope that makes the claim false, if one
-/// of the changes tried does; `verdict` is the claim's verdict on the data
-/// (a claim that already fails can fail: its first failing row is enough).
+/// A one-cell change of a result cell that keeps or brings a row in scope
+/// and makes the claim false: the first that contradicts none of the family's definitions
+/// the claim reads, else the first that does (its `contradicts` says which:
+/// the claim is then true by construction), else `None`. `ds` declares the
+/// columns' roles and derivations (without it, no cell may change).
 pub fn find_failing_mutation(
     table: &Table,
+    ds: Option<&Dataset>,
     filter: Option<&str>,
     claim: &str,
 ) -> Result<Option<Mutation>, CheckError> {
@@ -161,45 +268,68 @@ pub fn find_failing_mutation(
         .map(|f| f.bind(table))
         .transpose()
         .map_err(wrap("where"))?;
-    let in_scope: Vec<usize> = (0..table.rows())
-        .filter(|&r| fb.as_ref().is_none_or(|b| b.test(r) == Some(true)))
-        .collect();
-    let step = in_scope.len().div_ceil(ROWS_TRIED).max(1);
-    for &row in in_scope.iter().step_by(step) {
-        let one = table.take_rows(&[row]);
-        for col in c.columns() {
-            let Some(orig) = one.column(col) else {
-                continue;
-            };
-            for cand in candidates(orig) {
-                let t = with_column(&one, col, cand);
-                let still = match filter {
-                    Some(f) => Expr::compile_predicate(f, &t)
-                        .ok()
-                        .and_then(|e| e.bind(&t).ok().and_then(|b| b.test(0))),
-                    None => Some(true),
-                };
-                if still != Some(true) {
-                    continue;
-                }
-                let Ok(ce) = Expr::compile_predicate(claim, &t) else {
-                    continue;
-                };
-                let Ok(cb) = ce.bind(&t) else { continue };
-                if cb.test(0) == Some(false) {
-                    let text =
-                        |tb: &Table| tb.cell(col, 0).map(|x| x.to_string()).unwrap_or_default();
-                    return Ok(Some(Mutation {
-                        row,
-                        column: col.clone(),
-                        from: text(&one),
-                        to: text(&t),
-                    }));
-                }
-            }
+    let Some(ds) = ds else { return Ok(None) };
+    let mut read: Vec<String> = c.columns().to_vec();
+    for col in f.iter().flat_map(|f| f.columns()) {
+        if !read.contains(col) {
+            read.push(col.clone());
         }
     }
-    Ok(None)
+    let mutable: Vec<&String> = read
+        .iter()
+        .filter(|n| declared(ds, n).is_some_and(|(c, _)| is_result(c.role)))
+        .collect();
+    // Rows in scope first, then rows a change could bring into it.
+    let (in_scope, out): (Vec<usize>, Vec<usize>) =
+        (0..table.rows()).partition(|&r| fb.as_ref().is_none_or(|b| b.test(r) == Some(true)));
+    let sample = |rows: &[usize]| -> Vec<usize> {
+        let step = rows.len().div_ceil(ROWS_TRIED).max(1);
+        rows.iter().step_by(step).copied().collect()
+    };
+    let mut by_construction = None;
+    for row in sample(&in_scope).into_iter().chain(sample(&out)) {
+        let one = table.take_rows(&[row]);
+        for col in &mutable {
+            let Some(to) = refuting_change(&one, col, filter, claim) else {
+                continue;
+            };
+            let text = |tb: &Table| tb.cell(col, 0).map(|x| x.to_string()).unwrap_or_default();
+            let m = Mutation {
+                row,
+                column: col.to_string(),
+                from: text(&one),
+                to: text(&to),
+                contradicts: contradicted(ds, &one, col, &read, 0)
+                    .or_else(|| contradicted(ds, &to, col, &read, 0)),
+            };
+            if m.contradicts.is_none() {
+                return Ok(Some(m));
+            }
+            by_construction.get_or_insert(m);
+        }
+    }
+    Ok(by_construction)
+}
+
+/// The one-row table with a changed `col` that keeps the row in scope and
+/// makes the claim false, if a candidate does.
+fn refuting_change(one: &Table, col: &str, filter: Option<&str>, claim: &str) -> Option<Table> {
+    let orig = one.column(col)?;
+    candidates(orig).into_iter().find_map(|cand| {
+        let t = with_column(one, col, cand);
+        let still = match filter {
+            Some(f) => Expr::compile_predicate(f, &t)
+                .ok()
+                .and_then(|e| e.bind(&t).ok().and_then(|b| b.test(0))),
+            None => Some(true),
+        };
+        if still != Some(true) {
+            return None;
+        }
+        let ce = Expr::compile_predicate(claim, &t).ok()?;
+        let cb = ce.bind(&t).ok()?;
+        (cb.test(0) == Some(false)).then_some(t)
+    })
 }
 
 /// Does a verdict already show the claim can fail?

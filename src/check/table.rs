@@ -89,6 +89,7 @@ pub fn check_scoped(
         counterexamples: total.fail_rows.iter().map(|&r| show.example(r)).collect(),
         first_undetermined: total.first_undetermined.map(|r| show.example(r)),
         parts: part_results,
+        by_construction: None,
     })
 }
 

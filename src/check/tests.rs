@@ -795,6 +795,7 @@ fn mutations_find_rows_that_would_fail() {
     let t = takeaway_table();
     let m = find_failing_mutation(
         &t,
+        Some(&COND1),
         Some("take_max == 2"),
         r#"outcome == "P" <=> N % 3 == 0"#,
     )
@@ -803,11 +804,148 @@ fn mutations_find_rows_that_would_fail() {
     assert_eq!(m.column, "outcome");
     assert_eq!(m.row, 12);
     assert_eq!((m.from.as_str(), m.to.as_str()), ("P", ""));
+    assert_eq!(m.contradicts, None);
     // The report 004 weakness: "no loss in 1..n" restated as a tautology of the scope.
-    let none = find_failing_mutation(&t, Some(r#"outcome == "P" and N > 0"#), "N >= 1").unwrap();
+    let none = find_failing_mutation(
+        &t,
+        Some(&COND1),
+        Some(r#"outcome == "P" and N > 0"#),
+        "N >= 1",
+    )
+    .unwrap();
     assert_eq!(none, None);
-    let taut = find_failing_mutation(&t, None, "N == N").unwrap();
+    let taut = find_failing_mutation(&t, Some(&COND1), None, "N == N").unwrap();
     assert_eq!(taut, None);
+}
+
+/// Only result cells change: a claim that keys alone could falsify has no
+/// mutation, and one that reads keys and a result changes the result.
+#[test]
+fn mutations_change_results_never_keys() {
+    let t = takeaway_table();
+    let keys_only =
+        find_failing_mutation(&t, Some(&COND1), None, "N >= 0 and take_max >= 1").unwrap();
+    assert_eq!(keys_only, None);
+    let m = find_failing_mutation(
+        &t,
+        Some(&COND1),
+        None,
+        r#"N >= 0 and take_max >= 1 and outcome != "Q""#,
+    )
+    .unwrap();
+    assert_eq!(m.map(|m| m.column), None, "no level Q to change to");
+    let m = find_failing_mutation(
+        &t,
+        Some(&COND1),
+        None,
+        r#"N >= 0 and take_max >= 1 and outcome in ["P", "N"]"#,
+    )
+    .unwrap()
+    .expect("the outcome can change");
+    assert_eq!(m.column, "outcome");
+    // A change may bring a row into scope: a P-position found to be an N-position.
+    let m = find_failing_mutation(
+        &t,
+        Some(&COND1),
+        Some(r#"outcome != "P""#),
+        "N % (take_max + 1) != 0",
+    )
+    .unwrap()
+    .expect("a loss could have been found otherwise");
+    assert_eq!((m.column.as_str(), m.from.as_str()), ("outcome", "P"));
+    // Without a declaration nothing is known to be a result.
+    assert_eq!(
+        find_failing_mutation(&t, None, None, r#"outcome in ["P", "N"]"#).unwrap(),
+        None
+    );
+}
+
+/// A declaration where the class and the outcome are read from the Grundy value.
+static DERIVED: Dataset = Dataset {
+    name: "positions",
+    doc: "test",
+    groups: &[&[
+        Column::new("N", Dtype::Int, Role::Position, "heap"),
+        Column::new("grundy", Dtype::Int, Role::Result, "Grundy value").nullable(),
+        Column::new("class", Dtype::Str, Role::Result, "class")
+            .nullable()
+            .derived(&["grundy"], "the Grundy value renamed"),
+        Column::new("outcome", Dtype::Str, Role::Outcome, "P or N")
+            .derived(&["grundy"], "P exactly when the Grundy value is 0"),
+        Column::new("solved", Dtype::Str, Role::Outcome, "P or N, solved alone"),
+    ]],
+};
+
+/// Heaps 0..12 of the take-1..2 game, where an independent `solved` outcome
+/// agrees with the Grundy value; heap 12 has no Grundy value (misère-like).
+fn derived_table() -> Table {
+    let g: Vec<Option<i64>> = (0..13).map(|n| (n < 12).then_some(n % 3)).collect();
+    let class: Vec<Option<String>> = g.iter().map(|g| g.map(|g| format!("G{g}"))).collect();
+    let pn = |p: bool| if p { "P" } else { "N" };
+    let outcome: Vec<&str> = g
+        .iter()
+        .enumerate()
+        .map(|(n, g)| pn(g.map_or(n % 3 == 0, |g| g == 0)))
+        .collect();
+    let solved: Vec<&str> = (0..13).map(|n| pn(n % 3 == 0)).collect();
+    Table::new()
+        .with("N", Values::Int((0..13).collect()))
+        .with("grundy", Values::OptInt(g))
+        .with(
+            "class",
+            Values::Str({
+                let mut v = StrVec::default();
+                class.iter().for_each(|c| v.push_opt(c.as_deref()));
+                v
+            }),
+        )
+        .with("outcome", Values::Str(outcome.into_iter().collect()))
+        .with("solved", Values::Str(solved.into_iter().collect()))
+}
+
+/// Two columns read from one Grundy value cannot disagree: a claim relating
+/// them is true by construction, and says why; a claim relating one of them
+/// to data computed apart, or reading one alone, can fail.
+#[test]
+fn claims_true_by_construction() {
+    let t = derived_table();
+    let both = r#"class == "G0" <=> outcome == "P""#;
+    let m = find_failing_mutation(&t, Some(&DERIVED), Some("N < 12"), both)
+        .unwrap()
+        .expect("a change makes it fail");
+    let why = m
+        .contradicts
+        .expect("only by contradicting the definitions");
+    assert!(why.contains("`class` is the Grundy value renamed"), "{why}");
+    assert!(why.contains("`outcome` is P exactly when"), "{why}");
+    let source = find_failing_mutation(
+        &t,
+        Some(&DERIVED),
+        None,
+        r#"outcome == "P" <=> coalesce(grundy, 1) == 0"#,
+    )
+    .unwrap()
+    .expect("a change makes it fail");
+    assert!(source.contradicts.is_some(), "{source:?}");
+    for claim in [
+        r#"class == "G0" <=> solved == "P""#,
+        r#"outcome == "P" <=> N % 3 == 0"#,
+    ] {
+        let m = find_failing_mutation(&t, Some(&DERIVED), Some("N < 12"), claim)
+            .unwrap()
+            .expect("a change makes it fail");
+        assert_eq!(m.contradicts, None, "{claim}: {m:?}");
+    }
+    // Where the Grundy value is null the outcome is the solver's own.
+    let m = find_failing_mutation(
+        &t,
+        Some(&DERIVED),
+        Some("N == 12"),
+        r#"outcome == "P" <=> is_null(grundy)"#,
+    )
+    .unwrap()
+    .expect("a change makes it fail");
+    assert_eq!((m.column.as_str(), m.contradicts), ("outcome", None));
 }
 
 /// `other:`: each row is matched with the row whose key columns equal its

@@ -7,5 +7,7 @@ pub mod schema;
 pub mod table;
 
 pub use columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec};
-pub use schema::{Column, Dataset, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name};
+pub use schema::{
+    Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name,
+};
 pub use table::{Cell, Table, Values};

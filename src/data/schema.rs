@@ -112,6 +112,21 @@ pub struct Column {
     pub doc: &'static str,
     /// The family's own cell text, where the generic one is not right.
     pub display: Option<Display>,
+    /// How the family computes it from other columns, where it does.
+    pub derived: Option<Derivation>,
+}
+
+/// A column the family computes from other columns of the same dataset (its
+/// own definition, e.g. a class read from the Grundy value): a row whose
+/// column disagrees with its sources contradicts the family. The checker reads
+/// this to tell a claim the data could refute from one true by construction.
+#[derive(Clone, Copy, Debug)]
+pub struct Derivation {
+    /// The columns it is computed from; the definition applies on a row where
+    /// none of them is null.
+    pub sources: &'static [&'static str],
+    /// The definition in words, `the Nim-sum of left_grundy`.
+    pub how: &'static str,
 }
 
 impl Column {
@@ -124,6 +139,7 @@ impl Column {
             role,
             doc,
             display: None,
+            derived: None,
         }
     }
     /// The same column, allowing nulls.
@@ -134,6 +150,11 @@ impl Column {
     /// The same column, with the family's own cell text.
     pub const fn display(mut self, f: Display) -> Column {
         self.display = Some(f);
+        self
+    }
+    /// The same column, computed from `sources` as `how` says.
+    pub const fn derived(mut self, sources: &'static [&'static str], how: &'static str) -> Column {
+        self.derived = Some(Derivation { sources, how });
         self
     }
     /// Does a column of values match this declaration? `Err` says how not.
@@ -349,10 +370,27 @@ impl Dataset {
                 c.dtype.doc(),
                 if c.nullable { ", nullable" } else { "" },
                 c.role.as_str(),
-                c.doc.replace('|', "\\|")
+                derived_doc(c).replace('|', "\\|")
             );
         }
         s
+    }
+}
+
+/// A column's meaning, with how it is computed from other columns where it is.
+fn derived_doc(c: &Column) -> String {
+    match c.derived {
+        Some(d) => format!(
+            "{} (computed from {}: {})",
+            c.doc,
+            d.sources
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            d.how
+        ),
+        None => c.doc.to_string(),
     }
 }
 

@@ -191,7 +191,8 @@ fn esc(s: &str) -> String {
 }
 
 /// Inline Markdown (as this module writes it) to HTML: `code`, **bold**,
-/// *emphasis*, [text](href), `<br>` and `<a id=…></a>` kept, `\|` unescaped.
+/// *emphasis*, [text](href), `<br>`, `<a id=…></a>` and a collapsed block
+/// (`<details><summary>…</summary>…</details>`) kept, `\|` unescaped.
 fn inline_html(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut o = String::new();
@@ -209,6 +210,15 @@ fn inline_html(s: &str) -> String {
             if r.starts_with("<br>") {
                 o.push_str("<br>");
                 i += 4;
+                continue;
+            }
+            // A collapsed block: `<details><summary>`, `</summary>`, `</details>`.
+            if let Some(tag) = ["<details><summary>", "</summary>", "</details>"]
+                .into_iter()
+                .find(|t| r.starts_with(t))
+            {
+                o.push_str(tag);
+                i += tag.chars().count();
                 continue;
             }
             if r.starts_with("<a id=\"")
@@ -463,6 +473,10 @@ mod tests {
             "a <strong>b</strong> <code>x | y</code> <a href=\"p/q.md\">l</a> <br> 1 &lt; 2 | z"
         );
         assert_eq!(inline_html("*fails*"), "<em>fails</em>");
+        assert_eq!(
+            inline_html("says<details><summary>as checked</summary>`a < b`</details> <b>"),
+            "says<details><summary>as checked</summary><code>a &lt; b</code></details> &lt;b&gt;"
+        );
         assert_eq!(split_row("| a | b \\| c | d |"), vec!["a", "b \\| c", "d"]);
     }
 

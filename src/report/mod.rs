@@ -107,7 +107,7 @@ fn from_manifest(dir: &Path) -> Result<Experiment> {
 
 fn verdict_md(v: &str) -> String {
     match v {
-        "holds" => "holds".into(),
+        v if v.starts_with("holds") => v.into(),
         "fails" => "**FAILS**".into(),
         "partly" => "**partly**".into(),
         v => format!("*{v}*"),
@@ -290,7 +290,7 @@ fn claims_part(
         .map(|r| Claim {
             name: r.conjecture.name.clone(),
             says: r.conjecture.says.clone(),
-            verdict: r.verdict().to_string(),
+            verdict: r.verdict_text(),
             evidence: evidence(r),
         })
         .collect();
@@ -460,9 +460,16 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
     if !c.says.is_empty() {
         let _ = write!(claim, "{}<br>", cell(&c.says));
     }
+    // The expression is one click away: the statement and verdict first.
+    claim.push_str("<details><summary>as checked</summary>");
     claim.push_str(&cell(&code(&c.claim)));
     if let Some(f) = &c.filter {
         let _ = write!(claim, " where {}", cell(&code(f)));
+    }
+    claim.push_str("</details>");
+    let readings = r.other_readings();
+    if !readings.is_empty() {
+        let _ = write!(claim, "<br>{}", cell(&readings));
     }
     let data = e
         .sweeps
@@ -483,7 +490,7 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
         ),
         claim,
         cell(&c.source),
-        verdict_md(r.verdict().as_str()),
+        verdict_md(&r.verdict_text()),
         cell(&evidence(r)),
         format!("[{} / {}]({})", cell(&c.sweep), cell(&c.dataset), data),
     ]
@@ -497,9 +504,11 @@ fn counts(claims: &[&Claim]) -> Vec<(String, usize)> {
         .map(|s| (s.to_string(), 0))
         .collect();
     for c in claims {
-        match v.iter_mut().find(|(k, _)| *k == c.verdict) {
+        // `holds, assuming …` counts as holds.
+        let verdict = c.verdict.split(", assuming").next().unwrap_or("");
+        match v.iter_mut().find(|(k, _)| *k == verdict) {
             Some((_, n)) => *n += 1,
-            None => v.push((c.verdict.clone(), 1)),
+            None => v.push((verdict.to_string(), 1)),
         }
     }
     v.retain(|(_, n)| *n > 0);
@@ -514,21 +523,19 @@ fn counts_text(c: &[(String, usize)]) -> String {
 }
 
 /// The claims of an experiment, one line each: verdict, name and what it
-/// says (short), the decisive number; the name links to the evidence.
+/// says (in full: a statement is never cut), the decisive number; the name
+/// links to the evidence.
 fn claim_lines(p: &ExpPart, page: &str) -> Vec<String> {
     p.claims
         .iter()
         .map(|c| {
-            let mut says: String = c.says.chars().take(110).collect();
-            if says.len() < c.says.len() {
-                says.push('…');
-            }
+            let says = &c.says;
             format!(
                 "{} [{}]({page}#{}) — {} — {}",
                 verdict_md(&c.verdict),
                 cell(&c.name),
                 claim_anchor(&p.name, &c.name),
-                cell(&says),
+                cell(says),
                 cell(&decisive(&c.evidence))
             )
         })
@@ -716,7 +723,7 @@ pub fn write_report_with(
     let failing = parts
         .iter()
         .flat_map(|p| p.claims.iter().map(move |c| (p, c)))
-        .filter(|(_, c)| c.verdict != "holds")
+        .filter(|(_, c)| !c.verdict.starts_with("holds") && c.verdict != "true by construction")
         .map(|(p, c)| format!("{}/{}: {}", p.name, c.name, c.evidence))
         .collect();
     Ok(ReportSummary {

@@ -53,6 +53,13 @@ const NAME: Column = Column::new(
     "the board's name, `A(2,7)`, `T(5)` (accepted back by `nimlab solve lines --board`)",
 );
 
+/// The outcome, read from the Grundy value where the solver found one (an
+/// exhaustive solve without Grundy values finds the outcome alone).
+const OUTCOME_FROM_GRUNDY: Column = OUTCOME_COLUMN.derived(
+    &["grundy"],
+    "read from the Grundy value (P exactly when it is 0)",
+);
+
 static POSITION: &[Column] = &[
     BOARD,
     NAME,
@@ -91,7 +98,7 @@ static POSITION: &[Column] = &[
         Role::Param,
         "shape and rule, `trapezoid maximal normal` (one heat map each)",
     ),
-    OUTCOME_COLUMN,
+    OUTCOME_FROM_GRUNDY,
     GRUNDY_COLUMN,
     Column::new(
         "class",
@@ -99,7 +106,8 @@ static POSITION: &[Column] = &[
         Role::Result,
         "report 000's class of the Grundy value: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4, `beyond N5` ≥ 5; null without a Grundy value",
     )
-    .nullable(),
+    .nullable()
+    .derived(&["grundy"], "the Grundy value renamed (N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4)"),
     Column::new(
         "winning_runs",
         Dtype::StructList(RUN_FIELDS),
@@ -346,30 +354,38 @@ static REGION_ROW: &[Column] = &[
         Role::Result,
         "each region's Grundy value, each region solved alone (component solver), same order",
     ),
-    Column::new("n1", Dtype::Int, Role::Result, "regions of class N1 (Grundy 1): report 000's |N1|"),
-    Column::new("n2", Dtype::Int, Role::Result, "regions of class N2 (Grundy 0): |N2|"),
-    Column::new("n3", Dtype::Int, Role::Result, "regions of class N3 (Grundy 2): |N3|"),
-    Column::new("n4", Dtype::Int, Role::Result, "regions of class N4 (Grundy 3): |N4|"),
-    Column::new("n5", Dtype::Int, Role::Result, "regions of class N5 (Grundy 4): |N5|"),
+    Column::new("n1", Dtype::Int, Role::Result, "regions of class N1 (Grundy 1): report 000's |N1|")
+    .derived(&["region_grundy"], "counted from region_grundy"),
+    Column::new("n2", Dtype::Int, Role::Result, "regions of class N2 (Grundy 0): |N2|")
+    .derived(&["region_grundy"], "counted from region_grundy"),
+    Column::new("n3", Dtype::Int, Role::Result, "regions of class N3 (Grundy 2): |N3|")
+    .derived(&["region_grundy"], "counted from region_grundy"),
+    Column::new("n4", Dtype::Int, Role::Result, "regions of class N4 (Grundy 3): |N4|")
+    .derived(&["region_grundy"], "counted from region_grundy"),
+    Column::new("n5", Dtype::Int, Role::Result, "regions of class N5 (Grundy 4): |N5|")
+    .derived(&["region_grundy"], "counted from region_grundy"),
     Column::new(
         "beyond",
         Dtype::Int,
         Role::Result,
         "regions beyond N5 (Grundy ≥ 5), in none of report 000's classes",
-    ),
+    )
+    .derived(&["region_grundy"], "counted from region_grundy"),
     Column::new(
         "region_number",
         Dtype::Int,
         Role::Result,
         "report 000's Region Number 1|N1| + 2|N2| + 3|N3| + 4|N4| + 5|N5| (regions beyond N5 not counted)",
-    ),
+    )
+    .derived(&["region_grundy"], "counted from region_grundy"),
     Column::new(
         "grundy_xor",
         Dtype::Int,
         Role::Result,
         "the Nim-sum of the regions' Grundy values (the whole board's value by the Sprague–Grundy theorem)",
-    ),
-    OUTCOME_COLUMN,
+    )
+    .derived(&["region_grundy"], "the Nim-sum (xor) of region_grundy"),
+    OUTCOME_FROM_GRUNDY,
     Column::new(
         "grundy",
         Dtype::Int,
@@ -434,18 +450,27 @@ static CUT_ROW: &[Column] = &[
         Dtype::Int,
         Role::Result,
         "their Nim-sum: the value of the position the move leads to (0: a winning move)",
+    )
+    .derived(
+        &["left_grundy"],
+        "the Nim-sum (xor) of left_grundy in the same row: of two regions, a xor b = 0 exactly when a = b",
     ),
     Column::new(
         "board_grundy",
         Dtype::Int,
         Role::Result,
         "the board's Grundy value: the mex of `option_grundy` over its moves",
-    ),
+    )
+    .derived(&["option_grundy"], "the mex of option_grundy over the board's rows"),
     Column::new(
         "equal_pair_cut",
         Dtype::Bool,
         Role::Result,
         "the board has a move that leaves exactly two regions of one Grundy value (report 000: a cut into 「兩個同樣類型之圖形」)",
+    )
+    .derived(
+        &["regions_left", "left_grundy"],
+        "read from regions_left and left_grundy over the board's rows",
     ),
 ];
 
