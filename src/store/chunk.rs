@@ -336,7 +336,6 @@ pub(super) fn write_chunk<W: Write + Send>(
     };
     let data_spec = pages.write_page(CompressedPage::new(page, body.len()))?;
     pages.close()?;
-    drop(pages);
     let close = close_result(descr, &enc, level, dict_spec.as_ref(), &data_spec)?;
     rg.append_column(&Bytes::from(sink.into_inner()?), close)?;
     Ok(())

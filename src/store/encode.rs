@@ -79,7 +79,7 @@ impl Hybrid {
         if n == 0 {
             return;
         }
-        if self.literals.len() % 8 != 0 {
+        if !self.literals.len().is_multiple_of(8) {
             // A bit-packed run holds whole groups of 8: complete the group first.
             let k = (8 - self.literals.len() % 8).min(n);
             self.literals.extend(std::iter::repeat_n(v, k));
