@@ -489,6 +489,26 @@ impl StructListVec {
             values: vec![Vec::with_capacity(rows); fields.len()],
         }
     }
+    /// A column from its parts: `offsets` (rows + 1, from 0) into one
+    /// vector per field, all of the same length.
+    pub fn from_parts(
+        fields: &'static [&'static str],
+        offsets: Vec<usize>,
+        values: Vec<Vec<i64>>,
+    ) -> StructListVec {
+        assert_eq!(values.len(), fields.len(), "one vector per field");
+        let items = *offsets.last().expect("offsets start at 0");
+        assert!(
+            values.iter().all(|v| v.len() == items),
+            "fields of equal length"
+        );
+        debug_assert!(offsets[0] == 0 && offsets.windows(2).all(|w| w[0] <= w[1]));
+        StructListVec {
+            fields,
+            offsets,
+            values,
+        }
+    }
     /// Appends one struct to the row being built (its fields in order).
     #[inline]
     pub fn push_item(&mut self, item: &[i64]) {
@@ -648,6 +668,8 @@ mod tests {
         assert_eq!(s.row_len(1), 0);
         assert_eq!(s.item(0, 1), vec![2, 4]);
         assert_eq!(s.take_rows(&[1, 0]).field(1, 0), &[1, 2]);
+        let p = StructListVec::from_parts(F, vec![0, 2, 2], vec![vec![1, 2], vec![3, 4]]);
+        assert_eq!(p, s);
     }
 
     #[test]

@@ -20,6 +20,9 @@
 //! cases it holds.
 
 pub mod atomic;
+mod chunk;
+mod encode;
+mod leaves;
 pub mod parquet;
 
 use std::fs;

@@ -9,6 +9,8 @@
 //! long-standing Arrow types — `large_string`, `large_list`,
 //! `dictionary<int32, large_string>` — that pyarrow 12 and DuckDB 0.9 open.
 
+use std::io::Write;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -23,9 +25,12 @@ use arrow_array::{
 use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_writer::{ArrowColumnWriter, compute_leaves};
 use parquet::arrow::{ArrowSchemaConverter, ArrowWriter};
 use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnDescPtr;
 
 use crate::data::{
     Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table,
@@ -33,13 +38,23 @@ use crate::data::{
 };
 
 use super::atomic::write_atomic_with;
+use super::chunk;
+use super::leaves::{self, Segment};
 
 /// Rows per row group.
 const ROW_GROUP_ROWS: usize = 1 << 17;
 
+/// The zstd level of every column chunk (the crate's default).
+fn zstd_level() -> ZstdLevel {
+    ZstdLevel::default()
+}
+
 /// Writes one part file: the tables of a chunk's cases (all of `ds`), each
-/// given the provenance columns, in the declared column order. Each case's
-/// table is encoded as it comes (one record batch each), never concatenated.
+/// given the provenance columns, in the declared column order, in row groups
+/// of [`ROW_GROUP_ROWS`] rows. A column whose values come in runs (a case's
+/// constants, labels, vocabularies, nulls) and integer columns are encoded by
+/// nimlab ([`leaves`]); the others go through the crate's Arrow column writers, each
+/// case's values as they come, never concatenated.
 pub fn write_part(
     path: &Path,
     ds: &Dataset,
@@ -50,21 +65,163 @@ pub fn write_part(
         bail!("no table to write to {}", path.display());
     }
     let schema = schema(ds);
+    let mut values: Vec<Vec<Values>> = ds.stored_columns().map(|_| Vec::new()).collect();
+    let mut rows = Vec::with_capacity(tables.len());
+    for t in tables {
+        let t = t
+            .with_label("experiment", provenance.0)
+            .with_label("sweep", provenance.1);
+        rows.push(t.rows());
+        for (acc, v) in values.iter_mut().zip(in_declared_order(t, ds)?) {
+            acc.push(v);
+        }
+    }
+    let cols: Vec<Col> = ds
+        .stored_columns()
+        .zip(values)
+        .map(|(decl, vs)| Col::new(decl, vs))
+        .collect::<Result<_>>()?;
     write_atomic_with(path, |f| {
-        let mut w = ArrowWriter::try_new(f, schema.clone(), Some(properties(&schema)?))
+        let w = ArrowWriter::try_new(f, schema.clone(), Some(properties(&schema)?))
             .with_context(|| format!("cannot write Parquet {}", path.display()))?;
-        for t in tables {
-            let t = t
-                .with_label("experiment", provenance.0)
-                .with_label("sweep", provenance.1);
-            let batch = to_batch(t, ds, &schema)?;
-            w.write(&batch)
+        let (mut fw, factory) = w.into_serialized_writer()?;
+        let descrs = fw.schema_descr().columns().to_vec();
+        for (g, group) in row_groups(&rows).iter().enumerate() {
+            let writers = factory.create_column_writers(g)?;
+            write_row_group(&mut fw, writers, &descrs, &schema, &cols, group)
                 .with_context(|| format!("cannot write Parquet {}", path.display()))?;
         }
-        w.close()
+        fw.close()
             .with_context(|| format!("cannot finish Parquet {}", path.display()))?;
         Ok(())
     })
+}
+
+/// One column of a part: its values per table, to be written as runs, or
+/// as Arrow arrays (one per table).
+enum Col {
+    Own(Dtype, Vec<Values>),
+    Arrow(Vec<ArrayRef>),
+}
+
+impl Col {
+    fn new(decl: &Column, vs: Vec<Values>) -> Result<Col> {
+        if leaves::encodes(decl.dtype, &vs) {
+            return Ok(Col::Own(decl.dtype, vs));
+        }
+        let arrays = vs
+            .into_iter()
+            .map(|v| to_array(v, decl))
+            .collect::<Result<Vec<_>>>()?;
+        let want = arrow_type(decl.dtype);
+        if let Some(a) = arrays.iter().find(|a| *a.data_type() != want) {
+            bail!(
+                "column {}: {} where {want} is declared",
+                decl.name,
+                a.data_type()
+            );
+        }
+        Ok(Col::Arrow(arrays))
+    }
+}
+
+/// A table's columns in the declared order (every declared column, nothing else).
+fn in_declared_order(t: Table, ds: &Dataset) -> Result<Vec<Values>> {
+    let rows = t.rows();
+    let mut cols: Vec<(String, Values)> = t.into_columns();
+    let mut out = Vec::with_capacity(cols.len());
+    for decl in ds.stored_columns() {
+        let Some(i) = cols.iter().position(|(n, _)| n == decl.name) else {
+            bail!("dataset {}: column {} is missing", ds.name, decl.name);
+        };
+        let (_, v) = cols.swap_remove(i);
+        if v.len() != rows {
+            bail!(
+                "dataset {}: column {} has {} rows, not {rows}",
+                ds.name,
+                decl.name,
+                v.len()
+            );
+        }
+        out.push(v);
+    }
+    if let Some((n, _)) = cols.first() {
+        bail!("dataset {}: column {n} is not declared", ds.name);
+    }
+    Ok(out)
+}
+
+/// The row groups of a part: runs of (table, rows), [`ROW_GROUP_ROWS`] rows each but the last.
+fn row_groups(rows: &[usize]) -> Vec<Vec<(usize, Range<usize>)>> {
+    let mut groups = Vec::new();
+    let (mut group, mut filled) = (Vec::new(), 0);
+    for (t, &n) in rows.iter().enumerate() {
+        let mut at = 0;
+        while at < n {
+            let k = (n - at).min(ROW_GROUP_ROWS - filled);
+            group.push((t, at..at + k));
+            (at, filled) = (at + k, filled + k);
+            if filled == ROW_GROUP_ROWS {
+                groups.push(std::mem::take(&mut group));
+                filled = 0;
+            }
+        }
+    }
+    if !group.is_empty() {
+        groups.push(group);
+    }
+    groups
+}
+
+/// Leaf columns of a Parquet schema under an Arrow type.
+fn leaf_count(t: &DataType) -> usize {
+    match t {
+        DataType::LargeList(f) | DataType::List(f) => leaf_count(f.data_type()),
+        DataType::Struct(fs) => fs.iter().map(|f| leaf_count(f.data_type())).sum(),
+        _ => 1,
+    }
+}
+
+/// Writes one row group: each column as runs or through its Arrow writers
+/// (`writers`: one per leaf column of the file, in order).
+fn write_row_group<W: Write + Send>(
+    fw: &mut SerializedFileWriter<W>,
+    writers: Vec<ArrowColumnWriter>,
+    descrs: &[ColumnDescPtr],
+    schema: &Schema,
+    cols: &[Col],
+    group: &[(usize, Range<usize>)],
+) -> Result<()> {
+    let mut writers = writers.into_iter();
+    let mut descrs = descrs.iter();
+    let mut rg = fw.next_row_group()?;
+    for (col, field) in cols.iter().zip(schema.fields()) {
+        let leaves = leaf_count(field.data_type());
+        let mut ws: Vec<ArrowColumnWriter> = writers.by_ref().take(leaves).collect();
+        let ds: Vec<&ColumnDescPtr> = descrs.by_ref().take(leaves).collect();
+        match col {
+            Col::Own(dtype, vs) => {
+                let segs: Vec<Segment> = group.iter().map(|(t, r)| (&vs[*t], r.clone())).collect();
+                for (leaf, d) in ds.into_iter().enumerate() {
+                    let enc = leaves::encode_leaf(d, *dtype, &segs, leaf);
+                    chunk::write_chunk(&mut rg, d.clone(), enc, zstd_level())?;
+                }
+            }
+            Col::Arrow(arrays) => {
+                for (t, range) in group {
+                    let a = arrays[*t].slice(range.start, range.len());
+                    for (w, leaf) in ws.iter_mut().zip(compute_leaves(field, &a)?) {
+                        w.write(&leaf)?;
+                    }
+                }
+                for w in ws {
+                    w.close()?.append_to_row_group(&mut rg)?;
+                }
+            }
+        }
+    }
+    rg.close()?;
+    Ok(())
 }
 
 /// The Arrow schema of a dataset's files: its stored columns, in order.
@@ -82,7 +239,7 @@ fn schema(ds: &Dataset) -> Arc<Schema> {
 /// statistics (they are labels and vocabularies, filtered by equality).
 fn properties(schema: &Schema) -> Result<WriterProperties> {
     let mut b = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_compression(Compression::ZSTD(zstd_level()))
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_statistics_enabled(EnabledStatistics::Chunk);
     let leaves = ArrowSchemaConverter::new().convert(schema)?;
@@ -138,23 +295,6 @@ fn struct_fields(f: &[&str]) -> Fields {
     f.iter()
         .map(|x| Field::new(*x, DataType::Int64, true))
         .collect()
-}
-
-/// A table as one record batch, its columns in the declared order.
-fn to_batch(t: Table, ds: &Dataset, schema: &Arc<Schema>) -> Result<RecordBatch> {
-    let mut cols: Vec<(String, Values)> = t.into_columns();
-    let mut arrays = Vec::new();
-    for decl in ds.stored_columns() {
-        let Some(i) = cols.iter().position(|(n, _)| n == decl.name) else {
-            bail!("dataset {}: column {} is missing", ds.name, decl.name);
-        };
-        let (_, v) = cols.swap_remove(i);
-        arrays.push(to_array(v, decl)?);
-    }
-    if let Some((n, _)) = cols.first() {
-        bail!("dataset {}: column {n} is not declared", ds.name);
-    }
-    Ok(RecordBatch::try_new(schema.clone(), arrays)?)
 }
 
 fn validity(n: usize, valid: impl Fn(usize) -> bool) -> Option<NullBuffer> {
@@ -436,4 +576,209 @@ fn read_struct_list(a: &dyn Array, fields: &'static [&'static str]) -> Result<St
         out.end_row();
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{Cell, Role};
+
+    static VOCAB: &[&str] = &["P", "N"];
+    static FIELDS: &[&str] = &["heap", "take"];
+    static COLUMNS: &[Column] = &[
+        Column::new("k", Dtype::Cat, Role::Label, "label"),
+        Column::new("c", Dtype::Int, Role::Param, "constant per table"),
+        Column::new("v", Dtype::Int, Role::Position, "varying"),
+        Column::new("o", Dtype::Int, Role::Result, "with nulls").nullable(),
+        Column::new("b", Dtype::Bool, Role::Param, "constant per table"),
+        Column::new("bv", Dtype::Bool, Role::Result, "varying"),
+        Column::new("e", Dtype::Enum(VOCAB), Role::Outcome, "vocabulary").nullable(),
+        Column::new("l", Dtype::IntList, Role::Result, "lists").nullable(),
+        Column::new(
+            "s",
+            Dtype::StructList(FIELDS),
+            Role::Result,
+            "lists of structs",
+        ),
+        Column::new("t", Dtype::Str, Role::Result, "text").nullable(),
+        Column::new("f", Dtype::Float, Role::Timing, "floats").nullable(),
+        Column::new("zl", Dtype::IntList, Role::Result, "no list").nullable(),
+    ];
+    static TEST: Dataset = Dataset {
+        name: "test",
+        doc: "every kind of column",
+        groups: &[COLUMNS],
+    };
+
+    /// Table `t` of `n` rows: constants, runs, nulls, lists with empty and
+    /// null rows, values of every sign and size.
+    fn table(t: i64, n: usize) -> Table {
+        let mut d = DictVec::default();
+        let mut e = EnumVec::new(VOCAB, n);
+        let mut l = IntListVec::default();
+        let mut s = StructListVec::new(FIELDS, n);
+        let mut txt = StrVec::default();
+        for i in 0..n as i64 {
+            d.push(if (i / 7 + t) % 3 == 0 {
+                "odd (7)"
+            } else {
+                "A(2,7)"
+            });
+            match (i + t) % 5 {
+                0 => e.push_null(),
+                r => e.push((r % 2) as u8),
+            }
+            match i % 4 {
+                0 => l.push_null(),
+                1 => l.push(&[]),
+                _ => l.push_iter((0..i % 9).map(|x| x * x - t)),
+            }
+            for k in 0..(i + t) % 4 {
+                s.push_item(&[1, i - k]);
+            }
+            s.end_row();
+            txt.push(&format!("row {i}"));
+        }
+        let m = n as i64;
+        Table::new()
+            .with("k", Values::Dict(d))
+            .with("c", Values::Int(vec![t * 1_000_003 - 5; n]))
+            .with(
+                "v",
+                Values::Int((0..m).map(|i| (i * i * 7919) % 104_729 - i * t).collect()),
+            )
+            .with(
+                "o",
+                match t % 2 {
+                    0 => Values::OptInt(
+                        (0..m)
+                            .map(|i| (i % 3 != 0).then_some(i64::MAX - i))
+                            .collect(),
+                    ),
+                    _ => Values::Null(n),
+                },
+            )
+            .with("b", Values::Bool(vec![t % 2 == 1; n]))
+            .with(
+                "bv",
+                Values::Bool((0..m).map(|i| (i / 3 + t) % 2 == 0).collect()),
+            )
+            .with("e", Values::Enum(e))
+            .with("l", Values::IntList(l))
+            .with("s", Values::StructList(s))
+            .with("t", Values::Str(txt))
+            .with("f", Values::Float((0..m).map(|i| i as f64 / 8.0).collect()))
+            .with("zl", Values::Null(n))
+    }
+
+    /// Every cell of `tables` as text, in order, experiment and sweep first.
+    fn cells(tables: &[Table]) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        for t in tables {
+            for i in 0..t.rows() {
+                let row = TEST.stored_columns().map(|c| match t.cell(c.name, i) {
+                    Some(Cell::Null) => "∅".to_string(),
+                    Some(x) => x.to_string(),
+                    None => "absent".to_string(),
+                });
+                out.push(row.collect());
+            }
+        }
+        out
+    }
+
+    fn expected(tables: &[Table]) -> Vec<Vec<String>> {
+        let tables: Vec<Table> = tables
+            .iter()
+            .map(|t| {
+                t.clone()
+                    .with_label("experiment", "x")
+                    .with_label("sweep", "s")
+            })
+            .collect();
+        cells(&tables)
+    }
+
+    /// The crate's own writer (the previous way), as a reference for the
+    /// physical files: one record batch per table.
+    fn write_with_arrow_writer(path: &Path, tables: &[Table]) {
+        let schema = schema(&TEST);
+        let f = std::fs::File::create(path).unwrap();
+        let mut w =
+            ArrowWriter::try_new(f, schema.clone(), Some(properties(&schema).unwrap())).unwrap();
+        for t in tables {
+            let t = t
+                .clone()
+                .with_label("experiment", "x")
+                .with_label("sweep", "s");
+            let cols = in_declared_order(t, &TEST).unwrap();
+            let arrays = TEST
+                .stored_columns()
+                .zip(cols)
+                .map(|(decl, v)| to_array(v, decl).unwrap())
+                .collect();
+            w.write(&RecordBatch::try_new(schema.clone(), arrays).unwrap())
+                .unwrap();
+        }
+        w.close().unwrap();
+    }
+
+    #[test]
+    fn every_kind_of_column_reads_back_as_written() {
+        let dir = tempfile::tempdir().unwrap();
+        // A table across a row group boundary, small ones around it; then
+        // many one-row tables (constants that are not runs).
+        let cases: [Vec<Table>; 2] = [
+            vec![table(0, 5), table(1, ROW_GROUP_ROWS + 9_000), table(2, 3)],
+            (0..300).map(|t| table(t, 1 + (t as usize % 2))).collect(),
+        ];
+        for (k, tables) in cases.iter().enumerate() {
+            let ours = dir.path().join(format!("ours-{k}.parquet"));
+            let theirs = dir.path().join(format!("theirs-{k}.parquet"));
+            write_part(&ours, &TEST, ("x", "s"), tables.clone()).unwrap();
+            write_with_arrow_writer(&theirs, tables);
+            let a = read_part(&ours, &TEST).unwrap();
+            let b = read_part(&theirs, &TEST).unwrap();
+            let want = expected(tables);
+            for (name, got) in [("ours", cells(&[a])), ("the crate's", cells(&[b]))] {
+                assert_eq!(got.len(), want.len());
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, w, "{name}: row {i} of case {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn statistics_and_row_groups_as_the_crate_writes_them() {
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        let dir = tempfile::tempdir().unwrap();
+        let tables = vec![table(1, 70_000), table(2, 70_000)];
+        let (ours, theirs) = (dir.path().join("a.parquet"), dir.path().join("b.parquet"));
+        write_part(&ours, &TEST, ("x", "s"), tables.clone()).unwrap();
+        write_with_arrow_writer(&theirs, &tables);
+        let meta = |p: &Path| {
+            let r = SerializedFileReader::new(std::fs::File::open(p).unwrap()).unwrap();
+            r.metadata().clone()
+        };
+        let (a, b) = (meta(&ours), meta(&theirs));
+        assert_eq!(a.num_row_groups(), b.num_row_groups());
+        for (ga, gb) in a.row_groups().iter().zip(b.row_groups()) {
+            assert_eq!(ga.num_rows(), gb.num_rows());
+            for (ca, cb) in ga.columns().iter().zip(gb.columns()) {
+                let path = ca.column_path().string();
+                let stat = |c: &parquet::file::metadata::ColumnChunkMetaData| {
+                    c.statistics().map(|s| {
+                        (
+                            s.min_bytes_opt().map(<[u8]>::to_vec),
+                            s.max_bytes_opt().map(<[u8]>::to_vec),
+                            s.null_count_opt(),
+                        )
+                    })
+                };
+                assert_eq!(stat(ca), stat(cb), "statistics of {path}");
+                assert_eq!(ca.num_values(), cb.num_values(), "levels of {path}");
+            }
+        }
+    }
 }

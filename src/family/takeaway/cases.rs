@@ -267,12 +267,18 @@ impl TakeCase {
     fn one_heap_positions(&self, one: &OneHeap) -> Table {
         let ns = &self.sizes[0];
         let rows = ns.len();
-        let mut m = MoveRows::new(rows);
-        let mut wins: Vec<u32> = Vec::new();
-        for &n in ns.iter() {
-            one.winning_takes_into(n as usize, None, &mut wins);
-            m.push(one.is_p[n as usize], wins.iter().map(|&s| (0, s)));
-        }
+        let mut outcome = EnumVec::new(OUTCOMES, rows);
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        let mut takes: Vec<i64> = Vec::with_capacity(rows * 4);
+        one.winning_takes_each(ns.iter().map(|&n| n as usize), |n, wins| {
+            outcome.push(outcome_code(one.is_p[n]));
+            takes.extend(wins.iter().map(|&s| s as i64));
+            offsets.push(takes.len());
+        });
+        // One heap: every move is on heap 1.
+        let heaps = vec![1; takes.len()];
+        let moves = StructListVec::from_parts(MOVE_FIELDS, offsets, vec![heaps, takes]);
         let grundy = match &one.grundy {
             Some(g) => Values::Int(ns.iter().map(|&n| g.get(n as usize) as i64).collect()),
             None => Values::Null(rows),
@@ -281,9 +287,9 @@ impl TakeCase {
         for k in 1..=6 {
             t.push(&format!("N{k}"), Values::Null(rows));
         }
-        t.with("outcome", Values::Enum(m.outcome))
+        t.with("outcome", Values::Enum(outcome))
             .with("grundy", grundy)
-            .with("winning_moves", Values::StructList(m.moves))
+            .with("winning_moves", Values::StructList(moves))
     }
 
     fn periods(&self, one: &OneHeap) -> Table {

@@ -133,6 +133,51 @@ impl OneHeap {
 
     /// [`Self::winning_takes`] into a reused buffer (no allocation per position).
     pub fn winning_takes_into(&self, n: usize, last: Option<u32>, out: &mut Vec<u32>) {
+        let smax = *self.takes.last().unwrap() as usize;
+        let lo = n.saturating_sub(smax) as u32;
+        let z = self.zeros.partition_point(|&y| y < lo);
+        let s = self.single.partition_point(|&(t, _)| t < n as u64);
+        self.winning_takes_from(n, last, (z, s), out);
+    }
+
+    /// The winning takes from each heap size of `ns` with no last take, in
+    /// ascending order, as `f(n, takes)`: [`Self::winning_takes`] with the
+    /// look-ups of one size started where the previous size's ended, so a
+    /// run of ascending sizes costs no search (any order is answered).
+    pub fn winning_takes_each(
+        &self,
+        ns: impl Iterator<Item = usize>,
+        mut f: impl FnMut(usize, &[u32]),
+    ) {
+        let smax = *self.takes.last().unwrap() as usize;
+        let (mut z, mut s, mut prev) = (0, 0, 0);
+        let mut out = Vec::new();
+        for n in ns {
+            if n < prev {
+                (z, s) = (0, 0);
+            }
+            prev = n;
+            let lo = n.saturating_sub(smax) as u32;
+            z += self.zeros[z..].iter().take_while(|&&y| y < lo).count();
+            s += self.single[s..]
+                .iter()
+                .take_while(|&&(t, _)| t < n as u64)
+                .count();
+            self.winning_takes_from(n, None, (z, s), &mut out);
+            f(n, &out);
+        }
+    }
+
+    /// The winning takes from `n`, given where the candidates start: `z`,
+    /// the first of `zeros` at or above `n - max S`, and `s`, the first of
+    /// `single` at or above `n`.
+    fn winning_takes_from(
+        &self,
+        n: usize,
+        last: Option<u32>,
+        (z, s): (usize, usize),
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
         // Only positions with no winning take (or, with no_repeat, whose single
         // winning take is the move itself) can be P after a move: look those up
@@ -141,29 +186,33 @@ impl OneHeap {
         if n < smin {
             return;
         }
-        let (lo, hi) = (n.saturating_sub(smax) as u32, (n - smin) as u32);
-        let start = self.zeros.partition_point(|&y| y < lo);
-        let cands = self.zeros[start..]
-            .iter()
-            .take_while(|&&y| y <= hi)
-            .copied();
+        let hi = (n - smin) as u32;
+        let cands = self.zeros[z..].iter().take_while(|&&y| y <= hi).copied();
         let key = n as u64;
-        let s0 = self.single.partition_point(|&(t, _)| t < key);
-        let more = self.single[s0..]
+        let m = self.single[s..]
             .iter()
             .take_while(|&&(t, _)| t == key)
-            .map(|&(_, y)| y);
+            .count();
+        let more = self.single[s..s + m].iter().map(|&(_, y)| y);
+        // Without a joint table the candidates are the Grundy zeros: each is
+        // P after any move.
+        let checked = self.joint.is_some();
         for y in cands.chain(more) {
             let s = n - y as usize;
             if s > smax || !self.in_s[s] || (self.rule.no_repeat && last == Some(s as u32)) {
                 continue;
             }
-            if self.is_p_after(y as usize, Some(s as u32)) {
+            if !checked || self.is_p_after(y as usize, Some(s as u32)) {
                 out.push(s as u32);
             }
         }
-        out.sort_unstable();
-        out.dedup();
+        if m == 0 {
+            // Distinct ascending candidates: the takes are distinct and descending.
+            out.reverse();
+        } else {
+            out.sort_unstable();
+            out.dedup();
+        }
     }
 
     /// The proven period of the joint state, if the take set is finite.

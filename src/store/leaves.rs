@@ -1,0 +1,198 @@
+//! A part file's columns as Parquet leaf column chunks encoded by nimlab
+//! ([`super::chunk`]): which columns, and their levels and values over one
+//! row group's segments (rows of consecutive tables).
+//!
+//! A value constant over a segment (a case's rule, its labels, a column
+//! that does not apply) is one dictionary run; labels and vocabularies are
+//! dictionary keys run by run; other integers are delta-encoded slice by
+//! slice. Every field of the part's Arrow schema is nullable, so a list's
+//! levels are: 0 null, 1 empty, the leaf's maximum for a value.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use parquet::schema::types::ColumnDescPtr;
+
+use super::chunk::{Encoded, Keys, Levels, ValueEnc};
+use super::encode::Delta;
+use crate::data::{Dtype, EnumVec, Values};
+
+/// Rows `.1` of a table's column `.0`.
+pub(super) type Segment<'a> = (&'a Values, Range<usize>);
+
+/// Whether nimlab encodes this column itself (every table's values of a
+/// kind it knows); the crate's Arrow writer encodes the others (floats,
+/// strings, lists of strings).
+pub(super) fn encodes(d: Dtype, tables: &[Values]) -> bool {
+    tables.iter().all(|v| match (v, d) {
+        (_, Dtype::Float) => false,
+        (Values::Null(_), _) => true,
+        (Values::Int(_) | Values::OptInt(_), Dtype::Int) => true,
+        (Values::Bool(_), Dtype::Bool) => true,
+        (Values::Dict(_), Dtype::Cat) | (Values::Enum(_), Dtype::Enum(_)) => true,
+        (Values::IntList(_), Dtype::IntList) => true,
+        (Values::StructList(_), Dtype::StructList(_)) => true,
+        _ => false,
+    })
+}
+
+/// Leaf `leaf` (a field's index in a list of structs, else 0) of a column
+/// of type `d`, over one row group's segments.
+pub(super) fn encode_leaf(
+    descr: &ColumnDescPtr,
+    d: Dtype,
+    segs: &[Segment],
+    leaf: usize,
+) -> Encoded {
+    let mut levels = Levels::new(descr);
+    let values = match d {
+        Dtype::Int => ints(&mut levels, segs),
+        Dtype::Bool => bools(&mut levels, segs),
+        Dtype::IntList | Dtype::StructList(_) => lists(&mut levels, segs, leaf),
+        // Labels, vocabularies, and strings or floats that are all null.
+        _ => labels(&mut levels, segs),
+    };
+    Encoded::new(levels, values)
+}
+
+/// Dictionary keys when each segment's values are one value and segments
+/// hold 16 values or more on average (a case's constants), else deltas.
+fn keys_or_delta<'a, S: AsRef<[i64]>>(slices: &[S], values: usize) -> ValueEnc<'a> {
+    let constant = |x: &[i64]| x.iter().all(|y| *y == x[0]);
+    if slices.len() * 16 <= values && slices.iter().all(|x| constant(x.as_ref())) {
+        let mut k = Keys::new(false);
+        for x in slices.iter().map(AsRef::as_ref).filter(|x| !x.is_empty()) {
+            let key = k.int_key(x[0]);
+            k.push(key, x.len());
+        }
+        ValueEnc::Keys(k)
+    } else {
+        let mut d = Delta::new();
+        slices.iter().for_each(|x| d.extend(x.as_ref()));
+        ValueEnc::Delta(d)
+    }
+}
+
+/// Integers, nullable: each segment's present values, in row order.
+fn ints<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
+    let mut slices: Vec<Cow<[i64]>> = Vec::new();
+    for (v, r) in segs {
+        match v {
+            Values::Int(x) => {
+                levels.rows(true, r.len());
+                slices.push(Cow::Borrowed(&x[r.clone()]));
+            }
+            Values::OptInt(x) => {
+                let x = &x[r.clone()];
+                let mut at = 0;
+                while at < x.len() {
+                    let present = x[at].is_some();
+                    let n = x[at..]
+                        .iter()
+                        .take_while(|y| y.is_some() == present)
+                        .count();
+                    levels.rows(present, n);
+                    at += n;
+                }
+                slices.push(Cow::Owned(x.iter().flatten().copied().collect()));
+            }
+            _ => levels.rows(false, r.len()),
+        }
+    }
+    keys_or_delta(&slices, levels.present())
+}
+
+/// Booleans, as runs.
+fn bools<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
+    let mut runs: Vec<(bool, usize)> = Vec::new();
+    for (v, r) in segs {
+        let Values::Bool(x) = v else {
+            levels.rows(false, r.len());
+            continue;
+        };
+        levels.rows(true, r.len());
+        for &b in &x[r.clone()] {
+            match runs.last_mut() {
+                Some((c, n)) if *c == b => *n += 1,
+                _ => runs.push((b, 1)),
+            }
+        }
+    }
+    ValueEnc::Bools(runs)
+}
+
+/// Labels and vocabularies: dictionary keys, looked up once per run of a
+/// table's codes.
+fn labels<'a>(levels: &mut Levels, segs: &[Segment<'a>]) -> ValueEnc<'a> {
+    let mut k = Keys::new(true);
+    for (v, r) in segs {
+        match v {
+            Values::Dict(d) if d.levels().len() == 1 => {
+                let key = k.text_key(&d.levels()[0]);
+                k.push(key, r.len());
+                levels.rows(true, r.len());
+            }
+            Values::Dict(d) => {
+                let names = d.levels();
+                code_runs(&d.codes()[r.clone()], |c, n| {
+                    let key = k.text_key(&names[c as usize]);
+                    k.push(key, n);
+                    levels.rows(true, n);
+                });
+            }
+            Values::Enum(e) => code_runs(&e.codes[r.clone()], |c, n| {
+                if c == EnumVec::NULL {
+                    levels.rows(false, n);
+                } else {
+                    let key = k.text_key(e.levels[c as usize]);
+                    k.push(key, n);
+                    levels.rows(true, n);
+                }
+            }),
+            _ => levels.rows(false, r.len()),
+        }
+    }
+    ValueEnc::Keys(k)
+}
+
+/// Calls `f(code, length)` for each run of equal codes.
+fn code_runs<C: Copy + Eq>(codes: &[C], mut f: impl FnMut(C, usize)) {
+    let mut at = 0;
+    while at < codes.len() {
+        let c = codes[at];
+        let n = codes[at..]
+            .iter()
+            .position(|&d| d != c)
+            .unwrap_or(codes.len() - at);
+        f(c, n);
+        at += n;
+    }
+}
+
+/// Lists of integers, or field `leaf` of lists of structs: levels row by
+/// row, the items of each segment as one slice.
+fn lists<'a>(levels: &mut Levels, segs: &[Segment], leaf: usize) -> ValueEnc<'a> {
+    let mut slices: Vec<&[i64]> = Vec::new();
+    for (v, r) in segs {
+        match v {
+            Values::IntList(l) => {
+                for i in r.clone() {
+                    if l.is_valid(i) {
+                        levels.list(l.row_len(i));
+                    } else {
+                        levels.rows(false, 1);
+                    }
+                }
+                let (o, items) = l.parts();
+                slices.push(&items[o[r.start]..o[r.end]]);
+            }
+            Values::StructList(s) => {
+                (r.clone()).for_each(|i| levels.list(s.row_len(i)));
+                let (o, fields) = s.parts();
+                slices.push(&fields[leaf][o[r.start]..o[r.end]]);
+            }
+            _ => levels.rows(false, r.len()),
+        }
+    }
+    keys_or_delta(&slices, levels.present())
+}
