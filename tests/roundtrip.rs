@@ -6,11 +6,10 @@
 //! position is a P-position (checked by solving it).
 
 use std::sync::LazyLock;
-use std::sync::atomic::AtomicBool;
 
 use nimlab::data::{Cell, Table};
 use nimlab::family::watch::UNWATCHED;
-use nimlab::family::{self, CaseCtx, Family};
+use nimlab::family::{self, Family};
 use nimlab::params::{self, Node};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -30,26 +29,7 @@ fn fam(name: &str) -> &'static dyn Family {
 
 /// Every row of `dataset` made by the family's sweep code for `yaml`.
 fn rows(f: &dyn Family, yaml: &str, dataset: &str) -> Table {
-    let v = params::parse_yaml(yaml, "t.yaml").unwrap();
-    let plan = f.plan(&Node::root(&v, "t.yaml")).unwrap();
-    let cancel = AtomicBool::new(false);
-    let ctx = CaseCtx {
-        progress: &|_| {},
-        cancel: &cancel,
-        keep: None,
-    };
-    let mut all: Option<Table> = None;
-    for case in plan.cases {
-        for (ds, t) in case.solve(&ctx).unwrap() {
-            if ds.name == dataset {
-                match &mut all {
-                    Some(a) => a.append(&t).unwrap(),
-                    None => all = Some(t),
-                }
-            }
-        }
-    }
-    all.unwrap()
+    family::sweep_rows(f, yaml, dataset).unwrap().unwrap()
 }
 
 fn text(t: &Table, col: &str, i: usize) -> String {

@@ -39,6 +39,34 @@ pub static FAMILIES: &[&dyn Family] = &[
     &toy::Toy,
 ];
 
+/// Solves every case of a sweep given as YAML text (a sweep's parameters,
+/// without `name:` or `family:`), in memory with nothing written, and returns
+/// the rows of one of the family's datasets (`None` when no case made any):
+/// the family's own sweep code, for tests that compare it with another solver.
+pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Result<Option<Table>> {
+    let v = crate::params::parse_yaml(yaml, "sweep.yaml")?;
+    let plan = family.plan(&Node::root(&v, "sweep.yaml"))?;
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let mut all: Option<Table> = None;
+    for case in plan.cases {
+        for (ds, t) in case.solve(&ctx)? {
+            if ds.name != dataset {
+                continue;
+            }
+            match &mut all {
+                Some(a) => a.append(&t)?,
+                None => all = Some(t),
+            }
+        }
+    }
+    Ok(all)
+}
+
 /// Looks a family up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

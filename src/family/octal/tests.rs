@@ -13,8 +13,8 @@ use super::misere::{self, Misere};
 use super::periods;
 use super::sequence::{self, Horizon};
 use crate::data::{Cell, Table};
+use crate::family;
 use crate::family::watch::UNWATCHED;
-use crate::family::{self, CaseCtx};
 use crate::game::{BruteGrundy, BruteOutcome, Play};
 use crate::params::{self, Node};
 
@@ -224,27 +224,9 @@ fn the_sparse_kernel_equals_the_naive_one_for_any_mask() {
 
 /// Every row of `dataset` from a family's own sweep code.
 fn sweep(family: &str, yaml: &str, dataset: &str) -> Table {
-    let f = family::by_name(family).unwrap();
-    let v = params::parse_yaml(yaml, "t.yaml").unwrap();
-    let plan = f.plan(&Node::root(&v, "t.yaml")).unwrap();
-    let cancel = AtomicBool::new(false);
-    let ctx = CaseCtx {
-        progress: &|_| {},
-        cancel: &cancel,
-        keep: None,
-    };
-    let mut all: Option<Table> = None;
-    for case in plan.cases {
-        for (ds, t) in case.solve(&ctx).unwrap() {
-            if ds.name == dataset {
-                match &mut all {
-                    Some(a) => a.append(&t).unwrap(),
-                    None => all = Some(t),
-                }
-            }
-        }
-    }
-    all.unwrap()
+    family::sweep_rows(family::by_name(family).unwrap(), yaml, dataset)
+        .unwrap()
+        .unwrap()
 }
 
 fn int(t: &Table, col: &str, i: usize) -> i64 {
