@@ -23,7 +23,7 @@ pub fn merge(specs: &[PathBuf], from: &[PathBuf], out: &Path) -> Result<ExitCode
     let mut errors = 0;
     for e in &exps {
         let n = sweep::merge_experiment(e, from, out)?;
-        errors += after_store(e, &opts, true)?;
+        errors += after_store(e, &opts, true, &mut sweep::phases::Phases::default())?;
         eprintln!(
             "{}: merged {n} chunks into {}",
             e.name,

@@ -9,6 +9,7 @@ use anyhow::Result;
 
 use crate::family::{Case, CaseCtx, Plan};
 use crate::spec::{self, Experiment};
+use crate::sweep::phases::{Phases, Span, Timer};
 use crate::{check, render, report, sweep};
 
 /// What `nimlab run` was asked to do.
@@ -30,6 +31,7 @@ pub struct RunArgs {
 /// Runs the specs: the driver solves and stores each experiment, then the
 /// render, check and report stages read the store.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
+    let upfront = Timer::start();
     let exps = spec::load_specs(&args.specs)?;
     if args.list {
         let names: String = exps.iter().map(|e| e.name.clone() + "\n").collect();
@@ -56,18 +58,32 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Every sweep's estimates before anything is solved or written.
     sweep::guard::check_experiments(&exps)?;
+    // Loading and checking every spec: a share of each experiment's planning.
+    let upfront = upfront.span().share(exps.len());
     let cancel = ctrl_c_flag();
     let opts = &args.opts;
     let mut errors = 0;
+    let mut phases = Vec::new();
     for e in &exps {
-        sweep::run_experiment(e, opts, &cancel)?;
-        if opts.shard.is_some() {
-            continue;
+        let mut ph = Phases::default();
+        for r in sweep::run_experiment(e, opts, &cancel)? {
+            ph += r.phases;
         }
-        errors += after_store(e, opts, !args.no_render)?;
+        ph.plan += upfront;
+        if opts.shard.is_none() {
+            errors += after_store(e, opts, !args.no_render, &mut ph)?;
+        }
+        phases.push(ph);
     }
     if opts.shard.is_none() && !args.no_report {
-        report_stage(&exps, opts)?;
+        let shared = report_stage(&exps, opts)?.share(exps.len());
+        phases.iter_mut().for_each(|p| p.report = shared);
+    }
+    for (e, ph) in exps.iter().zip(&phases) {
+        sweep::manifest::record_phases(&opts.out.join(&e.name), opts.shard, ph)?;
+        if !opts.quiet {
+            eprintln!("{}: {}", e.name, ph.top_two());
+        }
     }
     Ok(conjecture_exit(errors))
 }
@@ -84,15 +100,25 @@ pub(super) fn conjecture_exit(errors: usize) -> ExitCode {
 
 /// The stages that read one stored experiment: render (unless `render` is
 /// false), then check its conjectures (`conjectures.md`). Returns how many
-/// conjectures could not be judged (each says why on standard error).
-pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool) -> Result<usize> {
+/// conjectures could not be judged (each says why on standard error). Their
+/// times are added to `phases` (`render`, `check`).
+pub(super) fn after_store(
+    e: &Experiment,
+    opts: &sweep::RunOptions,
+    render: bool,
+    phases: &mut Phases,
+) -> Result<usize> {
     if render {
+        let t = Timer::start();
         render_stage(e, opts)?;
+        phases.render += t.span();
     }
     if e.conjectures.is_empty() {
         return Ok(0);
     }
+    let t = Timer::start();
     let results = check::write_conjectures(e, &opts.out)?;
+    phases.check += t.span();
     if !opts.quiet {
         let counts: Vec<String> = check::verdict_counts(&results)
             .into_iter()
@@ -112,8 +138,9 @@ pub(super) fn after_store(e: &Experiment, opts: &sweep::RunOptions, render: bool
 }
 
 /// The report of `exps` and of every other experiment already in the
-/// output directory (those from their cache).
-pub(super) fn report_stage(exps: &[Experiment], opts: &sweep::RunOptions) -> Result<()> {
+/// output directory (those from their cache). Returns its time.
+pub(super) fn report_stage(exps: &[Experiment], opts: &sweep::RunOptions) -> Result<Span> {
+    let timer = Timer::start();
     let t0 = std::time::Instant::now();
     let ropts = report::ReportOptions {
         rebuild: false,
@@ -128,7 +155,7 @@ pub(super) fn report_stage(exps: &[Experiment], opts: &sweep::RunOptions) -> Res
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(())
+    Ok(timer.span())
 }
 
 /// Renders the sweeps of `e` whose data (or this program) changed since

@@ -163,3 +163,41 @@ fn the_next_run_prunes_orphaned_temporaries_everywhere_it_writes() {
         );
     }
 }
+
+/// The manifest of a run records the six phases, each with non-negative wall
+/// and CPU seconds; the phases' CPU time is at most the process's over the
+/// run (which also counts other tests running at the same time), and the
+/// stages that ran took some time.
+#[test]
+fn the_manifest_records_every_phase() {
+    use crate::sweep::phases::process_cpu;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cpu0 = process_cpu();
+    run(args(&out)).unwrap();
+    let cpu = process_cpu() - cpu0;
+    let text = fs::read_to_string(out.join("small/manifest.json")).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let phases = m["phases"].as_object().expect("a `phases` object");
+    let names: Vec<&str> = phases.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        ["plan", "solve", "write", "render", "check", "report"]
+    );
+    let get = |p: &str, k: &str| m["phases"][p][k].as_f64().unwrap();
+    let mut total = 0.0;
+    for p in &names {
+        for k in ["wall_seconds", "cpu_seconds"] {
+            assert!(get(p, k) >= 0.0, "{p} {k}: {}", get(p, k));
+        }
+        total += get(p, "cpu_seconds");
+    }
+    assert!(total <= cpu + 0.01, "phases {total} s, process {cpu} s");
+    assert!(get("solve", "cpu_seconds") + get("write", "cpu_seconds") <= total);
+    // Planned, solved, wrote, rendered (figures) and reported: each took time.
+    for p in ["plan", "solve", "write", "render", "report"] {
+        assert!(get(p, "wall_seconds") > 0.0, "{p}");
+    }
+    // No conjectures: nothing checked.
+    assert_eq!(get("check", "wall_seconds"), 0.0);
+}

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::chunks::{Chunk, assign_shards, chunks};
+use super::phases::{Span, Timer, thread_cpu};
 use super::{InterruptedRun, RunOptions, SweepReport, progress::progress_bar};
 use crate::data::{Dataset, Table};
 use crate::family::{Case, CaseCtx, Interrupted, Plan};
@@ -34,6 +35,8 @@ struct Shared<'a> {
     cases_todo: usize,
     solve_ns: AtomicU64,
     write_ns: AtomicU64,
+    /// CPU nanoseconds of the threads while they write (summed).
+    write_cpu_ns: AtomicU64,
     failed: AtomicBool,
     first_error: Mutex<Option<anyhow::Error>>,
 }
@@ -61,6 +64,7 @@ pub fn run_sweep(
     cancel: &AtomicBool,
 ) -> Result<SweepReport> {
     let t0 = Instant::now();
+    let before = Timer::start();
     let dir = sweep.dir(&opts.out, &exp.name);
     let all = chunks(&plan.cases);
     let ids: Vec<ChunkId> = all.iter().map(|c| c.id.clone()).collect();
@@ -87,11 +91,15 @@ pub fn run_sweep(
         cases_todo: todo.iter().map(|c| c.end - c.start).sum(),
         solve_ns: AtomicU64::new(0),
         write_ns: AtomicU64::new(0),
+        write_cpu_ns: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         first_error: Mutex::new(None),
     };
     pb.set_message(format!("0/{} cases", shared.cases_todo));
+    let planned = before.span();
+    let stage = Timer::start();
     solve_and_write(&shared, &todo, &dir);
+    let stage = stage.span();
     pb.finish_and_clear();
     let err = shared
         .first_error
@@ -114,20 +122,49 @@ pub fn run_sweep(
     if let Some(e) = err {
         return Err(e);
     }
+    let after = Timer::start();
     let mut report = SweepReport {
         name: sweep.name.clone(),
         cases: plan.cases.len(),
         computed: todo.len(),
         skipped: mine.len() - todo.len(),
-        solve_secs: shared.solve_ns.into_inner() as f64 / 1e9,
-        write_secs: shared.write_ns.into_inner() as f64 / 1e9,
+        solve_secs: shared.solve_ns.load(Ordering::Relaxed) as f64 / 1e9,
+        write_secs: shared.write_ns.load(Ordering::Relaxed) as f64 / 1e9,
         notes: crate::family::note::lines(&plan.notes),
         checksums: checksums(&dir, &mine),
         case_timing: timings(&dir, &mine),
         ..Default::default()
     };
+    let (solve, mut write) = split_stage(&shared, stage);
+    write += after.span();
+    report.phases.plan = planned;
+    report.phases.solve = solve;
+    report.phases.write = write;
     report.wall_secs = t0.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The parallel stage's time split into solving and writing: the CPU time of
+/// the threads while writing is `write`'s, the rest `solve`'s; the wall time
+/// in proportion to the threads' time in each.
+fn split_stage(shared: &Shared<'_>, stage: Span) -> (Span, Span) {
+    let solve_ns = shared.solve_ns.load(Ordering::Relaxed) as f64;
+    let write_ns = shared.write_ns.load(Ordering::Relaxed) as f64;
+    let write_cpu = (shared.write_cpu_ns.load(Ordering::Relaxed) as f64 / 1e9).min(stage.cpu);
+    let share = if solve_ns + write_ns > 0.0 {
+        write_ns / (solve_ns + write_ns)
+    } else {
+        0.0
+    };
+    let solve = Span {
+        wall: stage.wall * (1.0 - share),
+        cpu: stage.cpu - write_cpu,
+    };
+    let write = Span {
+        wall: stage.wall * share,
+        cpu: write_cpu,
+    };
+    (solve, write)
 }
 
 /// The chunks this run owns: all, or one shard's share.
@@ -160,11 +197,13 @@ fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
         if shared.failed.load(Ordering::Relaxed) {
             return;
         }
-        let tw = Instant::now();
+        let (tw, cw) = (Instant::now(), thread_cpu());
         let res = write_chunk(dir, done);
         shared
             .write_ns
             .fetch_add(tw.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        let cpu = ((thread_cpu() - cw).max(0.0) * 1e9) as u64;
+        shared.write_cpu_ns.fetch_add(cpu, Ordering::Relaxed);
         if let Err(e) = res {
             shared.record_error(e);
         }

@@ -8,6 +8,7 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::SweepReport;
+use super::phases::Phases;
 use crate::spec::Experiment;
 use crate::store::write_atomic;
 
@@ -70,12 +71,31 @@ pub fn write(
         "threads": rayon::current_num_threads(),
         "sweeps": reports.iter().map(sweep_json).collect::<Vec<_>>(),
     });
-    let name = match shard {
-        Some((i, n)) => format!("manifest-shard-{i}-of-{n}.json"),
-        None => "manifest.json".to_string(),
-    };
+    let mut manifest = manifest;
+    let mut phases = Phases::default();
+    reports.iter().for_each(|r| phases += r.phases);
+    manifest["phases"] = phases.json();
     write_atomic(
-        &exp_dir.join(name),
+        &exp_dir.join(file_name(shard)),
         serde_json::to_string_pretty(&manifest)?.as_bytes(),
     )
+}
+
+fn file_name(shard: Option<(usize, usize)>) -> String {
+    match shard {
+        Some((i, n)) => format!("manifest-shard-{i}-of-{n}.json"),
+        None => "manifest.json".to_string(),
+    }
+}
+
+/// Sets the `phases` of the manifest [`write`] wrote, once the stages after
+/// the store (render, check, report) have run.
+pub fn record_phases(exp_dir: &Path, shard: Option<(usize, usize)>, phases: &Phases) -> Result<()> {
+    let path = exp_dir.join(file_name(shard));
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let mut manifest: Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: not a manifest: {e}", path.display()))?;
+    manifest["phases"] = phases.json();
+    write_atomic(&path, serde_json::to_string_pretty(&manifest)?.as_bytes())
 }

@@ -12,6 +12,7 @@ mod driver;
 pub mod guard;
 pub mod manifest;
 mod merge;
+pub mod phases;
 pub mod progress;
 
 use std::path::PathBuf;
@@ -79,6 +80,8 @@ pub struct SweepReport {
     pub checksums: Vec<(String, usize, String)>,
     /// Per case (this run's or the chunk records'): key and seconds.
     pub case_timing: Vec<serde_json::Value>,
+    /// Wall and CPU seconds of its plan, solve and write phases.
+    pub phases: phases::Phases,
 }
 
 /// Runs every sweep of an experiment, then writes its manifest. `cancel` is
@@ -94,10 +97,13 @@ pub fn run_experiment(
     crate::store::prune_orphans_of(&opts.out, &exp.name)?;
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
+        let planning = phases::Timer::start();
         let plan = sweep.plan()?;
         guard::check_plan(&exp.name, sweep, &plan)?;
-        let r = driver::run_sweep(exp, sweep, plan, opts, cancel)
+        let planned = planning.span();
+        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
+        r.phases.plan += planned;
         reports.push(r);
     }
     if !opts.quiet {
