@@ -97,7 +97,7 @@ fn run_waves(
 ) -> Result<usize> {
     let (n, t) = (engine.problem.n(), engine.plan.t);
     let stored: u64 = (0..=until).map(|k| engine.plan.wave(k).len() as u64).sum();
-    let bar = crate::sweep::progress_bar(stored << (n - t), false);
+    let bar = crate::progress::progress_bar(stored << (n - t), false);
     bar.set_prefix("board");
     let progress = |d: u64| bar.inc(d);
     for k in 0..=until {
