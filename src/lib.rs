@@ -3,12 +3,13 @@
 //! Solve, sweep, tabulate and plot Nim-like games.
 //!
 //! Architecture: layers, each module using only the layers below it (the
-//! test `tests/layers.rs` reads the `crate::` paths and fails on a cycle).
+//! test `tests/layers.rs` reads the `crate::` paths and fails on a cycle or
+//! on an edge up this order).
 //!
 //! 0. [`data`] — typed columns, [`data::Table`] and the [`data::Dataset`]
 //!    declarations with their column roles; [`params`] — the parameter tree
 //!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
-//!    tables and figures; [`mem`]; [`cli`].
+//!    tables and figures; [`mem`]; [`cli`]; [`progress`] — the progress bar.
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;
 //!    [`period`] — minimal period/preperiod; [`lattice`] — 2-D periodic
 //!    structure of a set in a box (docs/lattice.md); [`expr`] — the conjecture
@@ -47,6 +48,7 @@ pub mod period;
 #[cfg(test)]
 mod pipeline_tests;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod report;
 pub mod spec;

@@ -174,6 +174,33 @@ pub fn fmt_bytes(b: u64) -> String {
     }
 }
 
+/// The memory to plan with when none is given: half the available memory.
+pub fn default_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(4 << 30, |kb| kb * 1024 / 2)
+}
+
+/// The Slurm allocation of this task, if any (`SLURM_MEM_PER_NODE` or
+/// `SLURM_MEM_PER_CPU` × CPUs, in MiB).
+pub fn slurm_memory() -> Option<u64> {
+    let var = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    if let Some(mb) = var("SLURM_MEM_PER_NODE") {
+        return Some(mb << 20);
+    }
+    let per_cpu = var("SLURM_MEM_PER_CPU")?;
+    Some((per_cpu * var("SLURM_CPUS_PER_TASK").unwrap_or(1)) << 20)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

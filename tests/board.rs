@@ -204,6 +204,52 @@ fn board_counts_of_t5_by_hand() {
     }
 }
 
+#[test]
+fn board_accepts_misere_with_its_accent_as_the_family_does() {
+    // `--play misère` is read by the family's parser (as `nimlab solve lines`
+    // and a spec read it): the same game as `misere`. By hand, as above: in
+    // misère play no piece left is N, one piece P, two pieces N.
+    let dir = tempfile::tempdir().unwrap();
+    let mut answers = Vec::new();
+    for play in ["misère", "misere"] {
+        let d = dir.path().join(play);
+        let v = json(&ok(&[
+            "board",
+            "solve",
+            "--triangle",
+            "4",
+            "--take",
+            "max:2",
+            "--play",
+            play,
+            "--slice-pieces",
+            "2",
+            "--dir",
+            d.to_str().unwrap(),
+            "--json",
+        ]));
+        let c = board_counts(&v);
+        assert_eq!(c.len(), 11);
+        assert_eq!([c[0].1, c[1].1, c[2].1], [0, 10, 0], "{play}");
+        assert_eq!(v["play"], "misere", "{play}");
+        answers.push(v);
+    }
+    assert_eq!(answers[0], answers[1]);
+    let v = json(&ok(&[
+        "board",
+        "solve",
+        "--in-memory",
+        "--triangle",
+        "4",
+        "--take",
+        "max:2",
+        "--play",
+        "misère",
+        "--json",
+    ]));
+    assert_eq!(board_counts(&v), board_counts(&answers[0]));
+}
+
 /// `status --waves`: (wave, stored, complete).
 fn waves(d: &str) -> Vec<(usize, usize, usize)> {
     ok(&["board", "status", "--dir", d, "--waves"])

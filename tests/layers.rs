@@ -1,7 +1,10 @@
 //! The top-level modules of `src/` form a directed acyclic graph: a module
 //! may use the ones below it, never one that (directly or not) uses it back.
 //! The graph is read from the code itself: every `crate::<module>` path
-//! outside comments, including `use crate::{a, b::c}` groups.
+//! outside comments, including `use crate::{a, b::c}` groups. Every edge
+//! also goes down (or stays within a layer) in the layer order that
+//! `src/lib.rs` documents (`//! 0. [`data`] …`, `//! 1. …`), and every
+//! module is in that order.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -142,6 +145,122 @@ fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         }
     }
     None
+}
+
+/// The layer of each top-level module, as `src/lib.rs`'s documentation
+/// numbers them: a module belongs to the first numbered item whose links
+/// (`[`name`]`, `[`name::Item`]`) name it.
+fn documented_layers(text: &str) -> BTreeMap<String, usize> {
+    let mut layers = BTreeMap::new();
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        let Some(doc) = line.strip_prefix("//!") else {
+            continue;
+        };
+        let doc = doc.trim();
+        if let Some((num, _)) = doc.split_once(". ")
+            && let Ok(k) = num.parse::<usize>()
+        {
+            current = Some(k);
+        } else if doc.is_empty() {
+            current = None;
+        }
+        let Some(k) = current else { continue };
+        let mut rest = doc;
+        while let Some(i) = rest.find("[`") {
+            rest = &rest[i + 2..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            layers.entry(name).or_insert(k);
+        }
+    }
+    layers
+}
+
+/// Modules declared for tests only in `src/lib.rs` (`#[cfg(test)] mod x;`).
+fn test_only_modules(text: &str) -> BTreeSet<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == "#[cfg(test)]")
+        .filter_map(|w| w[1].strip_prefix("mod ")?.strip_suffix(';'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Edges against the documented order (`a → b` with b in a higher layer),
+/// and modules the order leaves out.
+fn layer_violations(
+    g: &BTreeMap<String, BTreeSet<String>>,
+    layers: &BTreeMap<String, usize>,
+    exempt: &BTreeSet<String>,
+) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (m, deps) in g {
+        if exempt.contains(m) {
+            continue;
+        }
+        let Some(&lm) = layers.get(m) else {
+            bad.push(format!(
+                "`{m}` is in no layer of src/lib.rs's documentation"
+            ));
+            continue;
+        };
+        for d in deps {
+            if let Some(&ld) = layers.get(d)
+                && ld > lm
+            {
+                bad.push(format!(
+                    "`{m}` (layer {lm}) uses `{d}` (layer {ld}, above it)"
+                ));
+            }
+        }
+    }
+    bad
+}
+
+fn lib_rs() -> String {
+    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap()
+}
+
+#[test]
+fn edges_go_down_the_layers_lib_rs_documents() {
+    let lib = lib_rs();
+    let layers = documented_layers(&lib);
+    assert!(
+        layers.get("data") == Some(&0) && layers.get("cmd").is_some_and(|&k| k >= 5),
+        "cannot read the layers from src/lib.rs: {layers:?}"
+    );
+    let bad = layer_violations(&graph(), &layers, &test_only_modules(&lib));
+    assert!(
+        bad.is_empty(),
+        "against the documented layers:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_layer_check_finds_an_upward_edge_and_an_undocumented_module() {
+    let lib = lib_rs();
+    let layers = documented_layers(&lib);
+    let exempt = test_only_modules(&lib);
+    assert!(exempt.contains("pipeline_tests"), "{exempt:?}");
+    let mut g = graph();
+    g.entry("data".into()).or_default().insert("family".into());
+    let bad = layer_violations(&g, &layers, &exempt);
+    assert!(
+        bad.iter()
+            .any(|b| b.starts_with("`data` (layer 0) uses `family`")),
+        "{bad:?}"
+    );
+    g.entry("newcomer".into()).or_default();
+    let bad = layer_violations(&g, &layers, &exempt);
+    assert!(
+        bad.iter().any(|b| b.contains("`newcomer` is in no layer")),
+        "{bad:?}"
+    );
 }
 
 #[test]

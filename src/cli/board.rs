@@ -126,8 +126,8 @@ pub struct BoardSpec {
     /// Which runs may be removed: maximal, any, max:P.
     #[arg(long, default_value = "maximal")]
     pub take: String,
-    /// normal or misere.
-    #[arg(long, default_value = "normal", value_parser = ["normal", "misere"])]
+    /// normal or misere (misère).
+    #[arg(long, default_value = "normal")]
     pub play: String,
 }
 

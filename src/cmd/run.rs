@@ -379,7 +379,8 @@ mod tests {
         let each = plan.cases[0].memory();
         assert!(plan.cases.iter().all(|c| c.memory() == each));
         // Each case writes 100 × 100 positions rows, held twice (table and encoder).
-        let table = 2 * 100 * 100 * crate::family::takeaway::datasets::POSITIONS.row_bytes();
+        let positions = sw.family.datasets().iter().find(|d| d.name == "positions");
+        let table = 2 * 100 * 100 * positions.unwrap().row_bytes();
         assert!(
             plan.cases
                 .iter()

@@ -21,6 +21,7 @@ use watch::Watch;
 pub mod lines;
 pub mod note;
 pub mod octal;
+pub mod outofcore;
 pub mod parity;
 pub mod solved;
 pub mod takeaway;
@@ -211,6 +212,12 @@ pub trait Family: Sync {
     /// their Grundy values, or a winning move. Default: no reason.
     fn explain(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
         let _ = (dataset, table, row);
+        None
+    }
+
+    /// Out-of-core solving of one big board (`nimlab board`), if the family
+    /// offers it. Default: none.
+    fn out_of_core(&self) -> Option<&'static dyn outofcore::OutOfCore> {
         None
     }
 }

@@ -27,6 +27,34 @@ fn live() -> std::sync::MutexGuard<'static, Option<HashSet<PathBuf>>> {
     LIVE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Syncs a directory, so that the renames into it (an atomic write's last
+/// step) survive a crash of the machine: a file's own sync does not make
+/// its new name durable. Where a directory cannot be opened for syncing
+/// (not Unix), nothing is done.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    {
+        let d = fs::File::open(dir).with_context(|| format!("cannot open {}", dir.display()))?;
+        d.sync_all()
+            .with_context(|| format!("cannot sync the directory {}", dir.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` atomically ([`write_atomic`]), then syncs its
+/// directory ([`sync_dir`]): the file is on disk under its name when this
+/// returns.
+pub fn write_durable(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic(path, bytes)?;
+    sync_dir(
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new(".")),
+    )
+}
+
 /// A temporary file that becomes `dest` on [`TempFile::commit`] and is
 /// deleted if dropped before.
 pub struct TempFile {

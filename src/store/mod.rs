@@ -30,7 +30,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-pub use atomic::{TempFile, is_orphan, tmp_owner, write_atomic, write_atomic_with};
+pub use atomic::{
+    TempFile, is_orphan, sync_dir, tmp_owner, write_atomic, write_atomic_with, write_durable,
+};
 
 /// Removes the orphaned temporaries ([`atomic::is_orphan`]) of experiment
 /// `experiment` in `out`: everywhere under `out/<experiment>/` (data, chunk

@@ -21,9 +21,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
 pub use merge::merge_experiment;
-pub use progress::{SolveProgress, progress_bar};
+pub use progress::SolveProgress;
 
 use crate::spec::Experiment;
 

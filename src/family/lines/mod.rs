@@ -42,6 +42,7 @@ pub mod datasets;
 pub mod explain;
 pub mod hexsum;
 mod memo;
+mod outofcore;
 pub mod params;
 pub mod play;
 pub mod retro;
@@ -142,6 +143,9 @@ impl Family for Lines {
     }
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
+    }
+    fn out_of_core(&self) -> Option<&'static dyn crate::family::outofcore::OutOfCore> {
+        Some(&outofcore::LinesBoards)
     }
 }
 

@@ -450,7 +450,9 @@ fn parse_take(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
     let m = n.req("max", "the largest run P a move may take (P ≥ 1)")?;
     let ps = m.ints(0, 1 << 20)?;
     if ps.contains(&0) {
-        return Err(m.err("P = 0 would remove nothing: a move takes a run of 1 to P pieces, so P must be at least 1"));
+        return Err(m.err(format!(
+            "P = 0 would remove nothing: a move takes a run of 1 to P pieces, so P must be at least 1; {allowed}"
+        )));
     }
     Ok(ps.into_iter().map(|p| Take::Max(p as u32)).collect())
 }

@@ -11,8 +11,10 @@
 //! ```
 //!
 //! Every file is written as every nimlab file is ([`crate::store::write_atomic`]:
-//! a temporary name beside it, synced, renamed into place); a slice's record
-//! is written after its table. A slice is complete when its record exists
+//! a temporary name beside it, synced, renamed into place), and its
+//! directory is synced after the rename ([`crate::store::write_durable`]), so
+//! a slice's table is on disk under its name before its record is written,
+//! and the record before the next slice starts. A slice is complete when its record exists
 //! and its table has the right size. The kernel is deterministic, so a slice
 //! solved twice (a requeued task, two tasks at once) writes the same table:
 //! the rename is harmless. Temporaries left by killed processes of this host
@@ -27,7 +29,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::store::atomic::prune_orphans;
-use crate::store::write_atomic;
+use crate::store::write_durable;
 
 /// A sliced solve's directory.
 #[derive(Clone, Debug)]
@@ -148,14 +150,15 @@ impl Store {
         let data = self.data_path(s);
         let dir = data.parent().expect("a slice file has a directory");
         fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        write_atomic(&data, as_bytes(words))
+        // Durable (directory synced) before the record that declares it complete.
+        write_durable(&data, as_bytes(words))
     }
 
     /// Writes slice σ's completion record atomically.
     pub fn write_record(&self, s: u64, record: &Value) -> Result<()> {
         let mut text = serde_json::to_string_pretty(record)?;
         text.push('\n');
-        write_atomic(&self.record_path(s), text.as_bytes())
+        write_durable(&self.record_path(s), text.as_bytes())
     }
 
     /// Reads a whole slice table into `v` (its length).

@@ -1,0 +1,66 @@
+//! Out-of-core solving of one big position (`nimlab board`): a capability a
+//! family may offer ([`crate::family::Family::out_of_core`]). The command
+//! layer parses the command line and calls these methods; the family reads
+//! the board with its own parsers, cuts its table into slices, and writes its
+//! own declared datasets at the end.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Result;
+
+use crate::cli::board::{BoardSpec, CutArgs};
+
+/// Options of `board solve` with a directory.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOpts {
+    /// Stop after this wave.
+    pub until_wave: Option<usize>,
+    /// Delete a slice table once no later slice reads it.
+    pub prune: bool,
+    /// Stop before the slice files would exceed this many bytes.
+    pub disk: Option<u64>,
+    /// Drop slice files from the page cache after use.
+    pub drop_cache: bool,
+    /// Print the answer as JSON.
+    pub json: bool,
+}
+
+/// One array task of `board slice`.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceTask {
+    /// The wave.
+    pub wave: usize,
+    /// The task index.
+    pub task: usize,
+    /// Representatives per task.
+    pub group: usize,
+    /// Memory budget (None: the Slurm allocation, else half the free memory).
+    pub memory: Option<u64>,
+    /// Drop slice files from the page cache after use.
+    pub drop_cache: bool,
+}
+
+/// A family's out-of-core solver of one board: each method is one
+/// subcommand of `nimlab board`, printing its own output.
+pub trait OutOfCore: Sync {
+    /// `board plan`: cut the board's table into slices, write DIR/plan.json.
+    fn plan(&self, board: &BoardSpec, cut: &CutArgs, dir: &Path, json: bool) -> Result<()>;
+    /// `board solve --in-memory`: the whole table at once.
+    fn solve_in_memory(&self, board: &BoardSpec, json: bool, cancel: &AtomicBool) -> Result<()>;
+    /// `board solve --dir`: plan or reuse, solve the waves, finish.
+    fn solve_dir(
+        &self,
+        board: &BoardSpec,
+        cut: &CutArgs,
+        dir: &Path,
+        opts: &SolveOpts,
+        cancel: &AtomicBool,
+    ) -> Result<()>;
+    /// `board slice`: one array task of one wave.
+    fn slice(&self, dir: &Path, task: &SliceTask, cancel: &AtomicBool) -> Result<()>;
+    /// `board finish`: the answer and the datasets from complete slices.
+    fn finish(&self, dir: &Path, json: bool) -> Result<()>;
+    /// `board status`: waves, slices complete, disk used.
+    fn status(&self, dir: &Path, json: bool, waves: bool) -> Result<()>;
+}
