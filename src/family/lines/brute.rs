@@ -4,14 +4,20 @@
 //! per-position exhaustive loop (one byte per position). Every fast path is
 //! tested against these.
 
+#[cfg(test)]
 use std::hash::{Hash, Hasher};
+#[cfg(test)]
 use std::sync::Arc;
 
+#[cfg(test)]
 use super::board::{Board, DIRS, Pt};
+#[cfg(test)]
 use super::rules::Take;
+#[cfg(test)]
 use crate::game::{Game, Play};
 
 /// A board and a rule, shared by all positions of a reference search.
+#[cfg(test)]
 #[derive(Debug)]
 pub struct Geo {
     /// The board.
@@ -21,6 +27,7 @@ pub struct Geo {
 }
 
 /// A position: which pieces of the board are present.
+#[cfg(test)]
 #[derive(Clone, Debug)]
 pub struct Pos {
     /// Bit i set: piece i present.
@@ -29,18 +36,22 @@ pub struct Pos {
     pub geo: Arc<Geo>,
 }
 
+#[cfg(test)]
 impl PartialEq for Pos {
     fn eq(&self, o: &Pos) -> bool {
         self.x == o.x
     }
 }
+#[cfg(test)]
 impl Eq for Pos {}
+#[cfg(test)]
 impl Hash for Pos {
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.x.hash(h);
     }
 }
 
+#[cfg(test)]
 impl Pos {
     fn present(&self, p: Pt) -> bool {
         self.geo
@@ -50,6 +61,7 @@ impl Pos {
     }
 }
 
+#[cfg(test)]
 impl Game for Pos {
     /// The removed pieces.
     type Move = u64;
@@ -113,6 +125,7 @@ impl Game for Pos {
 /// numbers, so increasing order is safe), P iff no legal move reaches a
 /// P-position; with no move at all the mover loses (normal) or wins (misère).
 /// One byte per position.
+#[cfg(test)]
 pub fn exhaustive_bytes(n: usize, moves: &[(u64, u64)], play: Play) -> Vec<u8> {
     assert!(n <= 30, "the reference loop is for small boards");
     let size = 1usize << n;

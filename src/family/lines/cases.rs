@@ -9,9 +9,9 @@ use rayon::prelude::*;
 
 use super::board::{Hex, Shape};
 use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, CUTS, PERIODS, POSITIONS, REGIONS};
+use super::dispatch::{Method, Solved, method_for, solve_board};
 use super::hexsum::HexSolver;
 use super::rules::Take;
-use super::solving::{Method, Solved, method_for, solve_board};
 use super::{Group, retro};
 use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;

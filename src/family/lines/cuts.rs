@@ -4,9 +4,9 @@
 
 use super::cases::LinesCase;
 use super::components::{Components, Mex};
+use super::dispatch::Solved;
 use super::rows::{dict, enum_repeat};
 use super::rules::{legal_distinct, moves, run_cells, run_text};
-use super::solving::Solved;
 use crate::data::{DictVec, IntListVec, Table, Values};
 use crate::game::PLAYS;
 

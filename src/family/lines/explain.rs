@@ -12,11 +12,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::board::{Hex, Shape};
 use super::components::Components;
+use super::dispatch::distinct_sets;
 use super::hexsum::HexSolver;
 use super::params::{parse_shape_map, parse_takes};
 use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
-use super::solving::distinct_sets;
 use crate::data::{Cell, Table};
 use crate::game::Play;
 use crate::params::{Node, parse_yaml};

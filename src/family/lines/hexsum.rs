@@ -13,7 +13,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::board::{DIRS, Hex, Pt, canonical_sides, side_images};
+use super::board::{Hex, Pt, canonical_sides, side_images};
 use super::chordtab::{ChordTable, Hx};
 use super::components::Mex;
 use super::memo::Sharded;
@@ -345,14 +345,4 @@ impl HexSolver {
         }
         (g, out)
     }
-}
-
-/// A chord as text, like [`super::rules::run_text`].
-pub fn chord_text(h: &Hex, c: Chord) -> String {
-    super::rules::run_text(&HexSolver::chord_cells(h, c), c.dir as usize)
-}
-
-/// Direction of a chord.
-pub fn chord_dir(c: Chord) -> Pt {
-    DIRS[c.dir as usize]
 }

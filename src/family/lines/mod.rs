@@ -26,36 +26,36 @@
 //! count tables the exhaustive bitmap analysis of [`retro`].
 //!
 //! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
-//! and [`rows`] (solving a case, filling its typed rows), [`solving`] (which
+//! and [`rows`] (solving a case, filling its typed rows), [`dispatch`] (which
 //! solver a board gets), [`datasets`] and [`views`] (declared once),
 //! [`solve`] (`nimlab solve lines`), [`play`] (`nimlab play lines`, with
 //! `play.js` for its page).
 
 pub mod board;
-pub mod brute;
-pub mod cases;
-pub mod census;
+pub(crate) mod brute;
+pub(crate) mod cases;
+pub(crate) mod census;
 pub mod chordtab;
-pub mod components;
-pub mod cuts;
+pub(crate) mod components;
+pub(crate) mod cuts;
 pub mod datasets;
-pub mod explain;
-pub mod hexsum;
+pub(crate) mod dispatch;
+pub(crate) mod explain;
+pub(crate) mod hexsum;
 mod memo;
 mod outofcore;
-pub mod params;
-pub mod play;
+pub(crate) mod params;
+pub(crate) mod play;
 pub mod retro;
-pub mod rows;
+pub(crate) mod rows;
 pub mod rules;
 pub mod sequences;
-pub mod slices;
-pub mod solve;
-pub mod solving;
-pub mod views;
+pub(crate) mod slices;
+pub(crate) mod solve;
+pub(crate) mod views;
 
+pub use dispatch::{Solved, solve_board};
 pub use rows::closed_form;
-pub use solving::{Solved, solve_board};
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;

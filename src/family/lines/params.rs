@@ -5,9 +5,9 @@ use std::sync::{Arc, OnceLock};
 use super::board::{self, Hex, Shape, closes, parse_mask};
 use super::cases::LinesCase;
 use super::census::{CensusCase, Enumeration};
+use super::dispatch::{Method, feasibility, method_for};
 use super::hexsum::{self, HexSolver};
 use super::rules::Take;
-use super::solving::{Method, feasibility, method_for};
 use super::{Group, views};
 use crate::family::note::Note;
 use crate::family::{Case, Plan};
@@ -213,175 +213,206 @@ pub(crate) fn parse_shape_map(
             });
         }
         "sum" => parse_sum(&node, groups, notes)?,
-        "hexagons" => {
-            node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
-            let max_pieces = node
-                .get("max_pieces")
-                .map(|n| n.int(1, i64::MAX))
-                .transpose()?;
-            let max_side = match node.get("max_side") {
-                Some(n) => n.int(1, 1023)? as u32,
-                None => match max_pieces {
-                    // A hexagon with a side of s pieces has at least s pieces.
-                    Some(k) => k.min(1023) as u32,
-                    None => return Err(node.err("give `max_side: L` and/or `max_pieces: K`")),
-                },
-            };
-            let min_side = node
-                .get("min_side")
-                .map(|n| n.int(1, max_side as i64))
-                .transpose()?
-                .unwrap_or(1) as u32;
-            let e = Enumeration {
-                min_side,
-                max_side,
-                max_pieces: max_pieces.map_or(u64::MAX, |k| k as u64),
-            };
-            let all = e.boards();
-            if all.is_empty() {
-                return Err(node.err("no equiangular hexagon satisfies these bounds"));
-            }
-            // One group per largest side.
-            let mut i = 0;
-            while i < all.len() {
-                let m = *all[i].iter().max().unwrap();
-                let mut j = i;
-                while j < all.len() && *all[j].iter().max().unwrap() == m {
-                    j += 1;
-                }
-                // Split big blocks so the driver can balance and resume.
-                for chunk in all[i..j].chunks(20_000) {
-                    groups.push(Group {
-                        label: format!("largest side {m}"),
-                        shapes: chunk.iter().map(|&p| Shape::Hexagon(p)).collect(),
-                        along: None,
-                        census: Some(e),
-                    });
-                }
-                i = j;
-            }
+        "hexagons" => parse_hexagons(&node, groups)?,
+        _ => parse_sides(item, &node, kind, along, groups, notes)?,
+    }
+    Ok(())
+}
+
+/// `hexagons: {max_side: L, min_side: M, max_pieces: K}`: every equiangular
+/// hexagon within the bounds, one group per largest side (blocks of 20000).
+fn parse_hexagons(node: &Node<'_>, groups: &mut Vec<Group>) -> Result<(), SpecError> {
+    node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
+    let max_pieces = node
+        .get("max_pieces")
+        .map(|n| n.int(1, i64::MAX))
+        .transpose()?;
+    let max_side = match node.get("max_side") {
+        Some(n) => n.int(1, 1023)? as u32,
+        None => match max_pieces {
+            // A hexagon with a side of s pieces has at least s pieces.
+            Some(k) => k.min(1023) as u32,
+            None => return Err(node.err("give `max_side: L` and/or `max_pieces: K`")),
+        },
+    };
+    let min_side = node
+        .get("min_side")
+        .map(|n| n.int(1, max_side as i64))
+        .transpose()?
+        .unwrap_or(1) as u32;
+    let e = Enumeration {
+        min_side,
+        max_side,
+        max_pieces: max_pieces.map_or(u64::MAX, |k| k as u64),
+    };
+    let all = e.boards();
+    if all.is_empty() {
+        return Err(node.err("no equiangular hexagon satisfies these bounds"));
+    }
+    // One group per largest side.
+    let mut i = 0;
+    while i < all.len() {
+        let m = *all[i].iter().max().unwrap();
+        let mut j = i;
+        while j < all.len() && *all[j].iter().max().unwrap() == m {
+            j += 1;
         }
-        _ => {
-            let names = param_names(kind);
-            let items = node.items();
-            if items.len() != names.len() || (names.len() > 1 && !node.value().is_array()) {
-                return Err(node.err(format!(
-                    "`{kind}` takes {} ({}), each a number, a range \"a..b\" or a list",
-                    if names.len() == 1 {
-                        "one value".to_string()
-                    } else {
-                        format!("a list of {} values", names.len())
-                    },
+        // Split big blocks so the driver can balance and resume.
+        for chunk in all[i..j].chunks(20_000) {
+            groups.push(Group {
+                label: format!("largest side {m}"),
+                shapes: chunk.iter().map(|&p| Shape::Hexagon(p)).collect(),
+                along: None,
+                census: Some(e),
+            });
+        }
+        i = j;
+    }
+    Ok(())
+}
+
+/// A shape given by its parameters (`triangle: n`, `trapezoid: [x, y]`,
+/// `hexagon: [p0..p5]`…), each a number, a range or a list: one board per
+/// combination, grouped into sequences along `along`.
+fn parse_sides(
+    item: &Node<'_>,
+    node: &Node<'_>,
+    kind: &str,
+    along: Option<&str>,
+    groups: &mut Vec<Group>,
+    notes: &mut Vec<Note>,
+) -> Result<(), SpecError> {
+    let names = param_names(kind);
+    let items = node.items();
+    if items.len() != names.len() || (names.len() > 1 && !node.value().is_array()) {
+        return Err(node.err(format!(
+            "`{kind}` takes {} ({}), each a number, a range \"a..b\" or a list",
+            if names.len() == 1 {
+                "one value".to_string()
+            } else {
+                format!("a list of {} values", names.len())
+            },
+            names.join(", ")
+        )));
+    }
+    let mut vals: Vec<Vec<u32>> = Vec::new();
+    for it in &items {
+        vals.push(
+            it.ints(1, MAX_PARAM)?
+                .into_iter()
+                .map(|x| x as u32)
+                .collect(),
+        );
+    }
+    let along_idx = match along {
+        Some(a) => match names.iter().position(|n| *n == a) {
+            Some(i) => Some(i),
+            None => {
+                return Err(item.err(format!(
+                    "`along: {a}` is not a parameter of `{kind}`; its parameters are {}",
                     names.join(", ")
                 )));
             }
-            let mut vals: Vec<Vec<u32>> = Vec::new();
-            for it in &items {
-                vals.push(
-                    it.ints(1, MAX_PARAM)?
-                        .into_iter()
-                        .map(|x| x as u32)
-                        .collect(),
-                );
-            }
-            let along_idx = match along {
-                Some(a) => match names.iter().position(|n| *n == a) {
-                    Some(i) => Some(i),
-                    None => {
-                        return Err(item.err(format!(
-                            "`along: {a}` is not a parameter of `{kind}`; its parameters are {}",
-                            names.join(", ")
-                        )));
-                    }
-                },
-                None => (0..names.len()).rev().find(|&i| vals[i].len() > 1),
-            };
-            // The product of the values, grouped by every parameter except `along`.
-            let product: f64 = vals.iter().map(|v| v.len() as f64).product();
-            if product > 5e6 {
-                return Err(node.err(format!(
-                    "these ranges make {product:.0} boards; at most 5000000 per shape (for every hexagon up to a size use `hexagons: {{max_side: L}}`)"
-                )));
-            }
-            let mut combos: Vec<Vec<u32>> = vec![vec![]];
-            for v in &vals {
-                combos = combos
-                    .into_iter()
-                    .flat_map(|c| v.iter().map(move |&x| [c.clone(), vec![x]].concat()))
-                    .collect();
-            }
-            let total = combos.len();
-            if kind == "hexagon" {
-                let single = total == 1;
-                combos.retain(|c| closes([c[0], c[1], c[2], c[3], c[4], c[5]]));
-                if combos.is_empty() {
-                    let msg = "the sides do not close: an equiangular hexagon needs p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5 (report 000's Lemma 8)";
-                    return Err(node.err(if single {
-                        format!("{msg}; got {}", node_text(&vals))
-                    } else {
-                        format!("{msg}; no combination of these ranges does")
-                    }));
-                }
-                if combos.len() < total {
-                    notes.push(
-                        Note::about(
-                            item.path(),
-                            "boards",
-                            "skipped side combinations that do not close",
-                        )
-                        .counting((total - combos.len()) as u64),
-                    );
-                }
-            }
-            let mut order: Vec<Vec<u32>> = Vec::new();
-            let mut by_key: Vec<Vec<Vec<u32>>> = Vec::new();
-            for c in combos {
-                let key: Vec<u32> = c
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| if Some(i) == along_idx { 0 } else { x })
-                    .collect();
-                match order.iter().position(|k| *k == key) {
-                    Some(p) => by_key[p].push(c),
-                    None => {
-                        order.push(key);
-                        by_key.push(vec![c]);
-                    }
-                }
-            }
-            for members in by_key {
-                let shapes: Vec<Shape> = members.iter().map(|c| make_shape(kind, c)).collect();
-                let (label, along) = match along_idx {
-                    Some(a) if members.len() > 1 => (
-                        sequence_name(kind, &members[0], a),
-                        Some((
-                            names[a].to_string(),
-                            members.iter().map(|c| c[a] as i64).collect(),
-                        )),
-                    ),
-                    _ => (shapes[0].name(), None),
-                };
-                if along.is_none() && shapes.len() > 1 {
-                    for s in shapes {
-                        groups.push(Group {
-                            label: s.name(),
-                            shapes: vec![s],
-                            along: None,
-                            census: None,
-                        });
-                    }
-                } else {
-                    groups.push(Group {
-                        label,
-                        shapes,
-                        along,
-                        census: None,
-                    });
-                }
+        },
+        None => (0..names.len()).rev().find(|&i| vals[i].len() > 1),
+    };
+    // The product of the values, grouped by every parameter except `along`.
+    let product: f64 = vals.iter().map(|v| v.len() as f64).product();
+    if product > 5e6 {
+        return Err(node.err(format!(
+            "these ranges make {product:.0} boards; at most 5000000 per shape (for every hexagon up to a size use `hexagons: {{max_side: L}}`)"
+        )));
+    }
+    let mut combos: Vec<Vec<u32>> = vec![vec![]];
+    for v in &vals {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| v.iter().map(move |&x| [c.clone(), vec![x]].concat()))
+            .collect();
+    }
+    let total = combos.len();
+    if kind == "hexagon" {
+        let single = total == 1;
+        combos.retain(|c| closes([c[0], c[1], c[2], c[3], c[4], c[5]]));
+        if combos.is_empty() {
+            let msg = "the sides do not close: an equiangular hexagon needs p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5 (report 000's Lemma 8)";
+            return Err(node.err(if single {
+                format!("{msg}; got {}", node_text(&vals))
+            } else {
+                format!("{msg}; no combination of these ranges does")
+            }));
+        }
+        if combos.len() < total {
+            notes.push(
+                Note::about(
+                    item.path(),
+                    "boards",
+                    "skipped side combinations that do not close",
+                )
+                .counting((total - combos.len()) as u64),
+            );
+        }
+    }
+    push_sequences(kind, names, along_idx, combos, groups);
+    Ok(())
+}
+
+/// The boards of every combination, grouped by every parameter except the
+/// one at `along_idx` (a sequence along it); a group of one board each
+/// where there is no sequence.
+fn push_sequences(
+    kind: &str,
+    names: &[&str],
+    along_idx: Option<usize>,
+    combos: Vec<Vec<u32>>,
+    groups: &mut Vec<Group>,
+) {
+    let mut order: Vec<Vec<u32>> = Vec::new();
+    let mut by_key: Vec<Vec<Vec<u32>>> = Vec::new();
+    for c in combos {
+        let key: Vec<u32> = c
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| if Some(i) == along_idx { 0 } else { x })
+            .collect();
+        match order.iter().position(|k| *k == key) {
+            Some(p) => by_key[p].push(c),
+            None => {
+                order.push(key);
+                by_key.push(vec![c]);
             }
         }
     }
-    Ok(())
+    for members in by_key {
+        let shapes: Vec<Shape> = members.iter().map(|c| make_shape(kind, c)).collect();
+        let (label, along) = match along_idx {
+            Some(a) if members.len() > 1 => (
+                sequence_name(kind, &members[0], a),
+                Some((
+                    names[a].to_string(),
+                    members.iter().map(|c| c[a] as i64).collect(),
+                )),
+            ),
+            _ => (shapes[0].name(), None),
+        };
+        if along.is_none() && shapes.len() > 1 {
+            for s in shapes {
+                groups.push(Group {
+                    label: s.name(),
+                    shapes: vec![s],
+                    along: None,
+                    census: None,
+                });
+            }
+        } else {
+            groups.push(Group {
+                label,
+                shapes,
+                along,
+                census: None,
+            });
+        }
+    }
 }
 
 /// A board written as text: its name (the `name` column: `T(5)`, `A(2,7)`,

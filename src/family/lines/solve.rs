@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::board::{self, Board, Pt};
+use super::board::{self, Board, Pt, Shape};
 use super::class_of;
+use super::dispatch::{Method, Solved, feasibility, method_for, solve_board};
 use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};
-use super::rules::run_text;
-use super::solving::{Method, feasibility, method_for, solve_board};
+use super::rules::{Take, run_text};
 use crate::family::Answer;
-use crate::family::solved::{self, Solved, WinningMove};
+use crate::family::solved::{self, WinningMove};
 use crate::family::watch::Watch;
 use crate::game::Play;
 use crate::params::{CliArg, CliForm, Node};
@@ -35,8 +35,39 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("memo_gib", CliForm::Yaml),
 ];
 
+/// What `nimlab solve lines` was asked: the board, its rule, the pieces
+/// removed from it and the options.
+struct Request {
+    shape: Shape,
+    take: Take,
+    play: Play,
+    counts: bool,
+    memo_budget: u64,
+    /// Pieces removed from the full board (a position on it).
+    removed: Vec<Pt>,
+}
+
 /// `nimlab solve lines`: one board's outcome, Grundy value and winning first moves.
 pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
+    let q = request(pos)?;
+    let full_board = q.shape.board();
+    let board = position_board(&full_board, &q.removed);
+    let empty = board.is_none() && !q.removed.is_empty();
+    let t0 = Instant::now();
+    let r = run(&q, &full_board, board.as_ref(), empty, watch)?;
+    let secs = t0.elapsed().as_secs_f64();
+    let pieces = if empty {
+        0
+    } else {
+        board.as_ref().unwrap_or(&full_board).len()
+    };
+    let text = answer_text(&q, &full_board, &r, pieces, secs);
+    let json = answer_solved(&q, &r, pieces, secs).json();
+    Ok(Answer { text, json })
+}
+
+/// Reads and checks the parameters.
+fn request(pos: &Node<'_>) -> anyhow::Result<Request> {
     let mut keys: Vec<&str> = SHAPE_KEYS
         .iter()
         .copied()
@@ -54,7 +85,7 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
             .err(format!("give the board once: either --board or --{k}"))
             .into());
     }
-    let shape = &one_board(pos)?;
+    let shape = one_board(pos)?;
     let (take, play) = one_rule(pos)?;
     let counts = pos
         .get("counts")
@@ -67,8 +98,19 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
         .transpose()?
         .unwrap_or(DEFAULT_MEMO_GIB) as u64
         * (1 << 30);
-    let full_board = shape.board();
-    // A position of the board: pieces removed.
+    let removed = removed_points(pos, &shape.board())?;
+    Ok(Request {
+        shape,
+        take,
+        play,
+        counts,
+        memo_budget,
+        removed,
+    })
+}
+
+/// `remove:`: points of the board, each `[q, r]`.
+fn removed_points(pos: &Node<'_>, full_board: &Board) -> anyhow::Result<Vec<Pt>> {
     let mut removed: Vec<Pt> = Vec::new();
     if let Some(r) = pos.get("remove") {
         for it in r.items() {
@@ -85,60 +127,71 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
             removed.push(p);
         }
     }
-    let board = if removed.is_empty() {
-        None
-    } else {
-        let pts: Vec<Pt> = full_board
-            .points
-            .iter()
-            .copied()
-            .filter(|p| !removed.contains(p))
-            .collect();
-        if pts.is_empty() {
-            // Every piece removed (where a winning move may lead): the game is
-            // over; the player to move has lost (normal) or won (misère).
-            None
-        } else {
-            Some(Board::from_points(pts, None))
-        }
-    };
-    let empty = board.is_none() && !removed.is_empty();
-    let b = board.clone().unwrap_or_else(|| full_board.clone());
-    // A position with pieces removed is no longer a full hexagon: components.
-    let m = if board.is_some() && play == Play::Normal {
-        Method::Components
-    } else {
-        method_for(shape, take, play, true)
-    };
-    let cancel = AtomicBool::new(false);
-    let t0 = Instant::now();
-    let r = if empty {
-        super::solving::Solved {
-            is_p: play == Play::Normal,
-            grundy: (play == Play::Normal).then_some(0),
+    Ok(removed)
+}
+
+/// The board left after `removed` (None: nothing removed, or every piece
+/// removed).
+fn position_board(full_board: &Board, removed: &[Pt]) -> Option<Board> {
+    if removed.is_empty() {
+        return None;
+    }
+    let pts: Vec<Pt> = full_board
+        .points
+        .iter()
+        .copied()
+        .filter(|p| !removed.contains(p))
+        .collect();
+    // Every piece removed (where a winning move may lead): the game is
+    // over; the player to move has lost (normal) or won (misère).
+    (!pts.is_empty()).then(|| Board::from_points(pts, None))
+}
+
+/// Solves the board (or the position on it) by the method it gets.
+fn run(
+    q: &Request,
+    full_board: &Board,
+    board: Option<&Board>,
+    empty: bool,
+    watch: &dyn Watch,
+) -> anyhow::Result<Solved> {
+    if empty {
+        return Ok(Solved {
+            is_p: q.play == Play::Normal,
+            grundy: (q.play == Play::Normal).then_some(0),
             wins: Vec::new(),
             method: "empty",
             counts: None,
             memo: None,
-        }
+        });
+    }
+    let b = board.unwrap_or(full_board);
+    // A position with pieces removed is no longer a full hexagon: components.
+    let m = if board.is_some() && q.play == Play::Normal {
+        Method::Components
     } else {
-        feasibility(b.len() as u64, m, counts).map_err(anyhow::Error::msg)?;
-        solve_board(
-            Some(shape),
-            board.as_ref(),
-            take,
-            play,
-            counts,
-            true,
-            None,
-            memo_budget,
-            watch,
-            &cancel,
-        )?
+        method_for(&q.shape, q.take, q.play, true)
     };
-    let secs = t0.elapsed().as_secs_f64();
-    let pieces = if empty { 0 } else { b.len() };
-    let win_cells: Vec<Pt> = r.wins.first().map(|w| w.1.clone()).unwrap_or_default();
+    let cancel = AtomicBool::new(false);
+    feasibility(b.len() as u64, m, q.counts).map_err(anyhow::Error::msg)?;
+    solve_board(
+        Some(&q.shape),
+        board,
+        q.take,
+        q.play,
+        q.counts,
+        true,
+        None,
+        q.memo_budget,
+        watch,
+        &cancel,
+    )
+}
+
+/// The answer for people: the board, outcome, Grundy value, winning moves,
+/// picture, counts and the solver used.
+fn answer_text(q: &Request, full_board: &Board, r: &Solved, pieces: usize, secs: f64) -> String {
+    let (shape, removed) = (&q.shape, &q.removed);
     let mut text = format!(
         "board {} ({}), {} pieces{}, take {}, {} play\n",
         shape.text(),
@@ -156,8 +209,8 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
                     .join(" ")
             )
         },
-        take.text(),
-        play.as_str()
+        q.take.text(),
+        q.play.as_str()
     );
     if let Some(p) = shape.sides().filter(|_| removed.is_empty()) {
         let _ = writeln!(
@@ -169,6 +222,23 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
                 .join(", ")
         );
     }
+    outcome_text(&mut text, r);
+    if full_board.len() <= 400 {
+        let win_cells: Vec<Pt> = r.wins.first().map(|w| w.1.clone()).unwrap_or_default();
+        let present = |i: usize| !removed.contains(&full_board.points[i]);
+        let mark = |i: usize| win_cells.contains(&full_board.points[i]);
+        let _ = writeln!(
+            text,
+            "board (O piece, . removed, X the first winning move):\n{}",
+            full_board.picture(&present, &mark).trim_end()
+        );
+    }
+    solver_text(&mut text, q.play, r, secs);
+    text
+}
+
+/// Outcome, Grundy value and winning moves.
+fn outcome_text(text: &mut String, r: &Solved) {
     let _ = writeln!(
         text,
         "outcome: {} ({})",
@@ -200,15 +270,10 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
                 .join("; ")
         );
     }
-    if full_board.len() <= 400 {
-        let present = |i: usize| !removed.contains(&full_board.points[i]);
-        let mark = |i: usize| win_cells.contains(&full_board.points[i]);
-        let _ = writeln!(
-            text,
-            "board (O piece, . removed, X the first winning move):\n{}",
-            full_board.picture(&present, &mark).trim_end()
-        );
-    }
+}
+
+/// The counts table, if asked, and the solver with its time and memo.
+fn solver_text(text: &mut String, play: Play, r: &Solved, secs: f64) {
     if let Some(c) = &r.counts {
         let _ = writeln!(
             text,
@@ -232,6 +297,11 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
             let _ = writeln!(text, "solver: {} ({secs:.3} s)", r.method);
         }
     }
+}
+
+/// The answer for scripts, in the shape every family's `solve` shares.
+fn answer_solved(q: &Request, r: &Solved, pieces: usize, secs: f64) -> solved::Solved {
+    let (shape, take, play, removed) = (&q.shape, q.take, q.play, &q.removed);
     let position = |removed: &[Pt]| {
         let mut m = solved::map(json!({ "board": shape.text() }));
         if !removed.is_empty() {
@@ -257,11 +327,11 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
             }
         })
         .collect();
-    let solved = Solved {
+    solved::Solved {
         family: "lines",
         rule: format!("{} {}", take.text(), play.as_str()),
         game: solved::map(json!({"take": take.text(), "play": play.as_str()})),
-        position: position(&removed),
+        position: position(removed),
         is_p: r.is_p,
         grundy: r.grundy.map(u64::from),
         winning_moves,
@@ -276,7 +346,5 @@ pub fn solve(pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
             "memo_components": r.memo.map(|m| m.0),
             "memo_bytes": r.memo.map(|m| m.1),
         })),
-    };
-    let json = solved.json();
-    Ok(Answer { text, json })
+    }
 }

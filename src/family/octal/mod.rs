@@ -21,19 +21,20 @@
 //! [`datasets`] and [`views`] (declared once), [`solve`] (`nimlab solve
 //! octal`), [`play`] (`nimlab play octal`, with `play.js` for its page).
 
-pub mod brute;
-pub mod cases;
+#[cfg(test)]
+pub(crate) mod brute;
+pub(crate) mod cases;
 pub mod code;
-pub mod datasets;
+pub(crate) mod datasets;
 pub mod kernel;
-pub mod misere;
-pub mod params;
-pub mod periods;
-pub mod play;
-pub mod rows;
+pub(crate) mod misere;
+pub(crate) mod params;
+pub(crate) mod periods;
+pub(crate) mod play;
+pub(crate) mod rows;
 pub mod sequence;
-pub mod solve;
-pub mod views;
+pub(crate) mod solve;
+pub(crate) mod views;
 
 #[cfg(test)]
 mod tests;

@@ -32,6 +32,7 @@ pub fn proven<T: PartialEq>(g: &[T], t: usize) -> Option<Period> {
 /// The theorem's check for a given period and preperiod (for the evidence
 /// text and the tests): does the data window cover `e ≤ n < 2e + p + t`
 /// and agree on it?
+#[cfg(test)]
 pub fn window_holds<T: PartialEq>(g: &[T], t: usize, p: usize, e: usize) -> bool {
     let end = 2 * e + p + t;
     end + p <= g.len() && (e..end).all(|n| g[n] == g[n + p])

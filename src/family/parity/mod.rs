@@ -27,16 +27,17 @@
 //! once), [`solve`] (`nimlab solve parity`), [`play`] (`nimlab play parity`,
 //! with `play.js` for its page).
 
-pub mod brute;
-pub mod cases;
-pub mod datasets;
-pub mod explain;
-pub mod params;
-pub mod play;
-pub mod rows;
-pub mod solve;
-pub mod solver;
-pub mod views;
+#[cfg(test)]
+pub(crate) mod brute;
+pub(crate) mod cases;
+pub(crate) mod datasets;
+pub(crate) mod explain;
+pub(crate) mod params;
+pub(crate) mod play;
+pub(crate) mod rows;
+pub(crate) mod solve;
+pub(crate) mod solver;
+pub(crate) mod views;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;

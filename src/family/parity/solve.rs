@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use serde_json::json;
 
+use super::TakeSet;
 use super::params::one_rule;
 use super::rows::{after_text, player_name};
 use super::solver::{Class, Mover, Solution, Variant};
@@ -30,6 +31,14 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("side", CliForm::Yaml),
 ];
 
+/// A position asked: the hands, the pile and the movers to answer for.
+struct Asked {
+    a: u64,
+    b: u64,
+    r: u64,
+    movers: Vec<Mover>,
+}
+
 /// `nimlab solve parity`: who wins a position, with the winning takes.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     pos.expect_keys(&[
@@ -45,6 +54,65 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         "mover",
     ])?;
     let (variant, take) = one_rule(pos)?;
+    let q = asked(pos, variant)?;
+    let (a, b, r) = (q.a, q.b, q.r);
+    // Small piles are computed directly; larger ones are reduced by the proven period.
+    let direct = r <= (1 << 22);
+    let t0 = Instant::now();
+    let s = Solution::solve(
+        variant,
+        take.takes(),
+        if direct { r as usize } else { 0 },
+        &|_| {},
+    );
+    let seconds = t0.elapsed().as_secs_f64();
+    let class = s.class(a, b, r).with_context(|| {
+        format!(
+            "no period proven up to r = {}; cannot answer r = {r}",
+            s.end()
+        )
+    })?;
+    let (na, nb) = names(variant);
+    let mut text = format!(
+        "parity, variant {}, take {} : a = {a} ({na}'s hand), b = {b} ({nb}'s hand), r = {r}\n",
+        variant.as_str(),
+        take.human()
+    );
+    let jm = movers_answer(&mut text, &s, variant, &q);
+    let _ = writeln!(text, "class: {}", class_text(class, variant));
+    let period_text = match s.period {
+        Some(p) => format!(
+            "modulus M = {} (preperiod {}, {})",
+            p.period,
+            p.preperiod,
+            p.status.as_str()
+        ),
+        None => "no period proven".into(),
+    };
+    let _ = writeln!(text, "{period_text}");
+    let mut solved = answer_solved(&s, variant, &take, &q);
+    solved.method = if direct { "table" } else { "period" };
+    solved.seconds = seconds;
+    solved.details = solved::map(json!({
+        "take_set": take.takes(),
+        "class": class.name(variant),
+        "modulus": s.period.map(|p| json!({"M": p.period, "preperiod": p.preperiod, "status": p.status.as_str()})),
+        "movers": jm,
+    }));
+    let json = solved.json();
+    Ok(Answer { text, json })
+}
+
+/// The players' names in the text: `Odd`/`Even` or `A`/`B`.
+fn names(variant: Variant) -> (&'static str, &'static str) {
+    match variant {
+        Variant::Sides => ("Odd", "Even"),
+        Variant::OddWins => ("A", "B"),
+    }
+}
+
+/// Reads the hands, the pile and the mover, and checks the parity of the total.
+fn asked(pos: &Node<'_>, variant: Variant) -> anyhow::Result<Asked> {
     let r = pos
         .req("r", "the pile size, e.g. --r 10")?
         .int(0, i64::MAX)? as u64;
@@ -67,29 +135,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             (hand(&["a"])?, hand(&["b"])?)
         }
     };
-    if (a + b + r) % 2 != variant.total_parity() {
-        let field = if a + b > 0 { "a + b + r" } else { "r" };
-        bail!(
-            "{field} = {} is {}: in variant {} a + b + r must be {} ({})",
-            a + b + r,
-            if (a + b + r).is_multiple_of(2) {
-                "even"
-            } else {
-                "odd"
-            },
-            variant.as_str(),
-            if variant.total_parity() == 0 {
-                "even"
-            } else {
-                "odd"
-            },
-            if variant == Variant::Sides {
-                "the initial pile is even, so both hands end with the same parity"
-            } else {
-                "the initial pile is odd, so exactly one hand ends odd"
-            }
-        );
-    }
+    check_total(variant, a, b, r)?;
     let movers: Vec<Mover> = match pos.get("mover") {
         None => vec![Mover::A, Mover::B],
         Some(m) => {
@@ -102,36 +148,60 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             vec![if w == words[0] { Mover::A } else { Mover::B }]
         }
     };
-    // Small piles are computed directly; larger ones are reduced by the proven period.
-    let direct = r <= (1 << 22);
-    let t0 = Instant::now();
-    let s = Solution::solve(
-        variant,
-        take.takes(),
-        if direct { r as usize } else { 0 },
-        &|_| {},
-    );
-    let seconds = t0.elapsed().as_secs_f64();
-    let class = s.class(a, b, r).with_context(|| {
-        format!(
-            "no period proven up to r = {}; cannot answer r = {r}",
-            s.end()
-        )
-    })?;
-    let (na, nb) = match variant {
-        Variant::Sides => ("Odd", "Even"),
-        Variant::OddWins => ("A", "B"),
-    };
-    let mut text = format!(
-        "parity, variant {}, take {} : a = {a} ({na}'s hand), b = {b} ({nb}'s hand), r = {r}\n",
+    Ok(Asked { a, b, r, movers })
+}
+
+/// a + b + r must have the variant's parity.
+fn check_total(variant: Variant, a: u64, b: u64, r: u64) -> anyhow::Result<()> {
+    if (a + b + r) % 2 == variant.total_parity() {
+        return Ok(());
+    }
+    let field = if a + b > 0 { "a + b + r" } else { "r" };
+    bail!(
+        "{field} = {} is {}: in variant {} a + b + r must be {} ({})",
+        a + b + r,
+        if (a + b + r).is_multiple_of(2) {
+            "even"
+        } else {
+            "odd"
+        },
         variant.as_str(),
-        take.human()
+        if variant.total_parity() == 0 {
+            "even"
+        } else {
+            "odd"
+        },
+        if variant == Variant::Sides {
+            "the initial pile is even, so both hands end with the same parity"
+        } else {
+            "the initial pile is odd, so exactly one hand ends odd"
+        }
     );
-    let position = |a: u64, b: u64, r: u64, m: Mover| {
-        solved::map(json!({"a": a, "b": b, "r": r, "mover": player_name(variant, m)}))
-    };
+}
+
+/// The JSON position of hands a, b, pile r with `m` to move.
+fn position(
+    variant: Variant,
+    a: u64,
+    b: u64,
+    r: u64,
+    m: Mover,
+) -> serde_json::Map<String, serde_json::Value> {
+    solved::map(json!({"a": a, "b": b, "r": r, "mover": player_name(variant, m)}))
+}
+
+/// One line per mover asked (who wins, the winning takes), and the same as
+/// JSON for `details.movers`.
+fn movers_answer(
+    text: &mut String,
+    s: &Solution,
+    variant: Variant,
+    q: &Asked,
+) -> Vec<serde_json::Value> {
+    let (a, b, r) = (q.a, q.b, q.r);
+    let (na, nb) = names(variant);
     let mut jm = Vec::new();
-    for &m in &movers {
+    for &m in &q.movers {
         let wins = s.wins(a, b, r, m).unwrap();
         let winner = if wins { m } else { m.other() };
         let name = |x: Mover| if x == Mover::A { na } else { nb };
@@ -159,11 +229,17 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
                     Mover::B => (a, b + t as u64, r - t as u64),
                 };
                 // The same shape as the top-level `to`: the position after the move.
-                json!({"take": t, "to": position(x, y, z, m.other())})
+                json!({"take": t, "to": position(variant, x, y, z, m.other())})
             }).collect::<Vec<_>>(),
         }));
     }
-    let class_text = match class {
+    jm
+}
+
+/// The class of the position, in words.
+fn class_text(class: Class, variant: Variant) -> String {
+    let (na, nb) = names(variant);
+    match class {
         Class::AbsoluteA => {
             format!("absolute safe state of {na}: {na} wins whoever moves next")
         }
@@ -172,21 +248,14 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         }
         Class::Common => "common safe state: whoever moves next loses".to_string(),
         Class::Neither => "safe for neither: whoever moves next wins".to_string(),
-    };
-    let _ = writeln!(text, "class: {class_text}");
-    let period_text = match s.period {
-        Some(p) => format!(
-            "modulus M = {} (preperiod {}, {})",
-            p.period,
-            p.preperiod,
-            p.status.as_str()
-        ),
-        None => "no period proven".into(),
-    };
-    let _ = writeln!(text, "{period_text}");
-    // The JSON answers the position for the first mover asked (Odd or A
-    // unless --mover); `details.movers` has every mover asked.
-    let m = movers[0];
+    }
+}
+
+/// The answer for scripts, for the first mover asked (Odd or A unless
+/// --mover; `details.movers` has every mover asked). The caller sets the
+/// method, time and details.
+fn answer_solved(s: &Solution, variant: Variant, take: &TakeSet, q: &Asked) -> Solved {
+    let (a, b, r, m) = (q.a, q.b, q.r, q.movers[0]);
     let winning_moves = s
         .winning_takes(a, b, r, m)
         .unwrap()
@@ -198,28 +267,21 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             };
             WinningMove {
                 text: t.to_string(),
-                to: position(x, y, r - t as u64, m.other()),
+                to: position(variant, x, y, r - t as u64, m.other()),
                 extra: solved::map(json!({ "take": t })),
             }
         })
         .collect();
-    let solved = Solved {
+    Solved {
         family: "parity",
         rule: format!("{} take {}", variant.as_str(), take.human()),
         game: solved::map(json!({"variant": variant.as_str(), "take": take.text()})),
-        position: position(a, b, r, m),
+        position: position(variant, a, b, r, m),
         is_p: !s.wins(a, b, r, m).unwrap(),
         grundy: None,
         winning_moves,
-        method: if direct { "table" } else { "period" },
-        seconds,
-        details: solved::map(json!({
-            "take_set": take.takes(),
-            "class": class.name(variant),
-            "modulus": s.period.map(|p| json!({"M": p.period, "preperiod": p.preperiod, "status": p.status.as_str()})),
-            "movers": jm,
-        })),
-    };
-    let json = solved.json();
-    Ok(Answer { text, json })
+        method: "",
+        seconds: 0.0,
+        details: serde_json::Map::new(),
+    }
 }

@@ -82,32 +82,6 @@ impl Variant {
 /// The words a spec may use for [`Variant`].
 pub const VARIANT_WORDS: &[&str] = &["sides", "odd_wins"];
 
-/// A player of the `sides` variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// Wins when both hands end odd.
-    Odd,
-    /// Wins when both hands end even.
-    Even,
-}
-
-impl Side {
-    /// `odd` / `even`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::Odd => "odd",
-            Side::Even => "even",
-        }
-    }
-    /// The other side.
-    pub fn other(self) -> Side {
-        match self {
-            Side::Odd => Side::Even,
-            Side::Even => Side::Odd,
-        }
-    }
-}
-
 /// Swaps the `a` bit of a nibble index `2a + b`.
 #[inline]
 fn swap_a(m: u8) -> u8 {

@@ -193,16 +193,6 @@ fn opt(v: usize) -> Option<i64> {
 }
 
 impl LatticeRows {
-    /// Rows so far.
-    pub fn len(&self) -> usize {
-        self.box_x.len()
-    }
-
-    /// True before the first row.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The rows of one loss set: its model's parts, or one `none` row.
     pub fn push(&mut self, set: &str, plane: Option<usize>, g: &Grid, model: Option<&Model>) {
         match model {

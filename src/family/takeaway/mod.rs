@@ -21,18 +21,19 @@
 //! once), [`solve`] (`nimlab solve takeaway`), [`play`] (`nimlab play
 //! takeaway`: the game against the computer, with `play.js` for its page).
 
-pub mod brute;
-pub mod cases;
-pub mod datasets;
-pub mod explain;
-pub mod lattices;
-pub mod one_heap;
-pub mod params;
+#[cfg(test)]
+pub(crate) mod brute;
+pub(crate) mod cases;
+pub(crate) mod datasets;
+pub(crate) mod explain;
+pub(crate) mod lattices;
+pub(crate) mod one_heap;
+pub(crate) mod params;
 pub mod planes;
-pub mod play;
-pub mod solve;
+pub(crate) mod play;
+pub(crate) mod solve;
 pub mod solver;
-pub mod views;
+pub(crate) mod views;
 
 #[cfg(test)]
 mod lattices_tests;

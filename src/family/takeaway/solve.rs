@@ -220,12 +220,59 @@ pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<P
     })
 }
 
+/// A position of heaps under a rule without repetition limits: a heap's
+/// answer from one heap's sequence, computed directly up to the largest
+/// heap or, beyond a horizon, reduced by the joint state's proven period.
 fn answer_periodic(
     rule: &Rule,
     heaps: &[u64],
     last: Option<u32>,
     maxs: usize,
 ) -> anyhow::Result<PositionAnswer> {
+    let (one, per) = one_heap_with_period(rule, heaps, maxs)?;
+    // Map a heap size to a computed index with the same joint state (at least maxs,
+    // so that every take is legal, as it is for the real heap).
+    let red = |n: u64| -> usize {
+        match &per {
+            None => n as usize,
+            Some(p) => {
+                if n <= p.end as u64 {
+                    return n as usize;
+                }
+                let base = p.preperiod.max(maxs) as u64;
+                (base + (n - base) % p.period as u64) as usize
+            }
+        }
+    };
+    let note = per.map(|p| {
+        format!(
+            "from the proven period {} (preperiod {}) of the joint state",
+            p.period, p.preperiod
+        )
+    });
+    let method = if per.is_some() { "period" } else { "sequence" };
+    let (is_p, grundy, moves) = if heaps.len() == 1 {
+        one_heap_answer(rule, &one, heaps[0], last, &red)
+    } else {
+        nim_sum_answer(&one, heaps, &red)
+    };
+    Ok(PositionAnswer {
+        is_p,
+        grundy,
+        moves,
+        method,
+        note,
+    })
+}
+
+/// One heap's sequence up to the largest heap (no period needed) or up to a
+/// horizon where its joint state's period is proven (the horizon grows
+/// fourfold until one is, up to 2^26).
+fn one_heap_with_period(
+    rule: &Rule,
+    heaps: &[u64],
+    maxs: usize,
+) -> anyhow::Result<(OneHeap, Option<Period>)> {
     let top = *heaps.iter().max().unwrap();
     let mut horizon = (64 * maxs + 64).max(4096);
     loop {
@@ -239,89 +286,70 @@ fn answer_periodic(
             },
             &|_| {},
         );
-        let per = if direct {
-            None
-        } else {
-            match one.witness() {
-                Some(w) => Some(Period {
+        if direct {
+            return Ok((one, None));
+        }
+        match one.witness() {
+            Some(w) => {
+                let per = Period {
                     preperiod: w.1,
                     period: w.0,
                     status: period::Status::Proven,
                     end: one.is_p.len() - 1,
-                }),
-                None if horizon < (1 << 26) => {
-                    horizon *= 4;
-                    continue;
-                }
-                None => bail!("no period proven up to {horizon}; cannot answer heaps this large"),
+                };
+                return Ok((one, Some(per)));
             }
-        };
-        // Map a heap size to a computed index with the same joint state (at least maxs,
-        // so that every take is legal, as it is for the real heap).
-        let red = |n: u64| -> usize {
-            match &per {
-                None => n as usize,
-                Some(p) => {
-                    if n <= p.end as u64 {
-                        return n as usize;
-                    }
-                    let base = p.preperiod.max(maxs) as u64;
-                    (base + (n - base) % p.period as u64) as usize
-                }
-            }
-        };
-        let note = per.map(|p| {
-            format!(
-                "from the proven period {} (preperiod {}) of the joint state",
-                p.period, p.preperiod
-            )
-        });
-        let method = if per.is_some() { "period" } else { "sequence" };
-        let takes = &one.takes;
-        if heaps.len() == 1 {
-            let n = heaps[0];
-            let mut moves = Vec::new();
-            for &s in takes {
-                if s as u64 > n || (rule.no_repeat && last == Some(s)) {
-                    continue;
-                }
-                if one.is_p_after(red(n - s as u64), Some(s)) {
-                    moves.push((0, s));
-                }
-            }
-            let r = red(n);
-            let is_p = match &one.joint {
-                Some(j) => j.child_is_p(r, last),
-                None => one.is_p[r],
-            };
-            let grundy = one.grundy.as_ref().map(|g| g.get(r) as u64);
-            return Ok(PositionAnswer {
-                is_p,
-                grundy,
-                moves,
-                method,
-                note,
-            });
+            None if horizon < (1 << 26) => horizon *= 4,
+            None => bail!("no period proven up to {horizon}; cannot answer heaps this large"),
         }
-        let g = one.grundy.as_ref().unwrap();
-        let x = heaps.iter().fold(0, |a, &h| a ^ g.get(red(h)));
-        let mut moves = Vec::new();
-        if x != 0 {
-            for (i, &h) in heaps.iter().enumerate() {
-                let target = g.get(red(h)) ^ x;
-                for &s in takes {
-                    if s as u64 <= h && g.get(red(h - s as u64)) == target {
-                        moves.push((i, s));
-                    }
-                }
-            }
-        }
-        return Ok(PositionAnswer {
-            is_p: x == 0,
-            grundy: Some(x as u64),
-            moves,
-            method,
-            note,
-        });
     }
+}
+
+/// Moves of one heap of n (the last take `last` barred under `no_repeat`).
+fn one_heap_answer(
+    rule: &Rule,
+    one: &OneHeap,
+    n: u64,
+    last: Option<u32>,
+    red: &dyn Fn(u64) -> usize,
+) -> (bool, Option<u64>, Vec<(usize, u32)>) {
+    let mut moves = Vec::new();
+    for &s in &one.takes {
+        if s as u64 > n || (rule.no_repeat && last == Some(s)) {
+            continue;
+        }
+        if one.is_p_after(red(n - s as u64), Some(s)) {
+            moves.push((0, s));
+        }
+    }
+    let r = red(n);
+    let is_p = match &one.joint {
+        Some(j) => j.child_is_p(r, last),
+        None => one.is_p[r],
+    };
+    let grundy = one.grundy.as_ref().map(|g| g.get(r) as u64);
+    (is_p, grundy, moves)
+}
+
+/// Several heaps: the nim-sum of their Grundy values, and every take that
+/// makes it 0.
+fn nim_sum_answer(
+    one: &OneHeap,
+    heaps: &[u64],
+    red: &dyn Fn(u64) -> usize,
+) -> (bool, Option<u64>, Vec<(usize, u32)>) {
+    let g = one.grundy.as_ref().unwrap();
+    let x = heaps.iter().fold(0, |a, &h| a ^ g.get(red(h)));
+    let mut moves = Vec::new();
+    if x != 0 {
+        for (i, &h) in heaps.iter().enumerate() {
+            let target = g.get(red(h)) ^ x;
+            for &s in &one.takes {
+                if s as u64 <= h && g.get(red(h - s as u64)) == target {
+                    moves.push((i, s));
+                }
+            }
+        }
+    }
+    (x == 0, Some(x as u64), moves)
 }

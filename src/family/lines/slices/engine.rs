@@ -61,8 +61,6 @@ pub struct Engine<'a> {
     pub store: Store,
     /// Renamings by group element (`None` for the identity).
     images: Vec<Option<Image>>,
-    /// Memory budget of a slice solve, bytes.
-    pub memory: u64,
     /// Representatives held in memory at once for renaming (at least 1).
     pub reps_in_memory: usize,
     /// Drop the slice files from the page cache after use, so that every
@@ -128,7 +126,6 @@ impl<'a> Engine<'a> {
             kernel,
             store,
             images,
-            memory,
             reps_in_memory,
             drop_cache: false,
             read: AtomicU64::new(0),
@@ -143,6 +140,7 @@ impl<'a> Engine<'a> {
     }
 
     /// The renaming of group element g (`None` for the identity).
+    #[cfg(test)]
     pub fn image(&self, g: usize) -> Option<&Image> {
         self.images[g].as_ref()
     }

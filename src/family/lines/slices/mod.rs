@@ -52,14 +52,15 @@ use serde_json::{Value, json};
 use super::board::{Board, Pt, Shape};
 use super::cases::LinesCase;
 use super::datasets::{COUNTS, POSITIONS};
+use super::dispatch::{Method, feasibility};
 use super::retro::{self, Move};
 use super::rules::{self, BoardMove, Take, legal_distinct, run_cells};
-use super::solving::{Method, feasibility};
 use super::{Group, Solved};
 use crate::data::{Table, cell_text};
 use crate::game::Play;
 
 pub use engine::Engine;
+#[cfg(test)]
 pub use plan::Plan;
 
 /// A board under a rule: what a sliced solve solves.

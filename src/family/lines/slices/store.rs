@@ -54,11 +54,6 @@ impl Store {
         })
     }
 
-    /// The directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     fn stem(&self, s: u64) -> PathBuf {
         self.dir
             .join("slices")
@@ -136,6 +131,7 @@ impl Store {
     }
 
     /// Reads a whole slice table.
+    #[cfg(test)]
     pub fn read_slice(&self, s: u64, words: usize) -> Result<Vec<u64>> {
         let f = self.open(s)?;
         let mut v: Vec<u64> = crate::mem::zeroed_huge(words);
