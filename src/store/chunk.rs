@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 use super::encode::{Delta, Hybrid, bit_width};
 
 /// The repetition and definition levels of a leaf column chunk.
+#[derive(Clone)]
 pub(super) struct Levels {
     max_def: u32,
     rep: Option<Hybrid>,

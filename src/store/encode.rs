@@ -21,33 +21,65 @@ fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
-/// Appends `values`, `width` bits each, least significant bit first.
-pub(super) fn bit_pack(out: &mut Vec<u8>, values: impl Iterator<Item = u64>, width: u8) {
-    if width == 0 {
-        return;
+/// Appends a miniblock of 32 values below `2^width`, `width` bits each,
+/// least significant bit first: `4 * width` bytes.
+fn pack_mini(out: &mut Vec<u8>, values: &[u64; 32], width: u8) {
+    let start = out.len();
+    out.resize(start + 4 * width as usize, 0);
+    let buf = &mut out[start..];
+    // The common widths with constant shifts (unrolled), the others alike.
+    macro_rules! widths {
+        ($($w:literal)*) => {
+            match width {
+                0 => {}
+                $($w => pack::<$w>(buf, values),)*
+                _ => pack_any(buf, values, width as u32),
+            }
+        };
     }
-    let (mut acc, mut bits) = (0u128, 0u32);
-    for v in values {
-        acc |= (v as u128) << bits;
-        bits += width as u32;
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
+    widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
+}
+
+#[inline(always)]
+fn pack<const W: u32>(buf: &mut [u8], values: &[u64; 32]) {
+    pack_any(buf, values, W);
+}
+
+/// [`pack_mini`]'s packing into `buf` (`4 * w` bytes), `0 < w ≤ 64`.
+#[inline(always)]
+fn pack_any(buf: &mut [u8], values: &[u64; 32], w: u32) {
+    let (mut acc, mut bits, mut at) = (0u64, 0u32, 0);
+    for &x in values {
+        acc |= x << bits;
+        bits += w;
+        if bits >= 64 {
+            buf[at..at + 8].copy_from_slice(&acc.to_le_bytes());
+            at += 8;
+            bits -= 64;
+            // The bits of x that did not fit (none when it ended the word).
+            acc = if bits > 0 { x >> (w - bits) } else { 0 };
         }
     }
-    if bits > 0 {
-        out.push(acc as u8);
-    }
+    // 32 · w bits: what is left is 0 or 32 bits.
+    let rest = (bits / 8) as usize;
+    buf[at..at + rest].copy_from_slice(&acc.to_le_bytes()[..rest]);
 }
 
 /// The RLE/bit-packing hybrid, fed runs: equal runs are merged, a run of 8
 /// or more is one RLE header and value, shorter runs become bit-packed
-/// groups of 8.
+/// groups of 8. Literal groups are packed as soon as they are complete, so a
+/// run costs a few operations whatever its length.
+#[derive(Clone)]
 pub(super) struct Hybrid {
     width: u8,
     out: Vec<u8>,
-    literals: Vec<u32>,
+    /// Complete literal groups, packed, not yet given their header.
+    packed: Vec<u8>,
+    /// The values of the literal group being filled.
+    group: [u32; 8],
+    filled: usize,
+    /// Complete literal groups not yet given their header.
+    groups: usize,
     pending: (u32, usize),
 }
 
@@ -60,7 +92,10 @@ impl Hybrid {
         Hybrid {
             width,
             out: Vec::new(),
-            literals: Vec::new(),
+            packed: Vec::new(),
+            group: [0; 8],
+            filled: 0,
+            groups: 0,
             pending: (0, 0),
         }
     }
@@ -74,15 +109,28 @@ impl Hybrid {
             self.pending = (v, n);
         }
     }
+    /// Appends `n < 8 - filled` copies of `v` to the group being filled,
+    /// packing it when complete.
+    #[inline]
+    fn fill(&mut self, v: u32, n: usize) {
+        self.group[self.filled..self.filled + n].fill(v);
+        self.filled += n;
+        if self.filled == 8 {
+            let bytes = group_bytes(&self.group, self.width);
+            self.packed.extend_from_slice(&bytes[..self.width as usize]);
+            self.filled = 0;
+            self.groups += 1;
+        }
+    }
     fn emit(&mut self) {
         let (v, mut n) = std::mem::take(&mut self.pending);
         if n == 0 {
             return;
         }
-        if !self.literals.len().is_multiple_of(8) {
+        if self.filled > 0 {
             // A bit-packed run holds whole groups of 8: complete the group first.
-            let k = (8 - self.literals.len() % 8).min(n);
-            self.literals.extend(std::iter::repeat_n(v, k));
+            let k = (8 - self.filled).min(n);
+            self.fill(v, k);
             n -= k;
         }
         if n >= 8 {
@@ -90,26 +138,61 @@ impl Hybrid {
             uleb128(&mut self.out, (n as u64) << 1);
             let bytes = (self.width as usize).div_ceil(8);
             self.out.extend_from_slice(&v.to_le_bytes()[..bytes]);
-        } else {
-            self.literals.extend(std::iter::repeat_n(v, n));
+        } else if n > 0 {
+            self.fill(v, n);
         }
     }
     /// The encoded stream (the last group padded with zeros).
     pub fn finish(mut self) -> Vec<u8> {
         self.emit();
-        let pad = (8 - self.literals.len() % 8) % 8;
-        self.literals.extend(std::iter::repeat_n(0, pad));
+        if self.filled > 0 {
+            self.fill(0, 8 - self.filled);
+        }
         self.flush_literals();
         self.out
     }
     fn flush_literals(&mut self) {
-        debug_assert_eq!(self.literals.len() % 8, 0);
-        for chunk in self.literals.chunks(8 * Self::MAX_GROUPS) {
-            uleb128(&mut self.out, ((chunk.len() / 8) as u64) << 1 | 1);
-            bit_pack(&mut self.out, chunk.iter().map(|&v| v as u64), self.width);
+        debug_assert_eq!(self.filled, 0);
+        let w = self.width as usize;
+        let mut at = 0;
+        let mut left = std::mem::take(&mut self.groups);
+        while left > 0 {
+            let g = left.min(Self::MAX_GROUPS);
+            uleb128(&mut self.out, (g as u64) << 1 | 1);
+            self.out.extend_from_slice(&self.packed[at..at + g * w]);
+            (at, left) = (at + g * w, left - g);
         }
-        self.literals.clear();
+        self.packed.clear();
     }
+}
+
+/// Eight values of `width ≤ 32` bits packed, least significant bit first:
+/// the first `width` bytes of the result.
+#[inline]
+fn group_bytes(group: &[u32; 8], width: u8) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    if width <= 8 {
+        let w = width as u32;
+        let x = group
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &v)| acc | (v as u64) << (i as u32 * w));
+        out[..8].copy_from_slice(&x.to_le_bytes());
+    } else {
+        let (mut acc, mut bits, mut at) = (0u128, 0u32, 0);
+        for &v in group {
+            acc |= (v as u128) << bits;
+            bits += width as u32;
+            while bits >= 64 {
+                out[at..at + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+                (acc, bits, at) = (acc >> 64, bits - 64, at + 8);
+            }
+        }
+        if at < 32 {
+            out[at..at + 8].copy_from_slice(&(acc as u64).to_le_bytes());
+        }
+    }
+    out
 }
 
 /// DELTA_BINARY_PACKED integers, in the `parquet` crate's layout: blocks of
@@ -168,27 +251,29 @@ impl Delta {
         }
     }
     fn flush_block(&mut self) {
-        let min = self.deltas.iter().copied().min().unwrap_or(0);
+        let d = &self.deltas;
+        let min = d.iter().copied().min().unwrap_or(0);
         uleb128(&mut self.blocks, zigzag(min));
-        let minis = self.deltas.len().div_ceil(Self::MINI);
-        let width = |m: usize| {
-            let mini = &self.deltas[m * Self::MINI..((m + 1) * Self::MINI).min(self.deltas.len())];
-            let max = mini.iter().map(|&d| d.wrapping_sub(min) as u64).max();
-            bit_width(max.unwrap_or(0))
-        };
-        let widths: Vec<u8> = (0..Self::BLOCK / Self::MINI)
-            .map(|m| if m < minis { width(m) } else { 0 })
-            .collect();
+        // Offsets from the minimum; the last miniblock padded with zeros.
+        let mut off = [0u64; Self::BLOCK];
+        off.iter_mut()
+            .zip(d)
+            .for_each(|(o, &x)| *o = x.wrapping_sub(min) as u64);
+        let minis = d.len().div_ceil(Self::MINI);
+        let mut widths = [0u8; Self::BLOCK / Self::MINI];
+        for (m, w) in widths.iter_mut().enumerate().take(minis) {
+            // The width of the largest offset is that of their bitwise or.
+            let or = off[m * Self::MINI..(m + 1) * Self::MINI]
+                .iter()
+                .fold(0, |a, &x| a | x);
+            *w = bit_width(or);
+        }
         self.blocks.extend_from_slice(&widths);
         for (m, &w) in widths.iter().enumerate().take(minis) {
-            let from = m * Self::MINI;
-            // The last miniblock is padded to full length (with zeros).
-            let padded = (from..from + Self::MINI).map(|i| {
-                self.deltas
-                    .get(i)
-                    .map_or(0, |&d| d.wrapping_sub(min) as u64)
-            });
-            bit_pack(&mut self.blocks, padded, w);
+            let mini: &[u64; Self::MINI] = off[m * Self::MINI..(m + 1) * Self::MINI]
+                .try_into()
+                .expect("a miniblock");
+            pack_mini(&mut self.blocks, mini, w);
         }
         self.deltas.clear();
     }
@@ -340,6 +425,27 @@ mod tests {
         one.extend(&[42]);
         assert_eq!(one.range, Some((42, 42)));
         assert_eq!(decode_delta(&one.finish()), vec![42]);
+    }
+
+    #[test]
+    fn miniblocks_pack_at_every_width() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for width in 0..=64u8 {
+            let mask = if width == 64 {
+                u64::MAX
+            } else {
+                (1 << width) - 1
+            };
+            let values: [u64; 32] = std::array::from_fn(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                x & mask
+            });
+            let mut out = vec![7];
+            pack_mini(&mut out, &values, width);
+            assert_eq!(out.len(), 1 + 4 * width as usize, "width {width}");
+            let got = unpack(&out[1..], width as usize, 32);
+            assert_eq!(got, values, "width {width}");
+        }
     }
 
     #[test]

@@ -36,19 +36,36 @@ pub(super) fn encodes(d: Dtype, tables: &[Values]) -> bool {
     })
 }
 
-/// Leaf `leaf` (a field's index in a list of structs, else 0) of a column
-/// of type `d`, over one row group's segments.
-pub(super) fn encode_leaf(
-    descr: &ColumnDescPtr,
-    d: Dtype,
-    segs: &[Segment],
-    leaf: usize,
-) -> Encoded {
+/// The leaves of a column of type `d` (one per field of a list of structs,
+/// else one), over one row group's segments. The fields of a list of structs
+/// share its levels: they are built once.
+pub(super) fn encode_leaves(descrs: &[&ColumnDescPtr], d: Dtype, segs: &[Segment]) -> Vec<Encoded> {
+    let Some(first) = descrs.first() else {
+        return Vec::new();
+    };
+    if !matches!(d, Dtype::StructList(_)) {
+        return descrs.iter().map(|x| encode_leaf(x, d, segs)).collect();
+    }
+    let mut levels = Levels::new(first);
+    list_levels(&mut levels, segs);
+    (0..descrs.len())
+        .map(|leaf| {
+            let values = keys_or_delta(&list_items(segs, leaf), levels.present());
+            Encoded::new(levels.clone(), values)
+        })
+        .collect()
+}
+
+/// The one leaf of a column of type `d` other than a list of structs.
+fn encode_leaf(descr: &ColumnDescPtr, d: Dtype, segs: &[Segment]) -> Encoded {
     let mut levels = Levels::new(descr);
     let values = match d {
         Dtype::Int => ints(&mut levels, segs),
         Dtype::Bool => bools(&mut levels, segs),
-        Dtype::IntList | Dtype::StructList(_) => lists(&mut levels, segs, leaf),
+        Dtype::IntList | Dtype::StructList(_) => {
+            list_levels(&mut levels, segs);
+            keys_or_delta(&list_items(segs, 0), levels.present())
+        }
         // Labels, vocabularies, and strings or floats that are all null.
         _ => labels(&mut levels, segs),
     };
@@ -58,7 +75,15 @@ pub(super) fn encode_leaf(
 /// Dictionary keys when each segment's values are one value and segments
 /// hold 16 values or more on average (a case's constants), else deltas.
 fn keys_or_delta<'a, S: AsRef<[i64]>>(slices: &[S], values: usize) -> ValueEnc<'a> {
-    let constant = |x: &[i64]| x.iter().all(|y| *y == x[0]);
+    // Whole blocks compared without early exit (vectorized), then the rest.
+    let constant = |x: &[i64]| {
+        let blocks = x.chunks_exact(64);
+        let rest = blocks.remainder();
+        blocks
+            .clone()
+            .all(|b| b.iter().fold(true, |a, y| a & (*y == x[0])))
+            && rest.iter().all(|y| *y == x[0])
+    };
     if slices.len() * 16 <= values && slices.iter().all(|x| constant(x.as_ref())) {
         let mut k = Keys::new(false);
         for x in slices.iter().map(AsRef::as_ref).filter(|x| !x.is_empty()) {
@@ -169,10 +194,8 @@ fn code_runs<C: Copy + Eq>(codes: &[C], mut f: impl FnMut(C, usize)) {
     }
 }
 
-/// Lists of integers, or field `leaf` of lists of structs: levels row by
-/// row, the items of each segment as one slice.
-fn lists<'a>(levels: &mut Levels, segs: &[Segment], leaf: usize) -> ValueEnc<'a> {
-    let mut slices: Vec<&[i64]> = Vec::new();
+/// The levels of lists of integers or of structs, row by row.
+fn list_levels(levels: &mut Levels, segs: &[Segment]) {
     for (v, r) in segs {
         match v {
             Values::IntList(l) => {
@@ -183,16 +206,34 @@ fn lists<'a>(levels: &mut Levels, segs: &[Segment], leaf: usize) -> ValueEnc<'a>
                         levels.rows(false, 1);
                     }
                 }
-                let (o, items) = l.parts();
-                slices.push(&items[o[r.start]..o[r.end]]);
             }
             Values::StructList(s) => {
-                (r.clone()).for_each(|i| levels.list(s.row_len(i)));
-                let (o, fields) = s.parts();
-                slices.push(&fields[leaf][o[r.start]..o[r.end]]);
+                let (o, _) = s.parts();
+                o[r.start..=r.end]
+                    .windows(2)
+                    .for_each(|w| levels.list(w[1] - w[0]));
             }
             _ => levels.rows(false, r.len()),
         }
     }
-    keys_or_delta(&slices, levels.present())
+}
+
+/// The items of lists of integers, or field `leaf` of lists of structs: one
+/// slice per segment of lists.
+fn list_items<'a>(segs: &[Segment<'a>], leaf: usize) -> Vec<&'a [i64]> {
+    let mut slices: Vec<&[i64]> = Vec::new();
+    for (v, r) in segs {
+        match v {
+            Values::IntList(l) => {
+                let (o, items) = l.parts();
+                slices.push(&items[o[r.start]..o[r.end]]);
+            }
+            Values::StructList(s) => {
+                let (o, fields) = s.parts();
+                slices.push(&fields[leaf][o[r.start]..o[r.end]]);
+            }
+            _ => {}
+        }
+    }
+    slices
 }

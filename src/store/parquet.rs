@@ -202,9 +202,8 @@ fn write_row_group<W: Write + Send>(
         match col {
             Col::Own(dtype, vs) => {
                 let segs: Vec<Segment> = group.iter().map(|(t, r)| (&vs[*t], r.clone())).collect();
-                for (leaf, d) in ds.into_iter().enumerate() {
-                    let enc = leaves::encode_leaf(d, *dtype, &segs, leaf);
-                    chunk::write_chunk(&mut rg, d.clone(), enc, zstd_level())?;
+                for (d, enc) in ds.iter().zip(leaves::encode_leaves(&ds, *dtype, &segs)) {
+                    chunk::write_chunk(&mut rg, (*d).clone(), enc, zstd_level())?;
                 }
             }
             Col::Arrow(arrays) => {

@@ -136,8 +136,13 @@ impl OneHeap {
         let smax = *self.takes.last().unwrap() as usize;
         let lo = n.saturating_sub(smax) as u32;
         let z = self.zeros.partition_point(|&y| y < lo);
+        let smin = self.takes[0] as usize;
+        let e = match n.checked_sub(smin) {
+            Some(hi) => self.zeros.partition_point(|&y| y as usize <= hi),
+            None => z,
+        };
         let s = self.single.partition_point(|&(t, _)| t < n as u64);
-        self.winning_takes_from(n, last, (z, s), out);
+        self.winning_takes_from(n, last, (z, e.max(z), s), out);
     }
 
     /// The winning takes from each heap size of `ns` with no last take, in
@@ -149,33 +154,38 @@ impl OneHeap {
         ns: impl Iterator<Item = usize>,
         mut f: impl FnMut(usize, &[u32]),
     ) {
-        let smax = *self.takes.last().unwrap() as usize;
-        let (mut z, mut s, mut prev) = (0, 0, 0);
+        let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
+        let (mut z, mut e, mut s, mut prev) = (0, 0, 0, 0);
         let mut out = Vec::new();
         for n in ns {
             if n < prev {
-                (z, s) = (0, 0);
+                (z, e, s) = (0, 0, 0);
             }
             prev = n;
             let lo = n.saturating_sub(smax) as u32;
             z += self.zeros[z..].iter().take_while(|&&y| y < lo).count();
+            e = e.max(z);
+            if let Some(hi) = n.checked_sub(smin) {
+                let hi = hi as u32;
+                e += self.zeros[e..].iter().take_while(|&&y| y <= hi).count();
+            }
             s += self.single[s..]
                 .iter()
                 .take_while(|&&(t, _)| t < n as u64)
                 .count();
-            self.winning_takes_from(n, None, (z, s), &mut out);
+            self.winning_takes_from(n, None, (z, e, s), &mut out);
             f(n, &out);
         }
     }
 
-    /// The winning takes from `n`, given where the candidates start: `z`,
-    /// the first of `zeros` at or above `n - max S`, and `s`, the first of
+    /// The winning takes from `n`, given where the candidates are: `z..e`,
+    /// the `zeros` in `[n - max S, n - min S]`, and from `s`, the first of
     /// `single` at or above `n`.
     fn winning_takes_from(
         &self,
         n: usize,
         last: Option<u32>,
-        (z, s): (usize, usize),
+        (z, e, s): (usize, usize, usize),
         out: &mut Vec<u32>,
     ) {
         out.clear();
@@ -186,13 +196,25 @@ impl OneHeap {
         if n < smin {
             return;
         }
-        let hi = (n - smin) as u32;
-        let cands = self.zeros[z..].iter().take_while(|&&y| y <= hi).copied();
         let key = n as u64;
         let m = self.single[s..]
             .iter()
             .take_while(|&&(t, _)| t == key)
             .count();
+        let zs = &self.zeros[z..e];
+        if self.joint.is_none() && m == 0 {
+            // Grundy zeros only: each is P after any move; descending
+            // candidates give the takes in ascending order, all of them
+            // takes when the take set is an interval.
+            let takes = zs.iter().rev().map(|&y| (n - y as usize) as u32);
+            if smax - smin + 1 == self.takes.len() {
+                out.extend(takes);
+            } else {
+                out.extend(takes.filter(|&t| self.in_s[t as usize]));
+            }
+            return;
+        }
+        let cands = zs.iter().copied();
         let more = self.single[s..s + m].iter().map(|&(_, y)| y);
         // Without a joint table the candidates are the Grundy zeros: each is
         // P after any move.
