@@ -143,6 +143,22 @@ impl Family for Lines {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
+    fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::draw(dataset, table, row)
+    }
+    fn label_names_row(&self, dataset: &str) -> bool {
+        dataset == "positions"
+    }
+    fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
+        match dataset {
+            "positions" => ("board", "boards"),
+            "cuts" => ("cut", "cuts"),
+            "regions" => ("region", "regions"),
+            "periods" | "class_counts" => ("sequence", "sequences"),
+            d if d.starts_with("hexagon") => ("hexagon", "hexagons"),
+            _ => ("case", "cases"),
+        }
+    }
 }
 
 #[cfg(test)]
