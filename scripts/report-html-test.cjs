@@ -91,6 +91,35 @@ function check(cond, what) {
   );
   const broken = images.filter((i) => i.w === 0).map((i) => i.src);
   check(images.length > 0 && broken.length === 0, images.length + ' images load' + (broken.length ? '; broken: ' + broken.slice(0, 5).join(', ') : ''));
+  // Every figure says what it shows: its alt text is words, not its file.
+  const alts = await page.evaluate(() =>
+    Array.from(document.images).map((i) => ({ src: i.getAttribute('src'), alt: i.getAttribute('alt') || '' })),
+  );
+  const pathAlts = alts.filter((a) => a.alt.trim() === '' || a.alt === a.src || /\.(png|svg)$/i.test(a.alt) || a.alt.includes('/'));
+  check(pathAlts.length === 0, 'every image has an alt text describing it' + (pathAlts.length ? '; not: ' + pathAlts.slice(0, 3).map((a) => a.src + ' alt=' + JSON.stringify(a.alt)).join(', ') : ''));
+  // Every figure's labels are drawn at LABEL_PX (src/render/draw.rs) of
+  // the figure's own pixels: shown at its displayed width, at least 11 px.
+  const LABEL_PX = 18;
+  const sizes = await page.evaluate(() =>
+    Array.from(document.images)
+      .filter((i) => /(^|\/)figures\//.test(i.getAttribute('src')))
+      .map((i) => ({ src: i.getAttribute('src'), shown: i.getBoundingClientRect().width, natural: i.naturalWidth })),
+  );
+  const small = sizes.filter((f) => f.natural > 0 && (LABEL_PX * f.shown) / f.natural < 11);
+  check(
+    sizes.length > 0 && small.length === 0,
+    `labels of ${sizes.length} figures at least 11 px as shown` +
+      (small.length ? '; smaller: ' + small.slice(0, 3).map((f) => `${f.src} (${((LABEL_PX * f.shown) / f.natural).toFixed(1)} px)`).join(', ') : ''),
+  );
+  // The page's own text: every visible paragraph, item, cell, summary and
+  // picture of a position at a computed font size of at least 11 px.
+  const tiny = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('p, li, td, th, summary, pre, code'))
+      .filter((e) => e.getClientRects().length > 0 && e.innerText.trim() !== '')
+      .map((e) => ({ tag: e.tagName, px: parseFloat(getComputedStyle(e).fontSize) }))
+      .filter((e) => e.px < 11),
+  );
+  check(tiny.length === 0, 'visible text at least 11 px' + (tiny.length ? '; smaller: ' + tiny.slice(0, 3).map((t) => t.tag + ' ' + t.px + ' px').join(', ') : ''));
   // Every link: an anchor on the page or a file (or folder) under OUT.
   const links = await page.evaluate(() =>
     Array.from(document.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')),

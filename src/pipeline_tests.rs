@@ -112,11 +112,13 @@ fn the_pipeline_writes_typed_data_tables_verdicts_and_a_report() {
         md.contains("[toy_piles](toy/data/toy/toy_piles/small/)"),
         "{md}"
     );
-    // The first page: one line per claim, its verdict, the decisive number
-    // and a link to the evidence.
+    // The first page: one line per claim, its verdict, one sentence of
+    // evidence in the rows' own terms (take 1..2: the P-positions are the
+    // multiples of 3, so "even heaps lose" fails first at 2, 3 and 4) and a
+    // link to the evidence.
     let first = read(&out.join("REPORT.md"));
     assert!(
-        first.contains("**FAILS** [wrong](REPORT-toy.md#claim-toy-wrong) — the even heaps lose (true only for k = 1) — fails on 3 of 14 rows"),
+        first.contains("**FAILS** [wrong](REPORT-toy.md#claim-toy-wrong) — the even heaps lose (true only for k = 1) — Fails for take 1..2, pebbles = 2, 3, 4 (3 of 14 cases)"),
         "{first}"
     );
     assert!(read(&out.join("REPORT.html")).contains("<details id=\"sweep-toy-small\">"));

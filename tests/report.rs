@@ -52,7 +52,7 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     let (claims_md, small_md) = (page("claims"), page("small"));
 
     // The first page: verdict counts over all claims, then per experiment its
-    // claims one line each (verdict, link to the evidence, the decisive number)
+    // claims one line each (verdict, link to the evidence, one sentence of evidence)
     // and its sweeps; an experiment without conjectures shows no verdicts.
     assert!(
         md.contains("2 experiments, 3 claims: 1 holds, 1 fails, 1 vacuous."),
@@ -64,7 +64,11 @@ fn run_writes_the_report_and_report_rebuilds_it() {
         ),
         "{md}"
     );
-    assert!(md.contains("— fails on 16 of 42 rows"), "{md}");
+    // Take 1..2: the P-positions are the multiples of 3, not of 4.
+    assert!(
+        md.contains("— Fails for max:2, N = 3, 4, 6, 8, 9 … (16 of 42 positions)"),
+        "{md}"
+    );
     let small_first = &md[md.find("## small — ").expect("small on the first page")..];
     assert!(!small_first.contains("claims:"), "{small_first}");
     assert!(small_first.contains("[one-heap](REPORT-small.md#sweep-small-one-heap)"));

@@ -1,60 +1,13 @@
 //! `docs/claims.md`: every conjecture of the given experiments, per
-//! experiment, with its source, reading, verdict and the decisive number.
+//! experiment, with its source, reading, verdict and one sentence of evidence.
 
 use std::fmt::Write as _;
 
-use super::{ConjectureResult, Verdict, verdict_counts};
+use super::{ConjectureResult, verdict_counts};
 use crate::spec::{Experiment, NotJudged};
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
-}
-
-/// The decisive number of a result: rows checked, rows failing, parts.
-fn decisive(r: &ConjectureResult) -> String {
-    let Ok(res) = &r.result else {
-        return "could not be checked".into();
-    };
-    let first = || {
-        res.counterexamples
-            .first()
-            .map(|c| {
-                c.key
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default()
-    };
-    let parts = || {
-        res.parts
-            .iter()
-            .map(|p| match p.verdict {
-                Verdict::Fails => format!("{}: fails {}/{}", p.name, p.failed, p.matched),
-                v => format!("{}: {v}", p.name),
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    match res.verdict {
-        Verdict::Holds => format!("{} rows", res.decided()),
-        Verdict::ByConstruction => format!(
-            "{} rows; only a change that contradicts nimlab's own definitions would refute it: {}",
-            res.decided(),
-            res.by_construction.as_deref().unwrap_or_default()
-        ),
-        Verdict::Fails => format!(
-            "{} of {} rows fail; first: {}",
-            res.failed,
-            res.decided(),
-            first()
-        ),
-        Verdict::Partly => format!("{} of {} rows fail; {}", res.failed, res.decided(), parts()),
-        Verdict::Vacuous => "no row in scope".into(),
-        Verdict::Undetermined => format!("{} rows, all null", res.matched),
-        Verdict::Error => String::new(),
-    }
 }
 
 /// The claim's reading, after the readings of terms it takes otherwise
@@ -100,7 +53,7 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
             .collect();
         let _ = write!(
             s,
-            "\n## {} — {}\n\n{} claims: {}.\n\n| claim | says | source | reading | verdict | decisive number |\n|---|---|---|---|---|---|\n",
+            "\n## {} — {}\n\n{} claims: {}.\n\n| claim | says | source | reading | verdict | evidence |\n|---|---|---|---|---|---|\n",
             e.name,
             e.title,
             results.len(),
@@ -122,7 +75,7 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
                 cell(&c.source),
                 cell(&reading(r)),
                 r.verdict_text(),
-                cell(&decisive(r))
+                cell(&r.evidence_sentence())
             );
         }
         not_judged(&mut s, &e.not_judged);

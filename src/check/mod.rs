@@ -16,6 +16,7 @@
 //! roles ([`crate::data::Role`]): the checker names no family's columns.
 
 mod claims_doc;
+mod evidence;
 mod markdown;
 mod mutate;
 mod other;
@@ -110,6 +111,9 @@ impl std::fmt::Display for Verdict {
     }
 }
 
+/// A row's key columns and their values, as shown.
+pub type RowKey = Vec<(String, String)>;
+
 /// One row where the claim is false (or null, for an undetermined example).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counterexample {
@@ -126,6 +130,11 @@ pub struct Counterexample {
     /// Why the row's computed value is what it is, where the family can say
     /// (e.g. the options of a position and their Grundy values).
     pub reason: Option<String>,
+    /// A text picture of the row's position, where the family can draw one
+    /// (see [`crate::family::Family::draw`]).
+    pub drawing: Option<String>,
+    /// The operator between the two `sides` (`==`, `<=>`; empty without).
+    pub relation: &'static str,
 }
 
 impl Counterexample {
@@ -227,6 +236,17 @@ pub struct CheckResult {
     /// For a claim true by construction: the definitions every refuting
     /// change would contradict.
     pub by_construction: Option<String>,
+    /// The keys of the first and of the last decided row in scope.
+    pub span: Option<(RowKey, RowKey)>,
+    /// The dataset's label column (a board's name), if it has one.
+    pub label: Option<String>,
+    /// The dataset's position columns (a heap size within a rule).
+    pub positions: Vec<String>,
+    /// What a row is, singular and plural (`board`, `boards`).
+    pub unit: (String, String),
+    /// The label alone names a row (a board's name), so a range of rows
+    /// can be named by its first and last labels.
+    pub label_names_row: bool,
 }
 
 impl CheckResult {
@@ -404,6 +424,10 @@ pub fn check_conjectures(
             let table = &*with_other(table, ds, c);
             let family = sweep.map(|s| s.family);
             let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
+            let draw = |t: &Table, r: CheckResult| match family {
+                Some(f) => evidence::with_drawings(r, t, &c.dataset, f),
+                None => r,
+            };
             let result = match table {
                 Ok(t) => check_scoped(
                     t,
@@ -414,7 +438,7 @@ pub fn check_conjectures(
                     Some(&explain),
                     opts,
                 )
-                .map(|r| by_construction(r, t, ds, c))
+                .map(|r| draw(t, by_construction(r, t, ds, c)))
                 .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
                 Err(e) => Err(format!("field `{}`: {e}", c.field)),
             };

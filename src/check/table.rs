@@ -67,6 +67,7 @@ pub fn check_scoped(
         keys: &keys,
         mentioned: mentioned(&keys, filter.as_ref(), &claim_e),
         sides: side_exprs(claim, &claim_e, table),
+        relation: relation(claim_e.ast()),
         explain,
     };
     let judge = |name: String, keep: &super::parts::Keep<'_>| {
@@ -90,6 +91,23 @@ pub fn check_scoped(
         first_undetermined: total.first_undetermined.map(|r| show.example(r)),
         parts: part_results,
         by_construction: None,
+        span: total
+            .first_decided
+            .zip(total.last_decided)
+            .map(|(a, b)| (show.key(a), show.key(b))),
+        label: ds
+            .and_then(|d| d.with_role(Role::Label).first().map(|c| c.name.to_string()))
+            .filter(|l| keys.contains(l)),
+        positions: ds
+            .map(|d| {
+                d.with_role(Role::Position)
+                    .iter()
+                    .map(|c| c.name.to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        unit: ("case".into(), "cases".into()),
+        label_names_row: false,
     })
 }
 
@@ -165,6 +183,8 @@ struct Tally {
     filter_null: usize,
     fail_rows: Vec<usize>,
     first_undetermined: Option<usize>,
+    first_decided: Option<usize>,
+    last_decided: Option<usize>,
     ranges: Vec<(i64, i64)>,
 }
 
@@ -195,6 +215,8 @@ impl Tally {
         let room = max_ce.saturating_sub(self.fail_rows.len());
         self.fail_rows.extend(t.fail_rows.into_iter().take(room));
         self.first_undetermined = self.first_undetermined.or(t.first_undetermined);
+        self.first_decided = self.first_decided.or(t.first_decided);
+        self.last_decided = t.last_decided.or(self.last_decided);
         for (a, b) in self.ranges.iter_mut().zip(&t.ranges) {
             *a = (a.0.min(b.0), a.1.max(b.1));
         }
@@ -243,7 +265,12 @@ fn tally(
         }
         t.matched += 1;
         t.widen(ranged, row);
-        match cb.test(row) {
+        let v = cb.test(row);
+        if v.is_some() {
+            t.first_decided = t.first_decided.or(Some(row));
+            t.last_decided = Some(row);
+        }
+        match v {
             Some(true) => {}
             Some(false) => {
                 t.failed += 1;
@@ -283,6 +310,29 @@ fn sides(ast: &Ast) -> Option<(Ast, Ast)> {
             let wrap = |x: Ast| Ast::Let(n.clone(), *s, v.clone(), Box::new(x));
             Some((wrap(l), wrap(r)))
         }
+        Ast::Bin(op, _, _, _) if relation(ast) == Some(*op) => sides_of(ast),
+        _ => None,
+    }
+}
+
+/// The operator between a claim's two sides (under its `let`s).
+fn relation(ast: &Ast) -> Option<BinOp> {
+    match ast {
+        Ast::Let(_, _, _, body) => relation(body),
+        Ast::Bin(op, _, _, _)
+            if !matches!(
+                op,
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+            ) =>
+        {
+            Some(*op)
+        }
+        _ => None,
+    }
+}
+
+fn sides_of(ast: &Ast) -> Option<(Ast, Ast)> {
+    match ast {
         Ast::Bin(op, l, r, _)
             if !matches!(
                 op,
@@ -341,6 +391,7 @@ pub(super) struct Shower<'a> {
     keys: &'a [String],
     mentioned: Vec<String>,
     sides: Vec<(String, Expr)>,
+    relation: Option<BinOp>,
     explain: Option<&'a Explain<'a>>,
 }
 
@@ -361,13 +412,23 @@ impl Shower<'_> {
         }
         Some(s)
     }
+    /// A row's key columns and values (nulls left out).
+    fn key(&self, row: usize) -> Vec<(String, String)> {
+        let mut key: Vec<(String, String)> = self
+            .keys
+            .iter()
+            .filter_map(|k| Some((k.clone(), self.text(k, row, false)?)))
+            .collect();
+        key.retain(|(_, v)| v != "null");
+        key
+    }
     pub(super) fn example(&self, row: usize) -> Counterexample {
         let pairs = |cols: &[String], quote: bool| {
             cols.iter()
                 .filter_map(|k| Some((k.clone(), self.text(k, row, quote)?)))
                 .collect()
         };
-        let sides = self
+        let sides: Vec<(String, String)> = self
             .sides
             .iter()
             .filter_map(|(t, e)| {
@@ -380,14 +441,17 @@ impl Shower<'_> {
             })
             .collect();
         // A null key (a heap a one-heap row does not have) says nothing.
-        let mut key: Vec<(String, String)> = pairs(self.keys, false);
-        key.retain(|(_, v)| v != "null");
         Counterexample {
             row,
-            key,
+            key: self.key(row),
             values: pairs(&self.mentioned, true),
-            sides,
+            sides: sides.clone(),
             reason: self.explain.and_then(|f| f(self.table, row)),
+            drawing: None,
+            relation: self
+                .relation
+                .filter(|_| !sides.is_empty())
+                .map_or("", BinOp::symbol),
         }
     }
 }

@@ -1081,3 +1081,50 @@ fn plan_errors_name_the_conjecture_and_field_of_each_mistake() {
         "{err}"
     );
 }
+
+/// The evidence sentence names the rows in the reader's terms: the rule and
+/// the heap sizes, the computed value against the claimed one. Take 1..2,
+/// last take wins: the P-positions are N ≡ 0 (mod 3), so "N % 2 == 0" fails
+/// first at N = 2 (an N-position), then N = 3, 4, 8, 9 (12 heaps 0..11).
+#[test]
+fn evidence_sentences_in_the_reports_terms() {
+    let t = takeaway_table();
+    let sentence = |filter: &str, claim: &str| {
+        scoped(&t, Some(filter), claim, &crate::spec::Parts::Whole).evidence_sentence()
+    };
+    assert_eq!(
+        sentence("take_max == 2", r#"outcome == (N % 3 == 0 ? "P" : "N")"#),
+        "Holds for all 12 cases of max:2 with N = 0 … 11."
+    );
+    assert_eq!(
+        sentence("take_max == 2", r#"outcome == (N % 2 == 0 ? "P" : "N")"#),
+        "Fails for max:2, N = 2, 3, 4, 8, 9 … (6 of 12 cases): at the first, \
+         nimlab finds outcome N where the report says P."
+    );
+    // Two rules: their range of labels after the positions' range, or the
+    // labels alone where a label names a row (a board's name).
+    let two = || {
+        scoped(
+            &t,
+            Some("take_max <= 2"),
+            r#"outcome == (N % (take_max + 1) == 0 ? "P" : "N")"#,
+            &crate::spec::Parts::Whole,
+        )
+    };
+    assert_eq!(
+        two().evidence_sentence(),
+        "Holds for all 24 cases with N = 0 … 11 (rule max:1 … max:2)."
+    );
+    let mut named = two();
+    named.label_names_row = true;
+    named.unit = ("board".into(), "boards".into());
+    assert_eq!(
+        named.evidence_sentence(),
+        "Holds for every board max:1 … max:2 (24 boards)."
+    );
+    // A comparison keeps its operator; a one-row scope names the row.
+    assert_eq!(
+        sentence("take_max == 3 and N == 5", "N >= 6"),
+        "Fails for max:3, N = 5 (1 of 1 case): at the first, nimlab finds N 5 where the report says ≥ 6."
+    );
+}

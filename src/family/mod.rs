@@ -220,4 +220,26 @@ pub trait Family: Sync {
     fn out_of_core(&self) -> Option<&'static dyn outofcore::OutOfCore> {
         None
     }
+
+    /// A small text picture of row `row`'s position (a board, heaps), for a
+    /// counterexample shown to a reader. Default: none.
+    fn draw(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
+        let _ = (dataset, table, row);
+        None
+    }
+
+    /// What a row of `dataset` is, in the reports' words, singular and
+    /// plural (`board`, `boards`). Default: `case`, `cases`.
+    fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
+        let _ = dataset;
+        ("case", "cases")
+    }
+
+    /// Whether a row of `dataset` is named by its label alone (a board's
+    /// name, `A(1,5)`), rather than by its label and its position within
+    /// it (a rule and a heap size). Default: no.
+    fn label_names_row(&self, dataset: &str) -> bool {
+        let _ = dataset;
+        false
+    }
 }

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 /// Noto Sans CJK TC cut down to the characters of the reports and specs
@@ -56,25 +57,96 @@ pub(super) trait Figure {
         DB::ErrorType: 'static;
 }
 
-/// A caption size that fits the title on one line of the figure's width.
-/// A chart on `root` with `title` as its caption (in a font that has its
-/// glyphs, sized to the width) and the common margin.
+/// A chart on `root` with `title` above it (in a font that has its glyphs,
+/// at [`TITLE_PX`], wrapped over as many lines as the figure's width needs:
+/// never shrunk below a readable size nor cut) and the common margin.
 pub(super) fn chart_with_title<'a, 'b, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, plotters::coord::Shift>,
     title: &'b str,
 ) -> ChartBuilder<'a, 'b, DB> {
+    let width = root.dim_in_pixel().0;
+    let lines = wrap(title, width.saturating_sub(24));
+    let style = TextStyle::from((family(title), TITLE_PX).into_font())
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, line) in lines.iter().enumerate() {
+        // A title that cannot be drawn only loses its text.
+        let _ = root.draw(&Text::new(
+            line.clone(),
+            ((width / 2) as i32, 8 + (TITLE_PX as i32 + 6) * i as i32),
+            style.clone(),
+        ));
+    }
     let mut b = ChartBuilder::on(root);
-    b.caption(
-        title,
-        (family(title), caption_size(title, root.dim_in_pixel().0)),
-    )
-    .margin(12);
+    b.margin(12)
+        .margin_top(12 + (TITLE_PX + 6) * lines.len() as u32);
     b
 }
 
-fn caption_size(title: &str, width: u32) -> u32 {
-    let chars = title.chars().count().max(1) as u32;
-    (width * 17 / 10 / chars).clamp(9, 17)
+/// The size of a figure's title.
+pub(super) const TITLE_PX: u32 = 20;
+
+/// `title` in lines of at most `width` pixels at [`TITLE_PX`] (an average
+/// glyph taken as 0.55 of the size), broken at spaces.
+fn wrap(title: &str, width: u32) -> Vec<String> {
+    let per_line = ((width as f64) / (0.55 * TITLE_PX as f64)).max(10.0) as usize;
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in title.split(' ') {
+        let len = line.chars().count() + word.chars().count() + 1;
+        if !line.is_empty() && len > per_line {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The size of every label, axis description and legend on a figure, in
+/// the figure's pixels: shown at least at 11 px as long as the page shrinks
+/// the figure to no less than 11/18 of its width (the report's browser test
+/// checks this).
+pub(super) const LABEL_PX: u32 = 18;
+
+/// The text style of labels and legends.
+pub(super) fn label_font() -> (&'static str, u32) {
+    ("sans-serif", LABEL_PX)
+}
+
+/// A legend beside the plot, on `area` (the strip right of the chart):
+/// one coloured square and its text per item, top to bottom.
+pub(super) fn side_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    items: &[(String, RGBColor)],
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let line = LABEL_PX as i32 + 10;
+    let px = LABEL_PX as i32;
+    for (i, (text, color)) in items.iter().enumerate() {
+        let y = 60 + line * i as i32;
+        area.draw(&Rectangle::new([(8, y), (8 + px, y + px)], color.filled()))
+            .map_err(perr)?;
+        area.draw(&Text::new(
+            text.clone(),
+            (16 + px, y),
+            (family(text), LABEL_PX).into_font(),
+        ))
+        .map_err(perr)?;
+    }
+    Ok(())
+}
+
+/// Width of a side legend for `items` (text at [`LABEL_PX`]).
+pub(super) fn legend_width(items: &[String]) -> u32 {
+    let chars = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) as u32;
+    (40 + chars * LABEL_PX * 6 / 10).clamp(120, 420)
 }
 
 pub(super) fn perr<E: std::fmt::Display>(e: E) -> anyhow::Error {

@@ -8,7 +8,10 @@ use anyhow::Result;
 use plotters::prelude::*;
 
 use super::Target;
-use super::draw::{Figure, chart_with_title, ensure_font, int_label, perr, png_bytes};
+use super::draw::{
+    Figure, chart_with_title, ensure_font, int_label, label_font, legend_width, perr, png_bytes,
+    side_legend,
+};
 use super::text::{Data, suffix, titled};
 use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
@@ -288,8 +291,8 @@ impl Figure for ScatterFig {
         root.fill(&WHITE).map_err(perr)?;
         let (xr, yr) = (self.xr, self.yr);
         let mut chart = chart_with_title(root, &self.title)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+            .x_label_area_size(60)
+            .y_label_area_size(80)
             .build_cartesian_2d(
                 (xr.0 as f64 - 0.5)..(xr.1 as f64 + 0.5),
                 (yr.0 as f64 - 0.5)..(yr.1 as f64 + 0.5),
@@ -299,6 +302,8 @@ impl Figure for ScatterFig {
             .configure_mesh()
             .x_desc(&self.xl)
             .y_desc(&self.yl)
+            .label_style(label_font())
+            .axis_desc_style(label_font())
             .x_label_formatter(&int_label)
             .y_label_formatter(&int_label)
             .light_line_style(WHITE)
@@ -341,12 +346,21 @@ impl Figure for CellFig {
             .enumerate()
             .map(|(i, c)| (c.as_str(), i))
             .collect();
+        let items: Vec<(String, RGBColor)> = self
+            .cats
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("{} = {c}", self.legend), palette(i)))
+            .collect();
+        let texts: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
+        let width = root.dim_in_pixel().0;
+        let (plot, side) = root.split_horizontally(width - legend_width(&texts).min(width / 2));
         let ylabel = match &self.row_names {
-            Some(names) => 8 * names.iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 20,
-            None => 50,
+            Some(names) => 11 * names.iter().map(|s| s.len()).max().unwrap_or(4) as u32 + 40,
+            None => 80,
         };
-        let mut chart = chart_with_title(root, &self.title)
-            .x_label_area_size(if self.hex { 0 } else { 40 })
+        let mut chart = chart_with_title(&plot, &self.title)
+            .x_label_area_size(if self.hex { 0 } else { 60 })
             .y_label_area_size(if self.hex { 0 } else { ylabel })
             .build_cartesian_2d(self.xr.0..self.xr.1, self.yr.0..self.yr.1)
             .map_err(perr)?;
@@ -370,6 +384,8 @@ impl Figure for CellFig {
                 .configure_mesh()
                 .x_desc(&self.xl)
                 .y_desc(&self.yl)
+                .label_style(label_font())
+                .axis_desc_style(label_font())
                 .x_label_formatter(&int_label)
                 .y_label_formatter(&ylab)
                 .y_labels(rows.max(2))
@@ -386,7 +402,7 @@ impl Figure for CellFig {
                 .collect();
             let hex = self.hex;
             let strip = self.row_names.is_some();
-            let series = chart
+            chart
                 .draw_series(pts.into_iter().map(move |&(x, y, _)| {
                     let shape: Vec<(f64, f64)> = if hex {
                         (0..6)
@@ -408,11 +424,7 @@ impl Figure for CellFig {
                     Polygon::new(shape, color.filled())
                 }))
                 .map_err(perr)?;
-            series
-                .label(format!("{} = {cat}", self.legend))
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
-                });
+            let _ = cat;
         }
         if self.hex {
             // Cell outlines, so empty cells and neighbours are visible.
@@ -430,13 +442,7 @@ impl Figure for CellFig {
                 }))
                 .map_err(perr)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(perr)?;
+        side_legend(&side, &items)?;
         Ok(())
     }
 }
@@ -468,16 +474,28 @@ impl Figure for BarsFig {
             .fold(f64::MIN, f64::max)
             .max(1.0);
         let y1 = self.bars.iter().map(|b| b.1).fold(0.0, f64::max).max(1.0) * 1.08;
-        let mut chart = chart_with_title(root, &self.title)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
+        let items: Vec<(String, RGBColor)> = self
+            .cats
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.clone(), palette(i)))
+            .collect();
+        let texts: Vec<String> = self.cats.clone();
+        let width = root.dim_in_pixel().0;
+        let (plot, side) = root.split_horizontally(width - legend_width(&texts).min(width / 2));
+        let mut chart = chart_with_title(&plot, &self.title)
+            .x_label_area_size(60)
+            .y_label_area_size(110)
             .build_cartesian_2d((x0 - 0.6)..(x1 + 0.6), 0.0..y1)
             .map_err(perr)?;
         chart
             .configure_mesh()
             .x_desc(&self.xl)
             .y_desc(&self.yl)
+            .label_style(label_font())
+            .axis_desc_style(label_font())
             .x_label_formatter(&int_label)
+            .y_label_formatter(&int_label)
             .draw()
             .map_err(perr)?;
         let k = self.cats.len().max(1) as f64;
@@ -485,7 +503,7 @@ impl Figure for BarsFig {
         for (ci, cat) in self.cats.iter().enumerate() {
             let color = palette(ci);
             let off = -0.4 + w * ci as f64;
-            let series = chart
+            chart
                 .draw_series(
                     self.bars
                         .iter()
@@ -495,17 +513,8 @@ impl Figure for BarsFig {
                         }),
                 )
                 .map_err(perr)?;
-            series.label(cat.clone()).legend(move |(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
-            });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(perr)?;
+        side_legend(&side, &items)?;
         Ok(())
     }
 }

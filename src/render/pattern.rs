@@ -5,7 +5,7 @@
 use anyhow::Result;
 use plotters::prelude::*;
 
-use super::draw::{Figure, chart_with_title, int_label, perr};
+use super::draw::{Figure, chart_with_title, int_label, label_font, perr};
 use super::text::Data;
 use crate::data::Cell;
 use crate::view::TileColumns;
@@ -150,14 +150,16 @@ impl Figure for PatternFig {
         root.fill(&WHITE).map_err(perr)?;
         let hi = self.span + 0.5;
         let mut chart = chart_with_title(root, &self.title)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+            .x_label_area_size(60)
+            .y_label_area_size(80)
             .build_cartesian_2d(-0.5..hi, -0.5..hi)
             .map_err(perr)?;
         chart
             .configure_mesh()
             .x_desc("x")
             .y_desc("y")
+            .label_style(label_font())
+            .axis_desc_style(label_font())
             .x_label_formatter(&int_label)
             .y_label_formatter(&int_label)
             .disable_mesh()

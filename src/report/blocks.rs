@@ -26,6 +26,10 @@ pub enum Block {
     Image(String, String),
     /// Markdown from a rendered file (headings demoted by `u8` levels).
     Md(String, u8),
+    /// Preformatted text (a position's picture), shown as it is.
+    Pre(String),
+    /// A collapsed block: its summary (inline Markdown) and content.
+    Details(String, Vec<Block>),
 }
 
 pub fn slug(s: &str) -> String {
@@ -141,6 +145,16 @@ pub fn to_markdown(blocks: &[Block]) -> String {
     let mut s = String::new();
     for b in blocks {
         match b {
+            Block::Pre(t) => {
+                let _ = writeln!(s, "```text\n{}\n```\n", t.trim_end());
+            }
+            Block::Details(summary, inner) => {
+                let _ = writeln!(
+                    s,
+                    "<details><summary>{summary}</summary>\n\n{}</details>\n",
+                    to_markdown(inner)
+                );
+            }
             Block::Heading(l, t, id) => {
                 let _ = writeln!(
                     s,
@@ -413,6 +427,17 @@ pub fn to_html(blocks: &[Block]) -> String {
                 );
             }
             Block::Md(text, demote) => md_file_html(text, *demote, &mut o),
+            Block::Pre(t) => {
+                let _ = writeln!(o, "<pre class=\"drawing\">{}</pre>", esc(t.trim_end()));
+            }
+            Block::Details(summary, inner) => {
+                let _ = writeln!(
+                    o,
+                    "<details><summary>{}</summary>\n{}</details>",
+                    inline_html(summary),
+                    to_html(inner)
+                );
+            }
         }
     }
     o
@@ -429,6 +454,12 @@ impl Block {
             Block::Table(h, rows) => json!(["t", h, rows]),
             Block::Image(alt, src) => json!(["i", alt, src]),
             Block::Md(t, d) => json!(["m", t, d]),
+            Block::Pre(t) => json!(["pre", t]),
+            Block::Details(summary, inner) => json!([
+                "d",
+                summary,
+                inner.iter().map(Block::to_json).collect::<Vec<_>>()
+            ]),
         }
     }
 
@@ -456,6 +487,15 @@ impl Block {
             ),
             "i" => Block::Image(s(1)?, s(2)?),
             "m" => Block::Md(s(1)?, a.get(2)?.as_u64()? as u8),
+            "pre" => Block::Pre(s(1)?),
+            "d" => Block::Details(
+                s(1)?,
+                a.get(2)?
+                    .as_array()?
+                    .iter()
+                    .map(Block::from_json)
+                    .collect::<Option<_>>()?,
+            ),
             _ => return None,
         })
     }

@@ -13,10 +13,8 @@ use rayon::prelude::*;
 use super::blocks::{files_in, natural_key};
 use crate::store::write_atomic;
 
-/// Panels per row.
-const COLUMNS: u32 = 4;
-/// Width of a panel in pixels.
-const PANEL: u32 = 300;
+/// Width of a panel in pixels: a figure's own width, or less for a wider one.
+const PANEL: u32 = 1000;
 /// A group needs at least this many figures to become a grid.
 const MIN_GROUP: usize = 3;
 
@@ -50,10 +48,7 @@ pub fn caption(grid: &Path, dir: &Path) -> String {
         .collect();
     ns.sort();
     let list: Vec<String> = ns.iter().map(u128::to_string).collect();
-    format!(
-        "{param} = {}, left to right, top to bottom ({COLUMNS} a row)",
-        list.join(", ")
-    )
+    format!("{param} = {}, top to bottom", list.join(", "))
 }
 
 /// Writes `grid-<group>.png` in `dir` for every group of at least
@@ -88,12 +83,15 @@ pub fn write_grids(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-/// Tiles the figures, scaled to [`PANEL`] pixels wide, [`COLUMNS`] a row.
+/// Stacks the figures, one a row, a wider one than [`PANEL`] scaled down to it.
 fn draw(files: &[PathBuf], path: &Path) -> Result<()> {
     let panels: Vec<RgbImage> = files
         .iter()
         .map(|f| -> Result<RgbImage> {
             let img = image::open(f).with_context(|| format!("reading {}", f.display()))?;
+            if img.width() <= PANEL {
+                return Ok(img.to_rgb8());
+            }
             let h = (img.height() as u64 * PANEL as u64 / img.width().max(1) as u64).max(1) as u32;
             Ok(imageops::resize(
                 &img.to_rgb8(),
@@ -104,13 +102,15 @@ fn draw(files: &[PathBuf], path: &Path) -> Result<()> {
         })
         .collect::<Result<_>>()?;
     let cell_h = panels.iter().map(|p| p.height()).max().unwrap_or(1);
-    let n = panels.len() as u32;
-    let cols = n.min(COLUMNS);
-    let rows = n.div_ceil(COLUMNS);
-    let mut grid = RgbImage::from_pixel(cols * PANEL, rows * cell_h, image::Rgb([255, 255, 255]));
-    for (i, p) in panels.iter().enumerate() {
-        let (c, r) = (i as u32 % COLUMNS, i as u32 / COLUMNS);
-        imageops::overlay(&mut grid, p, (c * PANEL) as i64, (r * cell_h) as i64);
+    let cell_w = panels.iter().map(|p| p.width()).max().unwrap_or(1);
+    // One panel a row, at the figures' own size, so that the labels keep
+    // their size where the page shows the grid (a figure is at most about
+    // as wide as the page's column; several a row would shrink every label
+    // below a readable size).
+    let rows = panels.len() as u32;
+    let mut grid = RgbImage::from_pixel(cell_w, rows * cell_h, image::Rgb([255, 255, 255]));
+    for (r, p) in panels.iter().enumerate() {
+        imageops::overlay(&mut grid, p, 0, r as i64 * cell_h as i64);
     }
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new(&mut bytes).write_image(
@@ -150,25 +150,17 @@ mod tests {
         let grids = write_grids(dir.path()).unwrap();
         assert_eq!(grids, vec![dir.path().join("grid-s-min_each_max_13.png")]);
         let g = image::open(&grids[0]).unwrap().to_rgb8();
-        // Four panels in the first row, one in the second, m increasing
-        // (natural order: 10 after 3).
-        assert_eq!((g.width(), g.height()), (4 * PANEL, 2 * 150));
-        let red = |x: u32, y: u32| g.get_pixel(x, y)[0];
+        // One panel a row at its own size (60 × 30: no scaling), m
+        // increasing top to bottom (natural order: 10 after 3).
+        assert_eq!((g.width(), g.height()), (60, 5 * 30));
+        let red = |y: u32| g.get_pixel(30, y)[0];
         assert_eq!(
-            [
-                red(150, 75),
-                red(450, 75),
-                red(750, 75),
-                red(1050, 75),
-                red(150, 225)
-            ],
+            [red(15), red(45), red(75), red(105), red(135)],
             [0, 40, 80, 120, 160]
         );
         assert_eq!(
             caption(&grids[0], dir.path()),
-            "min = 2, 3, 10, 11, 12, left to right, top to bottom (4 a row)"
+            "min = 2, 3, 10, 11, 12, top to bottom"
         );
-        // The empty cells are white.
-        assert_eq!(g.get_pixel(450, 225), &image::Rgb([255, 255, 255]));
     }
 }

@@ -125,16 +125,6 @@ fn evidence(r: &ConjectureResult) -> String {
     }
 }
 
-/// The decisive number of a verdict: the evidence up to its first `;`,
-/// without the list of column ranges (`fails on 17 of 27 rows`).
-fn decisive(evidence: &str) -> String {
-    let head = evidence.split(';').next().unwrap_or("");
-    match head.find(" (") {
-        Some(i) if head.ends_with(')') => head[..i].to_string(),
-        _ => head.to_string(),
-    }
-}
-
 /// One claim of the report, as the first page lists it.
 #[derive(Clone, Debug)]
 struct Claim {
@@ -291,7 +281,7 @@ fn claims_part(
             name: r.conjecture.name.clone(),
             says: r.conjecture.says.clone(),
             verdict: r.verdict_text(),
-            evidence: evidence(r),
+            evidence: r.evidence_sentence(),
         })
         .collect();
     let data = serde_json::json!({
@@ -354,14 +344,14 @@ fn sweep_section(e: &Experiment, s: &Sweep, out: &Path, body: &mut Vec<Block>) -
     forms::plane_forms(&dir, &s.title, out, body)?;
     tables(&dir.tables_dir(), out, body);
     grid::write_grids(&dir.figures_dir())?;
-    figures(&dir.figures_dir(), out, body);
+    figures(&dir.figures_dir(), out, s.family.views(), body);
     Ok(())
 }
 
 /// A sweep's figures: a small-multiples grid first when there is one, then
 /// the single figures in natural order, the first few inline and the rest
 /// linked on one line.
-fn figures(dir: &Path, out: &Path, body: &mut Vec<Block>) {
+fn figures(dir: &Path, out: &Path, views: &[&crate::view::View], body: &mut Vec<Block>) {
     let (grids, singles): (Vec<PathBuf>, Vec<PathBuf>) =
         files_in(dir, "png").into_iter().partition(|p| {
             p.file_name()
@@ -369,18 +359,21 @@ fn figures(dir: &Path, out: &Path, body: &mut Vec<Block>) {
         });
     for g in &grids {
         let link = rel(g, out);
-        body.push(Block::Para(format!(
-            "Small multiples: {}.",
-            cell(&grid::caption(g, dir))
-        )));
-        body.push(Block::Image(link.clone(), link));
+        let caption = grid::caption(g, dir);
+        body.push(Block::Para(format!("Small multiples: {}.", cell(&caption))));
+        let stem = stem_of(g);
+        let what = alt_text(stem.trim_start_matches("grid-"), views);
+        body.push(Block::Image(
+            format!("Small multiples of {what}, {caption}"),
+            link,
+        ));
     }
     let inline = if grids.is_empty() { MAX_FIGURES } else { 0 };
     let mut more = Vec::new();
     for (i, f) in singles.iter().enumerate() {
         let link = rel(f, out);
         if i < inline {
-            body.push(Block::Image(link.clone(), link));
+            body.push(Block::Image(alt_text(&stem_of(f), views), link));
         } else {
             let name = f
                 .file_stem()
@@ -397,6 +390,31 @@ fn figures(dir: &Path, out: &Path, body: &mut Vec<Block>) {
             if inline > 0 { " more" } else { " one by one" },
             more.join(" · ")
         )));
+    }
+}
+
+fn stem_of(f: &Path) -> String {
+    f.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string()
+}
+
+/// What a figure shows, from its file name: the title of the view that drew
+/// it (`loss_scatter-min_2_max_5` → "Loss set … — min 2 max 5"), else its
+/// name in words.
+fn alt_text(stem: &str, views: &[&crate::view::View]) -> String {
+    let words = |s: &str| s.replace(['_', '-'], " ").trim().to_string();
+    let view = views
+        .iter()
+        .filter(|v| stem == v.name || stem.starts_with(&format!("{}-", v.name)))
+        .max_by_key(|v| v.name.len());
+    match view {
+        Some(v) if stem.len() > v.name.len() => {
+            format!("{} — {}", v.title, words(&stem[v.name.len() + 1..]))
+        }
+        Some(v) => v.title.to_string(),
+        None => format!("Figure: {}", words(stem)),
     }
 }
 
@@ -422,7 +440,9 @@ fn tables(dir: &Path, out: &Path, body: &mut Vec<Block>) {
     }
 }
 
-/// The verdicts of an experiment's conjectures.
+/// The verdicts of an experiment's conjectures: per claim its statement,
+/// verdict, one sentence of evidence and the first counterexample's picture;
+/// the full table (expressions, complete evidence, data) collapsed below.
 fn conjecture_section(
     e: &Experiment,
     results: &[ConjectureResult],
@@ -444,14 +464,54 @@ fn conjecture_section(
         results.len(),
         counts.join(", ")
     )));
+    for r in results {
+        claim_blocks(e, r, body);
+    }
     let rows = results.iter().map(|r| conjecture_row(e, r, out)).collect();
-    body.push(Block::Table(
-        ["name", "claim", "source", "verdict", "evidence", "data"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        rows,
+    body.push(Block::Details(
+        format!(
+            "The full table: each claim as checked (its expression), the complete evidence and the data ({} claims)",
+            results.len()
+        ),
+        vec![Block::Table(
+            ["name", "claim", "source", "verdict", "evidence", "data"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            rows,
+        )],
     ));
+}
+
+/// One claim as a reader meets it: name and verdict, the statement in full,
+/// its source, one sentence of evidence, the counterexample drawn.
+fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
+    let c = &r.conjecture;
+    body.push(Block::Heading(
+        4,
+        format!("{} — {}", cell(&c.name), verdict_md(&r.verdict_text())),
+        claim_anchor(&e.name, &c.name),
+    ));
+    if !c.says.is_empty() {
+        body.push(Block::Para(cell(&c.says)));
+    }
+    let mut from = format!("Source: {}.", cell(&c.source).trim_end_matches('.'));
+    let readings = r.other_readings();
+    if !readings.is_empty() {
+        let _ = write!(from, " {}.", cell(&readings));
+    }
+    body.push(Block::Para(from));
+    body.push(Block::Para(format!(
+        "**Evidence.** {}",
+        cell(&r.evidence_sentence())
+    )));
+    if let Some((at, picture)) = r.drawing() {
+        body.push(Block::Para(format!(
+            "The first counterexample, {}:",
+            cell(&at)
+        )));
+        body.push(Block::Pre(picture.to_string()));
+    }
 }
 
 fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<String> {
@@ -483,11 +543,7 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
         })
         .unwrap_or_default();
     vec![
-        format!(
-            "<a id=\"{}\"></a>{}",
-            claim_anchor(&e.name, &c.name),
-            cell(&c.name)
-        ),
+        cell(&c.name),
         claim,
         cell(&c.source),
         verdict_md(&r.verdict_text()),
@@ -523,7 +579,7 @@ fn counts_text(c: &[(String, usize)]) -> String {
 }
 
 /// The claims of an experiment, one line each: verdict, name and what it
-/// says (in full: a statement is never cut), the decisive number; the name
+/// says (in full: a statement is never cut), one sentence of evidence; the name
 /// links to the evidence.
 fn claim_lines(p: &ExpPart, page: &str) -> Vec<String> {
     p.claims
@@ -536,7 +592,7 @@ fn claim_lines(p: &ExpPart, page: &str) -> Vec<String> {
                 cell(&c.name),
                 claim_anchor(&p.name, &c.name),
                 cell(says),
-                cell(&decisive(&c.evidence))
+                cell(&c.evidence)
             )
         })
         .collect()

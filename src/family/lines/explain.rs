@@ -55,6 +55,23 @@ fn board_and_take(t: &Table, row: usize) -> Option<(Shape, Take)> {
     Some((shape, take))
 }
 
+/// Pieces of the largest board drawn for a reader.
+const DRAWN_PIECES: usize = 64;
+
+/// A `positions` or `cuts` row's board as a text picture (`O` a piece), for
+/// a board of at most [`DRAWN_PIECES`] pieces.
+pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    if !matches!(dataset, "positions" | "cuts") {
+        return None;
+    }
+    let (shape, _) = board_and_take(t, row)?;
+    let board = shape.board();
+    if board.is_empty() || board.len() > DRAWN_PIECES {
+        return None;
+    }
+    Some(board.picture(&|_| true, &|_| false))
+}
+
 /// `positions` rows: "its N moves reach Grundy values 0 (×2), 2 (×1); the
 /// smallest value not reached is 1" in normal play; a winning first move, or
 /// that every first move reaches an N-position, without a Grundy value.

@@ -147,6 +147,22 @@ impl Family for Lines {
     fn out_of_core(&self) -> Option<&'static dyn crate::family::outofcore::OutOfCore> {
         Some(&outofcore::LinesBoards)
     }
+    fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::draw(dataset, table, row)
+    }
+    fn label_names_row(&self, dataset: &str) -> bool {
+        dataset == "positions"
+    }
+    fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
+        match dataset {
+            "positions" => ("board", "boards"),
+            "cuts" => ("cut", "cuts"),
+            "regions" => ("region", "regions"),
+            "periods" | "class_counts" => ("sequence", "sequences"),
+            d if d.starts_with("hexagon") => ("hexagon", "hexagons"),
+            _ => ("case", "cases"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -93,10 +93,10 @@ pub static GRUNDY_HEATMAP: View = View {
     only: &[],
 };
 
-/// A board with a winning first move highlighted.
+/// A board with its winning first move highlighted; a P-position has none.
 pub static BOARD_PICTURE: View = View {
     name: "board_picture",
-    title: "Board with a winning first move highlighted",
+    title: "Board and its winning first move (none when P: every move loses)",
     dataset: "cells",
     kind: ViewKind::Cells {
         x: "px",

@@ -138,6 +138,14 @@ impl Family for Parity {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
+    fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
+        match dataset {
+            "positions" | "outcome" => ("position", "positions"),
+            "safe_states" => ("safe state", "safe states"),
+            "moduli" => ("rule", "rules"),
+            _ => ("case", "cases"),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -18,6 +18,33 @@ const MAX_STATES: usize = 1 << 22;
 /// Options shown at most.
 const SHOWN: usize = 12;
 
+/// Stones drawn per heap at most (a larger heap is written as a number).
+const DRAWN_STONES: i64 = 40;
+
+/// A `positions` row's heaps, one line each (`A  7  ●●●●●●●`), every heap of
+/// at most [`DRAWN_STONES`] stones.
+pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    if dataset != "positions" {
+        return None;
+    }
+    let heaps: Vec<(String, i64)> = match t.int("N", row) {
+        Some(n) => vec![(String::new(), n)],
+        None => ["N1", "N2", "N3", "N4", "N5", "N6"]
+            .iter()
+            .zip('A'..)
+            .filter_map(|(c, name)| Some((format!("{name} "), t.int(c, row)?)))
+            .collect(),
+    };
+    if heaps.is_empty() || heaps.iter().any(|(_, n)| !(0..=DRAWN_STONES).contains(n)) {
+        return None;
+    }
+    let mut s = String::new();
+    for (name, n) in heaps {
+        let _ = writeln!(s, "  {name}{n:>2}  {}", "●".repeat(n as usize));
+    }
+    Some(s)
+}
+
 /// The row of the same rule with heap `n` (rows of a rule are usually
 /// consecutive in N, so `row - (N - n)` is tried first).
 fn row_of(t: &Table, row: usize, rule: &str, n: i64) -> Option<usize> {

@@ -172,6 +172,18 @@ impl Family for Takeaway {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
+    fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::draw(dataset, table, row)
+    }
+    fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
+        match dataset {
+            "positions" => ("position", "positions"),
+            "periods" => ("sequence", "sequences"),
+            "loss_sets" => ("rule", "rules"),
+            "lattices" => ("lattice", "lattices"),
+            _ => ("case", "cases"),
+        }
+    }
 }
 
 #[cfg(test)]

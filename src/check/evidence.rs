@@ -1,0 +1,336 @@
+//! One sentence of evidence per claim, in the reports' terms: the boards or
+//! positions it was judged on, named by their keys ("holds for every board
+//! A(1,5) … A(6,9) (27 boards)", "fails for A(1,5), A(1,10) … (17 of 27
+//! boards): nimlab finds N1 where the report says N4"), and the picture of
+//! the first counterexample where the family can draw one.
+
+use std::fmt::Write as _;
+
+use super::{CheckResult, ConjectureResult, Counterexample, PartResult, Verdict};
+use crate::data::Table;
+use crate::family::Family;
+
+type Key = [(String, String)];
+
+/// The result with its unit named by the family and its first
+/// counterexamples (overall and per part) drawn where the family can.
+pub(super) fn with_drawings(
+    mut r: CheckResult,
+    t: &Table,
+    dataset: &str,
+    f: &dyn Family,
+) -> CheckResult {
+    let (one, many) = f.unit(dataset);
+    r.unit = (one.to_string(), many.to_string());
+    r.label_names_row = f.label_names_row(dataset);
+    let draw = |c: &mut Counterexample| c.drawing = f.draw(dataset, t, c.row);
+    if let Some(c) = r.counterexamples.first_mut() {
+        draw(c);
+    }
+    for p in &mut r.parts {
+        if let Some(c) = p.first_counterexample.as_mut() {
+            draw(c);
+        }
+    }
+    r
+}
+
+/// `A(1,5)` for a row with a label, `max:3, N = 5` with a label and a
+/// position within it, else every key: `N = 5, take_max = 3`.
+fn key_text(key: &Key, label: Option<&str>) -> String {
+    if let Some((_, v)) = key.iter().find(|(k, _)| Some(k.as_str()) == label) {
+        return v.clone();
+    }
+    key.iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The rows `keys` as a reader names them: the label's values when it
+/// varies (`A(1,5), A(1,10)`), else the one varying key's values with the
+/// constant keys after them (`N = 5, 9, 13 (rule max:3)`), else each row's
+/// keys.
+fn rows_text(keys: &[&Key], res: &CheckResult) -> String {
+    let label = res.label.as_deref();
+    let Some(first) = keys.first() else {
+        return String::new();
+    };
+    let varies = |col: &str| {
+        let val = |k: &Key| k.iter().find(|(c, _)| c == col).map(|(_, v)| v.clone());
+        keys.iter().any(|k| val(k) != val(first))
+    };
+    let varying: Vec<&String> = first.iter().map(|(c, _)| c).filter(|c| varies(c)).collect();
+    let value = |k: &Key, col: &str| {
+        k.iter()
+            .find(|(c, _)| c == col)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let named = label.filter(|l| res.label_names_row && varying.iter().any(|c| c == l));
+    if let Some(l) = named {
+        return keys
+            .iter()
+            .map(|k| value(k, l))
+            .collect::<Vec<_>>()
+            .join(", ");
+    }
+    if varying.len() == 1 {
+        let col = varying[0];
+        let vals: Vec<String> = keys.iter().map(|k| value(k, col)).collect();
+        let context: Vec<(String, String)> =
+            first.iter().filter(|(c, _)| c != col).cloned().collect();
+        let vals = format!("{col} = {}", vals.join(", "));
+        return if context.is_empty() {
+            vals
+        } else {
+            format!("{}, {vals}", key_text(&context, label))
+        };
+    }
+    keys.iter()
+        .map(|k| row_text(k, res))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One row: its label and its positions (`max:3, N = 5`), or its keys.
+fn row_text(key: &Key, res: &CheckResult) -> String {
+    let label = res.label.as_deref();
+    let mut parts = vec![key_text(key, label)];
+    if key.iter().any(|(k, _)| Some(k.as_str()) == label) {
+        parts.extend(
+            key.iter()
+                .filter(|(k, _)| res.positions.contains(k))
+                .map(|(k, v)| format!("{k} = {v}")),
+        );
+    }
+    parts.join(", ")
+}
+
+fn unquote(v: &str) -> &str {
+    v.strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap_or(v)
+}
+
+fn is_column(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_alphabetic())
+        && t.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !matches!(t, "true" | "false" | "null")
+}
+
+/// `≥ 2` for `>=` and a claimed value `2` (`2` for `==`).
+fn claimed(op: &str, v: &str) -> String {
+    let sym = match op {
+        "==" => return v.to_string(),
+        "!=" => "≠",
+        "<" => "<",
+        "<=" => "≤",
+        ">" => ">",
+        ">=" => "≥",
+        o => o,
+    };
+    format!("{sym} {v}")
+}
+
+fn flipped(op: &'static str) -> &'static str {
+    match op {
+        "<" => ">",
+        "<=" => ">=",
+        ">" => "<",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+/// `nimlab finds N1 where the report says N4`, from a counterexample's two
+/// sides when one of them is a column (the computed value); else the two
+/// sides' values.
+fn contrast(c: &Counterexample) -> Option<String> {
+    let [(lt, lv), (rt, rv)] = c.sides.as_slice() else {
+        return None;
+    };
+    let cmp = matches!(c.relation, "==" | "!=" | "<" | "<=" | ">" | ">=");
+    if cmp && is_column(lt) && !is_column(rt) {
+        return Some(format!(
+            "nimlab finds {lt} {} where the report says {}",
+            unquote(lv),
+            claimed(c.relation, unquote(rv))
+        ));
+    }
+    if cmp && is_column(rt) && !is_column(lt) {
+        return Some(format!(
+            "nimlab finds {rt} {} where the report says {}",
+            unquote(rv),
+            claimed(flipped(c.relation), unquote(lv))
+        ));
+    }
+    let mut s = format!("there “{lt}” is {lv} but “{rt}” is {rv}");
+    let with: Vec<String> = c
+        .values
+        .iter()
+        .take(3)
+        .map(|(k, v)| format!("{k} = {}", unquote(v)))
+        .collect();
+    if !with.is_empty() {
+        let _ = write!(s, ", with {}", with.join(", "));
+    }
+    Some(s)
+}
+
+fn count(n: usize, unit: &(String, String)) -> String {
+    format!("{n} {}", if n == 1 { &unit.0 } else { &unit.1 })
+}
+
+/// Where a claim holds: `every board A(1,5) … A(6,9) (27 boards)`, or
+/// `all 1220 positions with take_max 2 … 12, N 0 … 60`.
+fn scope(res: &CheckResult) -> String {
+    let n = res.decided();
+    let unit = &res.unit;
+    let label = res.label.as_deref();
+    let mut context = String::new();
+    if let Some((a, b)) = &res.span {
+        if n == 1 || a == b {
+            return format!("the {} {}", unit.0, row_text(a, res));
+        }
+        let (ta, tb) = (key_text(a, label), key_text(b, label));
+        if ta != tb && ((label.is_some() && res.label_names_row) || res.ranges.is_empty()) {
+            return format!("every {} {ta} … {tb} ({})", unit.0, count(n, unit));
+        }
+        if let Some(l) = label {
+            context = if ta == tb {
+                format!(" of {ta}")
+            } else {
+                format!(" ({l} {ta} … {tb})")
+            };
+        }
+    }
+    let ranges: Vec<String> = res
+        .ranges
+        .iter()
+        .map(|(c, lo, hi)| {
+            if lo == hi {
+                format!("{c} = {lo}")
+            } else {
+                format!("{c} = {lo} … {hi}")
+            }
+        })
+        .collect();
+    if ranges.is_empty() {
+        format!("all {}{context}", count(n, unit))
+    } else {
+        if context.starts_with(" of") {
+            format!("all {}{context} with {}", count(n, unit), ranges.join(", "))
+        } else {
+            format!("all {} with {}{context}", count(n, unit), ranges.join(", "))
+        }
+    }
+}
+
+/// `fails for A(1,5), A(1,10) … (17 of 27 boards): nimlab finds …`.
+fn failing(res: &CheckResult) -> String {
+    let keys: Vec<&Key> = res
+        .counterexamples
+        .iter()
+        .map(|c| c.key.as_slice())
+        .collect();
+    let more = if res.failed > keys.len() { " …" } else { "" };
+    let mut s = format!(
+        "fails for {}{more} ({} of {})",
+        rows_text(&keys, res),
+        res.failed,
+        count(res.decided(), &res.unit)
+    );
+    if let Some(c) = res.counterexamples.first().and_then(contrast) {
+        let _ = write!(s, ": at the first, {c}");
+    }
+    s
+}
+
+fn part_names(parts: &[PartResult], v: Verdict) -> String {
+    parts
+        .iter()
+        .filter(|p| p.verdict == v)
+        .map(|p| p.name.clone())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl ConjectureResult {
+    /// One sentence of evidence in the report's terms.
+    pub fn evidence_sentence(&self) -> String {
+        match &self.result {
+            Ok(r) => r.evidence_sentence(),
+            Err(e) => format!("Could not be checked: {}", e.lines().next().unwrap_or("")),
+        }
+    }
+
+    /// The picture of the first counterexample, if the family drew one.
+    pub fn drawing(&self) -> Option<(String, &str)> {
+        self.result.as_ref().ok()?.drawing()
+    }
+}
+
+impl CheckResult {
+    /// One sentence of evidence in the report's terms.
+    pub fn evidence_sentence(&self) -> String {
+        let res = self;
+        let unit = &res.unit;
+        let mut s = match res.verdict {
+            Verdict::Holds => format!("Holds for {}.", scope(res)),
+            Verdict::ByConstruction => format!(
+                "True by construction on {}: only a change that contradicts nimlab's own definitions would refute it ({}).",
+                scope(res),
+                res.by_construction.as_deref().unwrap_or_default()
+            ),
+            Verdict::Fails => format!("{}.", capital(&failing(res))),
+            Verdict::Partly => {
+                let first = res
+                    .parts
+                    .iter()
+                    .find_map(|p| p.first_counterexample.as_ref())
+                    .map(|c| row_text(&c.key, res))
+                    .unwrap_or_default();
+                format!(
+                    "Holds for {}; fails for {} ({} of {}; the first: {first}).",
+                    part_names(&res.parts, Verdict::Holds),
+                    part_names(&res.parts, Verdict::Fails),
+                    res.failed,
+                    count(res.decided(), unit)
+                )
+            }
+            Verdict::Vacuous => format!(
+                "Vacuous: none of the {} is in the claim's scope.",
+                count(res.rows, unit)
+            ),
+            Verdict::Undetermined => format!(
+                "Undetermined: the data leave the claim open on all {}.",
+                count(res.matched, unit)
+            ),
+            Verdict::Error => "Could not be checked.".into(),
+        };
+        if res.undetermined > 0 && res.verdict != Verdict::Undetermined {
+            let _ = write!(s, " Open (no value) on {}.", count(res.undetermined, unit));
+        }
+        s
+    }
+
+    /// The picture of the first counterexample, if the family drew one.
+    pub fn drawing(&self) -> Option<(String, &str)> {
+        let res = self;
+        let c = res.counterexamples.first().or_else(|| {
+            res.parts
+                .iter()
+                .find_map(|p| p.first_counterexample.as_ref())
+        })?;
+        Some((row_text(&c.key, res), c.drawing.as_deref()?))
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
