@@ -9,6 +9,7 @@
 
 pub mod chunks;
 mod driver;
+pub mod estimate;
 pub mod guard;
 pub mod manifest;
 mod merge;
@@ -79,6 +80,9 @@ pub struct SweepReport {
     pub checksums: Vec<(String, usize, String)>,
     /// Per case (this run's or the chunk records'): key and seconds.
     pub case_timing: Vec<serde_json::Value>,
+    /// The cost model's estimate, made before solving (when the process
+    /// has rates: [`crate::cost::current`]).
+    pub estimate: Option<estimate::SweepEstimate>,
 }
 
 /// Runs every sweep of an experiment, then writes its manifest. `cancel` is
@@ -96,12 +100,18 @@ pub fn run_experiment(
     for sweep in &exp.sweeps {
         let plan = sweep.plan()?;
         guard::check_plan(&exp.name, sweep, &plan)?;
-        let r = driver::run_sweep(exp, sweep, plan, opts, cancel)
+        let threads = rayon::current_num_threads();
+        let est = crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads));
+        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
+        r.estimate = est;
         reports.push(r);
     }
     if !opts.quiet {
         for line in summary(&exp.name, &reports) {
+            eprintln!("{line}");
+        }
+        if let Some(line) = estimate::beside_measured(&exp.name, &reports) {
             eprintln!("{line}");
         }
     }
