@@ -115,6 +115,10 @@ pub enum Command {
     Play(PlayArgs),
     /// List the game families and their parameters.
     Families,
+    /// Measure this machine's kernel rates for the estimates of `run
+    /// --dry-run` (a second or two; cached under $XDG_CACHE_HOME/nimlab or
+    /// ~/.cache/nimlab, per binary and CPU model).
+    Calibrate,
     /// Print the data reference: every dataset's columns, types, roles and
     /// meanings (Markdown; `docs/datasets.md` is this output).
     Datasets,

@@ -9,7 +9,9 @@
 //! 0. [`data`] — typed columns, [`data::Table`] and the [`data::Dataset`]
 //!    declarations with their column roles; [`params`] — the parameter tree
 //!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
-//!    tables and figures; [`mem`]; [`cli`]; [`progress`] — the progress bar.
+//!    tables and figures; [`mem`]; [`cli`]; [`progress`] — the progress bar;
+//!    [`cost`] — the cost model's kernels, their measured rates and the cache
+//!    of them.
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;
 //!    [`period`] — minimal period/preperiod; [`lattice`] — 2-D periodic
 //!    structure of a set in a box (docs/lattice.md); [`expr`] — the conjecture
@@ -36,6 +38,7 @@
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod cost;
 pub mod data;
 pub mod expr;
 pub mod family;
@@ -115,6 +118,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => cmd::solve::solve(&family, json, params),
         Command::Play(args) => cmd::play::play(args),
         Command::Families => cmd::families::families(),
+        Command::Calibrate => cmd::calibrate::calibrate(),
         Command::Datasets => cmd::datasets::datasets(),
     }
 }

@@ -55,6 +55,12 @@ impl Sweep {
     pub fn plan(&self) -> Result<Plan, SpecError> {
         self.family.plan(&Node::root(&self.params, &self.file))
     }
+    /// The plan for estimates only ([`Family::plan_estimate`]): quick
+    /// whatever the sweep's size, its cases never solved.
+    pub fn plan_estimate(&self) -> Result<Plan, SpecError> {
+        self.family
+            .plan_estimate(&Node::root(&self.params, &self.file))
+    }
     /// Where this sweep's results live under `out`, in experiment `experiment`.
     pub fn dir(&self, out: &Path, experiment: &str) -> SweepDir {
         SweepDir::new(
@@ -329,7 +335,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
     let name = sname.str()?.to_string();
     check_name(&sname, &name, "name")?;
     // Validate the family parameters now, so a bad spec fails before anything runs.
-    let plan = family.plan(s)?;
+    let plan = family.plan_estimate(s)?;
     Ok(Sweep {
         title: opt_str(s, "title")?.unwrap_or(&name).to_string(),
         name,
@@ -563,6 +569,54 @@ fn spec_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Loads specs from files and directories (default: `experiments/*.yaml`).
 pub fn load_specs(paths: &[PathBuf]) -> anyhow::Result<Vec<Experiment>> {
+    let mut exps: Vec<Experiment> = Vec::new();
+    for f in spec_paths(paths)? {
+        let e = load(&f)?;
+        if let Some(other) = exps.iter().find(|o| o.name == e.name) {
+            bail!(
+                "{} and {} both name experiment {:?}",
+                other.file.display(),
+                f.display(),
+                e.name
+            );
+        }
+        exps.push(e);
+    }
+    Ok(exps)
+}
+
+/// The experiments' names only (`nimlab run --list`): each spec's
+/// `experiment:` or its file name, without validating or planning it.
+pub fn experiment_names(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+    let mut names: Vec<(String, PathBuf)> = Vec::new();
+    for f in spec_paths(paths)? {
+        let file = f.display().to_string();
+        let text = std::fs::read_to_string(&f).with_context(|| format!("cannot read {file}"))?;
+        let value = parse_yaml(&text, &file)?;
+        let root = Node::root(&value, &file);
+        let stem = f
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let name = match value.is_object() {
+            true => opt_str(&root, "experiment")?.unwrap_or(&stem).to_string(),
+            false => stem,
+        };
+        if let Some((_, other)) = names.iter().find(|(n, _)| *n == name) {
+            bail!(
+                "{} and {} both name experiment {name:?}",
+                other.display(),
+                f.display()
+            );
+        }
+        names.push((name, f));
+    }
+    Ok(names.into_iter().map(|(n, _)| n).collect())
+}
+
+/// The spec files named by `paths` (a directory: its specs), or the default
+/// ones when none is given.
+fn spec_paths(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     if paths.is_empty() {
         files = default_specs()?;
@@ -577,20 +631,7 @@ pub fn load_specs(paths: &[PathBuf]) -> anyhow::Result<Vec<Experiment>> {
     if files.is_empty() {
         bail!("no spec files found");
     }
-    let mut exps: Vec<Experiment> = Vec::new();
-    for f in files {
-        let e = load(&f)?;
-        if let Some(other) = exps.iter().find(|o| o.name == e.name) {
-            bail!(
-                "{} and {} both name experiment {:?}",
-                other.file.display(),
-                f.display(),
-                e.name
-            );
-        }
-        exps.push(e);
-    }
-    Ok(exps)
+    Ok(files)
 }
 
 fn check_name(node: &Node<'_>, name: &str, what: &str) -> Result<(), SpecError> {

@@ -2,6 +2,7 @@
 //! dispatches `search`, `files`, `types`). [`crate::run`] only dispatches.
 
 pub mod board;
+pub mod calibrate;
 pub mod check;
 pub mod datasets;
 pub mod families;

@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 
-use crate::family::{Case, CaseCtx, Plan};
 use crate::spec::{self, Experiment};
 use crate::sweep::phases::{Phases, Span, Timer};
 use crate::{check, render, report, sweep};
@@ -32,21 +31,28 @@ pub struct RunArgs {
 /// render, check and report stages read the store.
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let upfront = Timer::start();
-    let exps = spec::load_specs(&args.specs)?;
     if args.list {
-        let names: String = exps.iter().map(|e| e.name.clone() + "\n").collect();
+        let names: String = spec::experiment_names(&args.specs)?
+            .into_iter()
+            .map(|n| n + "\n")
+            .collect();
         super::print(&names)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let exps = spec::load_specs(&args.specs)?;
     // Every claim type-checked against its sweep's declared datasets.
     check::check_plan(&exps)?;
     if args.dry_run {
+        let rates = super::calibrate::rates(args.opts.quiet)?;
         let mut refused = false;
+        let mut all = Vec::new();
         for e in &exps {
-            let (text, r) = dry_run_text(e)?;
+            let (text, r, est) = dry_run_text(e, &rates)?;
             super::print(&text)?;
             refused |= r;
+            all.extend(est);
         }
+        super::print(&total_text(&all))?;
         if !args.no_report {
             super::print(&report_estimate(&exps, &args.opts.out))?;
         }
@@ -58,6 +64,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Every sweep's estimates before anything is solved or written.
     sweep::guard::check_experiments(&exps)?;
+    crate::cost::set_current(super::calibrate::rates(args.opts.quiet)?);
     // Loading and checking every spec: a share of each experiment's planning.
     let upfront = upfront.span().share(exps.len());
     let cancel = ctrl_c_flag();
@@ -222,15 +229,22 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
     cancel
 }
 
-/// The dry-run text of an experiment, and whether a sweep would be refused.
-fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
+/// The dry-run text of an experiment (each sweep's estimate from the cost
+/// model at `rates`, nothing solved), whether a sweep would be refused, and
+/// the estimates.
+fn dry_run_text(
+    e: &Experiment,
+    rates: &crate::cost::Rates,
+) -> Result<(String, bool, Vec<sweep::estimate::SweepEstimate>)> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
     let threads = rayon::current_num_threads();
     let budget = crate::mem::case_budget();
     let mut refused = false;
+    let mut all = Vec::new();
     for sw in &e.sweeps {
-        let plan = sw.plan()?;
+        let plan = sw.plan_estimate()?;
+        let est = sweep::estimate::estimate(sw, &plan, rates, threads);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
         if !problems.is_empty() {
             refused = true;
@@ -238,43 +252,49 @@ fn dry_run_text(e: &Experiment) -> Result<(String, bool)> {
             for p in &problems {
                 let _ = writeln!(s, "    - {p}");
             }
-            let _ = writeln!(s, "    (cases in this sweep: {})", plan.cases.len());
+            let _ = writeln!(
+                s,
+                "    (cases in this sweep: {}; were it run: {})",
+                plan.cases.len(),
+                est.headline()
+            );
             continue;
         }
-        let cost = plan
-            .cases
-            .iter()
-            .map(|c| c.cost())
-            .fold(0u64, u64::saturating_add);
-        let chunks = sweep::chunks(&plan.cases);
-        let figures = sweep::guard::memory_figures(
-            &plan,
-            sw.family.datasets(),
-            sw.datasets.as_deref(),
-            threads,
-        );
-        let rate = calibrate(&plan, &mut |_, _| {});
-        let eta = match rate {
-            Some(r) => format!(
-                "~{:.1} s on {threads} threads (calibrated on the cheapest cases)",
-                cost as f64 / r / threads as f64
-            ),
-            None => "time unknown (no case small enough to time this machine on)".to_string(),
-        };
         let _ = writeln!(
             s,
-            "  {}: {} cases in {} chunks, ~{:.3e} work units, {eta}, {}",
+            "  {}: {} cases in {} chunks: {}",
             sw.name,
-            plan.cases.len(),
-            chunks.len(),
-            cost as f64,
-            figures.text()
+            est.cases,
+            est.chunks,
+            est.headline()
         );
+        if let Some(d) = est.dominant_text() {
+            let _ = writeln!(s, "    {d}");
+        }
+        let _ = writeln!(s, "    memory: {}", est.memory.text());
+        for u in &est.unbounded {
+            let _ = writeln!(s, "    not bounded: {u}");
+        }
         for n in crate::family::note::lines(&plan.notes) {
             let _ = writeln!(s, "    note: {n}");
         }
+        all.push(est);
     }
-    Ok((s, refused))
+    Ok((s, refused, all))
+}
+
+/// The dry run's last line: the sweeps' estimates summed.
+fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
+    let (wall, cpu, peak, out) = sweep::estimate::totals(all);
+    format!(
+        "total: {} sweeps, ~{} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression\n",
+        all.len(),
+        crate::cost::human_secs(wall),
+        rayon::current_num_threads(),
+        cpu / 3600.0,
+        crate::mem::human_bytes(peak),
+        crate::mem::human_bytes(out)
+    )
 }
 
 /// The report stage's share of a run: which sweeps it would rebuild, and
@@ -298,72 +318,41 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
     s
 }
 
-/// Work units per second on one thread, measured by solving the samples of
-/// the cheapest cases ([`Case::sample`]: small by construction, never a big
-/// case) in memory, nothing written, for up to a quarter of a second.
-/// `solved` sees each sample solved and the work its solver reported.
-pub(crate) fn calibrate(plan: &Plan, solved: &mut dyn FnMut(&dyn Case, u64)) -> Option<f64> {
-    let mut samples: Vec<Box<dyn Case>> = plan.cases.iter().filter_map(|c| c.sample()).collect();
-    samples.sort_by_key(|c| c.cost());
-    let cancel = AtomicBool::new(false);
-    let reported = std::sync::atomic::AtomicU64::new(0);
-    let progress = |n: u64| {
-        reported.fetch_add(n, Ordering::Relaxed);
-    };
-    let ctx = CaseCtx {
-        progress: &progress,
-        cancel: &cancel,
-        keep: None,
-    };
-    let t0 = std::time::Instant::now();
-    let mut done = 0u64;
-    for c in &samples {
-        reported.store(0, Ordering::Relaxed);
-        c.solve(&ctx).ok()?;
-        solved(c.as_ref(), reported.load(Ordering::Relaxed));
-        done += c.cost();
-        if t0.elapsed().as_secs_f64() > 0.25 {
-            break;
-        }
-    }
-    let secs = t0.elapsed().as_secs_f64();
-    (done > 0 && secs > 0.0).then(|| done as f64 / secs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::family::{SAMPLE_MEMORY, SAMPLE_WORK};
 
-    /// A dry run of every spec shipped (the default run's, the overnight ones
-    /// and the benches') times the machine on small samples only: each sample
-    /// solved reports at most a few times [`SAMPLE_WORK`] of work (counted by
-    /// its solver's progress, not by its estimate) within [`SAMPLE_MEMORY`].
+    /// Every spec shipped (the default run's, the overnight ones and the
+    /// benches') is estimated with no "time unknown": each sweep's estimate
+    /// prices every case's work (a case with none would be free, which no
+    /// real case is), and every shipped claim type-checks.
     #[test]
-    fn dry_runs_of_every_spec_solve_only_small_samples() {
+    fn every_shipped_sweep_gets_an_estimate() {
         let dirs = ["experiments", "experiments/overnight", "benches/specs"];
         let paths: Vec<std::path::PathBuf> = dirs.iter().map(Into::into).collect();
         let exps = spec::load_specs(&paths).unwrap();
         assert!(exps.len() >= 14, "{} specs", exps.len());
-        // (Loading them is the cost of this test: their claims are checked here too.)
         assert_eq!(
             check::plan_errors(&exps),
             vec![],
             "every shipped claim type-checks"
         );
-        let mut solved = 0;
+        let rates = crate::cost::Rates {
+            per_sec: crate::cost::Kernel::ALL.iter().map(|&k| (k, 1e6)).collect(),
+            binary: String::new(),
+            cpu: String::new(),
+        };
         for e in &exps {
-            for sw in &e.sweeps {
-                let plan = sw.plan().unwrap();
-                calibrate(&plan, &mut |c, work| {
-                    solved += 1;
-                    assert!(c.cost() <= SAMPLE_WORK, "{}", c.key());
-                    assert!(work <= 4 * SAMPLE_WORK, "{}: {work}", c.key());
-                    assert!(c.memory() <= SAMPLE_MEMORY, "{}", c.key());
-                });
+            let (text, _, all) = dry_run_text(e, &rates).unwrap();
+            assert!(!text.contains("unknown"), "{text}");
+            for est in &all {
+                assert!(
+                    est.wall_secs > 0.0 && est.cpu_secs >= est.wall_secs,
+                    "{text}"
+                );
+                assert_eq!(est.case_secs.len(), est.cases);
             }
         }
-        assert!(solved > 30, "{solved} samples solved");
     }
 
     #[test]

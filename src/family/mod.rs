@@ -13,11 +13,13 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::cost::{Kernel, Work};
 use crate::data::{Dataset, Table};
 use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
 use watch::Watch;
 
+pub mod estimate;
 pub mod lines;
 pub mod note;
 pub mod octal;
@@ -134,23 +136,59 @@ pub trait Case: Send + Sync {
     fn memory_hint(&self) -> &'static str {
         "use fewer heaps or pieces, or smaller sizes (a smaller range)"
     }
-    /// A small case of the same kind that `--dry-run` may solve to time
-    /// this machine (its work in the unit of [`Case::cost`]), or `None`.
-    /// A family offers one only where it knows the solve takes at most
-    /// about [`SAMPLE_WORK`] steps and [`SAMPLE_MEMORY`] bytes, whatever
-    /// the case's estimates say (some are rough), so a dry run stays quick
-    /// and light on any spec. Default: none (the time is then unknown).
-    fn sample(&self) -> Option<Box<dyn Case>> {
+    /// Its work in units of the cost model's kernels ([`crate::cost`]),
+    /// for the estimates of time; `keep` is the sweep's `datasets:` (a case
+    /// may skip work for datasets not kept). Default: none.
+    fn work(&self, keep: Option<&[String]>) -> Work {
+        let _ = keep;
+        Vec::new()
+    }
+    /// Work shared by the sweep's cases and done once (the lines chord
+    /// table); the sweep counts the largest. Default: none.
+    fn shared_work(&self) -> Work {
+        Vec::new()
+    }
+    /// When the case's work cannot be bounded in advance: the bound the
+    /// estimate uses and what changes it. Default: it can.
+    fn unbounded(&self) -> Option<String> {
         None
     }
     /// Solves the case.
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }
 
-/// The most work (in positions, about) a [`Case::sample`] may take.
-pub const SAMPLE_WORK: u64 = 4_000_000;
-/// The most memory a [`Case::sample`] may take.
-pub const SAMPLE_MEMORY: u64 = 64 << 20;
+/// A measurement of one kernel's rate on fixed small inputs (`nimlab
+/// calibrate`): `run` does the work and returns the units done.
+pub struct Probe {
+    /// The kernel measured.
+    pub kernel: Kernel,
+    /// Does fixed work; returns its units.
+    pub run: fn() -> anyhow::Result<u64>,
+}
+
+/// A probe's work: solves every case of a sweep given as YAML in memory
+/// (nothing written) and returns the units of `kernel` they stated.
+pub fn probe_sweep(family: &dyn Family, yaml: &str, kernel: Kernel) -> anyhow::Result<u64> {
+    let v = crate::params::parse_yaml(yaml, "probe.yaml")?;
+    let plan = family.plan(&Node::root(&v, "probe.yaml"))?;
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let mut units = 0u64;
+    for case in &plan.cases {
+        std::hint::black_box(case.solve(&ctx)?);
+        let work = case.work(None);
+        units += work
+            .iter()
+            .filter(|(k, _)| *k == kernel)
+            .map(|(_, n)| n)
+            .sum::<u64>();
+    }
+    Ok(units)
+}
 
 /// The expansion of one sweep.
 pub struct Plan {
@@ -191,11 +229,23 @@ pub trait Family: Sync {
     /// Validates a sweep (a map that also holds the generic keys of
     /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
+    /// Validates a sweep as [`Family::plan`] does and expands it for the
+    /// estimates only (`--dry-run`, `--list`, the guard before a run, the
+    /// views): a family may stand for many cases with a few
+    /// [`estimate::Estimated`] ones, never solved. Default: the plan.
+    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+        self.plan(sweep)
+    }
     /// The command-line arguments of `nimlab solve` and `nimlab play`, and how
     /// each one's text is read (the values then go through the same parsers
     /// as a spec's).
     fn cli_args(&self) -> &'static [CliArg] {
         &[]
+    }
+    /// The probes measuring this family's kernels (`nimlab calibrate`),
+    /// each a fraction of a second. Default: none.
+    fn probes(&self) -> Vec<Probe> {
+        Vec::new()
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).
     /// A long solve reports its progress to `watch`.

@@ -78,8 +78,12 @@ pub fn run_sweep(
         .collect();
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
+    let keep = sweep.datasets.as_deref();
     let pb = progress_bar(
-        todo.iter().map(|c| c.cost).fold(0u64, u64::saturating_add),
+        todo.iter()
+            .flat_map(|c| &plan.cases[c.start..c.end])
+            .map(|c| weight(c.as_ref(), keep))
+            .fold(0u64, u64::saturating_add),
         opts.quiet,
     );
     pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
@@ -254,16 +258,30 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
     })
 }
 
+/// A case's share of the progress bar: its estimated microseconds from the
+/// cost model ([`crate::cost::current`]), so the time left is the estimated
+/// time of the cases left, however unequal; its cost without rates.
+fn weight(case: &dyn Case, keep: Option<&[String]>) -> u64 {
+    match crate::cost::current() {
+        Some(r) => (r.secs(&case.work(keep)) * 1e6) as u64 + 1,
+        None => case.cost().max(1),
+    }
+}
+
 /// Solves one case, keeping the datasets the sweep stores. The progress bar
-/// advances by the case's reported work, and by the rest of its estimate when
-/// it ends, so the bar reaches 100 % exactly when every case is done.
+/// advances by the case's reported work (in [`Case::cost`]'s unit) scaled to
+/// its [`weight`], and by the rest of its weight when it ends, so the bar
+/// reaches 100 % exactly when every case is done.
 fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Dataset, Table)>> {
     let cost = case.cost().max(1);
+    let w = weight(case, shared.sweep.datasets.as_deref());
+    let scale = |x: u64| (u128::from(x.min(cost)) * u128::from(w) / u128::from(cost)) as u64;
     let reported = AtomicU64::new(0);
     let progress = |n: u64| {
         let before = reported.fetch_add(n, Ordering::Relaxed);
-        let add = n.min(cost.saturating_sub(before));
-        shared.pb.inc(add);
+        shared
+            .pb
+            .inc(scale(before.saturating_add(n)) - scale(before));
     };
     let ctx = CaseCtx {
         progress: &progress,
@@ -273,9 +291,7 @@ fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Data
     let out = case
         .solve(&ctx)
         .with_context(|| format!("case {}", case.key()))?;
-    shared
-        .pb
-        .inc(cost.saturating_sub(reported.load(Ordering::Relaxed)));
+    shared.pb.inc(w - scale(reported.load(Ordering::Relaxed)));
     Ok(out
         .into_iter()
         .filter(|(ds, _)| ctx.wants(ds.name))

@@ -42,6 +42,7 @@ fn sweep_json(r: &SweepReport) -> Value {
         "wall_seconds": r.wall_secs, "notes": r.notes,
         "datasets": r.checksums.iter().map(|(d, parts, h)| json!({"dataset": d, "parts": parts, "xxh3_of_parts": h})).collect::<Vec<_>>(),
         "cases_timing": r.case_timing,
+        "estimate": r.estimate.as_ref().map(|e| e.json(r.wall_secs)),
     })
 }
 

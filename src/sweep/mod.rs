@@ -9,6 +9,7 @@
 
 pub mod chunks;
 mod driver;
+pub mod estimate;
 pub mod guard;
 pub mod manifest;
 mod merge;
@@ -83,6 +84,9 @@ pub struct SweepReport {
     pub case_timing: Vec<serde_json::Value>,
     /// Wall and CPU seconds of its plan, solve and write phases.
     pub phases: phases::Phases,
+    /// The cost model's estimate, made before solving (when the process
+    /// has rates: [`crate::cost::current`]).
+    pub estimate: Option<estimate::SweepEstimate>,
 }
 
 /// Runs every sweep of an experiment, then writes its manifest. `cancel` is
@@ -102,13 +106,19 @@ pub fn run_experiment(
         let plan = sweep.plan()?;
         guard::check_plan(&exp.name, sweep, &plan)?;
         let planned = planning.span();
+        let threads = rayon::current_num_threads();
+        let est = crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads));
         let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         r.phases.plan += planned;
+        r.estimate = est;
         reports.push(r);
     }
     if !opts.quiet {
         for line in summary(&exp.name, &reports) {
+            eprintln!("{line}");
+        }
+        if let Some(line) = estimate::beside_measured(&exp.name, &reports) {
             eprintln!("{line}");
         }
     }

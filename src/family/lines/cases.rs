@@ -13,6 +13,7 @@ use super::dispatch::{Method, Solved, method_for, solve_board};
 use super::hexsum::HexSolver;
 use super::rules::Take;
 use super::{Group, retro};
+use crate::cost::Kernel;
 use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;
 
@@ -94,6 +95,40 @@ impl Case for LinesCase {
             })
             .sum()
     }
+    fn work(&self, keep: Option<&[String]>) -> crate::cost::Work {
+        let wants = |d: &str| keep.is_none_or(|k| k.iter().any(|x| x == d));
+        let census = self.census_by_enumeration();
+        if census && !wants(POSITIONS.name) && !wants(CELLS.name) {
+            return Vec::new();
+        }
+        let kernel = match self.method() {
+            _ if self.counts => Kernel::Exhaustive,
+            Method::Chords if !wants(POSITIONS.name) && !self.pictures => {
+                // Values only: one lookup per board.
+                return vec![(Kernel::ChordLookups, self.group.shapes.len() as u64)];
+            }
+            Method::Chords => Kernel::ChordLookups,
+            Method::Components => Kernel::MemoLookups,
+            Method::Exhaustive => Kernel::Exhaustive,
+        };
+        vec![(kernel, self.cost())]
+    }
+    fn shared_work(&self) -> crate::cost::Work {
+        match (&self.hex, self.thin) {
+            (None, _) => Vec::new(),
+            (Some(_), Some((_, length))) => chord_table_work(self.shared_memory(), length),
+            (Some(_), None) => table_work(self.hex_side, self.hex_boards),
+        }
+    }
+    fn unbounded(&self) -> Option<String> {
+        (self.method() == Method::Components && !self.counts).then(|| {
+            format!(
+                "the component solver's memo search cannot be bounded in advance: the estimate counts pieces³ memo lookups per board (the largest board has {} pieces) and the memo at most memo_gib = {}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
+                self.group.shapes.iter().map(Shape::pieces).max().unwrap_or(0),
+                crate::mem::human_bytes(self.memo_budget)
+            )
+        })
+    }
     fn memory(&self) -> u64 {
         let n = self
             .group
@@ -123,15 +158,6 @@ impl Case for LinesCase {
         } else {
             "use smaller boards"
         }
-    }
-    fn sample(&self) -> Option<Box<dyn Case>> {
-        // Boards of at most 20 pieces (2^20 positions for the exhaustive
-        // table) and a shared chord memo for sides up to 16 solve in
-        // milliseconds; the estimates of bigger ones are too rough to risk.
-        let small = self.group.shapes.iter().all(|s| s.pieces() <= 20)
-            && (self.hex.is_none() || self.hex_side <= 16)
-            && self.memory() <= crate::family::SAMPLE_MEMORY;
-        small.then(|| Box::new(self.clone()) as Box<dyn Case>)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let boards = self.group.shapes.len() as u64;
@@ -255,6 +281,39 @@ impl LinesCase {
             (r, t.elapsed().as_secs_f64())
         };
         self.group.shapes.iter().map(one).collect()
+    }
+}
+
+/// `nimlab calibrate`'s probe of the chord table: the table a big sweep of
+/// hexagons with lines up to 32 pieces builds up front (extents ≤ 31),
+/// filled by asking the largest hexagon inside it (sides 16: extents 30).
+pub(crate) fn probe_chord_table() -> anyhow::Result<u64> {
+    let boards = super::hexsum::MANY_BOARDS;
+    let lines = 32;
+    let solver = HexSolver::for_sweep(lines, boards);
+    std::hint::black_box(solver.grundy(Hex::from_sides([lines / 2; 6]), &|_| {}));
+    Ok(table_work(lines, boards).first().map_or(0, |w| w.1))
+}
+
+/// The work of the chord table a sweep of `boards` boards with lines up to
+/// `hex_side` pieces builds up front (none when a memo is filled on demand).
+pub(crate) fn table_work(hex_side: u32, boards: usize) -> crate::cost::Work {
+    match super::hexsum::table_extent(hex_side, boards) {
+        Some(e) => chord_table_work(HexSolver::upfront_bytes(hex_side, boards), e),
+        None => Vec::new(),
+    }
+}
+
+/// The work of building a chord table of `bytes` bytes (two per cell) and
+/// extents up to `extent`, shared by a sweep's cases: each cell's chords
+/// (about its extent of them).
+pub(crate) fn chord_table_work(bytes: u64, extent: u32) -> crate::cost::Work {
+    match bytes / 2 {
+        0 => Vec::new(),
+        cells => vec![(
+            Kernel::ChordTable,
+            cells.saturating_mul(u64::from(extent) + 1),
+        )],
     }
 }
 

@@ -130,13 +130,56 @@ impl Family for Lines {
         views::VIEWS
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep)
+        params::plan(sweep, params::Mode::Exact)
+    }
+    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+        params::plan(sweep, params::Mode::Estimate)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
     }
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
+    }
+    fn probes(&self) -> Vec<crate::family::Probe> {
+        use crate::cost::Kernel;
+        use crate::family::{Probe, probe_sweep};
+        vec![
+            Probe {
+                kernel: Kernel::ChordLookups,
+                run: || {
+                    probe_sweep(
+                        &Lines,
+                        "board: {hexagons: {max_side: 9}}\ntake: maximal\n",
+                        Kernel::ChordLookups,
+                    )
+                },
+            },
+            Probe {
+                kernel: Kernel::MemoLookups,
+                run: || {
+                    probe_sweep(
+                        &Lines,
+                        "board: {triangle: 4..5}\ntake: {max: 2}\n",
+                        Kernel::MemoLookups,
+                    )
+                },
+            },
+            Probe {
+                kernel: Kernel::Exhaustive,
+                run: || {
+                    probe_sweep(
+                        &Lines,
+                        "board: {triangle: 4..6}\nplay: misere\n",
+                        Kernel::Exhaustive,
+                    )
+                },
+            },
+            Probe {
+                kernel: Kernel::ChordTable,
+                run: cases::probe_chord_table,
+            },
+        ]
     }
     fn solve(&self, pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos, watch)

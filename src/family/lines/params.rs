@@ -3,12 +3,15 @@
 use std::sync::{Arc, OnceLock};
 
 use super::board::{self, Hex, Shape, closes, parse_mask};
-use super::cases::LinesCase;
-use super::census::{CensusCase, Enumeration};
+use super::cases::{LinesCase, table_work};
+use super::census::{CensusCase, Enumeration, SideCount};
+use super::datasets::{CELLS, POSITIONS};
 use super::dispatch::{Method, feasibility, method_for};
 use super::hexsum::{self, HexSolver};
 use super::rules::Take;
 use super::{Group, views};
+use crate::cost::{Kernel, Work};
+use crate::family::estimate::Estimated;
 use crate::family::note::Note;
 use crate::family::{Case, Plan};
 use crate::game::{PLAY_WORDS, Play};
@@ -19,6 +22,13 @@ use crate::view::View;
 /// lines beyond the chord memo's sides are solved from a thin chord table
 /// when it fits (see `thin_table`), and refused by name otherwise.
 const MAX_PARAM: i64 = 1 << 20;
+
+/// The datasets for which an enumeration's block solves its boards' moves
+/// (otherwise the census has every value kept).
+const BLOCK_WORK_NEEDS: &[&str] = &[POSITIONS.name, CELLS.name];
+
+/// Most boards of an enumeration in one case (of one largest side).
+const ENUMERATION_BLOCK: usize = 20_000;
 
 /// Default memo budget of the component solver.
 pub(crate) const DEFAULT_MEMO_GIB: i64 = 12;
@@ -168,6 +178,49 @@ fn parse_sum(
     Ok(())
 }
 
+/// `hexagons: {max_side: L, min_side: l, max_pieces: K}`.
+fn parse_enumeration(node: &Node<'_>) -> Result<Enumeration, SpecError> {
+    node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
+    let max_pieces = node
+        .get("max_pieces")
+        .map(|n| n.int(1, i64::MAX))
+        .transpose()?;
+    let max_side = match node.get("max_side") {
+        Some(n) => n.int(1, 1023)? as u32,
+        None => match max_pieces {
+            // A hexagon with a side of s pieces has at least s pieces.
+            Some(k) => k.min(1023) as u32,
+            None => return Err(node.err("give `max_side: L` and/or `max_pieces: K`")),
+        },
+    };
+    let min_side = node
+        .get("min_side")
+        .map(|n| n.int(1, max_side as i64))
+        .transpose()?
+        .unwrap_or(1) as u32;
+    Ok(Enumeration {
+        min_side,
+        max_side,
+        max_pieces: max_pieces.map_or(u64::MAX, |k| k as u64),
+    })
+}
+
+/// A board item that is a `hexagons:` enumeration counted without listing
+/// its boards ([`Enumeration::per_side`]), for an estimating plan.
+fn counted_enumeration(item: &Node<'_>) -> Result<Option<Enumeration>, SpecError> {
+    let Some(map) = item.value().as_object() else {
+        return Ok(None);
+    };
+    if map.len() != 1 {
+        return Ok(None);
+    }
+    let Some(node) = item.get("hexagons") else {
+        return Ok(None);
+    };
+    let e = parse_enumeration(&node)?;
+    Ok((e.max_pieces == u64::MAX).then_some(e))
+}
+
 /// Parses the shape keys of a map (a sweep's `board:` item, or `nimlab solve`'s parameters).
 pub(crate) fn parse_shape_map(
     item: &Node<'_>,
@@ -220,31 +273,10 @@ pub(crate) fn parse_shape_map(
 }
 
 /// `hexagons: {max_side: L, min_side: M, max_pieces: K}`: every equiangular
-/// hexagon within the bounds, one group per largest side (blocks of 20000).
+/// hexagon within the bounds, one group per largest side (blocks of
+/// [`ENUMERATION_BLOCK`]).
 fn parse_hexagons(node: &Node<'_>, groups: &mut Vec<Group>) -> Result<(), SpecError> {
-    node.expect_keys(&["max_side", "min_side", "max_pieces"])?;
-    let max_pieces = node
-        .get("max_pieces")
-        .map(|n| n.int(1, i64::MAX))
-        .transpose()?;
-    let max_side = match node.get("max_side") {
-        Some(n) => n.int(1, 1023)? as u32,
-        None => match max_pieces {
-            // A hexagon with a side of s pieces has at least s pieces.
-            Some(k) => k.min(1023) as u32,
-            None => return Err(node.err("give `max_side: L` and/or `max_pieces: K`")),
-        },
-    };
-    let min_side = node
-        .get("min_side")
-        .map(|n| n.int(1, max_side as i64))
-        .transpose()?
-        .unwrap_or(1) as u32;
-    let e = Enumeration {
-        min_side,
-        max_side,
-        max_pieces: max_pieces.map_or(u64::MAX, |k| k as u64),
-    };
+    let e = parse_enumeration(node)?;
     let all = e.boards();
     if all.is_empty() {
         return Err(node.err("no equiangular hexagon satisfies these bounds"));
@@ -258,7 +290,7 @@ fn parse_hexagons(node: &Node<'_>, groups: &mut Vec<Group>) -> Result<(), SpecEr
             j += 1;
         }
         // Split big blocks so the driver can balance and resume.
-        for chunk in all[i..j].chunks(20_000) {
+        for chunk in all[i..j].chunks(ENUMERATION_BLOCK) {
             groups.push(Group {
                 label: format!("largest side {m}"),
                 shapes: chunk.iter().map(|&p| Shape::Hexagon(p)).collect(),
@@ -589,9 +621,22 @@ pub(crate) fn parse_takes(n: &Node<'_>) -> Result<Vec<Take>, SpecError> {
     Ok(out)
 }
 
+/// How [`plan`] expands a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every case, to be solved.
+    Exact,
+    /// For the estimates only: a big `hexagons:` enumeration under the
+    /// chord solver counted without listing its boards (one
+    /// [`Estimated`] case per block of the exact plan).
+    Estimate,
+}
+
 struct Params {
     grundy: bool,
     groups: Vec<Group>,
+    /// `hexagons:` enumerations counted, not listed ([`Mode::Estimate`]).
+    counted: Vec<Enumeration>,
     takes: Vec<Take>,
     plays: Vec<Play>,
     counts: bool,
@@ -602,7 +647,7 @@ struct Params {
     notes: Vec<Note>,
 }
 
-fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
+fn parse_params(sweep: &Node<'_>, mode: Mode) -> Result<Params, SpecError> {
     let mut allowed: Vec<&str> = SWEEP_KEYS.to_vec();
     allowed.extend_from_slice(KEYS);
     sweep.expect_keys(&allowed)?;
@@ -622,8 +667,12 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     if items.is_empty() {
         return Err(bnode.err("empty list of boards"));
     }
+    let mut counted = Vec::new();
     for it in &items {
-        parse_shape_map(it, along, &mut groups, &mut notes)?;
+        match counted_enumeration(it)? {
+            Some(e) if mode == Mode::Estimate => counted.push(e),
+            _ => parse_shape_map(it, along, &mut groups, &mut notes)?,
+        }
     }
     let takes = match sweep.get("take") {
         Some(t) => parse_takes(&t)?,
@@ -678,6 +727,7 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
     Ok(Params {
         grundy,
         groups,
+        counted,
         takes,
         plays,
         counts,
@@ -722,10 +772,26 @@ fn region_option(
     Ok(true)
 }
 
-/// Validates a sweep and expands it into cases (one per group of boards and rule).
-pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
-    let p = parse_params(sweep)?;
-    let n_boards: usize = p.groups.iter().map(|g| g.shapes.len()).sum();
+/// Validates a sweep and expands it into cases (one per group of boards and
+/// rule); in [`Mode::Estimate`] a big enumeration is counted, not listed.
+pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
+    let p = parse_params(sweep, mode)?;
+    if !p.counted.is_empty() && !countable(&p) {
+        return plan(sweep, Mode::Exact);
+    }
+    let counted: Vec<(Enumeration, Vec<SideCount>)> = p
+        .counted
+        .iter()
+        .map(|e| {
+            (
+                *e,
+                e.per_side()
+                    .expect("an enumeration without a bound on the pieces"),
+            )
+        })
+        .collect();
+    let n_counted: u64 = counted.iter().flat_map(|(_, s)| s).map(|s| s.boards).sum();
+    let n_boards = p.groups.iter().map(|g| g.shapes.len()).sum::<usize>() + n_counted as usize;
     let pictures = p.pictures.unwrap_or(n_boards <= 8);
     // One chord solver for the whole sweep, sized for its largest line.
     let mut hex_side = 0;
@@ -735,6 +801,14 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                 hex_side = hex_side.max(Hex::from_sides(sides).longest_chord());
             }
         }
+    }
+    for (e, _) in &counted {
+        // The regular hexagon has the longest lines of the enumeration.
+        hex_side = hex_side.max(Hex::from_sides([e.max_side; 6]).longest_chord());
+    }
+    if !counted.is_empty() && hex_side > hexsum::MAX_SIDE {
+        // A thin chord table is sized from every board: list them.
+        return plan(sweep, Mode::Exact);
     }
     let thin = thin_table(&p, hex_side).map_err(|m| sweep.err(m))?;
     let hex = Arc::new(OnceLock::new());
@@ -763,12 +837,31 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
             }
         }
     }
-    let censuses = census_cases(&cases, &hex, hex_side, n_boards);
+    let combos = (p.takes.len() * p.plays.len()) as u64;
+    let censuses = census_cases(&cases, &counted, combos, &hex, hex_side, n_boards);
     let has_census = !censuses.is_empty();
     let mut boxed: Vec<Box<dyn Case>> = cases
         .into_iter()
         .map(|c| Box::new(c) as Box<dyn Case>)
         .collect();
+    // (Only with counted enumerations: a thin table's sweep has lines too
+    // long for the square table's size to be worth computing.)
+    let (chords, shared_work) = match counted.is_empty() {
+        true => (0, Vec::new()),
+        false => (
+            HexSolver::upfront_bytes(hex_side, n_boards),
+            table_work(hex_side, n_boards),
+        ),
+    };
+    for (e, sides) in &counted {
+        boxed.extend(counted_blocks(
+            e,
+            sides,
+            (&p.takes, &p.plays),
+            pictures,
+            (chords, &shared_work),
+        ));
+    }
     boxed.extend(censuses);
     let mut views: Vec<&'static View> = vec![&views::WINNING_MOVES, &views::CLASS_COUNTS];
     if has_census {
@@ -815,6 +908,8 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
 /// (`take: maximal`, normal play), sharing the sweep's solver.
 fn census_cases(
     cases: &[LinesCase],
+    counted: &[(Enumeration, Vec<SideCount>)],
+    combos: u64,
     hex: &Arc<OnceLock<HexSolver>>,
     hex_side: u32,
     hex_boards: usize,
@@ -827,6 +922,10 @@ fn census_cases(
             None => seen.push((e, c.group.shapes.len())),
         }
     }
+    for (e, sides) in counted {
+        let boards: u64 = sides.iter().map(|s| s.boards).sum();
+        seen.push((*e, (boards * combos) as usize));
+    }
     seen.into_iter()
         .map(|(e, boards)| {
             Box::new(CensusCase {
@@ -838,6 +937,72 @@ fn census_cases(
             }) as Box<dyn Case>
         })
         .collect()
+}
+
+/// Can the estimating plan count the enumerations of `p` rather than list
+/// them? When every board is solved by the chord solver alone (`take:
+/// maximal`, normal play, no count tables, regions or cuts); otherwise their
+/// boards are checked one by one, as the exact plan does.
+fn countable(p: &Params) -> bool {
+    let hexagon = Shape::Hexagon([1; 6]);
+    !p.counts
+        && !p.regions
+        && !p.cuts
+        && p.takes.iter().all(|&t| {
+            p.plays
+                .iter()
+                .all(|&pl| method_for(&hexagon, t, pl, p.grundy) == Method::Chords)
+        })
+}
+
+/// The blocks of a counted enumeration as the exact plan makes them (per
+/// largest side, blocks of [`ENUMERATION_BLOCK`] boards, each under every
+/// rule), by their estimates: [`LinesCase`]'s under the chord solver, with
+/// the mean pieces of the side's boards.
+fn counted_blocks(
+    e: &Enumeration,
+    sides: &[SideCount],
+    (takes, plays): (&[Take], &[Play]),
+    pictures: bool,
+    (chords, shared_work): (u64, &Work),
+) -> Vec<Box<dyn Case>> {
+    let mut out: Vec<Box<dyn Case>> = Vec::new();
+    for s in sides {
+        let blocks = s.boards.div_ceil(ENUMERATION_BLOCK as u64);
+        for k in 0..blocks {
+            let boards = (s.boards - k * ENUMERATION_BLOCK as u64).min(ENUMERATION_BLOCK as u64);
+            let pieces = (boards as f64 * s.mean_pieces).round() as u64;
+            let mut rows = vec![(POSITIONS.name, boards)];
+            if pictures {
+                rows.push((CELLS.name, pieces));
+            }
+            for &take in takes {
+                for &play in plays {
+                    out.push(Box::new(Estimated {
+                        key: format!(
+                            "lines/estimate/{}/largest side {}/block {k}/take={}/play={}",
+                            e.label(),
+                            s.largest,
+                            take.text(),
+                            play.as_str()
+                        ),
+                        cost: pieces * 4,
+                        memory: chords,
+                        shared: chords,
+                        rows: rows.clone(),
+                        hint: "use smaller boards",
+                        // As the exact block: nothing when the census has
+                        // every value kept, else the chord solver's moves.
+                        work: vec![(Kernel::ChordLookups, pieces * 4)],
+                        work_else: Vec::new(),
+                        work_needs: BLOCK_WORK_NEEDS,
+                        shared_work: shared_work.clone(),
+                    }));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Largest thin chord table a sweep may use (bytes).

@@ -51,6 +51,9 @@ impl Case for OctalCase {
         let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
         seq.max(1).saturating_add(rows)
     }
+    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+        vec![(crate::cost::Kernel::Octal, self.cost())]
+    }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
     }

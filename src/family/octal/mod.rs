@@ -85,6 +85,20 @@ impl Family for Octal {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
+    fn probes(&self) -> Vec<crate::family::Probe> {
+        use crate::cost::Kernel;
+        use crate::family::{Probe, probe_sweep};
+        vec![Probe {
+            kernel: Kernel::Octal,
+            run: || {
+                probe_sweep(
+                    &Octal,
+                    "code: [\"0.77\", \"0.137\", \"4.07\", \"0.16\"]\nN: 0..3000\n",
+                    Kernel::Octal,
+                )
+            },
+        }]
+    }
     fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }

@@ -47,6 +47,9 @@ impl Case for ParityCase {
         };
         len * self.take.takes().len() as u64 / 4 + len + rows
     }
+    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+        vec![(crate::cost::Kernel::Parity, self.cost())]
+    }
     fn memory(&self) -> u64 {
         // The table may be extended (×4 at a time) up to MAX_HORIZON until
         // the period is proven.
@@ -64,11 +67,6 @@ impl Case for ParityCase {
             r.push((datasets::OUTCOME.name, self.rs.len() as u64 * 4));
         }
         r
-    }
-    fn sample(&self) -> Option<Box<dyn Case>> {
-        let small = self.cost() <= crate::family::SAMPLE_WORK
-            && self.memory() <= crate::family::SAMPLE_MEMORY;
-        small.then(|| Box::new(self.clone()) as Box<dyn Case>)
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let s = Solution::solve(self.variant, self.take.takes(), self.horizon, ctx.progress);

@@ -132,6 +132,20 @@ impl Family for Parity {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
+    fn probes(&self) -> Vec<crate::family::Probe> {
+        use crate::cost::Kernel;
+        use crate::family::{Probe, probe_sweep};
+        vec![Probe {
+            kernel: Kernel::Parity,
+            run: || {
+                probe_sweep(
+                    &Parity,
+                    "variant: sides\nk: 1..12\nr: 0..3000\n",
+                    Kernel::Parity,
+                )
+            },
+        }]
+    }
     fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }

@@ -163,6 +163,14 @@ impl Case for TakeCase {
                 .saturating_add(states)
         }
     }
+    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+        use crate::cost::Kernel;
+        let kernel = match self.sizes.len() {
+            1 => Kernel::Subtraction,
+            _ => Kernel::Retrograde,
+        };
+        vec![(kernel, self.cost())]
+    }
     fn memory(&self) -> u64 {
         if self.sizes.len() == 1 {
             // Per heap size computed (to the horizon's furthest extension):
@@ -211,15 +219,6 @@ impl Case for TakeCase {
             }
             v
         }
-    }
-    fn sample(&self) -> Option<Box<dyn Case>> {
-        // One heap: the same rule without the proof's extension (its work is
-        // then its cost); several heaps: the case itself, when small.
-        let mut s = self.clone();
-        s.proof_cap = s.horizon;
-        let small =
-            s.cost() <= crate::family::SAMPLE_WORK && s.memory() <= crate::family::SAMPLE_MEMORY;
-        small.then(|| Box::new(s) as Box<dyn Case>)
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         if self.sizes.len() == 1 {

@@ -166,6 +166,32 @@ impl Family for Takeaway {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
+    fn probes(&self) -> Vec<crate::family::Probe> {
+        use crate::cost::Kernel;
+        use crate::family::{Probe, probe_sweep};
+        vec![
+            Probe {
+                kernel: Kernel::Subtraction,
+                run: || {
+                    probe_sweep(
+                        &Takeaway,
+                        "take: {max: 2..30}\nplay: [normal, misere]\nN: 0..3000\n",
+                        Kernel::Subtraction,
+                    )
+                },
+            },
+            Probe {
+                kernel: Kernel::Retrograde,
+                run: || {
+                    probe_sweep(
+                        &Takeaway,
+                        "take: {max: 2..4}\nheaps: 2\nplay: misere\nN: 0..120\n",
+                        Kernel::Retrograde,
+                    )
+                },
+            },
+        ]
+    }
     fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }

@@ -1,0 +1,121 @@
+//! `nimlab calibrate`: measures each kernel of the cost model on this
+//! machine ([`crate::cost`]) on fixed small inputs, one thread, and caches
+//! the rates; the dry run and the run's estimates read the cache (measuring
+//! first when there is none for this binary and CPU).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::cost::{self, Kernel, Rates};
+use crate::family::{self, FAMILIES};
+
+/// Measures every kernel (one thread; about a second or two in all).
+pub fn measure() -> Result<Rates> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let mut done: Vec<(Kernel, u64, f64)> = Vec::new();
+    let mut add = |k: Kernel, units: u64, secs: f64| match done.iter_mut().find(|d| d.0 == k) {
+        Some(d) => {
+            d.1 += units;
+            d.2 += secs;
+        }
+        None => done.push((k, units, secs)),
+    };
+    for f in FAMILIES {
+        for p in f.probes() {
+            let (units, secs) = pool
+                .install(|| timed(p.run))
+                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
+            add(p.kernel, units, secs);
+        }
+    }
+    let (units, secs) = pool.install(writer_probe)?;
+    add(Kernel::Writer, units, secs);
+    Ok(Rates {
+        per_sec: done
+            .into_iter()
+            .map(|(k, u, s)| (k, u.max(1) as f64 / s.max(1e-6)))
+            .collect(),
+        binary: cost::binary_id(),
+        cpu: cost::cpu_model(),
+    })
+}
+
+/// Runs `f` and returns its units and the seconds this thread spent on the
+/// CPU meanwhile (`/proc/thread-self/schedstat`: other programs running on
+/// a loaded machine do not slow the rates down), else wall seconds.
+fn timed(f: impl FnOnce() -> Result<u64>) -> Result<(u64, f64)> {
+    let cpu = || -> Option<f64> {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        Some(s.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
+    };
+    let (c0, t0) = (cpu(), Instant::now());
+    let units = f()?;
+    let secs = match (c0, cpu()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => t0.elapsed().as_secs_f64(),
+    };
+    Ok((units, secs))
+}
+
+/// The writer's probe: a takeaway sweep's positions written as one Parquet
+/// part to a temporary file, timed; its row bytes.
+fn writer_probe() -> Result<(u64, f64)> {
+    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
+    let yaml = "take: {max: 2..6}\nheaps: 2\nN: 0..200\n";
+    let table = family::sweep_rows(takeaway, yaml, "positions")?.context("positions rows")?;
+    let ds = takeaway
+        .datasets()
+        .iter()
+        .find(|d| d.name == "positions")
+        .context("the positions dataset")?;
+    let units = table.rows() as u64 * ds.row_bytes();
+    let dir = std::env::temp_dir().join(format!("nimlab-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join("part.parquet");
+    let r = timed(|| {
+        crate::store::parquet::write_part(&path, ds, ("calibrate", "probe"), vec![table])?;
+        Ok(units)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+/// The cached rates of this binary on this CPU, or measured now (and
+/// cached), saying so on standard error unless `quiet`.
+pub fn rates(quiet: bool) -> Result<Rates> {
+    if let Some(r) = cost::cached() {
+        return Ok(r);
+    }
+    if !quiet {
+        eprintln!(
+            "nimlab: measuring this machine's kernels for the estimates (once per binary and CPU; `nimlab calibrate` measures again)…"
+        );
+    }
+    let r = measure()?;
+    cost::save(&r);
+    Ok(r)
+}
+
+/// `nimlab calibrate`: measures, caches and prints the rates.
+pub fn calibrate() -> Result<ExitCode> {
+    let t = Instant::now();
+    let r = measure()?;
+    cost::save(&r);
+    let mut s = format!(
+        "kernel rates on one thread ({}, {}), measured in {:.1} s:\n",
+        r.cpu,
+        r.binary,
+        t.elapsed().as_secs_f64()
+    );
+    for (k, rate) in &r.per_sec {
+        s += &format!("  {:<14} {rate:>12.4e} {} per second\n", k.name(), k.unit());
+    }
+    match cost::cache_file() {
+        Some(p) => s += &format!("cached in {}\n", p.display()),
+        None => s += "not cached (no cache directory: set XDG_CACHE_HOME or HOME)\n",
+    }
+    super::print(&s)?;
+    Ok(ExitCode::SUCCESS)
+}

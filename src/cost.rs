@@ -1,0 +1,265 @@
+//! The cost model: each case states its work as units of named kernels
+//! ([`Kernel`], [`crate::family::Case::work`]); `nimlab calibrate` measures
+//! each kernel's rate on this machine on fixed small inputs (never a spec's
+//! cases) and caches it under the user's cache directory, keyed by the
+//! binary's version and the CPU model; the dry run, the guard and the
+//! progress bar multiply.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+/// A kernel whose rate is measured once per machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Takeaway, one heap: the subtraction kernel's values (heap sizes ×
+    /// takes where a value needs them).
+    Subtraction,
+    /// Takeaway, several heaps: the retrograde kernel's positions × moves.
+    Retrograde,
+    /// Parity: positions × takes of its table.
+    Parity,
+    /// Octal games: the kernel's values (heap sizes, × sizes when a move splits).
+    Octal,
+    /// Lines, the chord solver: pieces looked up per board.
+    ChordLookups,
+    /// Lines, the chord table built bottom-up for a big sweep: its cells.
+    ChordTable,
+    /// Lines, the component solver: memo lookups (pieces³ per board).
+    MemoLookups,
+    /// Lines, the exhaustive analysis: positions (2^pieces).
+    Exhaustive,
+    /// The Parquet writer: bytes of rows (the declared columns' sizes).
+    Writer,
+}
+
+impl Kernel {
+    /// Every kernel.
+    pub const ALL: [Kernel; 9] = [
+        Kernel::Subtraction,
+        Kernel::Retrograde,
+        Kernel::Parity,
+        Kernel::Octal,
+        Kernel::ChordLookups,
+        Kernel::ChordTable,
+        Kernel::MemoLookups,
+        Kernel::Exhaustive,
+        Kernel::Writer,
+    ];
+    /// Its name in the cache and in `nimlab calibrate`'s table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Subtraction => "subtraction",
+            Kernel::Retrograde => "retrograde",
+            Kernel::Parity => "parity",
+            Kernel::Octal => "octal",
+            Kernel::ChordLookups => "chord-lookups",
+            Kernel::ChordTable => "chord-table",
+            Kernel::MemoLookups => "memo-lookups",
+            Kernel::Exhaustive => "exhaustive",
+            Kernel::Writer => "writer",
+        }
+    }
+    /// What one unit is.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Kernel::Subtraction => "values",
+            Kernel::Retrograde => "positions × moves",
+            Kernel::Parity => "positions × takes",
+            Kernel::Octal => "values",
+            Kernel::ChordLookups => "pieces looked up",
+            Kernel::ChordTable => "table cells × extent",
+            Kernel::MemoLookups => "memo lookups",
+            Kernel::Exhaustive => "positions",
+            Kernel::Writer => "row bytes",
+        }
+    }
+}
+
+/// Work: units per kernel.
+pub type Work = Vec<(Kernel, u64)>;
+
+/// Adds `b` to `a`, kernel by kernel.
+pub fn add(a: &mut Work, b: &[(Kernel, u64)]) {
+    for &(k, n) in b {
+        match a.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, t)) => *t = t.saturating_add(n),
+            None => a.push((k, n)),
+        }
+    }
+}
+
+/// Each kernel's rate on this machine (units per second on one thread).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rates {
+    /// Units per second, per kernel.
+    pub per_sec: Vec<(Kernel, f64)>,
+    /// The binary that measured them (version and commit).
+    pub binary: String,
+    /// The CPU model.
+    pub cpu: String,
+}
+
+impl Rates {
+    /// Seconds on one thread for `work`.
+    pub fn secs(&self, work: &[(Kernel, u64)]) -> f64 {
+        work.iter().map(|&(k, n)| n as f64 / self.rate(k)).sum()
+    }
+    /// A kernel's rate (units per second; a kernel not measured counts as
+    /// the slowest measured one, so an estimate errs long).
+    pub fn rate(&self, k: Kernel) -> f64 {
+        self.per_sec
+            .iter()
+            .find(|(x, _)| *x == k)
+            .map(|(_, r)| *r)
+            .or_else(|| self.per_sec.iter().map(|(_, r)| *r).reduce(f64::min))
+            .unwrap_or(1e6)
+            .max(1.0)
+    }
+    /// The cache file's JSON.
+    pub fn to_json(&self) -> Value {
+        let rates: serde_json::Map<String, Value> = self
+            .per_sec
+            .iter()
+            .map(|(k, r)| (k.name().to_string(), json!(r)))
+            .collect();
+        json!({"binary": self.binary, "cpu": self.cpu, "units_per_second": rates})
+    }
+    /// Reads the cache file's JSON (`None` when it is of another binary or
+    /// CPU, or malformed: then the machine is measured again).
+    pub fn from_json(v: &Value) -> Option<Rates> {
+        let binary = v.get("binary")?.as_str()?.to_string();
+        let cpu = v.get("cpu")?.as_str()?.to_string();
+        if binary != binary_id() || cpu != cpu_model() {
+            return None;
+        }
+        let map = v.get("units_per_second")?.as_object()?;
+        let per_sec = Kernel::ALL
+            .iter()
+            .map(|&k| Some((k, map.get(k.name())?.as_f64().filter(|r| *r > 0.0)?)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Rates {
+            per_sec,
+            binary,
+            cpu,
+        })
+    }
+}
+
+static CURRENT: std::sync::OnceLock<Rates> = std::sync::OnceLock::new();
+
+/// Sets the rates this process estimates with (`nimlab run` does, before
+/// running; the first call wins).
+pub fn set_current(rates: Rates) {
+    let _ = CURRENT.set(rates);
+}
+
+/// The rates this process estimates with, if set.
+pub fn current() -> Option<&'static Rates> {
+    CURRENT.get()
+}
+
+/// The binary's version and commit (a rebuilt binary measures again).
+pub fn binary_id() -> String {
+    format!(
+        "{} {}",
+        env!("CARGO_PKG_VERSION"),
+        env!("NIMLAB_GIT_COMMIT")
+    )
+}
+
+/// The CPU model (`model name` of `/proc/cpuinfo`; "unknown" elsewhere).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// `$XDG_CACHE_HOME/nimlab/calibration.json`, else
+/// `~/.cache/nimlab/calibration.json`.
+pub fn cache_file() -> Option<PathBuf> {
+    let base = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
+    };
+    Some(base.join("nimlab").join("calibration.json"))
+}
+
+/// The cached rates of this binary on this CPU, if any.
+pub fn cached() -> Option<Rates> {
+    let text = std::fs::read_to_string(cache_file()?).ok()?;
+    Rates::from_json(&serde_json::from_str(&text).ok()?)
+}
+
+/// Saves the rates (a cache: failing to write it only costs a measurement
+/// next time).
+pub fn save(rates: &Rates) {
+    let Some(path) = cache_file() else { return };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
+    if std::fs::write(&tmp, rates.to_json().to_string()).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
+/// Seconds as people read them: `0.4 s`, `38 s`, `2 min 10 s`, `3 h 05 min`,
+/// `2.5 days`.
+pub fn human_secs(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 60.0 {
+        format!("{s:.0} s")
+    } else if s < 3600.0 {
+        let m = (s / 60.0).floor();
+        format!("{m:.0} min {:.0} s", s - 60.0 * m)
+    } else if s < 3.0 * 86_400.0 {
+        let h = (s / 3600.0).floor();
+        format!("{h:.0} h {:02.0} min", (s - 3600.0 * h) / 60.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_round_trip_through_the_cache_json_and_price_work() {
+        let r = Rates {
+            per_sec: Kernel::ALL.iter().map(|&k| (k, 1000.0)).collect(),
+            binary: binary_id(),
+            cpu: cpu_model(),
+        };
+        assert_eq!(Rates::from_json(&r.to_json()), Some(r.clone()));
+        // 2000 units at 1000/s, then 500 at 1000/s: 2.5 s.
+        let w = [(Kernel::Octal, 2000), (Kernel::Writer, 500)];
+        assert!((r.secs(&w) - 2.5).abs() < 1e-9);
+        let mut other = r.to_json();
+        other["cpu"] = json!("another CPU");
+        assert_eq!(Rates::from_json(&other), None);
+    }
+
+    #[test]
+    fn work_adds_kernel_by_kernel() {
+        let mut a = vec![(Kernel::Octal, 2)];
+        add(&mut a, &[(Kernel::Writer, 3), (Kernel::Octal, 5)]);
+        assert_eq!(a, [(Kernel::Octal, 7), (Kernel::Writer, 3)]);
+    }
+
+    #[test]
+    fn seconds_read_as_people_read_them() {
+        assert_eq!(human_secs(0.42), "0.4 s");
+        assert_eq!(human_secs(130.0), "2 min 10 s");
+        assert_eq!(human_secs(3600.0 * 3.0 + 300.0), "3 h 05 min");
+        assert_eq!(human_secs(86_400.0 * 4.0), "4.0 days");
+    }
+}

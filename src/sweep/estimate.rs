@@ -1,0 +1,180 @@
+//! A sweep's estimate from the cost model ([`crate::cost`]): each case's
+//! work priced at this machine's measured kernel rates, the shared work
+//! once, the writer's bytes; then the wall time on the chosen threads, the
+//! CPU-hours, the peak memory (the guard's figures), the output size and the
+//! dominant case. Nothing is solved.
+
+use serde_json::{Value, json};
+
+use super::guard::{MemoryFigures, memory_figures};
+use crate::cost::{self, Kernel, Rates, Work};
+use crate::family::Plan;
+use crate::mem::human_bytes;
+use crate::spec::Sweep;
+
+/// What a sweep will cost on this machine.
+#[derive(Clone, Debug)]
+pub struct SweepEstimate {
+    /// Cases.
+    pub cases: usize,
+    /// Chunks.
+    pub chunks: usize,
+    /// Threads the wall time is for.
+    pub threads: usize,
+    /// Seconds on one thread: the cases, the shared work and the writer.
+    pub cpu_secs: f64,
+    /// Seconds on [`SweepEstimate::threads`] threads.
+    pub wall_secs: f64,
+    /// Each case's seconds on one thread, in plan order.
+    pub case_secs: Vec<f64>,
+    /// The memory figures of the guard.
+    pub memory: MemoryFigures,
+    /// What the process holds already (its resident peak so far: the
+    /// program, the specs), to which the sweep's peak adds.
+    pub base_bytes: u64,
+    /// Bytes of the kept datasets' rows, before compression.
+    pub output_bytes: u64,
+    /// The case taking longest: key and seconds on one thread.
+    pub dominant: Option<(String, f64)>,
+    /// Why some cases' work cannot be bounded (each once).
+    pub unbounded: Vec<String>,
+}
+
+/// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`.
+pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> SweepEstimate {
+    let threads = threads.max(1);
+    let keep = sweep.datasets.as_deref();
+    let case_secs: Vec<f64> = plan
+        .cases
+        .iter()
+        .map(|c| rates.secs(&c.work(keep)))
+        .collect();
+    let shared: Work = plan
+        .cases
+        .iter()
+        .map(|c| c.shared_work())
+        .max_by(|a, b| rates.secs(a).total_cmp(&rates.secs(b)))
+        .unwrap_or_default();
+    let output_bytes = output_bytes(sweep, plan);
+    let writer = rates.secs(&[(Kernel::Writer, output_bytes)]);
+    let cases_cpu: f64 = case_secs.iter().sum();
+    let largest = case_secs.iter().copied().fold(0.0, f64::max);
+    let shared_secs = rates.secs(&shared);
+    let wall = shared_secs / threads as f64
+        + (cases_cpu / threads as f64).max(largest)
+        + writer / threads as f64;
+    let dominant = case_secs
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, s)| (plan.cases[i].key(), *s));
+    let mut unbounded: Vec<String> = Vec::new();
+    for u in plan.cases.iter().filter_map(|c| c.unbounded()) {
+        if !unbounded.contains(&u) {
+            unbounded.push(u);
+        }
+    }
+    SweepEstimate {
+        cases: plan.cases.len(),
+        chunks: super::chunks(&plan.cases).len(),
+        threads,
+        cpu_secs: cases_cpu + shared_secs + writer,
+        wall_secs: wall,
+        case_secs,
+        memory: memory_figures(plan, sweep.family.datasets(), keep, threads),
+        base_bytes: super::manifest::peak_memory().unwrap_or(0),
+        output_bytes,
+        dominant,
+        unbounded,
+    }
+}
+
+/// Bytes of the rows the sweep keeps (the declared columns' sizes).
+fn output_bytes(sweep: &Sweep, plan: &Plan) -> u64 {
+    super::guard::dataset_rows(plan, sweep.datasets.as_deref())
+        .iter()
+        .filter_map(|(d, n)| {
+            let ds = sweep.family.datasets().iter().find(|x| x.name == *d)?;
+            Some(n.saturating_mul(ds.row_bytes()))
+        })
+        .fold(0, u64::saturating_add)
+}
+
+impl SweepEstimate {
+    /// `~2 min 10 s on 2 threads (0.07 CPU-hours), peak memory ~1.2 GiB,
+    /// output ~30 MiB before compression`.
+    pub fn headline(&self) -> String {
+        format!(
+            "~{} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression",
+            cost::human_secs(self.wall_secs),
+            self.threads,
+            self.cpu_secs / 3600.0,
+            human_bytes(self.peak()),
+            human_bytes(self.output_bytes)
+        )
+    }
+    /// The process's peak: what it holds already and the sweep's peak.
+    pub fn peak(&self) -> u64 {
+        self.base_bytes.saturating_add(self.memory.peak)
+    }
+    /// The dominant case, as a sentence.
+    pub fn dominant_text(&self) -> Option<String> {
+        let (key, secs) = self.dominant.as_ref()?;
+        Some(format!(
+            "dominant case ~{} on one thread: {key}",
+            cost::human_secs(*secs)
+        ))
+    }
+    /// For the manifest: the estimate beside what a run measured.
+    pub fn json(&self, measured_secs: f64) -> Value {
+        json!({
+            "threads": self.threads,
+            "wall_seconds_estimated": self.wall_secs,
+            "wall_seconds_measured": measured_secs,
+            "cpu_seconds_estimated": self.cpu_secs,
+            "peak_memory_bytes_estimated": self.peak(),
+            "output_bytes_estimated": self.output_bytes,
+            "dominant_case": self.dominant.as_ref().map(|(k, s)| json!({"key": k, "seconds": s})),
+            "unbounded": self.unbounded,
+        })
+    }
+}
+
+/// The summary's sentence after a run: the estimate beside the measured
+/// time and peak memory (`None` without estimates).
+pub fn beside_measured(experiment: &str, reports: &[super::SweepReport]) -> Option<String> {
+    let ests: Vec<&SweepEstimate> = reports.iter().filter_map(|r| r.estimate.as_ref()).collect();
+    if ests.is_empty() {
+        return None;
+    }
+    let estimated: f64 = ests.iter().map(|e| e.wall_secs).sum();
+    let took: f64 = reports.iter().map(|r| r.wall_secs).sum();
+    let peak = ests.iter().map(|e| e.peak()).max().unwrap_or(0);
+    let measured = super::manifest::peak_memory().map_or("unknown".to_string(), human_bytes);
+    let reused: usize = reports.iter().map(|r| r.skipped).sum();
+    Some(format!(
+        "{experiment}: estimated {}, took {}; peak memory estimated ~{}, measured {}{}",
+        cost::human_secs(estimated),
+        cost::human_secs(took),
+        human_bytes(peak),
+        measured,
+        if reused > 0 {
+            format!(" ({reused} chunks reused: the estimate is for them all)")
+        } else {
+            String::new()
+        }
+    ))
+}
+
+/// Totals over sweeps: wall seconds (one after another), CPU seconds, the
+/// largest peak memory, output bytes.
+pub fn totals(all: &[SweepEstimate]) -> (f64, f64, u64, u64) {
+    all.iter().fold((0.0, 0.0, 0, 0), |t, e| {
+        (
+            t.0 + e.wall_secs,
+            t.1 + e.cpu_secs,
+            t.2.max(e.peak()),
+            t.3.saturating_add(e.output_bytes),
+        )
+    })
+}

@@ -1,0 +1,90 @@
+//! `nimlab run --dry-run` on every shipped spec: every sweep gets an
+//! estimate (never "time unknown"), nothing is solved or written (no output
+//! directory), and the kernel rates are measured once and cached under the
+//! user's cache directory (`XDG_CACHE_HOME`).
+
+use std::path::Path;
+use std::process::Command;
+
+fn nimlab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+}
+
+#[test]
+fn dry_runs_estimate_every_sweep_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = tmp.path().join("out");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut specs = Vec::new();
+    for dir in ["experiments", "experiments/overnight"] {
+        for f in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_some_and(|e| e == "yaml") {
+                specs.push(p);
+            }
+        }
+    }
+    specs.sort();
+    assert!(specs.len() >= 15, "{specs:?}");
+    for spec in &specs {
+        let o = nimlab()
+            .args(["run", "--dry-run", "--no-report", "--out"])
+            .arg(&out)
+            .arg(spec)
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        // 0, or 2 when a sweep would be refused (its estimate is printed too).
+        assert!(
+            matches!(o.status.code(), Some(0 | 2)),
+            "{}: {:?}\n{text}\n{err}",
+            spec.display(),
+            o.status
+        );
+        assert!(!text.contains("unknown"), "{}:\n{text}", spec.display());
+        assert!(text.contains("CPU-hours"), "{}:\n{text}", spec.display());
+        assert!(text.contains("\ntotal: "), "{}:\n{text}", spec.display());
+        assert!(
+            !out.exists(),
+            "{}: the dry run wrote {}",
+            spec.display(),
+            out.display()
+        );
+    }
+    // Measured once, then read from the cache.
+    let cached = cache.join("nimlab/calibration.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cached).unwrap()).unwrap();
+    for k in [
+        "subtraction",
+        "retrograde",
+        "parity",
+        "octal",
+        "chord-table",
+        "writer",
+    ] {
+        assert!(v["units_per_second"][k].as_f64().unwrap() > 0.0, "{k}: {v}");
+    }
+}
+
+#[test]
+fn list_reads_only_the_names() {
+    // A spec whose sweep would take hours to plan exactly is listed by name.
+    let tmp = tempfile::tempdir().unwrap();
+    let spec = tmp.path().join("big.yaml");
+    std::fs::write(
+        &spec,
+        "experiment: big-one\nsweeps:\n  - name: all\n    family: lines\n    board: {hexagons: {max_side: 1023}}\n",
+    )
+    .unwrap();
+    let o = nimlab()
+        .args(["run", "--list"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "big-one\n");
+}
