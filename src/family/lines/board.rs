@@ -256,10 +256,27 @@ impl Shape {
             _ => [None, None, None],
         }
     }
+    /// Appends [`Shape::text`] to `out` (a hexagon without allocating: a
+    /// sweep's case keys list up to 20,000 boards each).
+    pub fn push_text(&self, out: &mut String) {
+        match self {
+            Shape::Hexagon(p) => {
+                out.push_str("hexagon: [");
+                for (i, &x) in p.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    push_decimal(out, x);
+                }
+                out.push(']');
+            }
+            _ => out.push_str(&self.text()),
+        }
+    }
     /// Number of pieces (without building the board).
     pub fn pieces(&self) -> u64 {
         match self.sides() {
-            Some(p) => Hex::from_sides(p).count(),
+            Some(p) => hexagon_pieces(p),
             None => match self {
                 Shape::Mask(rows) => rows
                     .iter()
@@ -322,6 +339,21 @@ pub fn sum_mask(parts: &[Shape]) -> Vec<String> {
         rows[(height - 1 - r) as usize][q as usize] = 'O';
     }
     rows.into_iter().map(|r| r.into_iter().collect()).collect()
+}
+
+/// Appends `x` in decimal (as `{x}` formats it, without the formatter).
+fn push_decimal(out: &mut String, mut x: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| d as char));
 }
 
 fn list(p: &[u32]) -> String {
@@ -482,32 +514,70 @@ impl Board {
 /// Every equiangular hexagon, one per symmetry class (its canonical side
 /// tuple), with every side at most `max_side` and at least `min_side`, and at
 /// most `max_pieces` pieces; sorted by largest side, then pieces, then sides.
+/// The pieces of the hexagon with these sides (closing, each at least 1) in
+/// closed form: in the coordinates of [`super::chordtab::Hx`], the
+/// parallelogram of `(R + 1)(Q + 1)` points less its two cut corners,
+/// triangles of `a(a + 1)/2` and `b(b + 1)/2` points.
+pub fn hexagon_pieces(p: [u32; 6]) -> u64 {
+    let [p0, p1, p2, _, _, p5] = p.map(u64::from);
+    let (a, b) = (p5 - 1, p2 - 1);
+    (p1 + p2 - 1) * (p0 + p5 - 1) - a * (a + 1) / 2 - b * (b + 1) / 2
+}
+
+/// Every equiangular hexagon with sides in `min_side..=max_side` (one per
+/// symmetry class, its smallest side tuple) and at most `max_pieces` pieces,
+/// sorted by largest side, then pieces, then sides; listed and sorted on
+/// every thread of the pool (sides ≤ 128 are 11.7 million boards).
 pub fn hexagons(min_side: u32, max_side: u32, max_pieces: u64) -> Vec<[u32; 6]> {
+    use rayon::prelude::*;
+    // Each board as its sort key in one number: largest side (10 bits),
+    // pieces (24 bits: at most 2045² with sides ≤ 1023), the six sides (10
+    // bits each). The keys are distinct: an unstable sort gives the one order.
+    let pack = |p: [u32; 6]| {
+        let head = (u128::from(*p.iter().max().unwrap()) << 24) | u128::from(hexagon_pieces(p));
+        p.iter().fold(head, |k, &x| (k << 10) | u128::from(x))
+    };
+    let unpack = |k: u128| std::array::from_fn(|i| ((k >> (10 * (5 - i))) & 1023) as u32);
+    assert!(max_side <= 1023, "sides of at most 1023 pieces");
+    let mut keys: Vec<u128> = (min_side..=max_side)
+        .into_par_iter()
+        .flat_map_iter(|p0| {
+            hexagons_from(p0, min_side, max_side, max_pieces)
+                .into_iter()
+                .map(pack)
+        })
+        .collect();
+    keys.par_sort_unstable();
+    keys.into_par_iter().map(unpack).collect()
+}
+
+/// The boards of [`hexagons`] whose first side is `p0`, unsorted.
+fn hexagons_from(p0: u32, min_side: u32, max_side: u32, max_pieces: u64) -> Vec<[u32; 6]> {
     let mut out = Vec::new();
     let l = max_side;
-    for p0 in min_side..=l {
-        for p1 in min_side..=l {
-            for p2 in min_side..=l {
-                // p4 = p0 + p1 - p3 and p5 = p1 + p2 - p4 = p2 - p0 + p3 must
-                // lie in min_side..=l: only the p3 for which both do.
-                let (lo, hi, a, b) = (min_side as i64, l as i64, p0 as i64, p2 as i64);
-                let p3_lo = lo.max(a + p1 as i64 - hi).max(lo + a - b);
-                let p3_hi = hi.min(a + p1 as i64 - lo).min(hi + a - b);
-                for p3 in p3_lo..=p3_hi {
-                    let p4 = a + p1 as i64 - p3;
-                    let p5 = (p1 + p2) as i64 - p4;
-                    let p = [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32];
-                    if canonical_sides(p) != p {
-                        continue;
-                    }
-                    if max_pieces < u64::MAX && Hex::from_sides(p).count() > max_pieces {
-                        continue;
-                    }
-                    out.push(p);
+    // A class's smallest tuple starts with its smallest side: every side is
+    // at least p0 (the test below then keeps exactly the canonical tuples).
+    let lo = p0.max(min_side);
+    for p1 in lo..=l {
+        for p2 in lo..=l {
+            // p4 = p0 + p1 - p3 and p5 = p1 + p2 - p4 = p2 - p0 + p3 must
+            // lie in lo..=l: only the p3 for which both do.
+            let (lo, hi, a, b) = (lo as i64, l as i64, p0 as i64, p2 as i64);
+            let p3_lo = lo.max(a + p1 as i64 - hi).max(lo + a - b);
+            let p3_hi = hi.min(a + p1 as i64 - lo).min(hi + a - b);
+            for p3 in p3_lo..=p3_hi {
+                let p4 = a + p1 as i64 - p3;
+                let p5 = (p1 + p2) as i64 - p4;
+                let p = [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32];
+                if canonical_sides(p) != p {
+                    continue;
                 }
+                if max_pieces < u64::MAX && hexagon_pieces(p) > max_pieces {
+                    continue;
+                }
+                out.push(p);
             }
         }
     }
-    out.sort_by_cached_key(|p| (*p.iter().max().unwrap(), Hex::from_sides(*p).count(), *p));
     out
 }

@@ -66,7 +66,11 @@ impl LinesCase {
 
 impl Case for LinesCase {
     fn key(&self) -> String {
-        let text: String = self.group.shapes.iter().map(|s| s.text() + ";").collect();
+        let mut text = String::with_capacity(self.group.shapes.len() * 32);
+        for s in &self.group.shapes {
+            s.push_text(&mut text);
+            text.push(';');
+        }
         format!(
             "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}{}",
             self.group.shapes.len(),

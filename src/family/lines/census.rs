@@ -11,7 +11,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::board::{Hex, hexagons};
+use rayon::prelude::*;
+
+use super::board::{Hex, hexagon_pieces, hexagons};
 use super::class_of;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
 use super::hexsum::HexSolver;
@@ -236,6 +238,35 @@ struct Tally {
 }
 
 impl Tally {
+    /// Adds the counts of `o` (of other boards).
+    fn merge(&mut self, o: Tally) {
+        if self.by_value.len() < o.by_value.len() {
+            self.by_value.resize(o.by_value.len(), (0, None));
+        }
+        for ((n, v), (m, w)) in self.by_value.iter_mut().zip(o.by_value) {
+            *n += m;
+            if let Some(w) = w {
+                w.keep_smallest(v);
+            }
+        }
+        if self.by_side.len() < o.by_side.len() {
+            self.by_side.resize(o.by_side.len(), Side::default());
+        }
+        for (s, t) in self.by_side.iter_mut().zip(o.by_side) {
+            s.boards += t.boards;
+            for (c, d) in s.classes.iter_mut().zip(t.classes) {
+                *c += d;
+            }
+            s.p += t.p;
+            s.nonsymmetric += t.nonsymmetric;
+            s.nonsymmetric_p += t.nonsymmetric_p;
+            s.symmetric_p += t.symmetric_p;
+            if let Some(b) = t.best {
+                b.keep_largest_value(&mut s.best);
+            }
+        }
+        self.p_nonsymmetric.extend(o.p_nonsymmetric);
+    }
     fn add(&mut self, v: Valued) {
         let g = v.g as usize;
         if self.by_value.len() <= g {
@@ -308,23 +339,34 @@ impl Case for CensusCase {
         let solver = self
             .hex
             .get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards));
-        let mut tally = Tally::default();
-        for (i, p) in self.e.boards().into_iter().enumerate() {
-            let h = Hex::from_sides(p);
-            let g = solver.grundy(h, &|_| {});
-            tally.add(Valued {
-                pieces: h.count(),
-                sides: p,
-                g,
-            });
-            if i % 65_536 == 65_535 {
-                (ctx.progress)(65_536);
+        // Blocks of boards counted on every thread, then merged: no count
+        // or choice depends on the order (each board's key is its own).
+        let tallies: Vec<Tally> = self
+            .e
+            .boards()
+            .par_chunks(1 << 16)
+            .map(|block| {
                 if ctx.cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     anyhow::bail!(crate::family::Interrupted);
                 }
-            }
+                let mut t = Tally::default();
+                for &p in block {
+                    let g = solver.grundy(Hex::from_sides(p), &|_| {});
+                    t.add(Valued {
+                        pieces: hexagon_pieces(p),
+                        sides: p,
+                        g,
+                    });
+                }
+                (ctx.progress)(block.len() as u64);
+                Ok(t)
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let mut tally = Tally::default();
+        for t in tallies {
+            tally.merge(t);
         }
-        tally.p_nonsymmetric.sort_by_key(Valued::key);
+        tally.p_nonsymmetric.par_sort_unstable_by_key(Valued::key);
         let label = self.e.label();
         Ok(vec![
             (&HEXAGON_VALUES, values_table(&label, &tally)),
@@ -452,8 +494,11 @@ fn p_table(label: &str, t: &Tally) -> Table {
     let v = &t.p_nonsymmetric;
     let mut board = DictVec::default();
     let mut sides = IntListVec::default();
+    let mut text = String::new();
     for b in v {
-        board.push(&board_text(b.sides));
+        text.clear();
+        super::board::Shape::Hexagon(b.sides).push_text(&mut text);
+        board.push(&text);
         sides.push_iter(b.sides.iter().map(|&x| x as i64));
     }
     head(label, v.len())

@@ -273,6 +273,24 @@ fn unit_cells(e: u32) -> usize {
     (e as usize + 1).pow(3)
 }
 
+/// The tasks of the anti-diagonal `n` (`R + Q = n`), each the `R` of a block
+/// (with its twin `(Q, R)` when both lie in the table, then only the one with
+/// `R ≤ Q`), largest first (a block of `m = min(R, Q)` holds about `(m + 1)²`
+/// hexagons): the threads then end the diagonal on small blocks, not one of
+/// them on the largest while the others wait at the barrier.
+fn diagonal_tasks(n: u32, rmax: u32, qmax: u32) -> Vec<u32> {
+    let (lo, hi) = (n.saturating_sub(qmax), n.min(rmax));
+    let mut tasks: Vec<u32> = (lo..=hi)
+        .filter(|&r| {
+            let q = n - r;
+            let twin = q <= rmax && r <= qmax;
+            !(twin && q < r)
+        })
+        .collect();
+    tasks.sort_by_key(|&r| (std::cmp::Reverse(r.min(n - r)), r));
+    tasks
+}
+
 /// `len` zeroed atomic 16-bit cells, on huge pages when the kernel allows.
 fn zeroed_atomic_u16(len: usize) -> Vec<AtomicU16> {
     let v = std::mem::ManuallyDrop::new(crate::mem::zeroed_huge::<u16>(len));
@@ -374,20 +392,11 @@ impl ChordTable {
                         cells: Vec::new(),
                     };
                     for n in from..=to {
-                        let lo = n.saturating_sub(qmax);
-                        let hi = n.min(rmax);
-                        loop {
-                            // Tasks of this diagonal: R = lo + i.
-                            let i = next.fetch_add(1, Relaxed) as u32;
-                            if lo + i > hi {
-                                break;
-                            }
-                            let r = lo + i;
+                        let tasks = diagonal_tasks(n, rmax, qmax);
+                        // Each thread takes the next task until none is left.
+                        while let Some(&r) = tasks.get(next.fetch_add(1, Relaxed)) {
                             let q = n - r;
                             let twin = q <= rmax && r <= qmax;
-                            if twin && q < r {
-                                continue;
-                            }
                             let c = self.block(r, q, twin && q != r, &mut sc);
                             if c > 0 {
                                 progress(c);

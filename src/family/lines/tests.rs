@@ -826,6 +826,28 @@ fn every_hexagon_once_per_symmetry_class() {
     assert!(hexagons(1, 5, 19).contains(&[3; 6]));
 }
 
+/// The closed form of a hexagon's pieces equals its count row by row, for
+/// every closing side tuple with sides ≤ 9 (each image of each class), and
+/// the list is in the order of (largest side, pieces, sides).
+#[test]
+fn hexagon_pieces_in_closed_form_count_row_by_row() {
+    let listed = hexagons(1, 9, u64::MAX);
+    for &p in &listed {
+        for img in side_images(p) {
+            let rows = Hex::from_sides(img).count();
+            assert_eq!(super::board::hexagon_pieces(img), rows, "{img:?}");
+        }
+    }
+    let key = |p: &[u32; 6]| (*p.iter().max().unwrap(), Hex::from_sides(*p).count(), *p);
+    assert!(listed.windows(2).all(|w| key(&w[0]) < key(&w[1])));
+    // Its text, written without the formatter, as `text` formats it.
+    for p in [[1, 2, 3, 4, 5, 6], [10, 99, 100, 1000, 1023, 7], listed[0]] {
+        let mut t = String::from("x");
+        Shape::Hexagon(p).push_text(&mut t);
+        assert_eq!(t, format!("x{}", Shape::Hexagon(p).text()));
+    }
+}
+
 #[test]
 fn solve_answers_positions() {
     let v =
