@@ -37,7 +37,7 @@ for lang, code in blocks:
             by_rule.setdefault(rule, []).append(n)
         top = con.execute(
             f"SELECT max(N) FROM '{out}/report-004/data/takeaway/positions/*/*.parquet' "
-            "WHERE rule = 'max:10' AND heaps = 1"
+            "WHERE sweep = 'cond1-one-heap' AND rule = 'max:10' AND heaps = 1"
         ).fetchone()[0]
         assert by_rule["max:10"] == [n for n in range(top + 1) if n % 11 == 3], by_rule["max:10"]
 print(f"docs/data.md: {ran} reading examples ran on {out}")
