@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 
 use crate::cost::{self, Kernel, Rates};
 use crate::family::{self, FAMILIES};
+use crate::sweep::phases::thread_cpu;
 
 /// Measures every kernel (one thread; about a second or two in all).
 pub fn measure() -> Result<Rates> {
@@ -43,18 +44,16 @@ pub fn measure() -> Result<Rates> {
 }
 
 /// Runs `f` and returns its units and the seconds this thread spent on the
-/// CPU meanwhile (`/proc/thread-self/schedstat`: other programs running on
-/// a loaded machine do not slow the rates down), else wall seconds.
+/// CPU meanwhile ([`thread_cpu`]: other programs running on a loaded machine
+/// do not slow the rates down), else wall seconds.
 fn timed(f: impl FnOnce() -> Result<u64>) -> Result<(u64, f64)> {
-    let cpu = || -> Option<f64> {
-        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-        Some(s.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
-    };
-    let (c0, t0) = (cpu(), Instant::now());
+    let (c0, t0) = (thread_cpu(), Instant::now());
     let units = f()?;
-    let secs = match (c0, cpu()) {
-        (Some(a), Some(b)) if b > a => b - a,
-        _ => t0.elapsed().as_secs_f64(),
+    let c1 = thread_cpu();
+    let secs = if c1 > c0 {
+        c1 - c0
+    } else {
+        t0.elapsed().as_secs_f64()
     };
     Ok((units, secs))
 }
