@@ -47,17 +47,9 @@ pub static FAMILIES: &[&dyn Family] = &[
 /// the rows of one of the family's datasets (`None` when no case made any):
 /// the family's own sweep code, for tests that compare it with another solver.
 pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Result<Option<Table>> {
-    let v = crate::params::parse_yaml(yaml, "sweep.yaml")?;
-    let plan = family.plan(&Node::root(&v, "sweep.yaml"))?;
-    let cancel = AtomicBool::new(false);
-    let ctx = CaseCtx {
-        progress: &|_| {},
-        cancel: &cancel,
-        keep: None,
-    };
     let mut all: Option<Table> = None;
-    for case in plan.cases {
-        for (ds, t) in case.solve(&ctx)? {
+    solve_sweep_yaml(family, yaml, "sweep.yaml", |_, out| {
+        for (ds, t) in out {
             if ds.name != dataset {
                 continue;
             }
@@ -66,8 +58,32 @@ pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Res
                 None => all = Some(t),
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(all)
+}
+
+/// Plans a sweep given as YAML text (named `file` in errors) and solves each
+/// case in memory, nothing written, handing the case and its output to `f`.
+fn solve_sweep_yaml(
+    family: &dyn Family,
+    yaml: &str,
+    file: &str,
+    mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let v = crate::params::parse_yaml(yaml, file)?;
+    let plan = family.plan(&Node::root(&v, file))?;
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    for case in &plan.cases {
+        let out = case.solve(&ctx)?;
+        f(case.as_ref(), out)?;
+    }
+    Ok(())
 }
 
 /// Looks a family up by name.
@@ -169,24 +185,17 @@ pub struct Probe {
 /// A probe's work: solves every case of a sweep given as YAML in memory
 /// (nothing written) and returns the units of `kernel` they stated.
 pub fn probe_sweep(family: &dyn Family, yaml: &str, kernel: Kernel) -> anyhow::Result<u64> {
-    let v = crate::params::parse_yaml(yaml, "probe.yaml")?;
-    let plan = family.plan(&Node::root(&v, "probe.yaml"))?;
-    let cancel = AtomicBool::new(false);
-    let ctx = CaseCtx {
-        progress: &|_| {},
-        cancel: &cancel,
-        keep: None,
-    };
     let mut units = 0u64;
-    for case in &plan.cases {
-        std::hint::black_box(case.solve(&ctx)?);
-        let work = case.work(None);
-        units += work
+    solve_sweep_yaml(family, yaml, "probe.yaml", |case, out| {
+        std::hint::black_box(out);
+        units += case
+            .work(None)
             .iter()
             .filter(|(k, _)| *k == kernel)
             .map(|(_, n)| n)
             .sum::<u64>();
-    }
+        Ok(())
+    })?;
     Ok(units)
 }
 
