@@ -91,6 +91,16 @@ function check(cond, what) {
   );
   const broken = images.filter((i) => i.w === 0).map((i) => i.src);
   check(images.length > 0 && broken.length === 0, images.length + ' images load' + (broken.length ? '; broken: ' + broken.slice(0, 5).join(', ') : ''));
+  // Chinese text is drawn in the CJK font shipped beside the page (fonts/),
+  // so the reports' own words show on a machine with no CJK font.
+  const cjk = await page.evaluate(async () => {
+    await document.fonts.ready;
+    const text = document.body.innerText;
+    const hasCjk = /[\u4e00-\u9fff]/.test(text);
+    const face = Array.from(document.fonts).find((f) => f.family.replace(/['"]/g, '') === 'nimlab CJK');
+    return { hasCjk, status: face ? face.status : 'not declared' };
+  });
+  check(cjk.hasCjk && cjk.status === 'loaded', 'the shipped CJK font draws the page\'s Chinese text (font ' + cjk.status + ')');
   // Every figure says what it shows: its alt text is words, not its file.
   const alts = await page.evaluate(() =>
     Array.from(document.images).map((i) => ({ src: i.getAttribute('src'), alt: i.getAttribute('alt') || '' })),

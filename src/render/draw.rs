@@ -8,7 +8,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 /// Noto Sans CJK TC cut down to the characters of the reports and specs
 /// (`scripts/make-cjk-font.py`; SIL Open Font License).
-static CJK_FONT: &[u8] = include_bytes!("../../assets/NotoSansCJKtc-subset.otf");
+pub(super) static CJK_FONT: &[u8] = include_bytes!("../../assets/NotoSansCJKtc-subset.otf");
+/// The CJK subset's licence, shipped beside any copy of the font.
+pub(super) static CJK_FONT_LICENSE: &str = include_str!("../../assets/NotoSansCJKtc-LICENSE.txt");
 /// The family name text with CJK characters is drawn in: the bundled font is
 /// registered under it, and an SVG names it, so a viewer falls back to the
 /// CJK fonts it has.

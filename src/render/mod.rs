@@ -20,6 +20,13 @@ use crate::view::{View, ViewKind};
 
 pub use text::Data;
 
+/// The bundled CJK font (a subset of Noto Sans CJK TC, SIL Open Font License)
+/// and its licence text: the HTML report ships them beside the page so that
+/// Chinese text shows on a machine without a CJK font.
+pub fn cjk_font() -> (&'static [u8], &'static str) {
+    (draw::CJK_FONT, draw::CJK_FONT_LICENSE)
+}
+
 /// Renders every sweep of an experiment from its stored results; returns,
 /// per sweep, the files written.
 pub fn render_experiment(exp: &Experiment, out: &Path) -> Result<Vec<(String, Vec<PathBuf>)>> {

@@ -365,9 +365,14 @@ fn md_file_html(text: &str, demote: u8, o: &mut String) {
     }
 }
 
-/// The page's style: a sticky table of contents on the left; CJK text falls
-/// back to the fonts that have it.
-const CSS: &str = "body{font-family:'DejaVu Sans',Arial,'Noto Sans CJK TC','Noto Sans CJK SC','Source Han Sans TC','Microsoft JhengHei','PingFang TC',sans-serif;\
+/// Where the page finds the bundled CJK font, relative to `REPORT.html`.
+pub const CJK_FONT_FILE: &str = "fonts/NotoSansCJKtc-subset.otf";
+
+/// The page's style: a sticky table of contents on the left; CJK text is
+/// drawn in the font shipped beside the page (`fonts/`), else in the fonts
+/// the reader's machine has.
+const CSS: &str = "@font-face{font-family:'nimlab CJK';src:url('fonts/NotoSansCJKtc-subset.otf') format('opentype')}\
+body{font-family:'DejaVu Sans',Arial,'nimlab CJK','Noto Sans CJK TC','Noto Sans CJK SC','Source Han Sans TC','Microsoft JhengHei','PingFang TC',sans-serif;\
 margin:0;line-height:1.4;display:flex;align-items:flex-start}\
 #toc{position:sticky;top:0;max-height:100vh;overflow:auto;width:18em;flex:none;padding:.5em 1em;\
 border-right:1px solid #ccc;font-size:85%;background:#fafafa;box-sizing:border-box}\

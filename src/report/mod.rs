@@ -750,6 +750,18 @@ fn build(exps: &[Experiment], out: &Path, opts: ReportOptions) -> Result<Vec<Exp
     parts
 }
 
+/// Writes the CJK font `REPORT.html` names, and its licence, under `OUT/fonts/`.
+fn write_font(out: &Path) -> Result<Vec<PathBuf>> {
+    let (font, license) = crate::render::cjk_font();
+    let path = out.join(blocks::CJK_FONT_FILE);
+    let dir = out.join("fonts");
+    let lic = dir.join("NotoSansCJKtc-LICENSE.txt");
+    fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    store::write_atomic(&path, font)?;
+    store::write_atomic(&lic, license.as_bytes())?;
+    Ok(vec![path, lic])
+}
+
 /// Writes `OUT/REPORT.md` (the first page), `OUT/REPORT-<experiment>.md`
 /// (one page per experiment) and `OUT/REPORT.html` (everything, one page).
 pub fn write_report(exps: &[Experiment], out: &Path) -> Result<ReportSummary> {
@@ -773,6 +785,7 @@ pub fn write_report_with(
         store::write_atomic(&path, to_markdown(&exp_blocks(p)).as_bytes())?;
         files.push(path);
     }
+    files.extend(write_font(out)?);
     store::write_atomic(&html_path, html(&parts).as_bytes())?;
     files.push(html_path);
     let all: Vec<&Claim> = parts.iter().flat_map(|p| &p.claims).collect();
