@@ -23,6 +23,10 @@ pub enum Kernel {
     Octal,
     /// Lines, the chord solver: pieces looked up per board.
     ChordLookups,
+    /// Lines, the chord solver asked for values only (sequences keeping
+    /// periods or class counts): pieces of each board × 4, through the
+    /// memo of sub-boards filled on demand.
+    ChordValues,
     /// Lines, the chord table built bottom-up for a big sweep: its cells.
     ChordTable,
     /// Lines, the component solver: memo lookups (pieces³ per board).
@@ -35,12 +39,13 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 9] = [
+    pub const ALL: [Kernel; 10] = [
         Kernel::Subtraction,
         Kernel::Retrograde,
         Kernel::Parity,
         Kernel::Octal,
         Kernel::ChordLookups,
+        Kernel::ChordValues,
         Kernel::ChordTable,
         Kernel::MemoLookups,
         Kernel::Exhaustive,
@@ -54,6 +59,7 @@ impl Kernel {
             Kernel::Parity => "parity",
             Kernel::Octal => "octal",
             Kernel::ChordLookups => "chord-lookups",
+            Kernel::ChordValues => "chord-values",
             Kernel::ChordTable => "chord-table",
             Kernel::MemoLookups => "memo-lookups",
             Kernel::Exhaustive => "exhaustive",
@@ -68,6 +74,7 @@ impl Kernel {
             Kernel::Parity => "positions × takes",
             Kernel::Octal => "values",
             Kernel::ChordLookups => "pieces looked up",
+            Kernel::ChordValues => "pieces × 4 of boards valued",
             Kernel::ChordTable => "table cells × extent",
             Kernel::MemoLookups => "memo lookups",
             Kernel::Exhaustive => "positions",
@@ -94,6 +101,8 @@ pub fn add(a: &mut Work, b: &[(Kernel, u64)]) {
 pub struct Rates {
     /// Units per second, per kernel.
     pub per_sec: Vec<(Kernel, f64)>,
+    /// Fixed costs beside the kernels.
+    pub overhead: Overhead,
     /// The binary that measured them (version and commit).
     pub binary: String,
     /// The CPU model.
@@ -123,7 +132,16 @@ impl Rates {
             .iter()
             .map(|(k, r)| (k.name().to_string(), json!(r)))
             .collect();
-        json!({"binary": self.binary, "cpu": self.cpu, "units_per_second": rates})
+        json!({
+            "binary": self.binary,
+            "cpu": self.cpu,
+            "units_per_second": rates,
+            "overhead": {
+                "seconds_per_case": self.overhead.case_secs,
+                "seconds_per_file": self.overhead.file_secs,
+                "writer_bytes_per_thread": self.overhead.writer_bytes,
+            },
+        })
     }
     /// Reads the cache file's JSON (`None` when it is of another binary or
     /// CPU, or malformed: then the machine is measured again).
@@ -138,12 +156,36 @@ impl Rates {
             .iter()
             .map(|&k| Some((k, map.get(k.name())?.as_f64().filter(|r| *r > 0.0)?)))
             .collect::<Option<Vec<_>>>()?;
+        let o = v.get("overhead")?;
+        let num = |k: &str| o.get(k)?.as_f64().filter(|x| *x >= 0.0);
+        let overhead = Overhead {
+            case_secs: num("seconds_per_case")?,
+            file_secs: num("seconds_per_file")?,
+            writer_bytes: num("writer_bytes_per_thread")? as u64,
+        };
         Some(Rates {
             per_sec,
+            overhead,
             binary,
             cpu,
         })
     }
+}
+
+/// The fixed costs of a run beside its kernels' work, measured by `nimlab
+/// calibrate` like the kernels: what small sweeps spend most of their time
+/// and memory on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overhead {
+    /// Seconds per case beyond its kernels' work (dispatching it, checking
+    /// its tables against their declarations, building its rows).
+    pub case_secs: f64,
+    /// Seconds per file a chunk writes (a small Parquet part or the chunk's
+    /// record: creating it, the encoder's setup, syncing it to disk).
+    pub file_secs: f64,
+    /// Bytes the process holds once it has written a part, beyond the
+    /// part's tables (the encoder's buffers and what it sets up once).
+    pub writer_bytes: u64,
 }
 
 static CURRENT: std::sync::OnceLock<Rates> = std::sync::OnceLock::new();
@@ -236,6 +278,11 @@ mod tests {
     fn rates_round_trip_through_the_cache_json_and_price_work() {
         let r = Rates {
             per_sec: Kernel::ALL.iter().map(|&k| (k, 1000.0)).collect(),
+            overhead: Overhead {
+                case_secs: 1e-5,
+                file_secs: 2e-3,
+                writer_bytes: 1 << 20,
+            },
             binary: binary_id(),
             cpu: cpu_model(),
         };

@@ -67,16 +67,43 @@ fn args_of(maps: &[&Value]) -> Vec<String> {
     for m in maps {
         for (k, v) in m.as_object().unwrap() {
             out.push(format!("--{k}"));
-            out.push(match v {
-                Value::String(s) => s.clone(),
-                v => v.to_string(),
-            });
+            out.push(arg_of(v));
         }
     }
     out
 }
 
+/// One argument's text: integers beyond 2^53 come as strings of digits
+/// (docs/solve.schema.json, `$defs/int`), in a list too (`--heaps
+/// 1000000000000000000,5`).
+fn arg_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) if a.iter().all(|x| x.is_number() || x.is_string()) => {
+            a.iter().map(arg_of).collect::<Vec<_>>().join(",")
+        }
+        v => v.to_string(),
+    }
+}
+
+/// Every JSON number of `v` is an integer a double holds exactly, or not
+/// an integer.
+fn no_unsafe_integer(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .is_some_and(|x| x.abs() < 9_007_199_254_740_992.0),
+        Value::Array(a) => a.iter().all(no_unsafe_integer),
+        Value::Object(m) => m.values().all(no_unsafe_integer),
+        _ => true,
+    }
+}
+
 fn check_answer(f: &dyn Family, json: &Value) {
+    assert!(
+        no_unsafe_integer(json),
+        "an integer beyond 2^53 as a number: {json:#}"
+    );
     let errors: Vec<String> = SCHEMA
         .iter_errors(json)
         .map(|e| format!("{e} at {}", e.instance_path()))
@@ -100,6 +127,42 @@ fn check_answer(f: &dyn Family, json: &Value) {
         assert_eq!(to["outcome"], "P", "{m} from {json:#}");
         assert!(SCHEMA.is_valid(&to), "{to:#}");
     }
+}
+
+/// Heaps beyond 2^53 (which JSON readers parsing numbers as doubles round:
+/// jq 1.6 printed `1e+18` for both) are strings of digits: 10^18 and
+/// 10^18 − 1 give distinct exact answers, accepted back. Take 1..3: N is a
+/// P-position iff N ≡ 0 (mod 4); 10^18 ≡ 0, 10^18 − 1 ≡ 3, whose winning
+/// take is 3, to 10^18 − 4.
+#[test]
+fn heaps_beyond_2_pow_53_stay_exact() {
+    let f = fam("takeaway");
+    let a = solve(
+        f,
+        &strings(&["--take", "max:3", "--heaps", "1000000000000000000"]),
+    );
+    let b = solve(
+        f,
+        &strings(&["--take", "max:3", "--heaps", "999999999999999999"]),
+    );
+    assert_eq!(
+        a["position"]["heaps"],
+        serde_json::json!(["1000000000000000000"])
+    );
+    assert_eq!(a["outcome"], "P");
+    assert_eq!(
+        b["position"]["heaps"],
+        serde_json::json!(["999999999999999999"])
+    );
+    assert_eq!(b["outcome"], "N");
+    assert_eq!(b["grundy"], 3);
+    let m = &b["winning_moves"][0];
+    assert_eq!(
+        (&m["take"], &m["heap"]),
+        (&serde_json::json!(3), &serde_json::json!(1))
+    );
+    assert_eq!(m["to"]["heaps"], serde_json::json!(["999999999999999996"]));
+    assert_ne!(a.to_string(), b.to_string());
 }
 
 fn strings(v: &[&str]) -> Vec<String> {

@@ -3,18 +3,23 @@
 //! the rates; the dry run and the run's estimates read the cache (measuring
 //! first when there is none for this binary and CPU).
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cost::{self, Kernel, Rates};
+use crate::cost::{self, Kernel, Overhead, Rates};
+use crate::data::{Dataset, Table};
 use crate::family::{self, FAMILIES};
+use crate::sweep::manifest::peak_memory;
 use crate::sweep::phases::thread_cpu;
 
 /// Measures every kernel (one thread; about a second or two in all).
 pub fn measure() -> Result<Rates> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    // First, while the process holds little: the writer's own memory.
+    let writer_bytes = pool.install(writer_memory_probe)?;
     let mut done: Vec<(Kernel, u64, f64)> = Vec::new();
     let mut add = |k: Kernel, units: u64, secs: f64| match done.iter_mut().find(|d| d.0 == k) {
         Some(d) => {
@@ -33,14 +38,90 @@ pub fn measure() -> Result<Rates> {
     }
     let (units, secs) = pool.install(writer_probe)?;
     add(Kernel::Writer, units, secs);
-    Ok(Rates {
+    let mut rates = Rates {
         per_sec: done
             .into_iter()
             .map(|(k, u, s)| (k, u.max(1) as f64 / s.max(1e-6)))
             .collect(),
+        overhead: Overhead {
+            writer_bytes,
+            ..Overhead::default()
+        },
         binary: cost::binary_id(),
         cpu: cost::cpu_model(),
-    })
+    };
+    rates.overhead.file_secs = pool.install(file_probe)?;
+    rates.overhead.case_secs = pool.install(|| case_probe(&rates))?;
+    Ok(rates)
+}
+
+/// A small part's rows: one position of two heaps.
+fn one_row() -> Result<(Table, &'static Dataset)> {
+    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
+    let yaml = "take: {max: 2}\nheaps: 2\nN: 0..0\n";
+    let table = family::sweep_rows(takeaway, yaml, "positions")?.context("positions rows")?;
+    let ds = takeaway
+        .datasets()
+        .iter()
+        .find(|d| d.name == "positions")
+        .context("the positions dataset")?;
+    Ok((table, ds))
+}
+
+/// Where the file probes write: beside the cache (the user's disk, as an
+/// output folder usually is), else the temporary folder.
+fn probe_dir() -> Result<PathBuf> {
+    let base = cost::cache_file()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join(format!("calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// The memory writing costs a process beyond its tables: its peak resident
+/// size before and after writing its first part (a one-row one).
+fn writer_memory_probe() -> Result<u64> {
+    let (table, ds) = one_row()?;
+    let dir = probe_dir()?;
+    let before = peak_memory().unwrap_or(0);
+    let r =
+        crate::store::parquet::write_part(&dir.join("part.parquet"), ds, ("c", "p"), vec![table]);
+    let after = peak_memory().unwrap_or(0);
+    let _ = std::fs::remove_dir_all(&dir);
+    r?;
+    Ok(after.saturating_sub(before))
+}
+
+/// Wall seconds per small file a chunk writes: one-row parts written (and
+/// synced, as a run does) one after another, averaged.
+fn file_probe() -> Result<f64> {
+    const FILES: u32 = 8;
+    let (table, ds) = one_row()?;
+    let dir = probe_dir()?;
+    let t = Instant::now();
+    let r = (0..FILES).try_for_each(|i| {
+        let path = dir.join(format!("part-{i}.parquet"));
+        crate::store::parquet::write_part(&path, ds, ("c", "p"), vec![table.clone()])
+    });
+    let secs = t.elapsed().as_secs_f64() / f64::from(FILES);
+    let _ = std::fs::remove_dir_all(&dir);
+    r?;
+    Ok(secs)
+}
+
+/// CPU seconds per case beyond its kernels' work: 200 cases of two heaps up
+/// to 3 solved and checked as a run does, less their work at `rates`.
+fn case_probe(rates: &Rates) -> Result<f64> {
+    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
+    let yaml = "take: {max: 2..201}\nheaps: 2\nN: 0..3\n";
+    let mut stated = (0, Vec::new());
+    let (_, secs) = timed(|| {
+        stated = family::probe_cases(takeaway, yaml)?;
+        Ok(0)
+    })?;
+    let (cases, work) = stated;
+    Ok(((secs - rates.secs(&work)) / cases.max(1) as f64).max(0.0))
 }
 
 /// Runs `f` and returns its units and the seconds this thread spent on the
@@ -111,6 +192,13 @@ pub fn calibrate() -> Result<ExitCode> {
     for (k, rate) in &r.per_sec {
         s += &format!("  {:<14} {rate:>12.4e} {} per second\n", k.name(), k.unit());
     }
+    let o = &r.overhead;
+    s += &format!(
+        "fixed costs: {:.2} ms per case, {:.2} ms per file written, writing ~{} beyond the tables\n",
+        o.case_secs * 1e3,
+        o.file_secs * 1e3,
+        crate::mem::human_bytes(o.writer_bytes)
+    );
     match cost::cache_file() {
         Some(p) => s += &format!("cached in {}\n", p.display()),
         None => s += "not cached (no cache directory: set XDG_CACHE_HOME or HOME)\n",

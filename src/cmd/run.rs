@@ -339,6 +339,7 @@ mod tests {
         );
         let rates = crate::cost::Rates {
             per_sec: crate::cost::Kernel::ALL.iter().map(|&k| (k, 1e6)).collect(),
+            overhead: crate::cost::Overhead::default(),
             binary: String::new(),
             cpu: String::new(),
         };

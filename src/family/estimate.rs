@@ -16,6 +16,8 @@ pub struct Estimated {
     pub cost: u64,
     /// [`Case::memory`].
     pub memory: u64,
+    /// [`Case::expected_memory`] (`None`: [`Estimated::memory`]).
+    pub expected: Option<u64>,
     /// [`Case::shared_memory`].
     pub shared: u64,
     /// [`Case::rows`].
@@ -42,6 +44,9 @@ impl Case for Estimated {
     }
     fn memory(&self) -> u64 {
         self.memory
+    }
+    fn expected_memory(&self) -> u64 {
+        self.expected.unwrap_or(self.memory)
     }
     fn shared_memory(&self) -> u64 {
         self.shared

@@ -48,7 +48,7 @@ pub static FAMILIES: &[&dyn Family] = &[
 /// the family's own sweep code, for tests that compare it with another solver.
 pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Result<Option<Table>> {
     let mut all: Option<Table> = None;
-    solve_sweep_yaml(family, yaml, "sweep.yaml", |_, out| {
+    solve_sweep_yaml(family, yaml, "sweep.yaml", None, |_, out| {
         for (ds, t) in out {
             if ds.name != dataset {
                 continue;
@@ -69,6 +69,7 @@ fn solve_sweep_yaml(
     family: &dyn Family,
     yaml: &str,
     file: &str,
+    keep: Option<&[String]>,
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let v = crate::params::parse_yaml(yaml, file)?;
@@ -77,7 +78,7 @@ fn solve_sweep_yaml(
     let ctx = CaseCtx {
         progress: &|_| {},
         cancel: &cancel,
-        keep: None,
+        keep,
     };
     for case in &plan.cases {
         let out = case.solve(&ctx)?;
@@ -133,8 +134,17 @@ pub trait Case: Send + Sync {
     fn cost(&self) -> u64;
     /// Estimated peak memory in bytes (saturating: never wraps). The driver
     /// refuses a sweep with a case beyond the machine's memory, up front.
+    /// It is a bound where the case may grow (a horizon extended up to
+    /// `proof_cap`, a memo up to its budget).
     fn memory(&self) -> u64 {
         0
+    }
+    /// The memory the case will likely use, for the estimate's expected
+    /// peak: [`Case::memory`] without the growth that only some cases
+    /// reach (the horizon asked for, not its extension to `proof_cap`; the
+    /// memo its expected lookups fill, not its budget). Default: the bound.
+    fn expected_memory(&self) -> u64 {
+        self.memory()
     }
     /// The part of [`Case::memory`] shared by every case of its sweep (a
     /// table built once per sweep, e.g. the lines chord table), which
@@ -182,14 +192,43 @@ pub struct Probe {
     pub run: fn() -> anyhow::Result<u64>,
 }
 
+/// Solves every case of a sweep given as YAML in memory (nothing written)
+/// as a run does, each table checked against its declaration, and returns
+/// the cases and their stated work: `nimlab calibrate`'s measure of the
+/// fixed cost of a case.
+pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work)> {
+    let (mut cases, mut work) = (0u64, Work::new());
+    solve_sweep_yaml(family, yaml, "probe.yaml", None, |case, out| {
+        for (ds, t) in &out {
+            ds.validate(t).map_err(anyhow::Error::msg)?;
+        }
+        std::hint::black_box(out);
+        cases += 1;
+        crate::cost::add(&mut work, &case.work(None));
+        Ok(())
+    })?;
+    Ok((cases, work))
+}
+
 /// A probe's work: solves every case of a sweep given as YAML in memory
 /// (nothing written) and returns the units of `kernel` they stated.
 pub fn probe_sweep(family: &dyn Family, yaml: &str, kernel: Kernel) -> anyhow::Result<u64> {
+    probe_sweep_keeping(family, yaml, kernel, None)
+}
+
+/// [`probe_sweep`] of a sweep keeping only the datasets `keep` (its
+/// `datasets:`; a case may then do other work).
+pub fn probe_sweep_keeping(
+    family: &dyn Family,
+    yaml: &str,
+    kernel: Kernel,
+    keep: Option<&[String]>,
+) -> anyhow::Result<u64> {
     let mut units = 0u64;
-    solve_sweep_yaml(family, yaml, "probe.yaml", |case, out| {
+    solve_sweep_yaml(family, yaml, "probe.yaml", keep, |case, out| {
         std::hint::black_box(out);
         units += case
-            .work(None)
+            .work(keep)
             .iter()
             .filter(|(k, _)| *k == kernel)
             .map(|(_, n)| n)

@@ -54,7 +54,7 @@ impl Solved {
                 Value::Object(o)
             })
             .collect();
-        json!({
+        safe_integers(json!({
             "family": self.family,
             "rule": self.rule,
             "game": self.game,
@@ -65,7 +65,37 @@ impl Solved {
             "method": self.method,
             "seconds": self.seconds,
             "details": self.details,
-        })
+        }))
+    }
+}
+
+/// The largest integer every JSON reader holds exactly (2^53 − 1, a double's
+/// integers: JavaScript's `Number.MAX_SAFE_INTEGER`).
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// `v` with every integer beyond ±[`MAX_SAFE_INTEGER`] written as a string
+/// of its decimal digits (the usual convention: a reader that parses JSON
+/// numbers as doubles would round it, 10^18 and 10^18 − 1 alike); the
+/// others stay numbers.
+pub fn safe_integers(v: Value) -> Value {
+    match v {
+        Value::Number(n) => {
+            let big = match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => u > MAX_SAFE_INTEGER,
+                (None, Some(i)) => i.unsigned_abs() > MAX_SAFE_INTEGER,
+                _ => false,
+            };
+            if big {
+                Value::String(n.to_string())
+            } else {
+                Value::Number(n)
+            }
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(safe_integers).collect()),
+        Value::Object(m) => {
+            Value::Object(m.into_iter().map(|(k, x)| (k, safe_integers(x))).collect())
+        }
+        other => other,
     }
 }
 
@@ -74,5 +104,29 @@ pub fn map(v: Value) -> Map<String, Value> {
     match v {
         Value::Object(m) => m,
         _ => Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_beyond_2_pow_53_become_strings_and_the_others_stay_numbers() {
+        let v = json!({
+            "heaps": [9_007_199_254_740_991u64, 9_007_199_254_740_992u64, 3],
+            "r": -9_007_199_254_740_992i64,
+            "seconds": 0.5,
+            "to": {"a": 1_000_000_000_000_000_000u64}
+        });
+        assert_eq!(
+            safe_integers(v),
+            json!({
+                "heaps": [9_007_199_254_740_991u64, "9007199254740992", 3],
+                "r": "-9007199254740992",
+                "seconds": 0.5,
+                "to": {"a": "1000000000000000000"}
+            })
+        );
     }
 }

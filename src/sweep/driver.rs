@@ -262,7 +262,12 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
 /// cost model ([`crate::cost::current`]), so the time left is the estimated
 /// time of the cases left, however unequal; its cost without rates.
 fn weight(case: &dyn Case, keep: Option<&[String]>) -> u64 {
-    match crate::cost::current() {
+    weight_at(case, keep, crate::cost::current())
+}
+
+/// [`weight`] at the given rates.
+fn weight_at(case: &dyn Case, keep: Option<&[String]>, rates: Option<&crate::cost::Rates>) -> u64 {
+    match rates {
         Some(r) => (r.secs(&case.work(keep)) * 1e6) as u64 + 1,
         None => case.cost().max(1),
     }
@@ -327,4 +332,42 @@ fn timings(dir: &SweepDir, mine: &[&Chunk]) -> Vec<serde_json::Value> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cost::{Kernel, Overhead, Rates};
+    use crate::family::estimate::Estimated;
+    use crate::progress::eta_secs;
+
+    /// Three small cases, then one a million times larger: once the small
+    /// ones are done, the time left is the large one's, not a quarter of
+    /// the elapsed time as cases done would say.
+    #[test]
+    fn the_time_left_follows_the_cost_model_not_the_cases_done() {
+        let rates = Rates {
+            per_sec: vec![(Kernel::Octal, 1e6)],
+            overhead: Overhead::default(),
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        let case = |units: u64| Estimated {
+            work: vec![(Kernel::Octal, units)],
+            ..Estimated::default()
+        };
+        let cases = [case(1000), case(1000), case(1000), case(1_000_000_000)];
+        let w: Vec<u64> = cases
+            .iter()
+            .map(|c| weight_at(c, None, Some(&rates)))
+            .collect();
+        // 1000 units at 10^6 a second: 1 ms, 1000 µs (+1); 10^9 units: 1000 s.
+        assert_eq!(w, [1001, 1001, 1001, 1_000_000_001]);
+        let total: u64 = w.iter().sum();
+        // The three small cases done in 3 ms, as estimated.
+        let left = eta_secs(3003, total, 0.003).unwrap();
+        // 0.003 s × 1_000_000_001 / 3003 = 999.0 s (by hand), where the
+        // cases done (3 of 4 in 3 ms) would say 1 ms.
+        assert!((left - 999.0).abs() < 0.01, "{left}");
+    }
 }

@@ -29,6 +29,9 @@ pub struct SweepEstimate {
     pub case_secs: Vec<f64>,
     /// The memory figures of the guard.
     pub memory: MemoryFigures,
+    /// What writing costs a process beyond its tables (measured: the first
+    /// part it writes).
+    pub writer_bytes: u64,
     /// What the process holds already (its resident peak so far: the
     /// program, the specs), to which the sweep's peak adds.
     pub base_bytes: u64,
@@ -60,9 +63,11 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
     let cases_cpu: f64 = case_secs.iter().sum();
     let largest = case_secs.iter().copied().fold(0.0, f64::max);
     let shared_secs = rates.secs(&shared);
+    let chunks = super::chunks(&plan.cases).len();
+    let overhead = overhead_secs(sweep, plan, chunks, rates);
     let wall = shared_secs / threads as f64
         + (cases_cpu / threads as f64).max(largest)
-        + writer / threads as f64;
+        + (writer + overhead) / threads as f64;
     let dominant = case_secs
         .iter()
         .enumerate()
@@ -74,19 +79,30 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
             unbounded.push(u);
         }
     }
+    let memory = memory_figures(plan, sweep.family.datasets(), keep, threads);
     SweepEstimate {
         cases: plan.cases.len(),
-        chunks: super::chunks(&plan.cases).len(),
+        chunks,
         threads,
-        cpu_secs: cases_cpu + shared_secs + writer,
+        cpu_secs: cases_cpu + shared_secs + writer + overhead,
         wall_secs: wall,
         case_secs,
-        memory: memory_figures(plan, sweep.family.datasets(), keep, threads),
+        writer_bytes: rates.overhead.writer_bytes,
+        memory,
         base_bytes: super::manifest::peak_memory().unwrap_or(0),
         output_bytes,
         dominant,
         unbounded,
     }
+}
+
+/// The fixed costs of a sweep on one thread ([`cost::Overhead`]): each
+/// case's dispatch, and each chunk's files (a part per dataset it keeps and
+/// its record).
+fn overhead_secs(sweep: &Sweep, plan: &Plan, chunks: usize, rates: &Rates) -> f64 {
+    let datasets = super::guard::dataset_rows(plan, sweep.datasets.as_deref()).len();
+    let files = chunks * (datasets.max(1) + 1);
+    plan.cases.len() as f64 * rates.overhead.case_secs + files as f64 * rates.overhead.file_secs
 }
 
 /// Bytes of the rows the sweep keeps (the declared columns' sizes).
@@ -105,17 +121,28 @@ impl SweepEstimate {
     /// output ~30 MiB before compression`.
     pub fn headline(&self) -> String {
         format!(
-            "~{} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression",
+            "~{} on {} threads ({:.3} CPU-hours), peak memory ~{} (at most {}), output ~{} before compression",
             cost::human_secs(self.wall_secs),
             self.threads,
             self.cpu_secs / 3600.0,
             human_bytes(self.peak()),
+            human_bytes(self.peak_bound()),
             human_bytes(self.output_bytes)
         )
     }
-    /// The process's peak: what it holds already and the sweep's peak.
+    /// The process's expected peak: what it holds already, the sweep's
+    /// expected peak ([`MemoryFigures::expected`]) and the writers' buffers.
     pub fn peak(&self) -> u64 {
-        self.base_bytes.saturating_add(self.memory.peak)
+        self.base_bytes
+            .saturating_add(self.memory.expected)
+            .saturating_add(self.writer_bytes)
+    }
+    /// The process's peak at most: as [`SweepEstimate::peak`] with the
+    /// guard's bound ([`MemoryFigures::peak`]).
+    pub fn peak_bound(&self) -> u64 {
+        self.base_bytes
+            .saturating_add(self.memory.peak)
+            .saturating_add(self.writer_bytes)
     }
     /// The dominant case, as a sentence.
     pub fn dominant_text(&self) -> Option<String> {
@@ -133,6 +160,7 @@ impl SweepEstimate {
             "wall_seconds_measured": measured_secs,
             "cpu_seconds_estimated": self.cpu_secs,
             "peak_memory_bytes_estimated": self.peak(),
+            "peak_memory_bytes_at_most": self.peak_bound(),
             "output_bytes_estimated": self.output_bytes,
             "dominant_case": self.dominant.as_ref().map(|(k, s)| json!({"key": k, "seconds": s})),
             "unbounded": self.unbounded,

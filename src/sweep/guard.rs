@@ -96,6 +96,10 @@ pub struct MemoryFigures {
     /// The peak: the shared memory, then per thread one of the largest
     /// cases (beyond the shared part) and one of the largest chunks' tables.
     pub peak: u64,
+    /// The peak the run will likely reach: as [`MemoryFigures::peak`] with
+    /// each case's expected memory ([`Case::expected_memory`]) for its bound
+    /// and the chunks' tables once.
+    pub expected: u64,
 }
 
 impl MemoryFigures {
@@ -108,7 +112,8 @@ impl MemoryFigures {
             None => "no case".to_string(),
         };
         format!(
-            "peak memory ~{} on {} threads ({largest}; shared by the cases ~{}; writer ~{} per thread)",
+            "peak memory ~{} (at most {}) on {} threads ({largest}; shared by the cases ~{}; writer ~{} per thread)",
+            h(self.expected),
             h(self.peak),
             self.threads,
             h(self.shared),
@@ -137,10 +142,16 @@ pub fn memory_figures(
         .iter()
         .max_by_key(|c| c.memory())
         .map(|c| (c.key(), c.memory()));
-    let own = plan
-        .cases
-        .iter()
-        .map(|c| c.memory().saturating_sub(c.shared_memory()));
+    let own = |expected: bool| {
+        plan.cases.iter().map(move |c| {
+            let m = if expected {
+                c.expected_memory()
+            } else {
+                c.memory()
+            };
+            m.saturating_sub(c.shared_memory())
+        })
+    };
     let table_bytes = |c: &dyn Case| -> u64 {
         c.rows()
             .iter()
@@ -161,15 +172,22 @@ pub fn memory_figures(
         })
         .collect();
     let writer = chunks.iter().copied().max().unwrap_or(0);
+    let tables = top_sum(chunks.into_iter(), threads);
     let peak = shared
-        .saturating_add(top_sum(own, threads))
-        .saturating_add(top_sum(chunks.into_iter(), threads));
+        .saturating_add(top_sum(own(false), threads))
+        .saturating_add(tables);
+    // Expected: the tables once (their encoded pages are far smaller than
+    // the rows; the encoder's own buffers are measured by `nimlab calibrate`).
+    let expected = shared
+        .saturating_add(top_sum(own(true), threads))
+        .saturating_add(tables / 2);
     MemoryFigures {
         largest,
         shared,
         writer,
         threads,
         peak,
+        expected,
     }
 }
 

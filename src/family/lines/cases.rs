@@ -48,6 +48,26 @@ impl LinesCase {
     /// budget (`memo_gib`), but never past one entry (about 48 bytes with the
     /// hash table's slack) per subset of the pieces. A budget beyond this
     /// machine's memory counts whole, so the guard refuses it.
+    /// Pieces of the largest board.
+    fn largest_pieces(&self) -> u64 {
+        self.group
+            .shapes
+            .iter()
+            .map(Shape::pieces)
+            .max()
+            .unwrap_or(0)
+    }
+    /// The case's memory with a component memo of `memo` bytes: the
+    /// exhaustive table, the chord table or the memo, the largest.
+    fn memory_with(&self, memo: u64) -> u64 {
+        let n = self.largest_pieces();
+        let ex = if self.counts || self.method() == Method::Exhaustive {
+            retro::memory_bytes(n.min(63) as usize)
+        } else {
+            0
+        };
+        ex.max(self.shared_memory()).max(memo)
+    }
     fn memo_memory(&self, n: u64) -> u64 {
         if self.method() != Method::Components {
             return 0;
@@ -107,10 +127,7 @@ impl Case for LinesCase {
         }
         let kernel = match self.method() {
             _ if self.counts => Kernel::Exhaustive,
-            Method::Chords if !wants(POSITIONS.name) && !self.pictures => {
-                // Values only: one lookup per board.
-                return vec![(Kernel::ChordLookups, self.group.shapes.len() as u64)];
-            }
+            Method::Chords if !wants(POSITIONS.name) && !self.pictures => Kernel::ChordValues,
             Method::Chords => Kernel::ChordLookups,
             Method::Components => Kernel::MemoLookups,
             Method::Exhaustive => Kernel::Exhaustive,
@@ -134,19 +151,15 @@ impl Case for LinesCase {
         })
     }
     fn memory(&self) -> u64 {
-        let n = self
-            .group
-            .shapes
-            .iter()
-            .map(Shape::pieces)
-            .max()
-            .unwrap_or(0);
-        let ex = if self.counts || self.method() == Method::Exhaustive {
-            retro::memory_bytes(n.min(63) as usize)
-        } else {
-            0
-        };
-        ex.max(self.shared_memory()).max(self.memo_memory(n))
+        let n = self.largest_pieces();
+        self.memory_with(self.memo_memory(n))
+    }
+    fn expected_memory(&self) -> u64 {
+        // The memo holds at most one entry (48 bytes) per lookup, and the
+        // estimate counts pieces³ lookups per board.
+        let n = self.largest_pieces();
+        let memo = self.memo_memory(n);
+        self.memory_with(memo.min(n.saturating_pow(3).saturating_mul(48)))
     }
     fn shared_memory(&self) -> u64 {
         // The sweep's chord table, built once and shared by its cases.

@@ -156,6 +156,17 @@ impl Family for Lines {
                 },
             },
             Probe {
+                kernel: Kernel::ChordValues,
+                run: || {
+                    crate::family::probe_sweep_keeping(
+                        &Lines,
+                        "board: {parallelogram: [1..6, 1..300]}\ntake: maximal\nalong: y\n",
+                        Kernel::ChordValues,
+                        Some(&["periods".to_string()]),
+                    )
+                },
+            },
+            Probe {
                 kernel: Kernel::MemoLookups,
                 run: || {
                     probe_sweep(

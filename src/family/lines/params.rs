@@ -988,6 +988,7 @@ fn counted_blocks(
                         ),
                         cost: pieces * 4,
                         memory: chords,
+                        expected: None,
                         shared: chords,
                         rows: rows.clone(),
                         hint: "use smaller boards",

@@ -20,6 +20,24 @@ pub struct ParityCase {
     pub(crate) horizon: usize,
 }
 
+impl ParityCase {
+    /// The horizon asked for (at least the take set's default).
+    fn asked(&self) -> usize {
+        self.horizon.max(solver::default_horizon(self.take.takes()))
+    }
+    /// Memory with the table computed to `len` pile sizes: three bytes a
+    /// size, and the outcome rows.
+    fn memory_to(&self, len: usize) -> u64 {
+        (len as u64 + 1)
+            .saturating_mul(3)
+            .saturating_add(if self.outcome {
+                (self.rs.len() as u64).saturating_mul(4 * 60)
+            } else {
+                0
+            })
+    }
+}
+
 impl Case for ParityCase {
     fn key(&self) -> String {
         let at: Vec<u64> = self.at.iter().flatten().copied().collect();
@@ -53,13 +71,11 @@ impl Case for ParityCase {
     fn memory(&self) -> u64 {
         // The table may be extended (×4 at a time) up to MAX_HORIZON until
         // the period is proven.
-        let asked = self.horizon.max(solver::default_horizon(self.take.takes()));
-        let len = asked.max(solver::MAX_HORIZON) as u64 + 1;
-        len.saturating_mul(3).saturating_add(if self.outcome {
-            (self.rs.len() as u64).saturating_mul(4 * 60)
-        } else {
-            0
-        })
+        self.memory_to(self.asked().max(solver::MAX_HORIZON))
+    }
+    fn expected_memory(&self) -> u64 {
+        // The horizon asked for (an extension is known only by solving).
+        self.memory_to(self.asked())
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];

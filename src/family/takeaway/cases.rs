@@ -82,6 +82,29 @@ impl TakeCase {
             None => self.horizon,
         }
     }
+    /// Memory with one heap's sequences computed to `len` heap sizes.
+    fn memory_to(&self, len: usize) -> u64 {
+        if self.sizes.len() == 1 {
+            // Per heap size computed (to the horizon's furthest extension):
+            // normal play a Grundy value (at most 2 bytes), the outcome and
+            // the zeros' index (4 bytes at most); misère or no_repeat the
+            // joint code (4), the outcome, and the zeros or, for a single
+            // winning take, its (y + a, y) pair (16): measured 185 MB for a
+            // no_repeat case extended to 10^7 (cond13-long-proofs, one thread).
+            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
+                8
+            } else {
+                21
+            };
+            (len as u64)
+                .saturating_mul(per)
+                .saturating_add(self.sizes[0].len() as u64 * 80)
+        } else {
+            self.states()
+                .saturating_mul(4)
+                .saturating_add(self.positions().saturating_mul(80))
+        }
+    }
     fn max_sizes(&self) -> Vec<usize> {
         self.sizes
             .iter()
@@ -171,27 +194,21 @@ impl Case for TakeCase {
         };
         vec![(kernel, self.cost())]
     }
+    fn unbounded(&self) -> Option<String> {
+        (self.sizes.len() == 1 && self.longest() > self.horizon).then(|| {
+            format!(
+                "a one-heap sequence whose period is not proven by its horizon is extended (×4 at a time) up to proof_cap = {}, and only solving tells how far: the time counts the horizons asked, the memory at most counts the cap; a smaller proof_cap bounds both",
+                self.proof_cap
+            )
+        })
+    }
     fn memory(&self) -> u64 {
-        if self.sizes.len() == 1 {
-            // Per heap size computed (to the horizon's furthest extension):
-            // normal play a Grundy value (at most 2 bytes), the outcome and
-            // the zeros' index (4 bytes at most); misère or no_repeat the
-            // joint code (4), the outcome, and the zeros or, for a single
-            // winning take, its (y + a, y) pair (16): measured 185 MB for a
-            // no_repeat case extended to 10^7 (cond13-long-proofs, one thread).
-            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
-                8
-            } else {
-                21
-            };
-            (self.longest() as u64)
-                .saturating_mul(per)
-                .saturating_add(self.sizes[0].len() as u64 * 80)
-        } else {
-            self.states()
-                .saturating_mul(4)
-                .saturating_add(self.positions().saturating_mul(80))
-        }
+        self.memory_to(self.longest())
+    }
+    fn expected_memory(&self) -> u64 {
+        // The horizon asked for: whether a period's proof extends it, and
+        // how far, is known only by solving.
+        self.memory_to(self.horizon)
     }
     fn memory_hint(&self) -> &'static str {
         if self.sizes.len() == 1 && self.longest() > self.horizon {
