@@ -412,3 +412,36 @@ fn capital(s: &str) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn conditions_in_words() {
+        assert_eq!(
+            words("7 % period == 0", false).as_deref(),
+            Some("7 is not a multiple of period")
+        );
+        assert_eq!(
+            words("12 % k == 0", true).as_deref(),
+            Some("12 is a multiple of k")
+        );
+        assert_eq!(
+            words("board_grundy >= 2", false).as_deref(),
+            Some("board_grundy is less than 2")
+        );
+        assert_eq!(
+            words("board_grundy <= 4", true).as_deref(),
+            Some("board_grundy is at most 4")
+        );
+        assert_eq!(
+            words("x1 not in listed", false).as_deref(),
+            Some("x1 is among listed")
+        );
+        assert_eq!(words("N > 3", false).as_deref(), Some("N is at most 3"));
+        // A form it does not know is left to the caller.
+        assert_eq!(words("a ? b : c", true), None);
+        assert_eq!(words("(a == 1) == (b == 2)", true), None);
+    }
+}
