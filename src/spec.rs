@@ -99,6 +99,12 @@ pub struct Conjecture {
     /// `other:`: key columns recomputed to find a second row for each row
     /// (column, expression); the claim reads that row as `other_<column>`.
     pub other: Vec<(String, String)>,
+    /// `strategy:`: a strategy played out against every reply: the
+    /// position columns the strategy's move changes (column, expression
+    /// giving the new value; null where the strategy names no move). The
+    /// claim then reads `strategy_wins` (and `strategy_line`), see
+    /// [`crate::check`].
+    pub strategy: Vec<(String, String)>,
     /// `terms:`: the report's terms this claim reads otherwise than the
     /// experiment's `terms:` declare (term, this claim's reading).
     pub terms: Vec<(String, String)>,
@@ -405,7 +411,7 @@ fn parse_conjecture(
 ) -> Result<Conjecture, SpecError> {
     c.expect_keys(&[
         "name", "sweep", "dataset", "where", "claim", "source", "says", "reading", "by", "parts",
-        "other", "terms", "assumes",
+        "other", "terms", "assumes", "strategy",
     ])?;
     let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
     let sweep = sweep_node.str()?.to_string();
@@ -418,9 +424,16 @@ fn parse_conjecture(
     };
     // By default a claim is about the family's first dataset (its positions).
     let first = s.family.datasets().first().map_or("", |d| d.name);
-    let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
-    let claim = claim_node.str()?.to_string();
-    crate::expr::syntax_check(&claim).map_err(|e| claim_node.err(format!("{e}")))?;
+    let strategy = parse_columns(c, "strategy")?;
+    let claim = match c.get("claim") {
+        None if !strategy.is_empty() => STRATEGY_WINS.to_string(),
+        _ => {
+            let claim_node = c.req("claim", "a predicate over the dataset's columns")?;
+            let claim = claim_node.str()?.to_string();
+            crate::expr::syntax_check(&claim).map_err(|e| claim_node.err(format!("{e}")))?;
+            claim
+        }
+    };
     if let Some(w) = c.get("where") {
         crate::expr::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
     }
@@ -434,7 +447,8 @@ fn parse_conjecture(
         says: opt_str(c, "says")?.unwrap_or("").to_string(),
         reading: opt_str(c, "reading")?.unwrap_or("").to_string(),
         parts: parse_parts(c)?,
-        other: parse_other(c)?,
+        other: parse_columns(c, "other")?,
+        strategy,
         terms: claim_terms(c, terms)?,
         assumes: opt_str(c, "assumes")?.unwrap_or("").to_string(),
         field: c.path().to_string(),
@@ -478,21 +492,28 @@ fn conjecture_dataset<'a>(c: &Node<'a>, s: &Sweep) -> Result<Option<&'a str>, Sp
 }
 
 /// `by:` (an expression) or `parts:` (a list of `{name:, where:}`), not both.
+/// The claim of a conjecture with `strategy:` and no `claim:`: the
+/// strategy's player wins from every position in scope.
+pub const STRATEGY_WINS: &str = "strategy_wins";
+
 /// `other: {column: expression, ...}`: how the second row's key columns
-/// differ from the row's own.
-fn parse_other(c: &Node<'_>) -> Result<Vec<(String, String)>, SpecError> {
-    let Some(o) = c.get("other") else {
+/// differ from the row's own; `strategy: {column: expression, ...}`: the
+/// position the strategy's move leaves.
+fn parse_columns(c: &Node<'_>, field: &str) -> Result<Vec<(String, String)>, SpecError> {
+    let Some(o) = c.get(field) else {
         return Ok(Vec::new());
     };
     let map = o.expect_map()?;
     if map.is_empty() {
-        return Err(o.err(
-            "expected a map of key columns to expressions, e.g. `other: {mover: 'mover == \"odd\" ? \"even\" : \"odd\"'}`",
-        ));
+        return Err(o.err(if field == "other" {
+            "expected a map of key columns to expressions, e.g. `other: {mover: 'mover == \"odd\" ? \"even\" : \"odd\"'}`"
+        } else {
+            "expected a map of position columns to expressions giving the position the strategy's move leaves, e.g. `strategy: {N: 'N - N % 4'}`"
+        }));
     }
     let mut out = Vec::new();
     for key in map.keys() {
-        let e = o.req(key, "an expression giving the other row's value")?;
+        let e = o.req(key, "an expression giving the column's new value")?;
         crate::expr::syntax_check(e.str()?).map_err(|err| e.err(format!("{err}")))?;
         out.push((key.clone(), e.str()?.to_string()));
     }

@@ -32,6 +32,25 @@ pub(super) fn with_drawings(
             draw(c);
         }
     }
+    // The family's names of the positions the evidence names.
+    let mut names = Vec::new();
+    let shown = r
+        .counterexamples
+        .iter()
+        .map(|c| &c.key)
+        .chain(
+            r.parts
+                .iter()
+                .filter_map(|p| p.first_counterexample.as_ref())
+                .map(|c| &c.key),
+        )
+        .chain(r.span.iter().flat_map(|(a, b)| [a, b]));
+    for key in shown {
+        if let Some(n) = f.position_name(dataset, key) {
+            names.push((key.clone(), n));
+        }
+    }
+    r.names = names;
     r
 }
 
@@ -93,10 +112,18 @@ fn rows_text(keys: &[&Key], res: &CheckResult) -> String {
         .join("; ")
 }
 
-/// One row: its label and its positions (`max:3, N = 5`), or its keys.
+/// One row: the family's name for its position (`(1,4,5)`), its label when
+/// the label alone names it (`A(1,5)`), its label and its positions (`max:3,
+/// N = 5`), or its keys.
 fn row_text(key: &Key, res: &CheckResult) -> String {
     let label = res.label.as_deref();
+    if let Some((_, name)) = res.names.iter().find(|(k, _)| k.as_slice() == key) {
+        return name.clone();
+    }
     let mut parts = vec![key_text(key, label)];
+    if res.label_names_row {
+        return parts.remove(0);
+    }
     if key.iter().any(|(k, _)| Some(k.as_str()) == label) {
         parts.extend(
             key.iter()
@@ -165,17 +192,61 @@ fn contrast(c: &Counterexample) -> Option<String> {
             claimed(flipped(c.relation), unquote(lv))
         ));
     }
-    let mut s = format!("there “{lt}” is {lv} but “{rt}” is {rv}");
+    let said = |t: &str, v: &str| words(t, v == "true").unwrap_or_else(|| format!("{t} is {v}"));
+    let sides = if c.relation == "and" && lv != rv {
+        // Of two conditions that must both hold, the one that does not.
+        if lv == "false" {
+            said(lt, lv)
+        } else {
+            said(rt, rv)
+        }
+    } else {
+        format!("{} but {}", said(lt, lv), said(rt, rv))
+    };
     let with: Vec<String> = c
         .values
         .iter()
         .take(3)
-        .map(|(k, v)| format!("{k} = {}", unquote(v)))
+        .map(|(k, v)| format!("{k} {}", unquote(v)))
         .collect();
-    if !with.is_empty() {
-        let _ = write!(s, ", with {}", with.join(", "));
+    Some(if with.is_empty() {
+        sides
+    } else {
+        format!("nimlab finds {}: {sides}", with.join(", "))
+    })
+}
+
+/// A condition in words, as it came out (`holds`): `7 % period == 0`
+/// false is `7 is not a multiple of period`, `board_grundy >= 2` false is
+/// `board_grundy is less than 2`; `None` for any other form.
+fn words(cond: &str, holds: bool) -> Option<String> {
+    let split = |op: &str| cond.split_once(op).map(|(a, b)| (a.trim(), b.trim()));
+    if let Some((a, b)) = cond.strip_suffix(" == 0").and_then(|x| x.split_once(" % ")) {
+        let not = if holds { "" } else { "not " };
+        return Some(format!("{} is {not}a multiple of {}", a.trim(), b.trim()));
     }
-    Some(s)
+    if let Some((a, b)) = split(" not in ") {
+        let is = if holds { "is not" } else { "is" };
+        return Some(format!("{a} {is} among {b}"));
+    }
+    if let Some((a, b)) = split(" in ") {
+        let is = if holds { "is" } else { "is not" };
+        return Some(format!("{a} {is} among {b}"));
+    }
+    // Two-character operators first (`>=` before `>`).
+    let ops: [(&str, &str, &str); 6] = [
+        (" >= ", "is at least", "is less than"),
+        (" <= ", "is at most", "is more than"),
+        (" == ", "equals", "differs from"),
+        (" != ", "differs from", "equals"),
+        (" > ", "is more than", "is at most"),
+        (" < ", "is less than", "is at least"),
+    ];
+    let (a, b, yes, no) = ops
+        .iter()
+        .find_map(|(op, yes, no)| split(op).map(|(a, b)| (a, b, *yes, *no)))?;
+    let simple = |x: &str| !x.contains(|ch: char| "()?:<>=!&|".contains(ch));
+    (simple(a) && simple(b)).then(|| format!("{a} {} {b}", if holds { yes } else { no }))
 }
 
 fn count(n: usize, unit: &(String, String)) -> String {
@@ -241,7 +312,11 @@ fn failing(res: &CheckResult) -> String {
         res.failed,
         count(res.decided(), &res.unit)
     );
-    if let Some(c) = res.counterexamples.first().and_then(contrast) {
+    let first = res.counterexamples.first();
+    if let Some(c) = first
+        .and_then(|c| c.line.clone())
+        .or_else(|| first.and_then(contrast))
+    {
         let _ = write!(s, ": at the first, {c}");
     }
     s
@@ -289,7 +364,10 @@ impl CheckResult {
                     .parts
                     .iter()
                     .find_map(|p| p.first_counterexample.as_ref())
-                    .map(|c| row_text(&c.key, res))
+                    .map(|c| match &c.line {
+                        Some(l) => format!("{}, {l}", row_text(&c.key, res)),
+                        None => row_text(&c.key, res),
+                    })
                     .unwrap_or_default();
                 format!(
                     "Holds for {}; fails for {} ({} of {}; the first: {first}).",
@@ -332,5 +410,38 @@ fn capital(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+
+    #[test]
+    fn conditions_in_words() {
+        assert_eq!(
+            words("7 % period == 0", false).as_deref(),
+            Some("7 is not a multiple of period")
+        );
+        assert_eq!(
+            words("12 % k == 0", true).as_deref(),
+            Some("12 is a multiple of k")
+        );
+        assert_eq!(
+            words("board_grundy >= 2", false).as_deref(),
+            Some("board_grundy is less than 2")
+        );
+        assert_eq!(
+            words("board_grundy <= 4", true).as_deref(),
+            Some("board_grundy is at most 4")
+        );
+        assert_eq!(
+            words("x1 not in listed", false).as_deref(),
+            Some("x1 is among listed")
+        );
+        assert_eq!(words("N > 3", false).as_deref(), Some("N is at most 3"));
+        // A form it does not know is left to the caller.
+        assert_eq!(words("a ? b : c", true), None);
+        assert_eq!(words("(a == 1) == (b == 2)", true), None);
     }
 }

@@ -22,11 +22,12 @@ mod mutate;
 mod other;
 mod parts;
 mod plan;
+mod strategy;
 mod table;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -46,7 +47,7 @@ pub(crate) const CHUNK: usize = 1 << 16;
 pub type Explain<'a> = dyn Fn(&Table, usize) -> Option<String> + Sync + 'a;
 
 use crate::data::{Dataset, Table};
-use crate::spec::{Conjecture, Experiment};
+use crate::spec::{self, Conjecture, Experiment};
 
 /// Options of a check.
 #[derive(Clone, Debug)]
@@ -135,6 +136,9 @@ pub struct Counterexample {
     pub drawing: Option<String>,
     /// The operator between the two `sides` (`==`, `<=>`; empty without).
     pub relation: &'static str,
+    /// For a strategy played out (`strategy:`): the line of play that
+    /// beats it from this position.
+    pub line: Option<String>,
 }
 
 impl Counterexample {
@@ -162,7 +166,9 @@ impl Counterexample {
                 .join(" vs ");
             let _ = write!(s, ": {sides}");
         }
-        if let Some(r) = &self.reason {
+        if let Some(l) = &self.line {
+            let _ = write!(s, "; {l}");
+        } else if let Some(r) = &self.reason {
             let _ = write!(s, "; why: {r}");
         }
         if !self.values.is_empty() {
@@ -247,6 +253,9 @@ pub struct CheckResult {
     /// The label alone names a row (a board's name), so a range of rows
     /// can be named by its first and last labels.
     pub label_names_row: bool,
+    /// The family's names of the positions of the rows the evidence names
+    /// (`(1,4,5)`), by their keys.
+    pub names: Vec<(RowKey, String)>,
 }
 
 impl CheckResult {
@@ -413,16 +422,17 @@ pub fn check_conjectures(
     out: &Path,
     opts: &CheckOptions,
 ) -> Vec<ConjectureResult> {
-    let mut cache: HashMap<(String, String), Result<Table, String>> = HashMap::new();
+    let mut tables = Tables::new(exp, out);
     exp.conjectures
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let sweep = exp.sweeps.iter().find(|s| s.name == c.sweep);
             let ds = sweep.and_then(|s| s.dir(out, &exp.name).dataset(&c.dataset));
-            let key = (c.sweep.clone(), c.dataset.clone());
-            let table = cache.entry(key).or_insert_with(|| load(exp, out, c));
+            let table = tables.get(i);
             let table = &*with_other(table, ds, c);
             let family = sweep.map(|s| s.family);
+            let table = &*with_strategy(table, ds, family, c);
             let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
             let draw = |t: &Table, r: CheckResult| match family {
                 Some(f) => evidence::with_drawings(r, t, &c.dataset, f),
@@ -438,16 +448,140 @@ pub fn check_conjectures(
                     Some(&explain),
                     opts,
                 )
-                .map(|r| draw(t, by_construction(r, t, ds, c)))
+                .map(|r| draw(t, with_lines(by_construction(r, t, ds, c), t)))
                 .map_err(|e| format!("field `{}.{}`: {}", c.field, e.part, e.error)),
                 Err(e) => Err(format!("field `{}`: {e}", c.field)),
             };
+            tables.done(i);
             ConjectureResult {
                 conjecture: c.clone(),
                 result,
             }
         })
         .collect()
+}
+
+/// The stored tables an experiment's conjectures read: each dataset read
+/// once, with only the columns its conjectures can read (see
+/// [`columns_read`]), and dropped after its last conjecture.
+struct Tables<'a> {
+    exp: &'a Experiment,
+    out: &'a Path,
+    cache: HashMap<(String, String), Result<Table, String>>,
+}
+
+impl<'a> Tables<'a> {
+    fn new(exp: &'a Experiment, out: &'a Path) -> Self {
+        Tables {
+            exp,
+            out,
+            cache: HashMap::new(),
+        }
+    }
+    fn key(&self, i: usize) -> (String, String) {
+        let c = &self.exp.conjectures[i];
+        (c.sweep.clone(), c.dataset.clone())
+    }
+    /// The table of conjecture `i`.
+    fn get(&mut self, i: usize) -> &Result<Table, String> {
+        let key = self.key(i);
+        let (exp, out) = (self.exp, self.out);
+        self.cache.entry(key.clone()).or_insert_with(|| {
+            let same: Vec<&Conjecture> = exp
+                .conjectures
+                .iter()
+                .filter(|c| (&c.sweep, &c.dataset) == (&key.0, &key.1))
+                .collect();
+            load(exp, out, &exp.conjectures[i], &same)
+        })
+    }
+    /// Conjecture `i` is judged: its table is dropped if no later one reads it.
+    fn done(&mut self, i: usize) {
+        let key = self.key(i);
+        let later = self.exp.conjectures[i + 1..]
+            .iter()
+            .any(|c| (&c.sweep, &c.dataset) == (&key.0, &key.1));
+        if !later {
+            self.cache.remove(&key);
+        }
+    }
+}
+
+/// The names an expression text may read: its identifiers and back-quoted
+/// names, and `x` for `other_x`.
+fn names_in(text: &str, names: &mut HashSet<String>) {
+    for (i, quoted) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            names.insert(quoted.to_string());
+            continue;
+        }
+        for w in quoted.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')) {
+            names.insert(w.to_string());
+            if let Some(base) = w.strip_prefix("other_") {
+                names.insert(base.to_string());
+            }
+        }
+    }
+}
+
+/// Whether a check of the conjectures `cs` (all on one dataset) reads
+/// column `col`: every column but the results, closed forms and timings,
+/// and of those the ones an expression names, the sources they are derived
+/// from and those the family's explanations read. Every column when the
+/// family does not say what its explanations read.
+/// Also returns the names the expressions use (a column they do not name
+/// may be held as nulls where it has no value).
+fn columns_read(
+    ds: &Dataset,
+    cs: &[&Conjecture],
+    family: &dyn crate::family::Family,
+) -> Option<(HashSet<String>, HashSet<String>)> {
+    use crate::data::Role;
+    let explained = family.explain_columns(ds.name)?;
+    let mut named = HashSet::new();
+    for c in cs {
+        let parts: Vec<&str> = match &c.parts {
+            spec::Parts::Whole => Vec::new(),
+            spec::Parts::By(e) => vec![e.as_str()],
+            spec::Parts::Named(v) => v.iter().map(|(_, w)| w.as_str()).collect(),
+        };
+        let texts = c
+            .filter
+            .iter()
+            .map(String::as_str)
+            .chain([c.claim.as_str()])
+            .chain(parts)
+            .chain(c.other.iter().chain(&c.strategy).map(|(k, e)| {
+                named.insert(k.clone());
+                e.as_str()
+            }));
+        for t in texts.collect::<Vec<_>>() {
+            names_in(t, &mut named);
+        }
+    }
+    let mut read = named.clone();
+    read.extend(explained.iter().map(|s| s.to_string()));
+    let mut keep: HashSet<String> = ds
+        .stored_columns()
+        .filter(|col| {
+            !matches!(col.role, Role::Result | Role::ClosedForm | Role::Timing)
+                || read.contains(col.name)
+        })
+        .map(|col| col.name.to_string())
+        .collect();
+    // The sources of a kept derived column, transitively.
+    let mut todo: Vec<String> = keep.iter().cloned().collect();
+    while let Some(n) = todo.pop() {
+        let Some(d) = ds.column(&n).and_then(|col| col.derived) else {
+            continue;
+        };
+        for s in d.sources {
+            if keep.insert(s.to_string()) {
+                todo.push(s.to_string());
+            }
+        }
+    }
+    Some((keep, named))
 }
 
 /// A claim that holds is true by construction when the only one-cell
@@ -485,8 +619,48 @@ fn with_other<'a>(
     }
 }
 
-/// The stored dataset a conjecture is about, or why there is none.
-fn load(exp: &Experiment, out: &Path, c: &Conjecture) -> Result<Table, String> {
+/// The table a conjecture with `strategy:` reads: with the strategy played
+/// out from every row (`strategy_wins`, `strategy_line`).
+fn with_strategy<'a>(
+    table: &'a Result<Table, String>,
+    ds: Option<&Dataset>,
+    family: Option<&dyn crate::family::Family>,
+    c: &Conjecture,
+) -> std::borrow::Cow<'a, Result<Table, String>> {
+    match table {
+        Ok(t) if !c.strategy.is_empty() => std::borrow::Cow::Owned(strategy::with_strategy(
+            t,
+            ds,
+            family,
+            &c.dataset,
+            &c.strategy,
+        )),
+        _ => std::borrow::Cow::Borrowed(table),
+    }
+}
+
+/// The counterexamples with the line of play that beats the strategy,
+/// where the table has one (`strategy:`).
+pub(super) fn with_lines(mut r: CheckResult, t: &Table) -> CheckResult {
+    let line = |c: &mut Counterexample| {
+        c.line = t.text(strategy::LINE, c.row).map(str::to_string);
+    };
+    r.counterexamples.iter_mut().for_each(line);
+    r.parts
+        .iter_mut()
+        .filter_map(|p| p.first_counterexample.as_mut())
+        .for_each(line);
+    r
+}
+
+/// The stored dataset a conjecture is about (the columns the conjectures
+/// `same`, all on that dataset, can read), or why there is none.
+fn load(
+    exp: &Experiment,
+    out: &Path,
+    c: &Conjecture,
+    same: &[&Conjecture],
+) -> Result<Table, String> {
     let Some(sweep) = exp.sweeps.iter().find(|s| s.name == c.sweep) else {
         return Err(format!("no sweep named `{}`", c.sweep));
     };
@@ -500,7 +674,16 @@ fn load(exp: &Experiment, out: &Path, c: &Conjecture) -> Result<Table, String> {
             names.join(", ")
         ));
     }
-    match dir.read(&c.dataset) {
+    let keep = dir
+        .dataset(&c.dataset)
+        .and_then(|ds| columns_read(ds, same, sweep.family));
+    let read = match &keep {
+        Some((k, named)) => {
+            dir.read_columns(&c.dataset, &|n| k.contains(n), &|n| !named.contains(n))
+        }
+        None => dir.read(&c.dataset),
+    };
+    match read {
         Ok(Some(t)) => Ok(t),
         Ok(None) => Err(format!(
             "no stored results for sweep `{}`, dataset `{}` in {}; run `nimlab run` first",
@@ -551,17 +734,21 @@ pub fn mutations(
     out: &Path,
     results: &[ConjectureResult],
 ) -> Vec<(String, Result<Option<Mutation>, String>)> {
-    let mut cache: HashMap<(String, String), Result<Table, String>> = HashMap::new();
+    let mut tables = Tables::new(e, out);
     results
         .iter()
-        .filter(|r| !mutate::already_fails(r.verdict()))
-        .map(|r| {
+        .enumerate()
+        .filter(|(_, r)| !mutate::already_fails(r.verdict()))
+        .map(|(i, r)| {
             let c = &r.conjecture;
-            let key = (c.sweep.clone(), c.dataset.clone());
-            let table = cache.entry(key).or_insert_with(|| load(e, out, c));
+            let table = tables.get(i);
             let sweep = e.sweeps.iter().find(|s| s.name == c.sweep);
             let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
             let table = &*with_other(table, ds, c);
+            if !c.strategy.is_empty() {
+                let why = "a strategy played out reads no stored result (the family's moves only): a wrong move of the strategy refutes it, not a cell";
+                return (c.name.clone(), Err(why.to_string()));
+            }
             let m = match table {
                 Ok(t) => find_failing_mutation(t, ds, c.filter.as_deref(), &c.claim)
                     .map_err(|err| format!("{err}")),

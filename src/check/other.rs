@@ -6,17 +6,33 @@
 
 use std::collections::HashMap;
 
-use crate::data::{Dataset, Role, Table};
+use crate::data::{Cell, Dataset, Role, Table};
 use crate::expr::Expr;
 
-/// The rows of `table` that have a matched row, with the matched row's
-/// columns appended as `other_<column>`.
-pub fn with_other_rows(
+/// Where a row's recomputed key leads.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Target {
+    /// A recomputed value is null.
+    Null,
+    /// The row with that key.
+    Row(usize),
+    /// No row has that key: the recomputed values, as `N1 = 4, N3 = 2`.
+    Outside(String),
+}
+
+/// For each row of `table`: the row whose key columns (declared
+/// parameters, labels, positions and provenance) equal its own with the
+/// columns of `changed` recomputed from the row. `field` names the claim's
+/// field in errors (`other`, `strategy`).
+pub(super) fn targets(
     table: &Table,
     ds: Option<&Dataset>,
-    other: &[(String, String)],
-) -> Result<Table, String> {
-    let ds = ds.ok_or("`other:` needs a declared dataset (its key columns match the rows)")?;
+    changed: &[(String, String)],
+    field: &str,
+) -> Result<Vec<Target>, String> {
+    let ds = ds.ok_or_else(|| {
+        format!("`{field}:` needs a declared dataset (its key columns match the rows)")
+    })?;
     let keys: Vec<&str> = ds
         .stored_columns()
         .filter(|c| {
@@ -28,20 +44,20 @@ pub fn with_other_rows(
         .map(|c| c.name)
         .filter(|n| table.column(n).is_some())
         .collect();
-    let mut changed = Vec::new();
-    for (col, source) in other {
+    let mut compiled = Vec::new();
+    for (col, source) in changed {
         let Some(i) = keys.iter().position(|k| k == col) else {
             return Err(format!(
-                "`other.{col}`: not a key column of the dataset; its key columns: {}",
+                "`{field}.{col}`: not a key column of the dataset; its key columns: {}",
                 keys.join(", ")
             ));
         };
-        let e = Expr::compile(source, table).map_err(|e| format!("`other.{col}`: {e}"))?;
-        changed.push((i, e));
+        let e = Expr::compile(source, table).map_err(|e| format!("`{field}.{col}`: {e}"))?;
+        compiled.push((i, e));
     }
-    let bound = changed
+    let bound = compiled
         .iter()
-        .map(|(i, e)| Ok((*i, e.bind(table).map_err(|e| format!("`other`: {e}"))?)))
+        .map(|(i, e)| Ok((*i, e.bind(table).map_err(|e| format!("`{field}`: {e}"))?)))
         .collect::<Result<Vec<_>, String>>()?;
     let key_of = |row: usize| -> Vec<String> {
         keys.iter()
@@ -54,13 +70,41 @@ pub fn with_other_rows(
             .collect()
     };
     let index: HashMap<Vec<String>, usize> = (0..table.rows()).map(|r| (key_of(r), r)).collect();
+    Ok((0..table.rows())
+        .map(|r| {
+            let mut k = key_of(r);
+            for (i, b) in &bound {
+                let v = b.eval(r);
+                // `other:` looks a null up as it is written (a key may be null).
+                if matches!(v, Cell::Null) && field != "other" {
+                    return Target::Null;
+                }
+                k[*i] = v.to_string();
+            }
+            match index.get(&k) {
+                Some(&o) => Target::Row(o),
+                None => Target::Outside(
+                    bound
+                        .iter()
+                        .map(|(i, _)| format!("{} = {}", keys[*i], k[*i]))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+            }
+        })
+        .collect())
+}
+
+/// The rows of `table` that have a matched row, with the matched row's
+/// columns appended as `other_<column>`.
+pub fn with_other_rows(
+    table: &Table,
+    ds: Option<&Dataset>,
+    other: &[(String, String)],
+) -> Result<Table, String> {
     let (mut rows, mut matched) = (Vec::new(), Vec::new());
-    for r in 0..table.rows() {
-        let mut k = key_of(r);
-        for (i, b) in &bound {
-            k[*i] = b.eval(r).to_string();
-        }
-        if let Some(&o) = index.get(&k) {
+    for (r, t) in targets(table, ds, other, "other")?.into_iter().enumerate() {
+        if let Target::Row(o) = t {
             rows.push(r);
             matched.push(o);
         }

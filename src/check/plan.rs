@@ -1,11 +1,11 @@
 //! Claims checked before anything is solved: every conjecture's `where`,
-//! `claim`, `by`, `parts` and `other` compiled, by the same code that judges
+//! `claim`, `by`, `parts`, `other` and `strategy` compiled, by the same code that judges
 //! it later, against a table with no rows and the declared columns of its
 //! sweep's dataset. An unknown dataset or column (with the nearest name), a
 //! type mismatch (a list compared with an integer) or a claim that is not
 //! true/false is found in milliseconds, not after an overnight sweep.
 
-use super::{CheckOptions, check_scoped, other};
+use super::{CheckOptions, check_scoped, other, strategy};
 use crate::data::Dataset;
 use crate::spec::{Conjecture, Experiment};
 
@@ -98,6 +98,15 @@ fn conjecture_error(e: &Experiment, c: &Conjecture) -> Option<(String, String)> 
         match other::with_other_rows(&empty, Some(ds), &c.other) {
             Ok(t) => t,
             Err(m) => return Some((".other".into(), m)),
+        }
+    };
+    let table = if c.strategy.is_empty() {
+        table
+    } else {
+        let f = Some(sweep.family);
+        match strategy::with_strategy(&table, Some(ds), f, &c.dataset, &c.strategy) {
+            Ok(t) => t,
+            Err(m) => return Some((".strategy".into(), m)),
         }
     };
     let opts = CheckOptions::default();

@@ -108,6 +108,7 @@ pub fn check_scoped(
             .unwrap_or_default(),
         unit: ("case".into(), "cases".into()),
         label_names_row: false,
+        names: Vec::new(),
     })
 }
 
@@ -452,6 +453,7 @@ impl Shower<'_> {
                 .relation
                 .filter(|_| !sides.is_empty())
                 .map_or("", BinOp::symbol),
+            line: None,
         }
     }
 }

@@ -1128,3 +1128,26 @@ fn evidence_sentences_in_the_reports_terms() {
         "Fails for max:3, N = 5 (1 of 1 case): at the first, nimlab finds N 5 where the report says ≥ 6."
     );
 }
+
+/// The names an expression may read: identifiers, back-quoted names and the
+/// column behind `other_x`.
+#[test]
+fn names_an_expression_reads() {
+    let mut n = std::collections::HashSet::new();
+    names_in(
+        "let m = take_min; outcome == \"P\" <=> other_N % (`my col` + m) < winning_moves.take",
+        &mut n,
+    );
+    for w in [
+        "take_min",
+        "outcome",
+        "other_N",
+        "N",
+        "my col",
+        "winning_moves",
+        "take",
+    ] {
+        assert!(n.contains(w), "{w} missing from {n:?}");
+    }
+    assert!(!n.contains("grundy"));
+}

@@ -302,6 +302,24 @@ impl Table {
         let n = self.rows();
         self.with(name, Values::Dict(DictVec::repeat(label, n)))
     }
+    /// Keeps only the columns whose name `keep` accepts.
+    pub fn retain_columns(&mut self, keep: impl Fn(&str) -> bool) {
+        self.columns.retain(|(n, _)| keep(n));
+    }
+    /// Holds every column that `which` accepts and that is null on every
+    /// row as [`Values::Null`] (no storage); its cells read the same.
+    pub fn compact_nulls(&mut self, which: impl Fn(&str) -> bool) {
+        for (n, v) in &mut self.columns {
+            let all_null = match v {
+                Values::OptInt(x) => x.iter().all(Option::is_none),
+                Values::OptFloat(x) => x.iter().all(Option::is_none),
+                _ => false,
+            };
+            if all_null && which(n) {
+                *v = Values::Null(v.len());
+            }
+        }
+    }
     /// Number of rows.
     pub fn rows(&self) -> usize {
         self.columns.first().map_or(0, |(_, v)| v.len())

@@ -249,6 +249,19 @@ pub struct Plan {
     pub notes: Vec<note::Note>,
 }
 
+/// The moves between the rows of one stored table ([`Family::moves`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moves {
+    /// Each row's options: the rows its moves lead to, in the family's
+    /// order of moves.
+    pub options: Vec<Vec<usize>>,
+    /// Per row: whether the player to move wins when they have no move
+    /// (misère play) rather than loses (normal play).
+    pub no_move_wins: Vec<bool>,
+    /// Each row's position as the reports write it (`(1,4,5)`).
+    pub name: Vec<String>,
+}
+
 /// The answer to `nimlab solve`.
 pub struct Answer {
     /// For people.
@@ -323,6 +336,33 @@ pub trait Family: Sync {
     /// counterexample shown to a reader. Default: none.
     fn draw(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
         let _ = (dataset, table, row);
+        None
+    }
+
+    /// The moves between the positions of a stored `dataset` table, for
+    /// playing a strategy out against every reply (a claim's `strategy:`),
+    /// or why the family cannot give them. Default: it cannot.
+    fn moves(&self, dataset: &str, table: &Table) -> Result<Moves, String> {
+        let _ = table;
+        Err(format!(
+            "the family `{}` cannot play positions of dataset `{dataset}` out",
+            self.name()
+        ))
+    }
+
+    /// The result columns of `dataset` that [`Family::explain`] and
+    /// [`Family::draw`] read, so that a check may leave the others unread
+    /// when no claim names them; `None`: all of them (the default).
+    fn explain_columns(&self, dataset: &str) -> Option<&'static [&'static str]> {
+        let _ = dataset;
+        None
+    }
+
+    /// The name of a row's position, given its key columns and values, as
+    /// the reports write it (`(1,4,5)` for three heaps), where the keys do
+    /// not read so. Default: none.
+    fn position_name(&self, dataset: &str, key: &[(String, String)]) -> Option<String> {
+        let _ = (dataset, key);
         None
     }
 

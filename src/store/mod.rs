@@ -235,6 +235,18 @@ impl SweepDir {
     }
     /// Reads a whole dataset (all parts, in sweep order); `None` if absent.
     pub fn read(&self, dataset: &str) -> Result<Option<Table>> {
+        self.read_columns(dataset, &|_| true, &|_| false)
+    }
+    /// Reads the columns of a dataset that `keep` accepts (all parts, in
+    /// sweep order; each part is read whole and cut before the next), a
+    /// column that `nulls` accepts held as [`crate::data::Values::Null`]
+    /// in a part where it is null on every row; `None` if absent.
+    pub fn read_columns(
+        &self,
+        dataset: &str,
+        keep: &dyn Fn(&str) -> bool,
+        nulls: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Table>> {
         let Some(ds) = self.dataset(dataset) else {
             return Ok(None);
         };
@@ -244,7 +256,9 @@ impl SweepDir {
         }
         let mut t = Table::new();
         for p in parts {
-            let part = parquet::read_part(&p, ds)?;
+            let mut part = parquet::read_part(&p, ds)?;
+            part.retain_columns(keep);
+            part.compact_nulls(nulls);
             t.append(&part)
                 .with_context(|| format!("while reading {}", p.display()))?;
         }

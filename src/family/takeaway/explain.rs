@@ -45,6 +45,20 @@ pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
     Some(s)
 }
 
+/// Several heaps: the position as the reports write it, `(1,4,5)`, from
+/// a row's key (`N1 = 1`, `N2 = 4`, `N3 = 5`); none with one heap (`N = 5`
+/// reads as it is).
+pub fn position_name(dataset: &str, key: &[(String, String)]) -> Option<String> {
+    if dataset != "positions" {
+        return None;
+    }
+    let heaps: Vec<&str> = ["N1", "N2", "N3", "N4", "N5", "N6"]
+        .iter()
+        .map_while(|n| key.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str()))
+        .collect();
+    (heaps.len() > 1).then(|| format!("({})", heaps.join(",")))
+}
+
 /// The row of the same rule with heap `n` (rows of a rule are usually
 /// consecutive in N, so `row - (N - n)` is tried first).
 fn row_of(t: &Table, row: usize, rule: &str, n: i64) -> Option<usize> {
@@ -58,7 +72,7 @@ fn row_of(t: &Table, row: usize, rule: &str, n: i64) -> Option<usize> {
 }
 
 /// The takes allowed from heap `n`.
-fn takes(t: &Table, row: usize, n: i64) -> Option<Vec<i64>> {
+pub(super) fn takes(t: &Table, row: usize, n: i64) -> Option<Vec<i64>> {
     if let Some(Cell::IntList(s)) = t.cell("take_set", row) {
         return Some(s.iter().copied().filter(|&x| x <= n).collect());
     }
@@ -135,7 +149,7 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
 }
 
 /// The heaps of a row: `N` with one heap, else `N1`, `N2`, … up to the first null.
-fn heaps_of(t: &Table, row: usize) -> Option<Vec<usize>> {
+pub(super) fn heaps_of(t: &Table, row: usize) -> Option<Vec<usize>> {
     if let Some(n) = t.int("N", row) {
         return usize::try_from(n).ok().map(|n| vec![n]);
     }
@@ -158,7 +172,7 @@ fn move_text(heaps: usize, i: usize, take: u32) -> String {
     }
 }
 
-fn tuple(h: &[usize]) -> String {
+pub(super) fn tuple(h: &[usize]) -> String {
     let v: Vec<String> = h.iter().map(usize::to_string).collect();
     format!("({})", v.join(","))
 }

@@ -27,6 +27,7 @@ pub(crate) mod cases;
 pub(crate) mod datasets;
 pub(crate) mod explain;
 pub(crate) mod lattices;
+pub(crate) mod moves;
 pub(crate) mod one_heap;
 pub(crate) mod params;
 pub mod planes;
@@ -200,6 +201,20 @@ impl Family for Takeaway {
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)
+    }
+    fn moves(
+        &self,
+        dataset: &str,
+        table: &crate::data::Table,
+    ) -> Result<crate::family::Moves, String> {
+        moves::moves(dataset, table)
+    }
+    fn position_name(&self, dataset: &str, key: &[(String, String)]) -> Option<String> {
+        explain::position_name(dataset, key)
+    }
+    fn explain_columns(&self, dataset: &str) -> Option<&'static [&'static str]> {
+        let _ = dataset;
+        Some(&["grundy", "outcome"])
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
