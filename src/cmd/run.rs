@@ -286,8 +286,12 @@ fn dry_run_text(
 /// The dry run's last line: the sweeps' estimates summed.
 fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
+    let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
+    let bound = sweep::estimate::above(wall, bound)
+        .map(|b| format!(" (at most {})", crate::cost::human_secs(b)))
+        .unwrap_or_default();
     format!(
-        "total: {} sweeps, ~{} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression\n",
+        "total: {} sweeps, ~{}{bound} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression\n",
         all.len(),
         crate::cost::human_secs(wall),
         rayon::current_num_threads(),

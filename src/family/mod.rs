@@ -169,6 +169,12 @@ pub trait Case: Send + Sync {
         let _ = keep;
         Vec::new()
     }
+    /// Its work at most, where the case may grow (a horizon extended up to
+    /// `proof_cap`): the bound beside the expected time. Default: its
+    /// [`Case::work`].
+    fn work_at_most(&self, keep: Option<&[String]>) -> Work {
+        self.work(keep)
+    }
     /// Work shared by the sweep's cases and done once (the lines chord
     /// table); the sweep counts the largest. Default: none.
     fn shared_work(&self) -> Work {

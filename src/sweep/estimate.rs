@@ -25,6 +25,13 @@ pub struct SweepEstimate {
     pub cpu_secs: f64,
     /// Seconds on [`SweepEstimate::threads`] threads.
     pub wall_secs: f64,
+    /// [`SweepEstimate::cpu_secs`] at most: each case's work at most
+    /// ([`crate::family::Case::work_at_most`], a horizon extended to
+    /// `proof_cap`).
+    pub cpu_secs_at_most: f64,
+    /// [`SweepEstimate::wall_secs`] at most, as
+    /// [`SweepEstimate::cpu_secs_at_most`].
+    pub wall_secs_at_most: f64,
     /// Each case's seconds on one thread, in plan order.
     pub case_secs: Vec<f64>,
     /// The memory figures of the guard.
@@ -60,14 +67,17 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         .unwrap_or_default();
     let output_bytes = output_bytes(sweep, plan);
     let writer = rates.secs(&[(Kernel::Writer, output_bytes)]);
-    let cases_cpu: f64 = case_secs.iter().sum();
-    let largest = case_secs.iter().copied().fold(0.0, f64::max);
+    let bound_secs: Vec<f64> = plan
+        .cases
+        .iter()
+        .map(|c| rates.secs(&c.work_at_most(keep)))
+        .collect();
     let shared_secs = rates.secs(&shared);
     let chunks = super::chunks(&plan.cases).len();
     let overhead = overhead_secs(sweep, plan, chunks, rates);
-    let wall = shared_secs / threads as f64
-        + (cases_cpu / threads as f64).max(largest)
-        + (writer + overhead) / threads as f64;
+    let fixed = shared_secs + writer + overhead;
+    let (cases_cpu, wall) = cpu_and_wall(&case_secs, fixed, threads);
+    let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, fixed, threads);
     let dominant = case_secs
         .iter()
         .enumerate()
@@ -84,8 +94,10 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         cases: plan.cases.len(),
         chunks,
         threads,
-        cpu_secs: cases_cpu + shared_secs + writer + overhead,
+        cpu_secs: cases_cpu + fixed,
         wall_secs: wall,
+        cpu_secs_at_most: bound_cpu + fixed,
+        wall_secs_at_most: bound_wall.max(wall),
         case_secs,
         writer_bytes: rates.overhead.writer_bytes,
         memory,
@@ -94,6 +106,16 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         dominant,
         unbounded,
     }
+}
+
+/// The cases' seconds on one thread, summed, and the sweep's wall seconds
+/// on `threads` with `fixed` seconds of work (shared, writer, overhead)
+/// spread over them: no sooner than its largest case.
+fn cpu_and_wall(case_secs: &[f64], fixed: f64, threads: usize) -> (f64, f64) {
+    let cpu: f64 = case_secs.iter().sum();
+    let largest = case_secs.iter().copied().fold(0.0, f64::max);
+    let wall = (cpu / threads as f64).max(largest) + fixed / threads as f64;
+    (cpu, wall)
 }
 
 /// The fixed costs of a sweep on one thread ([`cost::Overhead`]): each
@@ -117,11 +139,19 @@ fn output_bytes(sweep: &Sweep, plan: &Plan) -> u64 {
 }
 
 impl SweepEstimate {
-    /// `~2 min 10 s on 2 threads (0.07 CPU-hours), peak memory ~1.2 GiB,
-    /// output ~30 MiB before compression`.
+    /// `~2 min 10 s on 2 threads (0.07 CPU-hours), peak memory ~1.2 GiB
+    /// (at most 2 GiB), output ~30 MiB before compression`; where a case's
+    /// work may grow, its bound beside: `~3 s (at most 60 s) on 2 threads
+    /// (0.002 CPU-hours, at most 0.033)`.
     pub fn headline(&self) -> String {
+        let wall = above(self.wall_secs, self.wall_secs_at_most)
+            .map(|b| format!(" (at most {})", cost::human_secs(b)))
+            .unwrap_or_default();
+        let cpu = above(self.cpu_secs, self.cpu_secs_at_most)
+            .map(|b| format!(", at most {:.3}", b / 3600.0))
+            .unwrap_or_default();
         format!(
-            "~{} on {} threads ({:.3} CPU-hours), peak memory ~{} (at most {}), output ~{} before compression",
+            "~{}{wall} on {} threads ({:.3} CPU-hours{cpu}), peak memory ~{} (at most {}), output ~{} before compression",
             cost::human_secs(self.wall_secs),
             self.threads,
             self.cpu_secs / 3600.0,
@@ -159,6 +189,8 @@ impl SweepEstimate {
             "wall_seconds_estimated": self.wall_secs,
             "wall_seconds_measured": measured_secs,
             "cpu_seconds_estimated": self.cpu_secs,
+            "wall_seconds_at_most": self.wall_secs_at_most,
+            "cpu_seconds_at_most": self.cpu_secs_at_most,
             "peak_memory_bytes_estimated": self.peak(),
             "peak_memory_bytes_at_most": self.peak_bound(),
             "output_bytes_estimated": self.output_bytes,
@@ -166,6 +198,12 @@ impl SweepEstimate {
             "unbounded": self.unbounded,
         })
     }
+}
+
+/// The bound when it is above the expected figure (`None` when they are
+/// equal: the work cannot grow).
+pub fn above(expected: f64, bound: f64) -> Option<f64> {
+    (bound > expected * (1.0 + 1e-9)).then_some(bound)
 }
 
 /// The summary's sentence after a run: the estimate beside the measured

@@ -748,3 +748,43 @@ fn col_text(t: &Table, c: &str, i: usize) -> String {
     cell_text(t, c, i, col, &mut s);
     s
 }
+
+/// A one-heap case's work expected and at most, counted by hand: the
+/// sequence is solved to the horizon (100), and where the period's proof
+/// extends it, again to 400, 1600 and the cap 2000, each from the start;
+/// the 11 rows read once (4 units each).
+#[test]
+fn work_at_most_counts_each_extension_to_the_cap() {
+    use crate::cost::Kernel;
+    let case = |take: TakeForm, no_repeat: bool| {
+        let rule = Rule {
+            take,
+            play: Play::Normal,
+            no_repeat,
+        };
+        TakeCase::new(
+            rule,
+            Arc::new(vec![(0..=10).collect()]),
+            "0..10".into(),
+            100,
+            2000,
+        )
+    };
+    // Normal play: one unit per heap size.
+    let c = case(TakeForm::Range(1, 2), false);
+    assert_eq!(c.work(None), vec![(Kernel::Subtraction, 100 + 44)]);
+    assert_eq!(
+        c.work_at_most(None),
+        vec![(Kernel::Subtraction, 100 + 400 + 1600 + 2000 + 44)]
+    );
+    // no_repeat: a unit per take (3) per heap size.
+    let c = case(TakeForm::Range(1, 3), true);
+    assert_eq!(c.work(None), vec![(Kernel::Subtraction, 300 + 44)]);
+    assert_eq!(
+        c.work_at_most(None),
+        vec![(Kernel::Subtraction, 3 * 4100 + 44)]
+    );
+    // Any take (Nim): no period to prove, nothing extended.
+    let c = case(TakeForm::Any, false);
+    assert_eq!(c.work_at_most(None), c.work(None));
+}
