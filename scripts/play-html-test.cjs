@@ -141,7 +141,45 @@ const games = [
     ['computer', false, null],
     ['me', true, null],
   ]],
+  ['kayles-misere.html', 'heaps', [
+    ['computer', false, 'computer'], // misère Kayles 5 + 7 is an N-position (the game tree, octal unit tests)
+    ['me', true, 'person'],
+  ]],
+  ['dawson.html', 'heaps', [
+    ['computer', false, 'computer'], // Dawson's Kayles 6 + 9: nim-values 3 ⊕ 0 ≠ 0, an N-position
+    ['me', true, 'person'],
+  ]],
 ];
+
+// Checks of a page's data against values found by hand, before it is played.
+const pageChecks = {
+  // Misère Kayles (0.77), by hand from the rules (the player who cannot
+  // move wins): one pin is P (the mover must take it); 2 and 3 are N (leave
+  // one pin); 1+1 is N (leave one), so 1+1+1 is P; 1+2 is N (to 1), 1+3
+  // is N (to 1+1+1); 2+2 is P (its moves reach 2 and 1+2, both N); 4 is P
+  // (its moves reach 3, 2, 1+2 and 1+1, all N). The empty position is N.
+  'kayles-misere.html': async (page) => {
+    const d = await page.evaluate(() => ({
+      data: JSON.parse(document.getElementById('nimlab-data').textContent),
+      title: document.querySelector('.title').textContent,
+      rules: document.querySelector('.rules').textContent,
+    }));
+    check(d.data.misere === true && /misere/.test(d.title) && /misère/.test(d.rules),
+      'kayles-misere.html: the page says misère (' + d.title + '; ' + d.rules.slice(0, 60) + '…)');
+    const p = new Set(d.data.p_positions);
+    const hand = { '1': true, '4': true, '1,1,1': true, '2,2': true, '': false, '2': false, '3': false,
+      '1,1': false, '1,2': false, '1,3': false, '5,7': false };
+    const wrong = Object.entries(hand).filter(([k, v]) => p.has(k) !== v).map(([k]) => '"' + k + '"');
+    check(wrong.length === 0, 'kayles-misere.html: P-positions found by hand' + (wrong.length ? ', wrong: ' + wrong.join(' ') : ''));
+  },
+  // Dawson's Kayles (0.07), nim-values from OEIS A002187 shifted by one:
+  // heaps 0..9 have 0, 0, 1, 1, 2, 0, 3, 1, 1, 0.
+  'dawson.html': async (page) => {
+    const d = await page.evaluate(() => JSON.parse(document.getElementById('nimlab-data').textContent));
+    check(JSON.stringify(d.values) === JSON.stringify([0, 0, 1, 1, 2, 0, 3, 1, 1, 0]),
+      'dawson.html: nim-values 0..9 as OEIS A002187 (shifted) lists them: ' + JSON.stringify(d.values));
+  },
+};
 
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'nimlab-chromium-'));
@@ -172,6 +210,7 @@ const games = [
         if (!/^(file|data):/.test(r.url())) problems.push('network request: ' + r.url());
       });
       await page.goto('file://' + path.join(dir, file));
+      if (pageChecks[file]) await pageChecks[file](page);
       for (const [first, useHint, want] of plan) {
         await newGame(page, first);
         const r = await play(page, kind, useHint);

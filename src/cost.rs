@@ -212,15 +212,7 @@ pub fn binary_id() -> String {
 
 /// The CPU model (`model name` of `/proc/cpuinfo`; "unknown" elsewhere).
 pub fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, m)| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".to_string())
+    crate::mem::proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown".to_string())
 }
 
 /// `$XDG_CACHE_HOME/nimlab/calibration.json`, else

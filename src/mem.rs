@@ -82,8 +82,27 @@ pub fn human_bytes(b: u64) -> String {
 
 /// `MemTotal` of a `/proc/meminfo` text, in bytes.
 pub fn parse_meminfo_total(text: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let mut it = line["MemTotal:".len()..].split_whitespace();
+    kib_bytes(&field(text, "MemTotal")?)
+}
+
+/// The value of the first `key: value` line of a `/proc` text
+/// (`/proc/meminfo`, `/proc/cpuinfo`, `/proc/self/status`), trimmed.
+pub fn field(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k.trim() == key).then(|| v.trim().to_string())
+    })
+}
+
+/// The field `key` of the `/proc` file `file` ([`field`]); `None` where the
+/// file or the field is missing (not Linux).
+pub fn proc_field(file: &str, key: &str) -> Option<String> {
+    field(&std::fs::read_to_string(file).ok()?, key)
+}
+
+/// A `/proc` size (`21179472 kB`, or a bare number of kB), in bytes.
+pub fn kib_bytes(value: &str) -> Option<u64> {
+    let mut it = value.split_whitespace();
     let n: u64 = it.next()?.parse().ok()?;
     match it.next() {
         Some("kB") | None => n.checked_mul(1024),
@@ -176,14 +195,9 @@ pub fn fmt_bytes(b: u64) -> String {
 
 /// The memory to plan with when none is given: half the available memory.
 pub fn default_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024 / 2)
+    proc_field("/proc/meminfo", "MemAvailable")
+        .and_then(|v| kib_bytes(&v))
+        .map_or(4 << 30, |b| b / 2)
 }
 
 /// The Slurm allocation of this task, if any (`SLURM_MEM_PER_NODE` or
@@ -210,6 +224,12 @@ mod tests {
         let t = "MemTotal:       24684092 kB\nMemFree:  100 kB\nMemAvailable:   21179472 kB\n";
         assert_eq!(parse_meminfo_total(t), Some(24684092 * 1024));
         assert_eq!(parse_meminfo_total("MemFree: 3 kB\n"), None);
+        assert_eq!(field(t, "MemAvailable").as_deref(), Some("21179472 kB"));
+        assert_eq!(kib_bytes("21179472 kB"), Some(21179472 * 1024));
+        assert_eq!(kib_bytes("3 MB"), None);
+        let cpu = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu\n";
+        assert_eq!(field(cpu, "model name").as_deref(), Some("AMD EPYC 7B13"));
+        assert_eq!(field(cpu, "model"), None);
         assert_eq!(parse_cgroup_limit("max\n"), None);
         assert_eq!(parse_cgroup_limit("9223372036854771712\n"), None);
         assert_eq!(parse_cgroup_limit("4294967296\n"), Some(4 << 30));

@@ -20,6 +20,7 @@ use crate::view::View;
 use watch::Watch;
 
 pub mod estimate;
+pub(crate) mod heaps;
 pub mod lines;
 pub mod note;
 pub mod octal;

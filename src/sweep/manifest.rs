@@ -14,10 +14,7 @@ use crate::store::write_atomic;
 
 /// Peak resident memory of this process so far, in bytes (Linux), if known.
 pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmHWM")?)
 }
 
 fn host_name() -> String {

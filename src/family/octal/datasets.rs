@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::kernel::KERNELS;
-use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
+use crate::data::{Column, Dataset, Dtype, Role, Table};
+use crate::family::heaps::{winning_column, write_moves};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
 use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS};
 
@@ -52,13 +53,9 @@ static ONE_HEAP: &[Column] = &[
     Column::new("N", Dtype::Int, Role::Position, "the heap size"),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
-    Column::new(
-        "winning_splits",
-        Dtype::StructList(SPLIT_FIELDS),
-        Role::Result,
+    splits_column(
         "every winning move: take `take` from heap `heap` (1 with one heap), leaving the heaps `left` ≤ `right` (0: none); empty for a P-position (tables show `E`, and a move as `2:1+3`, take 2 leaving 1 and 3)",
-    )
-    .display(split_text),
+    ),
 ];
 
 /// `nim_values`: one row per code, play and heap size.
@@ -155,16 +152,18 @@ pub static PERIODS: Dataset = Dataset {
 static SEVERAL: &[Column] = &[
     Column::new("N1", Dtype::Int, Role::Position, "heap A's size"),
     Column::new("N2", Dtype::Int, Role::Position, "heap B's size"),
-    Column::new("N3", Dtype::Int, Role::Position, "heap C's size; null with two heaps").nullable(),
+    Column::new(
+        "N3",
+        Dtype::Int,
+        Role::Position,
+        "heap C's size; null with two heaps",
+    )
+    .nullable(),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
-    Column::new(
-        "winning_splits",
-        Dtype::StructList(SPLIT_FIELDS),
-        Role::Result,
+    splits_column(
         "every winning move: take `take` from heap `heap` (1 = N1), leaving the heaps `left` ≤ `right` (0: none); empty for a P-position",
-    )
-    .display(split_text),
+    ),
 ];
 
 /// `positions`: several heaps in normal play; one row per position.
@@ -177,34 +176,25 @@ pub static POSITIONS: Dataset = Dataset {
 /// Every octal dataset.
 pub static DATASETS: &[&Dataset] = &[&NIM_VALUES, &PERIODS, &POSITIONS];
 
+/// The `winning_splits` column (its doc says which heap `heap` counts).
+const fn splits_column(doc: &'static str) -> Column {
+    winning_column("winning_splits", SPLIT_FIELDS, doc, split_text)
+}
+
 /// Moves as `2:1+3` (take 2 leaving 1 and 3), `1:4` (leaving one heap of 4),
 /// `3:` (leaving nothing); `B2:1+3` with several heaps.
 fn split_text(t: &Table, row: usize, out: &mut String) {
     let several = t.cell("N1", row).is_some();
-    if let Some(Cell::StructList(l, i)) = t.cell("winning_splits", row) {
-        for k in 0..l.row_len(i) {
-            let (h, take, a, b) = (
-                l.field(i, 0)[k],
-                l.field(i, 1)[k],
-                l.field(i, 2)[k],
-                l.field(i, 3)[k],
-            );
-            if k > 0 {
-                out.push(',');
+    write_moves(t, row, "winning_splits", several, out, |m, out| {
+        let _ = write!(out, "{}:", m[1]);
+        match (m[2], m[3]) {
+            (0, 0) => {}
+            (0, b) => {
+                let _ = write!(out, "{b}");
             }
-            if several {
-                out.push((b'A' + (h as u8).saturating_sub(1)) as char);
-            }
-            let _ = write!(out, "{take}:");
-            match (a, b) {
-                (0, 0) => {}
-                (0, b) => {
-                    let _ = write!(out, "{b}");
-                }
-                (a, b) => {
-                    let _ = write!(out, "{a}+{b}");
-                }
+            (a, b) => {
+                let _ = write!(out, "{a}+{b}");
             }
         }
-    }
+    });
 }

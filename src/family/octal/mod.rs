@@ -37,6 +37,8 @@ pub(crate) mod solve;
 pub(crate) mod views;
 
 #[cfg(test)]
+mod misere_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::data::Dataset;

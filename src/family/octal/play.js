@@ -2,11 +2,13 @@
 // to take (the buttons), then click the first token of the run to remove:
 // what is left of the heap on either side stays (two heaps when both sides
 // have tokens, as the code allows). The replies come from the embedded
-// nim-values (normal play: the nim-sum of the heaps' values).
+// data: normal play, the nim-values (the nim-sum of the heaps' values);
+// misère play, the P-positions nimlab's search found among every position
+// the game can reach (live heaps, ascending, as `1,4,4`). Drawing and the
+// end of an explanation: nimlabHeaps (src/family/heaps/heaps.js).
 function nimlabGame(data) {
   'use strict';
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  const SVG = 'http://www.w3.org/2000/svg';
+  const H = nimlabHeaps;
   const several = data.heaps.length > 1;
   const digit = (i) => (i < data.digits.length ? data.digits[i] : 0);
   let chosen = null;
@@ -38,9 +40,13 @@ function nimlabGame(data) {
     return h.concat(s.heaps.slice(m.heap + 1));
   }
   const value = (n) => data.values[n];
-  const isP = (heaps) => heaps.reduce((x, h) => x ^ value(h), 0) === 0;
-  const name = (m) => (several ? letters[m.heap] : '') + m.take + (m.left > 0 ? ':' + m.left + '+' + m.right : '');
-  const text = (h) => (h.length ? h.join(' ') : '(nothing)');
+  const live = (h) => legal({ heaps: [h] }).length > 0;
+  const pSet = new Set(data.p_positions);
+  // The position as the search keys it: live heaps, ascending.
+  const key = (heaps) => heaps.filter(live).sort((a, b) => a - b).join(',');
+  const isP = (heaps) => (data.misere ? pSet.has(key(heaps)) : heaps.reduce((x, h) => x ^ value(h), 0) === 0);
+  const name = (m) => (several ? H.letters[m.heap] : '') + m.take + (m.left > 0 ? ':' + m.left + '+' + m.right : '');
+  const text = H.text;
   const takes = [];
   for (let t = 0; t < data.digits.length; t++) if (digit(t) !== 0) takes.push(t);
 
@@ -49,22 +55,31 @@ function nimlabGame(data) {
     moves: legal,
     same: (a, b) => a.heap === b.heap && a.take === b.take && a.left === b.left,
     apply: (s, m) => ({ heaps: after(s, m), first: s.first, n: s.n + 1 }),
-    result: (s) => (legal(s).length > 0 ? null : false),
-    endReason: (s, last) => (last === 'person' ? 'the computer' : 'you') + ' cannot move',
+    // No move left: the player to move loses, or wins in misère play.
+    result: (s) => (legal(s).length > 0 ? null : data.misere),
+    endReason: (s, last) =>
+      (last === 'person' ? 'the computer' : 'you') + ' cannot move' + (data.misere ? ': in misère play that wins' : ''),
     winning: (s) => legal(s).filter((m) => isP(after(s, m))),
     left: (s, m) => after(s, m).reduce((a, b) => a + b, 0),
     name: (s, m) => name(m),
     effect: (s, m) => text(s.heaps) + ' → ' + text(after(s, m)),
     why: function (before, m, s) {
-      const g = s.heaps.map(value);
-      let t = text(before.heaps) + ' → ' + text(s.heaps) + '. Nim-values after the move: ' +
-        (g.length ? g.join(' ⊕ ') : '0') + ' = ' + g.reduce((a, b) => a ^ b, 0) + '. ';
-      if (legal(s).length === 0) return t + 'No move is left.';
-      if (isP(s.heaps)) return t + 'A safe position (P): every reply leaves a winning answer.';
-      return t + 'Not safe: the opponent can win with ' + legal(s).filter((r) => isP(after(s, r))).map(name).join(', ') + '.';
+      let t = text(before.heaps) + ' → ' + text(s.heaps) + '. ';
+      if (data.misere) {
+        t += 'Misère play: nim-values do not add up; the position is looked up among the safe ones. ';
+      } else {
+        const g = s.heaps.map(value);
+        t += 'Nim-values after the move: ' + (g.length ? g.join(' ⊕ ') : '0') + ' = ' + g.reduce((a, b) => a ^ b, 0) + '. ';
+      }
+      const replies = legal(s);
+      const w = replies.filter((r) => isP(after(s, r)));
+      return H.verdict(t, replies, isP(s.heaps), w, name);
     },
     draw: function (el, s, ui) {
       if (chosen === null || !takes.includes(chosen)) chosen = takes[takes.length > 1 && takes[0] === 0 ? 1 : 0];
+      // A hint chooses its take, and marks the tokens to click with it.
+      if (ui.hint.length > 0) chosen = ui.hint[0].take;
+      const hinted = ui.hint.filter((m) => m.take === chosen);
       const bar = document.createElement('p');
       takes.forEach((t) => {
         const b = document.createElement('button');
@@ -73,29 +88,17 @@ function nimlabGame(data) {
         b.addEventListener('click', () => { chosen = t; ui.say('Now click the first token to take (or where to split).'); });
         bar.appendChild(b);
       });
-      const r = 12, gap = 30, rowH = 40, left = 50;
-      const widest = Math.max(1, ...s.heaps, ...data.heaps);
-      const svg = document.createElementNS(SVG, 'svg');
-      const w = left + widest * gap + 70, h = Math.max(1, s.heaps.length) * rowH + 10;
-      svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
-      svg.setAttribute('width', w);
-      svg.setAttribute('height', h);
-      s.heaps.forEach((size, i) => {
-        const y = 25 + i * rowH;
-        const label = document.createElementNS(SVG, 'text');
-        label.setAttribute('x', 10);
-        label.setAttribute('y', y + 5);
-        label.setAttribute('class', 'heap-label');
-        label.textContent = letters[i];
-        svg.appendChild(label);
-        for (let j = 0; j < size; j++) {
-          const c = document.createElementNS(SVG, 'circle');
-          c.setAttribute('cx', left + j * gap);
-          c.setAttribute('cy', y);
-          c.setAttribute('r', r);
+      const svg = H.svg(s.heaps, {
+        r: 12,
+        gap: 30,
+        widest: Math.max(1, ...s.heaps, ...data.heaps),
+        rows: Math.max(1, s.heaps.length),
+        label: (i) => H.letters[i],
+        stones: (i, size) => size,
+        stone: function (c, i, j, size) {
           let cls = 'stone';
           if (ui.turn) cls += ' pickable';
-          if (ui.hint.some((m) => m.heap === i && (m.left === j || (m.left === 0 && j === size - m.take)))) cls += ' hint';
+          if (hinted.some((m) => m.heap === i && (m.left === j || (m.left === 0 && j === size - m.take)))) cls += ' hint';
           c.setAttribute('class', cls);
           c.addEventListener('click', function () {
             if (!ui.turn) return;
@@ -108,14 +111,7 @@ function nimlabGame(data) {
               ui.play(m);
             }
           });
-          svg.appendChild(c);
-        }
-        const count = document.createElementNS(SVG, 'text');
-        count.setAttribute('x', left + widest * gap + 10);
-        count.setAttribute('y', y + 5);
-        count.setAttribute('class', 'heap-label');
-        count.textContent = String(size);
-        svg.appendChild(count);
+        },
       });
       el.replaceChildren(bar, svg);
     },

@@ -5,6 +5,8 @@
 //! with one heap). Normal play answers from the nim-values (nim-sums),
 //! misère play by search over multisets of heaps.
 
+use std::collections::HashSet;
+
 use anyhow::{Result, bail};
 use serde_json::json;
 
@@ -21,6 +23,9 @@ use crate::play::{HtmlGame, Move, PlayGame, Player};
 const MAX_HEAP: u64 = 10_000;
 /// The largest heap the page draws (one token each).
 const MAX_PAGE_HEAP: u64 = 40;
+/// The most positions a misère page holds (each one searched and, when P,
+/// embedded as its key).
+const MAX_PAGE_POSITIONS: usize = 50_000;
 
 /// A game in progress.
 pub struct OctalGame {
@@ -289,24 +294,66 @@ impl PlayGame for OctalGame {
     }
     fn html(&self) -> Result<HtmlGame> {
         let top = self.start.iter().copied().max().unwrap_or(0);
-        if self.play == Play::Misere {
-            bail!(
-                "the page plays normal play only (misère answers come from a search, not from data a page can hold)"
-            );
-        }
         if top > MAX_PAGE_HEAP {
             bail!(
                 "the page draws every token: heaps of at most {MAX_PAGE_HEAP} (the largest here has {top})"
             );
         }
+        let p_positions = match &self.misere {
+            Some(m) => page_p_positions(&mut m.borrow_mut(), &self.start)?,
+            None => Vec::new(),
+        };
         Ok(HtmlGame {
-            script: include_str!("play.js"),
+            script: concat!(include_str!("../heaps/heaps.js"), include_str!("play.js")),
             data: json!({
                 "heaps": self.start,
                 "digits": self.code.digits(),
                 "rule": rule_text(&self.code, self.play),
+                "misere": self.misere.is_some(),
                 "values": self.values,
+                "p_positions": p_positions,
             }),
         })
     }
+}
+
+/// The misère P-positions the page may meet: every position reachable from
+/// `start`, as the solver keys it (live heaps, ascending, joined by `,`;
+/// the empty position is `""`), those the search finds P. At most
+/// [`MAX_PAGE_POSITIONS`] positions are searched; more is refused.
+fn page_p_positions(m: &mut Misere, start: &[u64]) -> Result<Vec<String>> {
+    let first = m.canonical(start);
+    let mut seen: HashSet<Vec<u64>> = HashSet::from([first.clone()]);
+    let mut todo = vec![first];
+    while let Some(pos) = todo.pop() {
+        for (_, _, next) in m.options(&pos) {
+            let next = m.canonical(&next);
+            if !seen.contains(&next) {
+                if seen.len() >= MAX_PAGE_POSITIONS {
+                    bail!(
+                        "the misère page holds every position the game can reach: at most {MAX_PAGE_POSITIONS}, and heaps {} reach more (fewer or smaller heaps fit)",
+                        OctalGame::text(start)
+                    );
+                }
+                seen.insert(next.clone());
+                todo.push(next);
+            }
+        }
+    }
+    let mut p: Vec<String> = seen
+        .into_iter()
+        .filter(|pos| m.is_p(pos))
+        .map(|pos| key_text(&pos))
+        .collect();
+    p.sort_unstable();
+    Ok(p)
+}
+
+/// A position as the page keys it: `1,4,4`.
+fn key_text(heaps: &[u64]) -> String {
+    heaps
+        .iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }

@@ -15,7 +15,7 @@ use super::sequence::{self, Horizon};
 use crate::data::{Cell, Table};
 use crate::family;
 use crate::family::watch::UNWATCHED;
-use crate::game::{BruteGrundy, BruteOutcome, Play};
+use crate::game::{BruteGrundy, BruteOutcome, Game, Play};
 use crate::params::{self, Node};
 
 static NO: AtomicBool = AtomicBool::new(false);
@@ -471,13 +471,54 @@ fn the_game_against_the_computer_plays_the_code() {
         g.undo();
     }
     assert!(g.html().is_ok());
-    let v = serde_json::json!({"heaps": [3, 4], "rule": "0.77 misere"});
+}
+
+/// The misère page of Kayles 5 + 7 holds, as P, exactly the positions the
+/// game tree finds P, among every position the game reaches (found by the
+/// game tree's moves, not the solver's).
+#[test]
+fn the_misere_page_holds_the_p_positions_of_the_game_tree() {
+    use std::collections::HashSet;
+    let f = family::by_name("octal").unwrap();
+    let v = serde_json::json!({"heaps": [5, 7], "rule": "0.77 misere"});
     let g = f.play(&Node::root(&v, params::COMMAND_LINE)).unwrap();
-    let refused = g.html().err().expect("the misère page is refused");
-    assert!(
-        refused.to_string().contains("normal play only"),
-        "{refused}"
-    );
+    let page = g.html().unwrap().data;
+    assert_eq!(page["misere"], true);
+    let held: HashSet<String> = page["p_positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect();
+    let c = code("0.77");
+    let mut bm = BruteOutcome::new(Play::Misere);
+    let start = Heaps {
+        code: c.clone(),
+        heaps: vec![5, 7],
+    };
+    let mut seen = HashSet::from([start.heaps.clone()]);
+    let mut todo = vec![start];
+    let mut p = 0;
+    while let Some(pos) = todo.pop() {
+        let key: Vec<String> = pos.heaps.iter().map(|h| h.to_string()).collect();
+        let is_p = bm.is_p(&pos);
+        p += is_p as usize;
+        assert_eq!(held.contains(&key.join(",")), is_p, "{key:?}");
+        for (_, next) in pos.moves() {
+            if seen.insert(next.heaps.clone()) {
+                todo.push(next);
+            }
+        }
+    }
+    assert_eq!(held.len(), p, "the page holds only reachable positions");
+    // 5 + 7 is N in misère Kayles: the computer moving first wins it.
+    assert!(!held.contains("5,7"));
+    // Too many positions for a page (four heaps of 40 under 0.333, which
+    // never splits: C(44, 4) = 135751 multisets): refused with the count.
+    let v = serde_json::json!({"heaps": [40, 40, 40, 40], "rule": "0.333 misere"});
+    let g = f.play(&Node::root(&v, params::COMMAND_LINE)).unwrap();
+    let refused = g.html().err().expect("a page of too many positions");
+    assert!(refused.to_string().contains("at most 50000"), "{refused}");
 }
 
 /// OEIS A071430 (0.16), n = 1..102, as listed there.

@@ -7,6 +7,8 @@ use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
 use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS, STATUS, STATUSES};
 
+use crate::family::heaps::{winning_column, write_moves};
+
 use super::lattices::{FRAMES, POINT_FIELDS, POLYGON_FIELDS, TILE_FIELDS};
 
 /// The fields of one winning move.
@@ -68,21 +70,56 @@ static POSITION: &[Column] = &[
         "the heap size, with one heap; null with several",
     )
     .nullable(),
-    Column::new("N1", Dtype::Int, Role::Position, "heap A's size, with several heaps; null with one").nullable(),
-    Column::new("N2", Dtype::Int, Role::Position, "heap B's size; null with fewer heaps").nullable(),
-    Column::new("N3", Dtype::Int, Role::Position, "heap C's size; null with fewer heaps").nullable(),
-    Column::new("N4", Dtype::Int, Role::Position, "heap D's size; null with fewer heaps").nullable(),
-    Column::new("N5", Dtype::Int, Role::Position, "heap E's size; null with fewer heaps").nullable(),
-    Column::new("N6", Dtype::Int, Role::Position, "heap F's size; null with fewer heaps").nullable(),
+    Column::new(
+        "N1",
+        Dtype::Int,
+        Role::Position,
+        "heap A's size, with several heaps; null with one",
+    )
+    .nullable(),
+    Column::new(
+        "N2",
+        Dtype::Int,
+        Role::Position,
+        "heap B's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N3",
+        Dtype::Int,
+        Role::Position,
+        "heap C's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N4",
+        Dtype::Int,
+        Role::Position,
+        "heap D's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N5",
+        Dtype::Int,
+        Role::Position,
+        "heap E's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N6",
+        Dtype::Int,
+        Role::Position,
+        "heap F's size; null with fewer heaps",
+    )
+    .nullable(),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
-    Column::new(
+    winning_column(
         "winning_moves",
-        Dtype::StructList(MOVE_FIELDS),
-        Role::Result,
+        MOVE_FIELDS,
         "every winning move, at the start of a game: take `take` stones from heap `heap` (1 = A = N1; 1 with one heap); empty for a P-position (tables show `E`, and the moves as `1,2` for one heap, `A3,B4` for several)",
-    )
-    .display(move_text),
+        move_text,
+    ),
 ];
 
 /// `positions`: one row per position and rule.
@@ -320,16 +357,7 @@ fn density_text(t: &Table, row: usize, out: &mut String) {
 /// letter and take (`A3,B4`) with several.
 fn move_text(t: &Table, row: usize, out: &mut String) {
     let one_heap = matches!(t.cell("heaps", row), Some(Cell::Int(1)));
-    if let Some(Cell::StructList(l, i)) = t.cell("winning_moves", row) {
-        let (heaps, takes) = (l.field(i, 0), l.field(i, 1));
-        for (k, (h, s)) in heaps.iter().zip(takes).enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            if !one_heap {
-                out.push((b'A' + (*h as u8).saturating_sub(1)) as char);
-            }
-            let _ = write!(out, "{s}");
-        }
-    }
+    write_moves(t, row, "winning_moves", !one_heap, out, |m, out| {
+        let _ = write!(out, "{}", m[1]);
+    });
 }

@@ -3,13 +3,13 @@
 // data: Nim (take any, normal play), the Grundy sequence of one heap (as a
 // preperiod and a period when that is shorter than the heaps), or the joint
 // state table of misère / no-repeat games (0: no winning take, t: the one
-// winning take, -1: several), read as nimlab's solver reads it.
+// winning take, -1: several), read as nimlab's solver reads it. Drawing and
+// the end of an explanation: nimlabHeaps (src/family/heaps/heaps.js).
 function nimlabGame(data) {
   'use strict';
   const E = data.engine;
-  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const H = nimlabHeaps;
   const one = data.heaps.length === 1;
-  const SVG = 'http://www.w3.org/2000/svg';
 
   function takesFor(h) {
     return data.any ? Array.from({ length: h }, (_, i) => i + 1) : data.takes.filter((t) => t <= h);
@@ -50,8 +50,8 @@ function nimlabGame(data) {
     h[m.heap] -= m.take;
     return h;
   }
-  const name = (m) => (one ? String(m.take) : letters[m.heap] + m.take);
-  const text = (h) => h.join(' ');
+  const name = (m) => (one ? String(m.take) : H.letters[m.heap] + m.take);
+  const text = H.text;
 
   return {
     start: function (first) {
@@ -85,34 +85,20 @@ function nimlabGame(data) {
         t += (E.kind === 'nim' ? 'Nim sum of the heaps' : 'Nim sum of the Grundy values ' + g.join(', ')) +
           ' after the move: ' + g.join(' ⊕ ') + ' = ' + x + '. ';
       }
-      if (legal(s).length === 0) return t + 'No move is left.';
-      if (isP(s.heaps, m.take)) return t + 'A safe position (P): every reply leaves a winning answer.';
-      const w = legal(s).filter((r) => isP(after(s, r), r.take)).map(name);
-      return t + 'Not safe: the opponent can win with ' + w.join(', ') + '.';
+      const replies = legal(s);
+      const w = replies.filter((r) => isP(after(s, r), r.take));
+      return H.verdict(t, replies, isP(s.heaps, m.take), w, name);
     },
     draw: function (el, s, ui) {
-      const r = 13, gap = 32, rowH = 40, left = 50;
-      const widest = Math.max(...data.heaps);
-      const svg = document.createElementNS(SVG, 'svg');
-      const w = left + widest * gap + 70, h = data.heaps.length * rowH + 10;
-      svg.setAttribute('viewBox', '0 0 ' + w + ' ' + h);
-      svg.setAttribute('width', w);
-      svg.setAttribute('height', h);
       const last = ui.last;
-      s.heaps.forEach((size, i) => {
-        const y = 25 + i * rowH;
-        const label = document.createElementNS(SVG, 'text');
-        label.setAttribute('x', 10);
-        label.setAttribute('y', y + 5);
-        label.setAttribute('class', 'heap-label');
-        label.textContent = one ? '' : letters[i];
-        svg.appendChild(label);
-        const taken = last && last.heap === i ? last.take : 0;
-        for (let j = 0; j < size + taken; j++) {
-          const c = document.createElementNS(SVG, 'circle');
-          c.setAttribute('cx', left + j * gap);
-          c.setAttribute('cy', y);
-          c.setAttribute('r', r);
+      const svg = H.svg(s.heaps, {
+        r: 13,
+        gap: 32,
+        widest: Math.max(...data.heaps),
+        rows: data.heaps.length,
+        label: (i) => (one ? '' : H.letters[i]),
+        stones: (i, size) => size + (last && last.heap === i ? last.take : 0),
+        stone: function (c, i, j, size) {
           const take = size - j;
           let cls = 'stone';
           if (j >= size) cls += ' taken last';
@@ -134,14 +120,7 @@ function nimlabGame(data) {
             });
           }
           c.setAttribute('class', cls);
-          svg.appendChild(c);
-        }
-        const count = document.createElementNS(SVG, 'text');
-        count.setAttribute('x', left + widest * gap + 10);
-        count.setAttribute('y', y + 5);
-        count.setAttribute('class', 'heap-label');
-        count.textContent = String(size);
-        svg.appendChild(count);
+        },
       });
       el.replaceChildren(svg);
       if (data.no_repeat && s.last !== null) {

@@ -872,7 +872,7 @@ impl PlayGame for TakeawayGame {
             Engine::Answer => bail!("these heaps are too large for the page"),
         };
         Ok(HtmlGame {
-            script: include_str!("play.js"),
+            script: concat!(include_str!("../heaps/heaps.js"), include_str!("play.js")),
             data: json!({
                 "heaps": self.start,
                 "takes": takes,

@@ -97,7 +97,14 @@ pub(super) fn load_plan(dir: &Path) -> Result<(Problem, Plan)> {
     Ok((p, plan))
 }
 
+/// The plan as `nimlab board plan` and `run` print it: the board and its slicing
+/// ([`slicing_text`]), then the work and what it costs ([`cost_text`]).
 pub(super) fn plan_text(p: &Problem, c: &Choice, dir: &Path, fresh: bool) -> String {
+    slicing_text(p, c) + &cost_text(c, dir, fresh)
+}
+
+/// The board, the slice pieces, the symmetry used and the slices.
+fn slicing_text(p: &Problem, c: &Choice) -> String {
     let plan = &c.plan;
     let e = &c.est;
     let n = p.n();
@@ -140,6 +147,13 @@ pub(super) fn plan_text(p: &Problem, c: &Choice, dir: &Path, fresh: bool) -> Str
         n - plan.t,
         fmt_bytes(plan.block_bytes())
     );
+    s
+}
+
+/// The waves, the sources per slice, memory, disk and where the plan is.
+fn cost_text(c: &Choice, dir: &Path, fresh: bool) -> String {
+    let e = &c.est;
+    let mut s = String::new();
     let waves: Vec<String> = e
         .reps
         .iter()
