@@ -4,11 +4,19 @@
 //!
 //! `cargo bench --bench takeaway`; criterion reports time per sequence, i.e.
 //! ns/value × 10^8 (so 100 ms = 1 ns/value).
+//!
+//! Also the per-position rows of 16 interval rules on N = 0..10,000 (~160,000
+//! rows, ~2 million winning moves, as the 10k sweep's rules average): built
+//! by the cases, and written to one Parquet part file.
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use nimlab::data::{Dataset, Table};
 use nimlab::family::takeaway::solver::{grundy_sequence, interval_sequence};
+use nimlab::family::{CaseCtx, by_name};
+use nimlab::params::{Node, parse_yaml};
+use nimlab::store::parquet::write_part;
 
 const N: usize = 100_000_000;
 
@@ -27,5 +35,49 @@ fn kernels(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels);
+/// The positions rows of each case of the 16 rules {m..n}, m = 30..33, n = 100..103.
+fn positions_tables() -> (&'static Dataset, Vec<Table>) {
+    let yaml = "take: {min: 30..33, max: 100..103}\nN: 0..10000\ndatasets: [positions]\n";
+    let v = parse_yaml(yaml, "bench.yaml").expect("yaml");
+    let family = by_name("takeaway").expect("takeaway");
+    let plan = family.plan(&Node::root(&v, "bench.yaml")).expect("plan");
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let mut out: Option<&'static Dataset> = None;
+    let mut tables = Vec::new();
+    for case in &plan.cases {
+        for (ds, t) in case.solve(&ctx).expect("solve") {
+            if ds.name == "positions" {
+                out = Some(ds);
+                tables.push(t);
+            }
+        }
+    }
+    (out.expect("a positions table"), tables)
+}
+
+fn positions(c: &mut Criterion) {
+    let mut g = c.benchmark_group("positions_16_rules_1e4");
+    g.sample_size(10);
+    g.bench_function("cases (rows built)", |b| {
+        b.iter(|| black_box(positions_tables()))
+    });
+    let (ds, tables) = positions_tables();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("part.parquet");
+    g.bench_function("write_part (Parquet)", |b| {
+        b.iter_batched(
+            || tables.clone(),
+            |t| write_part(&path, ds, ("bench", "positions"), t).expect("write"),
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, kernels, positions);
 criterion_main!(benches);

@@ -469,13 +469,34 @@ impl ListVec<StrVec> {
 }
 
 /// Lists of structs whose fields are integers (a move on several heaps, a
-/// run of pieces): one flat vector per field, sharing the offsets.
-#[derive(Clone, Debug, PartialEq)]
+/// run of pieces): one flat vector per field, sharing the offsets; a field
+/// whose every struct has the same value (the heap of one-heap moves) may be
+/// stored as that value once ([`StructListVec::from_fields`]).
+#[derive(Clone, Debug)]
 pub struct StructListVec {
     /// Field names, in order.
     pub fields: &'static [&'static str],
     offsets: Vec<usize>,
-    values: Vec<Vec<i64>>,
+    values: Vec<FieldVec>,
+}
+
+/// A field's values over all the structs of a [`StructListVec`].
+#[derive(Clone, Debug)]
+enum FieldVec {
+    /// One value per struct.
+    Items(Vec<i64>),
+    /// The same value for every struct; the vector of them only when a
+    /// reader asks for a slice.
+    Same(i64, std::sync::OnceLock<Vec<i64>>),
+}
+
+/// A field of a [`StructListVec`] as stored: what writers encode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FieldItems<'a> {
+    /// One value per struct.
+    Items(&'a [i64]),
+    /// The same value for every struct.
+    Same(i64),
 }
 
 impl StructListVec {
@@ -486,7 +507,7 @@ impl StructListVec {
         StructListVec {
             fields,
             offsets,
-            values: vec![Vec::with_capacity(rows); fields.len()],
+            values: vec![FieldVec::Items(Vec::with_capacity(rows)); fields.len()],
         }
     }
     /// A column from its parts: `offsets` (rows + 1, from 0) into one
@@ -496,39 +517,88 @@ impl StructListVec {
         offsets: Vec<usize>,
         values: Vec<Vec<i64>>,
     ) -> StructListVec {
+        let values = values.into_iter().map(StructField::Items).collect();
+        StructListVec::from_fields(fields, offsets, values)
+    }
+    /// [`StructListVec::from_parts`] with fields given as one value per
+    /// struct or one value for all.
+    pub fn from_fields(
+        fields: &'static [&'static str],
+        offsets: Vec<usize>,
+        values: Vec<StructField>,
+    ) -> StructListVec {
         assert_eq!(values.len(), fields.len(), "one vector per field");
         let items = *offsets.last().expect("offsets start at 0");
-        assert!(
-            values.iter().all(|v| v.len() == items),
-            "fields of equal length"
-        );
         debug_assert!(offsets[0] == 0 && offsets.windows(2).all(|w| w[0] <= w[1]));
+        let values = values
+            .into_iter()
+            .map(|v| match v {
+                StructField::Items(v) => {
+                    assert_eq!(v.len(), items, "fields of equal length");
+                    FieldVec::Items(v)
+                }
+                StructField::Same(x) => FieldVec::Same(x, Default::default()),
+            })
+            .collect();
         StructListVec {
             fields,
             offsets,
             values,
         }
     }
+    /// Number of structs in all rows.
+    fn items(&self) -> usize {
+        *self.offsets.last().expect("offsets start at 0")
+    }
+    /// Field `f` as a vector of one value per struct, from now on.
+    fn items_mut(&mut self, f: usize) -> &mut Vec<i64> {
+        let n = self.items();
+        let v = &mut self.values[f];
+        if let FieldVec::Same(x, _) = v {
+            *v = FieldVec::Items(vec![*x; n]);
+        }
+        match v {
+            FieldVec::Items(items) => items,
+            FieldVec::Same(..) => unreachable!("made a vector above"),
+        }
+    }
     /// Appends one struct to the row being built (its fields in order).
     #[inline]
     pub fn push_item(&mut self, item: &[i64]) {
         debug_assert_eq!(item.len(), self.fields.len());
-        for (v, &x) in self.values.iter_mut().zip(item) {
-            v.push(x);
+        for (f, &x) in item.iter().enumerate() {
+            match &mut self.values[f] {
+                FieldVec::Items(v) => v.push(x),
+                FieldVec::Same(..) => self.items_mut(f).push(x),
+            }
         }
     }
     /// Ends the row being built.
     #[inline]
     pub fn end_row(&mut self) {
-        self.offsets.push(self.values.first().map_or(0, Vec::len));
+        // A push makes every field a vector: with none, nothing was pushed.
+        let end = self.values.iter().find_map(|v| match v {
+            FieldVec::Items(v) => Some(v.len()),
+            FieldVec::Same(..) => None,
+        });
+        let end = end.unwrap_or_else(|| self.items());
+        self.offsets.push(end);
     }
     /// Number of structs in row `i`.
     pub fn row_len(&self, i: usize) -> usize {
         self.offsets[i + 1] - self.offsets[i]
     }
+    /// Every value of field `f`, one per struct (a field stored as one value
+    /// is expanded once, on first use).
+    fn all(&self, f: usize) -> &[i64] {
+        match &self.values[f] {
+            FieldVec::Items(v) => v,
+            FieldVec::Same(x, cache) => cache.get_or_init(|| vec![*x; self.items()]),
+        }
+    }
     /// Field `f` of the structs of row `i`.
     pub fn field(&self, i: usize, f: usize) -> &[i64] {
-        &self.values[f][self.offsets[i]..self.offsets[i + 1]]
+        &self.all(f)[self.offsets[i]..self.offsets[i + 1]]
     }
     /// The index of a field.
     pub fn field_index(&self, name: &str) -> Option<usize> {
@@ -537,7 +607,13 @@ impl StructListVec {
     /// Struct `k` of row `i`, its fields in order.
     pub fn item(&self, i: usize, k: usize) -> Vec<i64> {
         let at = self.offsets[i] + k;
-        self.values.iter().map(|v| v[at]).collect()
+        self.values
+            .iter()
+            .map(|v| match v {
+                FieldVec::Items(v) => v[at],
+                FieldVec::Same(x, _) => *x,
+            })
+            .collect()
     }
     /// Number of rows.
     pub fn len(&self) -> usize {
@@ -547,14 +623,34 @@ impl StructListVec {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Offsets (rows + 1) and one flat vector per field, for writers.
-    pub fn parts(&self) -> (&[usize], &[Vec<i64>]) {
-        (&self.offsets, &self.values)
+    /// Offsets (rows + 1, from 0) of each row's structs, for writers.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+    /// Field `f`'s values as stored, for writers.
+    pub fn stored(&self, f: usize) -> FieldItems<'_> {
+        match &self.values[f] {
+            FieldVec::Items(v) => FieldItems::Items(v),
+            FieldVec::Same(x, _) => FieldItems::Same(*x),
+        }
+    }
+    /// Every value of each field, one per struct, for writers that need them.
+    pub fn columns(&self) -> Vec<&[i64]> {
+        (0..self.values.len()).map(|f| self.all(f)).collect()
     }
     pub(crate) fn extend_from(&mut self, other: &StructListVec) {
-        let base = self.values.first().map_or(0, Vec::len);
-        for (a, b) in self.values.iter_mut().zip(&other.values) {
-            a.extend_from_slice(b);
+        let base = self.items();
+        for f in 0..self.values.len() {
+            match (&self.values[f], &other.values[f]) {
+                (FieldVec::Same(a, _), FieldVec::Same(b, _)) if a == b => {}
+                _ => {
+                    let more = other.all(f);
+                    self.items_mut(f).extend_from_slice(more);
+                }
+            }
+            if let FieldVec::Same(_, cache) = &mut self.values[f] {
+                cache.take();
+            }
         }
         self.offsets
             .extend(other.offsets[1..].iter().map(|o| o + base));
@@ -568,6 +664,30 @@ impl StructListVec {
             v.end_row();
         }
         v
+    }
+}
+
+/// The values of a field given to [`StructListVec::from_fields`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum StructField {
+    /// One value per struct.
+    Items(Vec<i64>),
+    /// The same value for every struct.
+    Same(i64),
+}
+
+impl PartialEq for StructListVec {
+    /// Equal fields, offsets and values, however the values are stored.
+    fn eq(&self, other: &StructListVec) -> bool {
+        let same = |f: usize| match (&self.values[f], &other.values[f]) {
+            (FieldVec::Same(a, _), FieldVec::Same(b, _)) => a == b,
+            (FieldVec::Items(a), FieldVec::Items(b)) => a == b,
+            (FieldVec::Same(x, _), FieldVec::Items(v))
+            | (FieldVec::Items(v), FieldVec::Same(x, _)) => v.iter().all(|y| y == x),
+        };
+        self.fields == other.fields
+            && self.offsets == other.offsets
+            && (0..self.values.len()).all(same)
     }
 }
 
@@ -670,6 +790,57 @@ mod tests {
         assert_eq!(s.take_rows(&[1, 0]).field(1, 0), &[1, 2]);
         let p = StructListVec::from_parts(F, vec![0, 2, 2], vec![vec![1, 2], vec![3, 4]]);
         assert_eq!(p, s);
+    }
+
+    /// A field stored as one value reads, compares, grows and appends as
+    /// the same values stored one per struct.
+    #[test]
+    fn struct_fields_stored_once() {
+        static F: &[&str] = &["heap", "take"];
+        let once = |offsets: Vec<usize>, takes: Vec<i64>| {
+            let fields = vec![StructField::Same(1), StructField::Items(takes)];
+            StructListVec::from_fields(F, offsets, fields)
+        };
+        let mut a = once(vec![0, 2, 2, 3], vec![5, 6, 7]);
+        let mut b = StructListVec::from_parts(F, vec![0, 2, 2, 3], vec![vec![1; 3], vec![5, 6, 7]]);
+        assert_eq!(a, b);
+        assert_eq!(a.stored(0), FieldItems::Same(1));
+        assert_eq!(b.stored(0), FieldItems::Items(&[1, 1, 1]));
+        assert_eq!(a.field(0, 0), &[1, 1]);
+        assert_eq!(a.field(1, 0), &[] as &[i64]);
+        assert_eq!(a.item(2, 0), vec![1, 7]);
+        assert_eq!(a.columns(), vec![&[1, 1, 1][..], &[5, 6, 7][..]]);
+        assert_ne!(a, once(vec![0, 2, 2, 3], vec![5, 6, 8]));
+        // Appending a column whose field is the same value keeps it once.
+        a.extend_from(&once(vec![0, 1], vec![9]));
+        assert_eq!(a.stored(0), FieldItems::Same(1));
+        assert_eq!(a.field(3, 0), &[1]);
+        assert_eq!(a.field(3, 1), &[9]);
+        // Appending values stored one per struct, or pushing, stores them so.
+        a.extend_from(&once(vec![0, 1], vec![10]).take_rows(&[0]));
+        a.push_item(&[2, 11]);
+        a.end_row();
+        b.extend_from(&once(vec![0, 1], vec![9]));
+        b.extend_from(&once(vec![0, 1], vec![10]));
+        b.push_item(&[2, 11]);
+        b.end_row();
+        assert_eq!(a, b);
+        assert_eq!(a.stored(0), FieldItems::Items(&[1, 1, 1, 1, 1, 2]));
+        let mut c = once(vec![0, 1], vec![4]);
+        c.extend_from(&StructListVec::from_parts(
+            F,
+            vec![0, 1],
+            vec![vec![3], vec![4]],
+        ));
+        assert_eq!(c.field(1, 0), &[3]);
+        assert_eq!(c.len(), 2);
+        // Rows ended with nothing pushed keep the field stored once.
+        c = once(vec![0, 1], vec![4]);
+        c.end_row();
+        assert_eq!(
+            (c.len(), c.row_len(1), c.stored(0)),
+            (2, 0, FieldItems::Same(1))
+        );
     }
 
     #[test]

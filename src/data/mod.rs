@@ -6,7 +6,9 @@ pub mod columns;
 pub mod schema;
 pub mod table;
 
-pub use columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructListVec};
+pub use columns::{
+    DictVec, EnumVec, FieldItems, IntListVec, StrListVec, StrVec, StructField, StructListVec,
+};
 pub use schema::{
     Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name,
 };

@@ -40,9 +40,19 @@ fn pack_mini(out: &mut Vec<u8>, values: &[u64; 32], width: u8) {
     widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16);
 }
 
+/// [`pack_mini`] for a width known at compile time: each group of 8 values
+/// is `W` bytes, assembled in one register (shifts constant, no branch).
 #[inline(always)]
 fn pack<const W: u32>(buf: &mut [u8], values: &[u64; 32]) {
-    pack_any(buf, values, W);
+    for (g, out) in values.chunks_exact(8).zip(buf.chunks_exact_mut(W as usize)) {
+        if W <= 8 {
+            let x = (0..8).fold(0u64, |a, i| a | g[i] << (i as u32 * W));
+            out.copy_from_slice(&x.to_le_bytes()[..W as usize]);
+        } else {
+            let x = (0..8).fold(0u128, |a, i| a | (g[i] as u128) << (i as u32 * W));
+            out.copy_from_slice(&x.to_le_bytes()[..W as usize]);
+        }
+    }
 }
 
 /// [`pack_mini`]'s packing into `buf` (`4 * w` bytes), `0 < w ≤ 64`.
@@ -196,13 +206,17 @@ fn group_bytes(group: &[u32; 8], width: u8) -> [u8; 32] {
 }
 
 /// DELTA_BINARY_PACKED integers, in the `parquet` crate's layout: blocks of
-/// 128 values in 4 miniblocks of 32; also their minimum and maximum.
+/// 128 values in 4 miniblocks of 32; also their minimum and maximum. Whole
+/// blocks are encoded straight from the slices fed, a block at a time (its
+/// deltas, minimum and widths computed over the block while it is in cache).
 pub(super) struct Delta {
     blocks: Vec<u8>,
     first: i64,
     last: i64,
     count: usize,
-    deltas: Vec<i64>,
+    /// The deltas of the block being filled: the first `filled`.
+    deltas: Box<[i64; Self::BLOCK]>,
+    filled: usize,
     /// Smallest and largest value, if any.
     pub range: Option<(i64, i64)>,
 }
@@ -218,69 +232,48 @@ impl Delta {
             first: 0,
             last: 0,
             count: 0,
-            deltas: Vec::with_capacity(Self::BLOCK),
+            deltas: Box::new([0; Self::BLOCK]),
+            filled: 0,
             range: None,
         }
     }
     /// Appends `values`.
     pub fn extend(&mut self, values: &[i64]) {
-        let Some((&head, mut rest)) = values.split_first() else {
+        let Some(&head) = values.first() else {
             return;
         };
-        let (lo, hi) = values
-            .iter()
-            .fold((head, head), |(a, b), &x| (a.min(x), b.max(x)));
+        let (lo, hi) = min_max(values);
         self.range = Some(self.range.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        let mut rest = values;
         if self.count == 0 {
             (self.first, self.last, self.count) = (head, head, 1);
-        } else {
-            rest = values;
+            rest = &values[1..];
         }
+        self.count += rest.len();
         while !rest.is_empty() {
-            let k = (Self::BLOCK - self.deltas.len()).min(rest.len());
-            let mut last = self.last;
-            self.deltas.extend(rest[..k].iter().map(|&x| {
-                let d = x.wrapping_sub(last);
-                last = x;
-                d
-            }));
-            (self.last, self.count, rest) = (last, self.count + k, &rest[k..]);
-            if self.deltas.len() == Self::BLOCK {
-                self.flush_block();
+            let k = (Self::BLOCK - self.filled).min(rest.len());
+            let at = self.filled;
+            deltas(&mut self.deltas[at..at + k], self.last, &rest[..k]);
+            (self.last, self.filled, rest) = (rest[k - 1], at + k, &rest[k..]);
+            if self.filled == Self::BLOCK {
+                encode_block(&mut self.blocks, &self.deltas[..]);
+                self.filled = 0;
             }
         }
     }
-    fn flush_block(&mut self) {
-        let d = &self.deltas;
-        let min = d.iter().copied().min().unwrap_or(0);
-        uleb128(&mut self.blocks, zigzag(min));
-        // Offsets from the minimum; the last miniblock padded with zeros.
-        let mut off = [0u64; Self::BLOCK];
-        off.iter_mut()
-            .zip(d)
-            .for_each(|(o, &x)| *o = x.wrapping_sub(min) as u64);
-        let minis = d.len().div_ceil(Self::MINI);
-        let mut widths = [0u8; Self::BLOCK / Self::MINI];
-        for (m, w) in widths.iter_mut().enumerate().take(minis) {
-            // The width of the largest offset is that of their bitwise or.
-            let or = off[m * Self::MINI..(m + 1) * Self::MINI]
-                .iter()
-                .fold(0, |a, &x| a | x);
-            *w = bit_width(or);
+    /// Appends `n` copies of `v`.
+    pub fn extend_same(&mut self, v: i64, mut n: usize) {
+        let copies = [v; Self::BLOCK];
+        while n > 0 {
+            let k = n.min(Self::BLOCK);
+            self.extend(&copies[..k]);
+            n -= k;
         }
-        self.blocks.extend_from_slice(&widths);
-        for (m, &w) in widths.iter().enumerate().take(minis) {
-            let mini: &[u64; Self::MINI] = off[m * Self::MINI..(m + 1) * Self::MINI]
-                .try_into()
-                .expect("a miniblock");
-            pack_mini(&mut self.blocks, mini, w);
-        }
-        self.deltas.clear();
     }
     /// The encoded values: header, then the blocks.
     pub fn finish(mut self) -> Vec<u8> {
-        if !self.deltas.is_empty() {
-            self.flush_block();
+        if self.filled > 0 {
+            encode_block(&mut self.blocks, &self.deltas[..self.filled]);
         }
         let mut out = Vec::with_capacity(self.blocks.len() + 24);
         uleb128(&mut out, Self::BLOCK as u64);
@@ -289,6 +282,59 @@ impl Delta {
         uleb128(&mut out, zigzag(self.first));
         out.extend_from_slice(&self.blocks);
         out
+    }
+}
+
+/// The smallest and largest of `values` (not empty), with independent
+/// accumulators per lane so the comparisons overlap.
+fn min_max(values: &[i64]) -> (i64, i64) {
+    let (mut lo, mut hi) = ([values[0]; 4], [values[0]; 4]);
+    let chunks = values.chunks_exact(4);
+    for c in chunks.clone() {
+        for j in 0..4 {
+            lo[j] = lo[j].min(c[j]);
+            hi[j] = hi[j].max(c[j]);
+        }
+    }
+    for &x in chunks.remainder() {
+        (lo[0], hi[0]) = (lo[0].min(x), hi[0].max(x));
+    }
+    let lo = lo.into_iter().min().unwrap_or(values[0]);
+    let hi = hi.into_iter().max().unwrap_or(values[0]);
+    (lo, hi)
+}
+
+/// `out[i] = values[i] - values[i - 1]`, `prev` standing for `values[-1]`.
+#[inline]
+fn deltas(out: &mut [i64], prev: i64, values: &[i64]) {
+    let Some((o0, rest)) = out.split_first_mut() else {
+        return;
+    };
+    *o0 = values[0].wrapping_sub(prev);
+    for ((o, &x), &p) in rest.iter_mut().zip(&values[1..]).zip(values) {
+        *o = x.wrapping_sub(p);
+    }
+}
+
+/// One block of at most 128 deltas: their minimum, the widths of its
+/// miniblocks (0 for those past the end), and the miniblocks, the last one
+/// padded with zeros.
+fn encode_block(out: &mut Vec<u8>, d: &[i64]) {
+    let (min, _) = min_max(d);
+    uleb128(out, zigzag(min));
+    let widths = out.len();
+    out.extend_from_slice(&[0; Delta::BLOCK / Delta::MINI]);
+    for (m, mini) in d.chunks(Delta::MINI).enumerate() {
+        let mut off = [0u64; Delta::MINI];
+        let mut or = 0;
+        for (o, &x) in off.iter_mut().zip(mini) {
+            *o = x.wrapping_sub(min) as u64;
+            or |= *o;
+        }
+        // The width of the largest offset is that of their bitwise or.
+        let w = bit_width(or);
+        out[widths + m] = w;
+        pack_mini(out, &off, w);
     }
 }
 

@@ -15,10 +15,44 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::chunk::{Encoded, Keys, Levels, ValueEnc};
 use super::encode::Delta;
-use crate::data::{Dtype, EnumVec, Values};
+use crate::data::{Dtype, EnumVec, FieldItems, Values};
 
 /// Rows `.1` of a table's column `.0`.
 pub(super) type Segment<'a> = (&'a Values, Range<usize>);
+
+/// A segment's integers: a slice of them, or one value `.1` times.
+enum Piece<'a> {
+    Slice(Cow<'a, [i64]>),
+    Same(i64, usize),
+}
+
+impl Piece<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Piece::Slice(x) => x.len(),
+            Piece::Same(_, n) => *n,
+        }
+    }
+    /// Is every value the same? (A slice: whole blocks compared without
+    /// early exit, vectorized, then the rest.)
+    fn constant(&self) -> bool {
+        let Piece::Slice(x) = self else {
+            return true;
+        };
+        let blocks = x.chunks_exact(64);
+        let rest = blocks.remainder();
+        blocks
+            .clone()
+            .all(|b| b.iter().fold(true, |a, y| a & (*y == x[0])))
+            && rest.iter().all(|y| *y == x[0])
+    }
+    fn first(&self) -> Option<i64> {
+        match self {
+            Piece::Slice(x) => x.first().copied(),
+            Piece::Same(v, n) => (*n > 0).then_some(*v),
+        }
+    }
+}
 
 /// Whether nimlab encodes this column itself (every table's values of a
 /// kind it knows); the crate's Arrow writer encodes the others (floats,
@@ -74,38 +108,36 @@ fn encode_leaf(descr: &ColumnDescPtr, d: Dtype, segs: &[Segment]) -> Encoded {
 
 /// Dictionary keys when each segment's values are one value and segments
 /// hold 16 values or more on average (a case's constants), else deltas.
-fn keys_or_delta<'a, S: AsRef<[i64]>>(slices: &[S], values: usize) -> ValueEnc<'a> {
-    // Whole blocks compared without early exit (vectorized), then the rest.
-    let constant = |x: &[i64]| {
-        let blocks = x.chunks_exact(64);
-        let rest = blocks.remainder();
-        blocks
-            .clone()
-            .all(|b| b.iter().fold(true, |a, y| a & (*y == x[0])))
-            && rest.iter().all(|y| *y == x[0])
-    };
-    if slices.len() * 16 <= values && slices.iter().all(|x| constant(x.as_ref())) {
+fn keys_or_delta<'a>(pieces: &[Piece], values: usize) -> ValueEnc<'a> {
+    if pieces.len() * 16 <= values && pieces.iter().all(Piece::constant) {
         let mut k = Keys::new(false);
-        for x in slices.iter().map(AsRef::as_ref).filter(|x| !x.is_empty()) {
-            let key = k.int_key(x[0]);
-            k.push(key, x.len());
+        for p in pieces {
+            if let Some(v) = p.first() {
+                let key = k.int_key(v);
+                k.push(key, p.len());
+            }
         }
         ValueEnc::Keys(k)
     } else {
         let mut d = Delta::new();
-        slices.iter().for_each(|x| d.extend(x.as_ref()));
+        for p in pieces {
+            match p {
+                Piece::Slice(x) => d.extend(x),
+                Piece::Same(v, n) => d.extend_same(*v, *n),
+            }
+        }
         ValueEnc::Delta(d)
     }
 }
 
 /// Integers, nullable: each segment's present values, in row order.
 fn ints<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
-    let mut slices: Vec<Cow<[i64]>> = Vec::new();
+    let mut slices: Vec<Piece> = Vec::new();
     for (v, r) in segs {
         match v {
             Values::Int(x) => {
                 levels.rows(true, r.len());
-                slices.push(Cow::Borrowed(&x[r.clone()]));
+                slices.push(Piece::Slice(Cow::Borrowed(&x[r.clone()])));
             }
             Values::OptInt(x) => {
                 let x = &x[r.clone()];
@@ -119,7 +151,9 @@ fn ints<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
                     levels.rows(present, n);
                     at += n;
                 }
-                slices.push(Cow::Owned(x.iter().flatten().copied().collect()));
+                slices.push(Piece::Slice(Cow::Owned(
+                    x.iter().flatten().copied().collect(),
+                )));
             }
             _ => levels.rows(false, r.len()),
         }
@@ -208,8 +242,7 @@ fn list_levels(levels: &mut Levels, segs: &[Segment]) {
                 }
             }
             Values::StructList(s) => {
-                let (o, _) = s.parts();
-                o[r.start..=r.end]
+                s.offsets()[r.start..=r.end]
                     .windows(2)
                     .for_each(|w| levels.list(w[1] - w[0]));
             }
@@ -219,21 +252,24 @@ fn list_levels(levels: &mut Levels, segs: &[Segment]) {
 }
 
 /// The items of lists of integers, or field `leaf` of lists of structs: one
-/// slice per segment of lists.
-fn list_items<'a>(segs: &[Segment<'a>], leaf: usize) -> Vec<&'a [i64]> {
-    let mut slices: Vec<&[i64]> = Vec::new();
+/// piece per segment of lists.
+fn list_items<'a>(segs: &[Segment<'a>], leaf: usize) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::new();
     for (v, r) in segs {
         match v {
             Values::IntList(l) => {
                 let (o, items) = l.parts();
-                slices.push(&items[o[r.start]..o[r.end]]);
+                pieces.push(Piece::Slice(Cow::Borrowed(&items[o[r.start]..o[r.end]])));
             }
             Values::StructList(s) => {
-                let (o, fields) = s.parts();
-                slices.push(&fields[leaf][o[r.start]..o[r.end]]);
+                let o = s.offsets();
+                pieces.push(match s.stored(leaf) {
+                    FieldItems::Items(x) => Piece::Slice(Cow::Borrowed(&x[o[r.start]..o[r.end]])),
+                    FieldItems::Same(x) => Piece::Same(x, o[r.end] - o[r.start]),
+                });
             }
             _ => {}
         }
     }
-    slices
+    pieces
 }

@@ -8,7 +8,9 @@ use super::lattices::{self, LatticeRows};
 use super::one_heap::OneHeap;
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
-use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
+use crate::data::{
+    DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values,
+};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::lattice::Grid;
@@ -325,8 +327,8 @@ impl TakeCase {
             offsets.push(takes.len());
         });
         // One heap: every move is on heap 1.
-        let heaps = vec![1; takes.len()];
-        let moves = StructListVec::from_parts(MOVE_FIELDS, offsets, vec![heaps, takes]);
+        let fields = vec![StructField::Same(1), StructField::Items(takes)];
+        let moves = StructListVec::from_fields(MOVE_FIELDS, offsets, fields);
         let grundy = match &one.grundy {
             Some(g) => Values::Int(ns.iter().map(|&n| g.get(n as usize) as i64).collect()),
             None => Values::Null(rows),
