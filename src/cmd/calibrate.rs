@@ -57,8 +57,13 @@ pub fn measure() -> Result<Rates> {
 
 /// A small part's rows: one position of two heaps.
 fn one_row() -> Result<(Table, &'static Dataset)> {
+    probe_positions("take: {max: 2}\nheaps: 2\nN: 0..0\n")
+}
+
+/// The per-position rows of a small take-away sweep (given as YAML), and
+/// their dataset: what the writer's probes write.
+fn probe_positions(yaml: &str) -> Result<(Table, &'static Dataset)> {
     let takeaway = family::by_name("takeaway").context("the takeaway family")?;
-    let yaml = "take: {max: 2}\nheaps: 2\nN: 0..0\n";
     let table = family::sweep_rows(takeaway, yaml, "positions")?.context("positions rows")?;
     let ds = takeaway
         .datasets()
@@ -142,14 +147,7 @@ fn timed(f: impl FnOnce() -> Result<u64>) -> Result<(u64, f64)> {
 /// The writer's probe: a takeaway sweep's positions written as one Parquet
 /// part to a temporary file, timed; its row bytes.
 fn writer_probe() -> Result<(u64, f64)> {
-    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
-    let yaml = "take: {max: 2..6}\nheaps: 2\nN: 0..200\n";
-    let table = family::sweep_rows(takeaway, yaml, "positions")?.context("positions rows")?;
-    let ds = takeaway
-        .datasets()
-        .iter()
-        .find(|d| d.name == "positions")
-        .context("the positions dataset")?;
+    let (table, ds) = probe_positions("take: {max: 2..6}\nheaps: 2\nN: 0..200\n")?;
     let units = table.rows() as u64 * ds.row_bytes();
     let dir = std::env::temp_dir().join(format!("nimlab-calibrate-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;

@@ -651,29 +651,8 @@ fn parse_params(sweep: &Node<'_>, mode: Mode) -> Result<Params, SpecError> {
     let mut allowed: Vec<&str> = SWEEP_KEYS.to_vec();
     allowed.extend_from_slice(KEYS);
     sweep.expect_keys(&allowed)?;
-    // YAML 1.1 reads a bare `y` / `n` as a boolean: take them back as the letters.
-    let along = match sweep.get("along") {
-        Some(n) => Some(match n.value().as_bool() {
-            Some(true) => "y",
-            Some(false) => "n",
-            None => n.str()?,
-        }),
-        None => None,
-    };
     let bnode = sweep.req("board", "the board: {triangle: 5}, {trapezoid: [x, y]}, {hexagon: [p0..p5]}, {mask: ...}, {hexagons: {max_side: L}} or a list")?;
-    let mut groups = Vec::new();
-    let mut notes = Vec::new();
-    let items = bnode.items();
-    if items.is_empty() {
-        return Err(bnode.err("empty list of boards"));
-    }
-    let mut counted = Vec::new();
-    for it in &items {
-        match counted_enumeration(it)? {
-            Some(e) if mode == Mode::Estimate => counted.push(e),
-            _ => parse_shape_map(it, along, &mut groups, &mut notes)?,
-        }
-    }
+    let boards = parse_boards(sweep, &bnode, mode)?;
     let takes = match sweep.get("take") {
         Some(t) => parse_takes(&t)?,
         None => vec![Take::Maximal],
@@ -686,16 +665,10 @@ fn parse_params(sweep: &Node<'_>, mode: Mode) -> Result<Params, SpecError> {
             .collect(),
         None => vec![Play::Normal],
     };
-    let counts = match sweep.get("counts") {
-        Some(b) => *b.bools()?.first().unwrap(),
-        None => false,
-    };
-    let grundy = match sweep.get("grundy") {
-        Some(b) => *b.bools()?.first().unwrap(),
-        None => true,
-    };
-    let regions = region_option(sweep, "regions", &groups, &plays)?;
-    let cuts = region_option(sweep, "cuts", &groups, &plays)?;
+    let counts = switch(sweep, "counts", false)?;
+    let grundy = switch(sweep, "grundy", true)?;
+    let regions = region_option(sweep, "regions", &boards.groups, &plays)?;
+    let cuts = region_option(sweep, "cuts", &boards.groups, &plays)?;
     let pictures = sweep
         .get("pictures")
         .map(|b| b.bools().map(|v| v[0]))
@@ -706,28 +679,11 @@ fn parse_params(sweep: &Node<'_>, mode: Mode) -> Result<Params, SpecError> {
         Some(m) => m.int(1, 1 << 20)? as u64 * (1 << 30),
         None => (DEFAULT_MEMO_GIB as u64 * (1 << 30)).min(crate::mem::case_budget()),
     };
-    // Refuse up front what cannot be solved.
-    for g in &groups {
-        for s in &g.shapes {
-            for &take in &takes {
-                for &play in &plays {
-                    let m = method_for(s, take, play, grundy);
-                    if let Err(e) = feasibility(s.pieces(), m, counts) {
-                        return Err(bnode.err(format!(
-                            "{} with take {} and {} play: {e}",
-                            s.name(),
-                            take.text(),
-                            play.as_str()
-                        )));
-                    }
-                }
-            }
-        }
-    }
+    refuse_infeasible(&bnode, &boards.groups, (&takes, &plays), grundy, counts)?;
     Ok(Params {
         grundy,
-        groups,
-        counted,
+        groups: boards.groups,
+        counted: boards.counted,
         takes,
         plays,
         counts,
@@ -735,8 +691,80 @@ fn parse_params(sweep: &Node<'_>, mode: Mode) -> Result<Params, SpecError> {
         cuts,
         pictures,
         memo_budget,
-        notes,
+        notes: boards.notes,
     })
+}
+
+/// A sweep's boards: the listed groups (with their notes) and, in
+/// [`Mode::Estimate`], the enumerations counted rather than listed.
+struct Boards {
+    groups: Vec<Group>,
+    notes: Vec<Note>,
+    counted: Vec<Enumeration>,
+}
+
+/// Reads the sweep's `board` (one board, a list, or enumerations) along its
+/// `along` letter.
+fn parse_boards(sweep: &Node<'_>, bnode: &Node<'_>, mode: Mode) -> Result<Boards, SpecError> {
+    // YAML 1.1 reads a bare `y` / `n` as a boolean: take them back as the letters.
+    let along = match sweep.get("along") {
+        Some(n) => Some(match n.value().as_bool() {
+            Some(true) => "y",
+            Some(false) => "n",
+            None => n.str()?,
+        }),
+        None => None,
+    };
+    let items = bnode.items();
+    if items.is_empty() {
+        return Err(bnode.err("empty list of boards"));
+    }
+    let mut b = Boards {
+        groups: Vec::new(),
+        notes: Vec::new(),
+        counted: Vec::new(),
+    };
+    for it in &items {
+        match counted_enumeration(it)? {
+            Some(e) if mode == Mode::Estimate => b.counted.push(e),
+            _ => parse_shape_map(it, along, &mut b.groups, &mut b.notes)?,
+        }
+    }
+    Ok(b)
+}
+
+/// A yes/no key of the sweep, `default` when absent.
+fn switch(sweep: &Node<'_>, key: &str, default: bool) -> Result<bool, SpecError> {
+    match sweep.get(key) {
+        Some(b) => Ok(*b.bools()?.first().unwrap()),
+        None => Ok(default),
+    }
+}
+
+/// Refuses up front a board that cannot be solved under one of the rules.
+fn refuse_infeasible(
+    bnode: &Node<'_>,
+    groups: &[Group],
+    (takes, plays): (&[Take], &[Play]),
+    grundy: bool,
+    counts: bool,
+) -> Result<(), SpecError> {
+    for s in groups.iter().flat_map(|g| &g.shapes) {
+        for &take in takes {
+            for &play in plays {
+                let m = method_for(s, take, play, grundy);
+                if let Err(e) = feasibility(s.pieces(), m, counts) {
+                    return Err(bnode.err(format!(
+                        "{} with take {} and {} play: {e}",
+                        s.name(),
+                        take.text(),
+                        play.as_str()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A switch for a dataset that solves regions with the component solver
@@ -775,7 +803,7 @@ fn region_option(
 /// Validates a sweep and expands it into cases (one per group of boards and
 /// rule); in [`Mode::Estimate`] a big enumeration is counted, not listed.
 pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
-    let p = parse_params(sweep, mode)?;
+    let mut p = parse_params(sweep, mode)?;
     if !p.counted.is_empty() && !countable(&p) {
         return plan(sweep, Mode::Exact);
     }
@@ -793,19 +821,7 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let n_counted: u64 = counted.iter().flat_map(|(_, s)| s).map(|s| s.boards).sum();
     let n_boards = p.groups.iter().map(|g| g.shapes.len()).sum::<usize>() + n_counted as usize;
     let pictures = p.pictures.unwrap_or(n_boards <= 8);
-    // One chord solver for the whole sweep, sized for its largest line.
-    let mut hex_side = 0;
-    for g in &p.groups {
-        for s in &g.shapes {
-            if let Some(sides) = s.sides() {
-                hex_side = hex_side.max(Hex::from_sides(sides).longest_chord());
-            }
-        }
-    }
-    for (e, _) in &counted {
-        // The regular hexagon has the longest lines of the enumeration.
-        hex_side = hex_side.max(Hex::from_sides([e.max_side; 6]).longest_chord());
-    }
+    let hex_side = longest_chord(&p.groups, &counted);
     if !counted.is_empty() && hex_side > hexsum::MAX_SIDE {
         // A thin chord table is sized from every board: list them.
         return plan(sweep, Mode::Exact);
@@ -813,30 +829,8 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let thin = thin_table(&p, hex_side).map_err(|m| sweep.err(m))?;
     let hex = Arc::new(OnceLock::new());
     let has_seq = p.groups.iter().any(|g| g.along.is_some());
-    let mut cases: Vec<LinesCase> = Vec::new();
-    for g in p.groups {
-        let g = Arc::new(g);
-        for &take in &p.takes {
-            for &play in &p.plays {
-                let uses_hex = method_for(&g.shapes[0], take, play, p.grundy) == Method::Chords;
-                cases.push(LinesCase {
-                    group: g.clone(),
-                    take,
-                    play,
-                    counts: p.counts,
-                    grundy: p.grundy,
-                    pictures,
-                    regions: p.regions,
-                    cuts: p.cuts,
-                    hex: uses_hex.then(|| hex.clone()),
-                    hex_side,
-                    hex_boards: n_boards,
-                    memo_budget: p.memo_budget,
-                    thin,
-                });
-            }
-        }
-    }
+    let groups = std::mem::take(&mut p.groups);
+    let cases = board_cases(groups, &p, pictures, (&hex, hex_side, n_boards, thin));
     let combos = (p.takes.len() * p.plays.len()) as u64;
     let censuses = census_cases(&cases, &counted, combos, &hex, hex_side, n_boards);
     let has_census = !censuses.is_empty();
@@ -863,6 +857,77 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
         ));
     }
     boxed.extend(censuses);
+    let views = sweep_views(has_census, has_seq, pictures, p.counts);
+    let mut notes = p.notes;
+    notes.extend(chord_note(thin, hex_side, n_boards));
+    Ok(Plan {
+        cases: boxed,
+        views,
+        notes,
+    })
+}
+
+/// One case per group of listed boards and rule, all sharing the sweep's
+/// chord solver `(solver, longest line, boards, thin table)`.
+fn board_cases(
+    groups: Vec<Group>,
+    p: &Params,
+    pictures: bool,
+    (hex, hex_side, n_boards, thin): ChordSolver<'_>,
+) -> Vec<LinesCase> {
+    let mut cases: Vec<LinesCase> = Vec::new();
+    for g in groups {
+        let g = Arc::new(g);
+        for &take in &p.takes {
+            for &play in &p.plays {
+                let uses_hex = method_for(&g.shapes[0], take, play, p.grundy) == Method::Chords;
+                cases.push(LinesCase {
+                    group: g.clone(),
+                    take,
+                    play,
+                    counts: p.counts,
+                    grundy: p.grundy,
+                    pictures,
+                    regions: p.regions,
+                    cuts: p.cuts,
+                    hex: uses_hex.then(|| hex.clone()),
+                    hex_side,
+                    hex_boards: n_boards,
+                    memo_budget: p.memo_budget,
+                    thin,
+                });
+            }
+        }
+    }
+    cases
+}
+
+/// The sweep's one chord solver: the solver, the longest line it answers,
+/// the number of boards and the thin table's `(rows, length)` if any.
+type ChordSolver<'a> = (&'a Arc<OnceLock<HexSolver>>, u32, usize, Option<(u32, u32)>);
+
+/// The longest line of the sweep's hexagon boards, listed or enumerated:
+/// one chord solver serves the whole sweep, sized for it.
+fn longest_chord(groups: &[Group], counted: &[(Enumeration, Vec<SideCount>)]) -> u32 {
+    let listed = groups
+        .iter()
+        .flat_map(|g| &g.shapes)
+        .filter_map(|s| s.sides())
+        .map(|sides| Hex::from_sides(sides).longest_chord());
+    // The regular hexagon has the longest lines of an enumeration.
+    let enumerated = counted
+        .iter()
+        .map(|(e, _)| Hex::from_sides([e.max_side; 6]).longest_chord());
+    listed.chain(enumerated).fold(0, u32::max)
+}
+
+/// The views a sweep offers, by what it computes.
+fn sweep_views(
+    has_census: bool,
+    has_seq: bool,
+    pictures: bool,
+    counts: bool,
+) -> Vec<&'static View> {
     let mut views: Vec<&'static View> = vec![&views::WINNING_MOVES, &views::CLASS_COUNTS];
     if has_census {
         views.extend([
@@ -882,26 +947,27 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     if pictures {
         views.push(&views::BOARD_PICTURE);
     }
-    if p.counts {
+    if counts {
         views.extend([&views::P_COUNTS, &views::COUNT_TABLE]);
     }
-    let mut notes = p.notes;
+    views
+}
+
+/// The plan's note on the chord solver's table, if it builds one.
+fn chord_note(thin: Option<(u32, u32)>, hex_side: u32, n_boards: usize) -> Option<Note> {
     if let Some((rows, length)) = thin {
-        notes.push(Note::new(format!(
+        Some(Note::new(format!(
             "chord table: every hexagon with at most {rows} rows and lines of at most {length} pieces ({})",
             crate::mem::human_bytes(HexSolver::thin_bytes(rows, length))
-        )));
+        )))
     } else if hex_side > 0 && HexSolver::upfront_bytes(hex_side, n_boards) > 0 {
-        notes.push(Note::new(format!(
+        Some(Note::new(format!(
             "chord memo: dense table for sides ≤ {hex_side} ({:.0} MiB)",
             HexSolver::upfront_bytes(hex_side, n_boards) as f64 / (1u64 << 20) as f64
-        )));
+        )))
+    } else {
+        None
     }
-    Ok(Plan {
-        cases: boxed,
-        views,
-        notes,
-    })
 }
 
 /// One census per hexagon enumeration whose boards the chord solver answers

@@ -181,80 +181,13 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         None => vec![Variant::Sides],
     };
     variants.dedup();
-    let mut takes = Vec::new();
-    match (sweep.get("k"), sweep.get("take")) {
-        (Some(_), Some(t)) => {
-            return Err(t.err("give either `k:` (takes 1..k) or `take:`, not both"));
-        }
-        (Some(k), None) => takes.extend(
-            k.ints(1, MAX_TAKE)?
-                .into_iter()
-                .map(|k| TakeSet::upto(k as u32)),
-        ),
-        (None, Some(t)) => {
-            for item in t.items() {
-                parse_take(&item, &mut takes)?;
-            }
-        }
-        (None, None) => {
-            return Err(sweep.err(
-                "missing field `k` (takes 1..k, e.g. `k: 1..6`) or `take` (e.g. `take: {set: [1, 3, 4]}`)",
-            ));
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    takes.retain(|t| seen.insert(t.clone()));
+    let takes = parse_take_sets(sweep)?;
     let rs: Vec<u64> = match sweep.get("r") {
         Some(r) => r.ints(0, MAX_R)?.into_iter().map(|x| x as u64).collect(),
         None => (0..=64).collect(),
     };
-    let mut at = Vec::new();
-    if let Some(node) = sweep.get("at") {
-        for item in node.items() {
-            let v = item.ints(0, MAX_R)?;
-            if !item.value().is_array() || v.len() != 3 {
-                return Err(item.err("expected a position [a, b, r]: the two hands (a: Odd's or A's, b: Even's or B's) and the pile"));
-            }
-            let p = [v[0] as u64, v[1] as u64, v[2] as u64];
-            for &var in &variants {
-                if (p[0] + p[1] + p[2]) % 2 != var.total_parity() {
-                    return Err(item.err(format!(
-                        "position ({}, {}, {}) cannot occur in variant {}: a + b + r must be {} ({})",
-                        p[0],
-                        p[1],
-                        p[2],
-                        var.as_str(),
-                        if var.total_parity() == 0 { "even" } else { "odd" },
-                        if var == Variant::Sides { "the initial pile is even" } else { "the initial pile is odd" }
-                    )));
-                }
-            }
-            at.push(p);
-        }
-    }
-    let strip = match sweep.get("strip_k") {
-        None => {
-            if variants.len() * takes.len() <= 12 {
-                StripSel::All
-            } else {
-                StripSel::None
-            }
-        }
-        Some(n) => match n.value().as_str() {
-            Some("all") => StripSel::All,
-            Some("none") => StripSel::None,
-            _ => StripSel::Max(
-                n.ints(1, MAX_TAKE)
-                    .map_err(|e| SpecError {
-                        message: format!("{} (or `all`, `none`)", e.message),
-                        ..e
-                    })?
-                    .into_iter()
-                    .map(|x| x as u32)
-                    .collect(),
-            ),
-        },
-    };
+    let at = parse_positions(sweep, &variants)?;
+    let strip = parse_strip(sweep, variants.len() * takes.len())?;
     let strip_to = sweep
         .get("strip_to")
         .map(|n| n.int(1, 100_000))
@@ -292,6 +225,93 @@ fn parse_params(sweep: &Node<'_>) -> Result<Params, SpecError> {
         strip_to,
         outcome,
         horizon,
+    })
+}
+
+/// The sweep's take sets: `k: 1..6` (takes 1..k) or `take:` (sets, ranges),
+/// each once.
+fn parse_take_sets(sweep: &Node<'_>) -> Result<Vec<TakeSet>, SpecError> {
+    let mut takes = Vec::new();
+    match (sweep.get("k"), sweep.get("take")) {
+        (Some(_), Some(t)) => {
+            return Err(t.err("give either `k:` (takes 1..k) or `take:`, not both"));
+        }
+        (Some(k), None) => takes.extend(
+            k.ints(1, MAX_TAKE)?
+                .into_iter()
+                .map(|k| TakeSet::upto(k as u32)),
+        ),
+        (None, Some(t)) => {
+            for item in t.items() {
+                parse_take(&item, &mut takes)?;
+            }
+        }
+        (None, None) => {
+            return Err(sweep.err(
+                "missing field `k` (takes 1..k, e.g. `k: 1..6`) or `take` (e.g. `take: {set: [1, 3, 4]}`)",
+            ));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    takes.retain(|t| seen.insert(t.clone()));
+    Ok(takes)
+}
+
+/// The positions of `at:`, each [a, b, r], checked against every variant's
+/// parity of a + b + r.
+fn parse_positions(sweep: &Node<'_>, variants: &[Variant]) -> Result<Vec<[u64; 3]>, SpecError> {
+    let mut at = Vec::new();
+    if let Some(node) = sweep.get("at") {
+        for item in node.items() {
+            let v = item.ints(0, MAX_R)?;
+            if !item.value().is_array() || v.len() != 3 {
+                return Err(item.err("expected a position [a, b, r]: the two hands (a: Odd's or A's, b: Even's or B's) and the pile"));
+            }
+            let p = [v[0] as u64, v[1] as u64, v[2] as u64];
+            for &var in variants {
+                if (p[0] + p[1] + p[2]) % 2 != var.total_parity() {
+                    return Err(item.err(format!(
+                        "position ({}, {}, {}) cannot occur in variant {}: a + b + r must be {} ({})",
+                        p[0],
+                        p[1],
+                        p[2],
+                        var.as_str(),
+                        if var.total_parity() == 0 { "even" } else { "odd" },
+                        if var == Variant::Sides { "the initial pile is even" } else { "the initial pile is odd" }
+                    )));
+                }
+            }
+            at.push(p);
+        }
+    }
+    Ok(at)
+}
+
+/// Which take sets get a strip figure (`strip_k`): by default all when the
+/// sweep has at most 12 rules.
+fn parse_strip(sweep: &Node<'_>, rules: usize) -> Result<StripSel, SpecError> {
+    Ok(match sweep.get("strip_k") {
+        None => {
+            if rules <= 12 {
+                StripSel::All
+            } else {
+                StripSel::None
+            }
+        }
+        Some(n) => match n.value().as_str() {
+            Some("all") => StripSel::All,
+            Some("none") => StripSel::None,
+            _ => StripSel::Max(
+                n.ints(1, MAX_TAKE)
+                    .map_err(|e| SpecError {
+                        message: format!("{} (or `all`, `none`)", e.message),
+                        ..e
+                    })?
+                    .into_iter()
+                    .map(|x| x as u32)
+                    .collect(),
+            ),
+        },
     })
 }
 
