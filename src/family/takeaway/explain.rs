@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::solver::{Joint, grundy_sequence};
+use super::solver::{Grundy, Joint, grundy_sequence};
 use crate::data::{Cell, Table};
 use crate::game::Play;
 
@@ -197,34 +197,13 @@ fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
     if states > MAX_STATES {
         return None;
     }
-    // Every move: (text, take, position after it, its value or outcome).
-    let mut opts: Vec<Opt> = Vec::new();
     let grundy = play == Play::Normal && !no_repeat;
     let values = grundy.then(|| grundy_sequence(&all, top + 1));
     let joint = (!grundy).then(|| {
         let dims: Vec<usize> = heaps.iter().map(|h| h + 1).collect();
         Joint::solve(&dims, &all, play, no_repeat, &|_| {})
     });
-    for (i, &h) in heaps.iter().enumerate() {
-        for &s in all.iter().filter(|&&s| s as usize <= h) {
-            let mut next = heaps.clone();
-            next[i] -= s as usize;
-            let v = match (&values, &joint) {
-                (Some(g), _) => next.iter().fold(0, |a, &x| a ^ g.get(x)).to_string(),
-                (_, Some(j)) => {
-                    let p = j.child_is_p(j.index(&next), Some(s));
-                    (if p { "P" } else { "N" }).to_string()
-                }
-                _ => return None,
-            };
-            opts.push(Opt {
-                text: move_text(heaps.len(), i, s),
-                take: s,
-                next,
-                value: v,
-            });
-        }
-    }
+    let opts = options(&heaps, &all, values.as_ref(), joint.as_ref())?;
     let here = tuple(&heaps);
     if opts.is_empty() {
         let who = if play == Play::Misere {
@@ -237,24 +216,7 @@ fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
             play.as_str()
         ));
     }
-    let list = |v: &[&Opt]| {
-        let mut s: Vec<String> = v
-            .iter()
-            .take(SHOWN)
-            .map(|o| {
-                let barred = if no_repeat {
-                    format!("; the reply may not take {}", o.take)
-                } else {
-                    String::new()
-                };
-                format!("{}→{} ({}{barred})", o.text, tuple(&o.next), o.value)
-            })
-            .collect();
-        if v.len() > SHOWN {
-            s.push(format!("… {} more", v.len() - SHOWN));
-        }
-        s.join(", ")
-    };
+    let list = |v: &[&Opt]| list_options(v, no_repeat);
     let every: Vec<&Opt> = opts.iter().collect();
     if let Some(g) = &values {
         let own = heaps.iter().fold(0, |a, &x| a ^ g.get(x));
@@ -280,6 +242,58 @@ fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
             list(&wins)
         )
     })
+}
+
+/// Every move from `heaps`: its text, take, the position after it and that
+/// position's Grundy value (`values`) or outcome (`joint`).
+fn options(
+    heaps: &[usize],
+    all: &[u32],
+    values: Option<&Grundy>,
+    joint: Option<&Joint>,
+) -> Option<Vec<Opt>> {
+    let mut opts: Vec<Opt> = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        for &s in all.iter().filter(|&&s| s as usize <= h) {
+            let mut next = heaps.to_vec();
+            next[i] -= s as usize;
+            let v = match (values, joint) {
+                (Some(g), _) => next.iter().fold(0, |a, &x| a ^ g.get(x)).to_string(),
+                (_, Some(j)) => {
+                    let p = j.child_is_p(j.index(&next), Some(s));
+                    (if p { "P" } else { "N" }).to_string()
+                }
+                _ => return None,
+            };
+            opts.push(Opt {
+                text: move_text(heaps.len(), i, s),
+                take: s,
+                next,
+                value: v,
+            });
+        }
+    }
+    Some(opts)
+}
+
+/// The first [`SHOWN`] moves as text ("… n more" after them).
+fn list_options(v: &[&Opt], no_repeat: bool) -> String {
+    let mut s: Vec<String> = v
+        .iter()
+        .take(SHOWN)
+        .map(|o| {
+            let barred = if no_repeat {
+                format!("; the reply may not take {}", o.take)
+            } else {
+                String::new()
+            };
+            format!("{}→{} ({}{barred})", o.text, tuple(&o.next), o.value)
+        })
+        .collect();
+    if v.len() > SHOWN {
+        s.push(format!("… {} more", v.len() - SHOWN));
+    }
+    s.join(", ")
 }
 
 /// One move of a position being explained.
