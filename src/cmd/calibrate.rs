@@ -55,21 +55,34 @@ pub fn measure() -> Result<Rates> {
     Ok(rates)
 }
 
-/// A small part's rows: one position of two heaps.
+/// A small part's rows: one row of the probes' dataset.
 fn one_row() -> Result<(Table, &'static Dataset)> {
-    probe_positions("take: {max: 2}\nheaps: 2\nN: 0..0\n")
+    let (f, p) = overhead_probes()?;
+    probe_rows(f, &p, p.one_row)
 }
 
-/// The per-position rows of a small take-away sweep (given as YAML), and
-/// their dataset: what the writer's probes write.
-fn probe_positions(yaml: &str) -> Result<(Table, &'static Dataset)> {
-    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
-    let table = family::sweep_rows(takeaway, yaml, "positions")?.context("positions rows")?;
-    let ds = takeaway
+/// The first family offering the sweeps that measure a run's fixed costs.
+fn overhead_probes() -> Result<(&'static dyn family::Family, family::OverheadProbes)> {
+    FAMILIES
+        .iter()
+        .find_map(|f| f.overhead_probes().map(|p| (*f, p)))
+        .context("no family offers the probes of a run's fixed costs")
+}
+
+/// The rows of the probes' dataset a small sweep (given as YAML) makes, and
+/// that dataset: what the writer's probes write.
+fn probe_rows(
+    f: &'static dyn family::Family,
+    p: &family::OverheadProbes,
+    yaml: &str,
+) -> Result<(Table, &'static Dataset)> {
+    let table =
+        family::sweep_rows(f, yaml, p.dataset)?.with_context(|| format!("{} rows", p.dataset))?;
+    let ds = f
         .datasets()
         .iter()
-        .find(|d| d.name == "positions")
-        .context("the positions dataset")?;
+        .find(|d| d.name == p.dataset)
+        .with_context(|| format!("the {} dataset", p.dataset))?;
     Ok((table, ds))
 }
 
@@ -115,14 +128,14 @@ fn file_probe() -> Result<f64> {
     Ok(secs)
 }
 
-/// CPU seconds per case beyond its kernels' work: 200 cases of two heaps up
-/// to 3 solved and checked as a run does, less their work at `rates`.
+/// CPU seconds per case beyond its kernels' work: the probes' couple of
+/// hundred tiny cases solved and checked as a run does, less their work at
+/// `rates`.
 fn case_probe(rates: &Rates) -> Result<f64> {
-    let takeaway = family::by_name("takeaway").context("the takeaway family")?;
-    let yaml = "take: {max: 2..201}\nheaps: 2\nN: 0..3\n";
+    let (f, p) = overhead_probes()?;
     let mut stated = (0, Vec::new());
     let (_, secs) = timed(|| {
-        stated = family::probe_cases(takeaway, yaml)?;
+        stated = family::probe_cases(f, p.cases)?;
         Ok(0)
     })?;
     let (cases, work) = stated;
@@ -144,10 +157,11 @@ fn timed(f: impl FnOnce() -> Result<u64>) -> Result<(u64, f64)> {
     Ok((units, secs))
 }
 
-/// The writer's probe: a takeaway sweep's positions written as one Parquet
-/// part to a temporary file, timed; its row bytes.
+/// The writer's probe: the rows of the probes' `rows` sweep written as one
+/// Parquet part to a temporary file, timed; its row bytes.
 fn writer_probe() -> Result<(u64, f64)> {
-    let (table, ds) = probe_positions("take: {max: 2..6}\nheaps: 2\nN: 0..200\n")?;
+    let (f, p) = overhead_probes()?;
+    let (table, ds) = probe_rows(f, &p, p.rows)?;
     let units = table.rows() as u64 * ds.row_bytes();
     let dir = std::env::temp_dir().join(format!("nimlab-calibrate-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;

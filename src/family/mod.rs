@@ -199,6 +199,20 @@ pub struct Probe {
     pub run: fn() -> anyhow::Result<u64>,
 }
 
+/// The small sweeps (YAML) a family offers for measuring the fixed costs of a
+/// run (`nimlab calibrate`): the first family in [`FAMILIES`] offering them
+/// serves. `dataset` is the dataset the writer's probes write.
+pub struct OverheadProbes {
+    /// The dataset written.
+    pub dataset: &'static str,
+    /// A sweep of one row of `dataset`: the cost of a file written.
+    pub one_row: &'static str,
+    /// A sweep of some thousands of rows of `dataset`: the writer's rate.
+    pub rows: &'static str,
+    /// A sweep of a couple of hundred tiny cases: the cost of a case.
+    pub cases: &'static str,
+}
+
 /// Solves every case of a sweep given as YAML in memory (nothing written)
 /// as a run does, each table checked against its declaration, and returns
 /// the cases and their stated work: `nimlab calibrate`'s measure of the
@@ -314,6 +328,11 @@ pub trait Family: Sync {
     /// each a fraction of a second. Default: none.
     fn probes(&self) -> Vec<Probe> {
         Vec::new()
+    }
+    /// The sweeps `nimlab calibrate` measures a run's fixed costs on, if
+    /// this family offers them.
+    fn overhead_probes(&self) -> Option<OverheadProbes> {
+        None
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).
     /// A long solve reports its progress to `watch`.
