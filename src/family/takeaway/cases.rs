@@ -12,7 +12,7 @@ use crate::data::{
     DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values,
 };
 use crate::family::{Case, CaseCtx, Output};
-use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
+use crate::game::{OUTCOMES, PLAYS, outcome_code};
 use crate::lattice::Grid;
 use crate::period::{self, Period, PeriodRows};
 
@@ -102,11 +102,7 @@ impl TakeCase {
     fn cost_to(&self, len: usize) -> u64 {
         let k = self.rule.take.takes(self.horizon.min(64)).len() as u64;
         if self.sizes.len() == 1 {
-            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
-                1
-            } else {
-                k
-            };
+            let per = if self.rule.has_grundy_values() { 1 } else { k };
             (len as u64)
                 .saturating_mul(per)
                 .saturating_add(self.sizes[0].len() as u64 * 4)
@@ -126,11 +122,7 @@ impl TakeCase {
             // joint code (4), the outcome, and the zeros or, for a single
             // winning take, its (y + a, y) pair (16): measured 185 MB for a
             // no_repeat case extended to 10^7 (cond13-long-proofs, one thread).
-            let per = if self.rule.play == Play::Normal && !self.rule.no_repeat {
-                8
-            } else {
-                21
-            };
+            let per = if self.rule.has_grundy_values() { 8 } else { 21 };
             (len as u64)
                 .saturating_mul(per)
                 .saturating_add(self.sizes[0].len() as u64 * 80)
@@ -442,7 +434,7 @@ impl TakeCase {
         let maxs = self.max_sizes();
         let top = *maxs.iter().max().unwrap();
         let takes = self.rule.take.takes(top);
-        let xor_path = self.rule.play == Play::Normal && !self.rule.no_repeat;
+        let xor_path = self.rule.has_grundy_values();
         let solved = if xor_path {
             let g = solver::grundy_sequence(&takes, top + 1);
             (ctx.progress)(g.len() as u64);

@@ -118,6 +118,12 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Whether positions have Grundy values that add by XOR (normal play
+    /// without no_repeat), so a heap's sequence and nim-sums answer them;
+    /// otherwise the joint (retrograde) solver does.
+    pub fn has_grundy_values(&self) -> bool {
+        self.play == Play::Normal && !self.no_repeat
+    }
     /// The `rule` column: the take set, then `no_repeat` and `misere` when they apply.
     pub fn label(&self) -> String {
         let mut s = self.take.text();

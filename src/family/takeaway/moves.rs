@@ -18,7 +18,10 @@ pub fn moves(dataset: &str, t: &Table) -> Result<Moves, String> {
             "only the positions of a takeaway sweep can be played out, not its `{dataset}`"
         ));
     }
-    let rule = |r: usize| t.text("rule", r).unwrap_or("").to_string();
+    let rules: Vec<&str> = (0..t.rows())
+        .map(|r| t.text("rule", r).unwrap_or(""))
+        .collect();
+    let rule = |r: usize| rules[r];
     let mut heaps = Vec::with_capacity(t.rows());
     for r in 0..t.rows() {
         if matches!(t.cell("no_repeat", r), Some(Cell::Bool(true))) {
@@ -29,7 +32,7 @@ pub fn moves(dataset: &str, t: &Table) -> Result<Moves, String> {
         }
         heaps.push(heaps_of(t, r).ok_or_else(|| format!("row {r} has no heap sizes"))?);
     }
-    let index: HashMap<(String, &[usize]), usize> = heaps
+    let index: HashMap<(&str, &[usize]), usize> = heaps
         .iter()
         .enumerate()
         .map(|(r, h)| ((rule(r), h.as_slice()), r))

@@ -3,7 +3,6 @@
 
 use super::Rule;
 use super::solver::{self, Grundy, Joint};
-use crate::game::Play;
 use crate::period::{self, Period};
 
 /// One heap, solved: outcome at the start of a game for every `n ≤ horizon`,
@@ -40,7 +39,7 @@ impl OneHeap {
     pub fn solve(rule: &Rule, horizon: usize, progress: &dyn Fn(u64)) -> OneHeap {
         let takes = rule.take.takes(horizon);
         let len = horizon + 1;
-        if rule.play == Play::Normal && !rule.no_repeat {
+        if rule.has_grundy_values() {
             let g = solver::grundy_sequence(&takes, len);
             progress(len as u64);
             let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();

@@ -160,7 +160,7 @@ impl TakeawayGame {
     pub fn new(rule: Rule, heaps: Vec<u64>) -> Result<TakeawayGame> {
         let top = *heaps.iter().max().unwrap();
         let states: f64 = heaps.iter().map(|&h| h as f64 + 1.0).product();
-        let engine = if rule.play == Play::Normal && !rule.no_repeat {
+        let engine = if rule.has_grundy_values() {
             if rule.take == TakeForm::Any {
                 Engine::Nim
             } else if top < MAX_GRUNDY_TABLE {
@@ -838,7 +838,7 @@ impl PlayGame for TakeawayGame {
         let mut before = after.clone();
         before[i] += s as u64;
         let m = (i, s);
-        let grundy_game = self.rule.play == Play::Normal && !self.rule.no_repeat;
+        let grundy_game = self.rule.has_grundy_values();
         let misere_nim = self.rule.play == Play::Misere
             && self.rule.take == TakeForm::Any
             && !self.rule.no_repeat;

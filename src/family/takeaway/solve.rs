@@ -14,7 +14,6 @@ use super::solver::Joint;
 use super::{Rule, TakeForm};
 use crate::family::Answer;
 use crate::family::solved::{self, Solved, WinningMove};
-use crate::game::Play;
 use crate::params::{CliArg, CliForm, Node};
 use crate::period::{self, Period};
 
@@ -177,7 +176,7 @@ pub struct PositionAnswer {
 /// Solves one position. One-heap sequences with a finite take set are computed
 /// until their period is proven, so any heap size (up to 2^63) is answered.
 pub fn answer(rule: &Rule, heaps: &[u64], last: Option<u32>) -> anyhow::Result<PositionAnswer> {
-    let xor_path = rule.play == Play::Normal && !rule.no_repeat;
+    let xor_path = rule.has_grundy_values();
     if rule.take == TakeForm::Any && xor_path {
         // Nim: G(n) = n.
         let x = heaps.iter().fold(0u64, |a, &h| a ^ h);
