@@ -316,17 +316,7 @@ fn parse_sides(
 ) -> Result<(), SpecError> {
     let names = param_names(kind);
     let items = node.items();
-    if items.len() != names.len() || (names.len() > 1 && !node.value().is_array()) {
-        return Err(node.err(format!(
-            "`{kind}` takes {} ({}), each a number, a range \"a..b\" or a list",
-            if names.len() == 1 {
-                "one value".to_string()
-            } else {
-                format!("a list of {} values", names.len())
-            },
-            names.join(", ")
-        )));
-    }
+    check_arity(node, kind, names, items.len())?;
     let mut vals: Vec<Vec<u32>> = Vec::new();
     for it in &items {
         vals.push(
@@ -336,19 +326,54 @@ fn parse_sides(
                 .collect(),
         );
     }
-    let along_idx = match along {
-        Some(a) => match names.iter().position(|n| *n == a) {
-            Some(i) => Some(i),
-            None => {
-                return Err(item.err(format!(
-                    "`along: {a}` is not a parameter of `{kind}`; its parameters are {}",
-                    names.join(", ")
-                )));
-            }
+    let along_idx = along_index(item, kind, names, along, &vals)?;
+    let mut combos = combinations(node, &vals)?;
+    if kind == "hexagon" {
+        keep_closing(item, node, &vals, &mut combos, notes)?;
+    }
+    push_sequences(kind, names, along_idx, combos, groups);
+    Ok(())
+}
+
+/// `kind` takes one value per parameter (a list where there are several).
+fn check_arity(node: &Node<'_>, kind: &str, names: &[&str], given: usize) -> Result<(), SpecError> {
+    if given == names.len() && (names.len() <= 1 || node.value().is_array()) {
+        return Ok(());
+    }
+    Err(node.err(format!(
+        "`{kind}` takes {} ({}), each a number, a range \"a..b\" or a list",
+        if names.len() == 1 {
+            "one value".to_string()
+        } else {
+            format!("a list of {} values", names.len())
         },
-        None => (0..names.len()).rev().find(|&i| vals[i].len() > 1),
-    };
-    // The product of the values, grouped by every parameter except `along`.
+        names.join(", ")
+    )))
+}
+
+/// The parameter the sequences run along: `along` if given, else the last
+/// one with several values.
+fn along_index(
+    item: &Node<'_>,
+    kind: &str,
+    names: &[&str],
+    along: Option<&str>,
+    vals: &[Vec<u32>],
+) -> Result<Option<usize>, SpecError> {
+    match along {
+        Some(a) => match names.iter().position(|n| *n == a) {
+            Some(i) => Ok(Some(i)),
+            None => Err(item.err(format!(
+                "`along: {a}` is not a parameter of `{kind}`; its parameters are {}",
+                names.join(", ")
+            ))),
+        },
+        None => Ok((0..names.len()).rev().find(|&i| vals[i].len() > 1)),
+    }
+}
+
+/// Every combination of the parameters' values, refused past 5,000,000.
+fn combinations(node: &Node<'_>, vals: &[Vec<u32>]) -> Result<Vec<Vec<u32>>, SpecError> {
     let product: f64 = vals.iter().map(|v| v.len() as f64).product();
     if product > 5e6 {
         return Err(node.err(format!(
@@ -356,36 +381,43 @@ fn parse_sides(
         )));
     }
     let mut combos: Vec<Vec<u32>> = vec![vec![]];
-    for v in &vals {
+    for v in vals {
         combos = combos
             .into_iter()
             .flat_map(|c| v.iter().map(move |&x| [c.clone(), vec![x]].concat()))
             .collect();
     }
+    Ok(combos)
+}
+
+/// Keeps the hexagons whose sides close; none is an error, some skipped a note.
+fn keep_closing(
+    item: &Node<'_>,
+    node: &Node<'_>,
+    vals: &[Vec<u32>],
+    combos: &mut Vec<Vec<u32>>,
+    notes: &mut Vec<Note>,
+) -> Result<(), SpecError> {
     let total = combos.len();
-    if kind == "hexagon" {
-        let single = total == 1;
-        combos.retain(|c| closes([c[0], c[1], c[2], c[3], c[4], c[5]]));
-        if combos.is_empty() {
-            let msg = "the sides do not close: an equiangular hexagon needs p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5 (report 000's Lemma 8)";
-            return Err(node.err(if single {
-                format!("{msg}; got {}", node_text(&vals))
-            } else {
-                format!("{msg}; no combination of these ranges does")
-            }));
-        }
-        if combos.len() < total {
-            notes.push(
-                Note::about(
-                    item.path(),
-                    "boards",
-                    "skipped side combinations that do not close",
-                )
-                .counting((total - combos.len()) as u64),
-            );
-        }
+    combos.retain(|c| closes([c[0], c[1], c[2], c[3], c[4], c[5]]));
+    if combos.is_empty() {
+        let msg = "the sides do not close: an equiangular hexagon needs p0 + p1 = p3 + p4 and p1 + p2 = p4 + p5 (report 000's Lemma 8)";
+        return Err(node.err(if total == 1 {
+            format!("{msg}; got {}", node_text(vals))
+        } else {
+            format!("{msg}; no combination of these ranges does")
+        }));
     }
-    push_sequences(kind, names, along_idx, combos, groups);
+    if combos.len() < total {
+        notes.push(
+            Note::about(
+                item.path(),
+                "boards",
+                "skipped side combinations that do not close",
+            )
+            .counting((total - combos.len()) as u64),
+        );
+    }
     Ok(())
 }
 

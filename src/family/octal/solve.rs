@@ -73,25 +73,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     let t0 = Instant::now();
     let (is_p, grundy, moves, method) = match play {
         Play::Normal => normal(&code, &heaps)?,
-        Play::Misere => {
-            let total: u64 = heaps.iter().sum();
-            if code.splits() && total > SPLIT_CAP || heaps.iter().any(|&h| h > 100_000) {
-                return Err(hn
-                    .err(format!(
-                        "misère play is searched over multisets of heaps: at most {SPLIT_CAP} tokens in all for a code that splits, heaps up to 100000 otherwise"
-                    ))
-                    .into());
-            }
-            let mut m = Misere::new(&code);
-            let is_p = m.is_p(&heaps);
-            let moves = m
-                .options(&heaps)
-                .into_iter()
-                .filter(|(_, _, next)| m.is_p(next))
-                .map(|(j, s, _)| (j, s))
-                .collect();
-            (is_p, None, moves, "search")
-        }
+        Play::Misere => misere(&code, &heaps, &hn)?,
     };
     let seconds = t0.elapsed().as_secs_f64();
     let position = |h: &[u64]| solved::map(json!({ "heaps": h }));
@@ -105,6 +87,59 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             ),
         })
         .collect();
+    let text = answer_text(&heaps, &code, play, is_p, grundy, &winning_moves);
+    let s = Solved {
+        family: "octal",
+        rule: rule_text(&code, play),
+        game: solved::map(json!({"code": code.text(), "play": play.as_str()})),
+        position: position(&heaps),
+        is_p,
+        grundy,
+        winning_moves,
+        method,
+        seconds,
+        details: solved::map(json!({"take_max": code.max_take(), "splits": code.splits()})),
+    };
+    Ok(Answer {
+        text,
+        json: s.json(),
+    })
+}
+
+/// Misère play: a search over multisets of heaps, refused past its caps.
+fn misere(
+    code: &Code,
+    heaps: &[u64],
+    hn: &Node<'_>,
+) -> anyhow::Result<(bool, Option<u64>, Moves, &'static str)> {
+    let total: u64 = heaps.iter().sum();
+    if code.splits() && total > SPLIT_CAP || heaps.iter().any(|&h| h > 100_000) {
+        return Err(hn
+            .err(format!(
+                "misère play is searched over multisets of heaps: at most {SPLIT_CAP} tokens in all for a code that splits, heaps up to 100000 otherwise"
+            ))
+            .into());
+    }
+    let mut m = Misere::new(code);
+    let is_p = m.is_p(heaps);
+    let moves = m
+        .options(heaps)
+        .into_iter()
+        .filter(|(_, _, next)| m.is_p(next))
+        .map(|(j, s, _)| (j, s))
+        .collect();
+    Ok((is_p, None, moves, "search"))
+}
+
+/// The answer's text: the position, its outcome and value, the winning moves.
+fn answer_text(
+    heaps: &[u64],
+    code: &Code,
+    play: Play,
+    is_p: bool,
+    grundy: Option<u64>,
+    winning_moves: &[WinningMove],
+) -> String {
     let mut text = format!(
         "position {:?}, code {}, {} play: {}",
         heaps,
@@ -128,22 +163,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             names.join(", ")
         }
     ));
-    let s = Solved {
-        family: "octal",
-        rule: rule_text(&code, play),
-        game: solved::map(json!({"code": code.text(), "play": play.as_str()})),
-        position: position(&heaps),
-        is_p,
-        grundy,
-        winning_moves,
-        method,
-        seconds,
-        details: solved::map(json!({"take_max": code.max_take(), "splits": code.splits()})),
-    };
-    Ok(Answer {
-        text,
-        json: s.json(),
-    })
+    text
 }
 
 type Moves = Vec<(usize, Split)>;
