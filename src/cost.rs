@@ -19,7 +19,8 @@ pub enum Kernel {
     Retrograde,
     /// Parity: positions × takes of its table.
     Parity,
-    /// Octal games: the kernel's values (heap sizes, × sizes when a move splits).
+    /// Octal games: the naive kernel's moves examined (a take per heap
+    /// size, and each way to split what is left).
     Octal,
     /// Lines, the chord solver: pieces looked up per board.
     ChordLookups,
@@ -72,7 +73,7 @@ impl Kernel {
             Kernel::Subtraction => "values",
             Kernel::Retrograde => "positions × moves",
             Kernel::Parity => "positions × takes",
-            Kernel::Octal => "values",
+            Kernel::Octal => "moves examined",
             Kernel::ChordLookups => "pieces looked up",
             Kernel::ChordValues => "pieces × 4 of boards valued",
             Kernel::ChordTable => "table cells × extent",

@@ -52,7 +52,22 @@ impl Case for OctalCase {
         seq.max(1).saturating_add(rows)
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(crate::cost::Kernel::Octal, self.cost())]
+        // The naive kernel's moves to the horizon (a proof may stop it
+        // sooner, which only solving tells; the sparse kernel, chosen from
+        // the first values, does less), and the rows' moves.
+        let h = match self.play {
+            Play::Misere => self.n_max() as usize,
+            Play::Normal if self.code.splits() => self.horizon.naive,
+            Play::Normal => self.horizon.naive.max(self.horizon.sparse),
+        };
+        let n_max = self.n_max() as usize;
+        let seq = super::kernel::naive_work(&self.code, h.max(n_max));
+        // Each row reads the moves of its heaps: on average those of a heap
+        // size up to the largest.
+        let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;
+        let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
+        let moves = rows.saturating_mul(per_heap * self.heaps as u64);
+        vec![(crate::cost::Kernel::Octal, seq.saturating_add(moves))]
     }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)

@@ -105,6 +105,27 @@ fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut S
     }
 }
 
+/// The moves the naive kernel examines computing `G(0..=n_max)`: per heap
+/// size `n`, one per take `1..=min(n, t)` ([`mark_simple`]), and for each
+/// splitting take `i` the `⌊(n − i)/2⌋` ways to split what is left; the
+/// cost model's unit of the octal kernel.
+pub fn naive_work(code: &Code, n_max: usize) -> u64 {
+    let (l, t) = (n_max as u64, code.max_take() as u64);
+    let simple = if l >= t {
+        t * (t + 1) / 2 + (l - t) * t
+    } else {
+        l * (l + 1) / 2
+    };
+    // Σ_{m=0..=M} ⌊m/2⌋ = ⌊M²/4⌋, with M = n_max − i.
+    let splits: u64 = code
+        .split_takes()
+        .iter()
+        .filter(|&&i| i as u64 <= l)
+        .map(|&i| (l - i as u64).saturating_mul(l - i as u64) / 4)
+        .fold(0, u64::saturating_add);
+    simple.saturating_add(splits)
+}
+
 /// The naive kernel: `G(0..=n_max)`. Returns `None` when cancelled.
 pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>> {
     let mut g = Vec::with_capacity(n_max + 1);

@@ -546,3 +546,28 @@ fn sparse_0_16_finds_the_period_of_gangolli_and_plambeck() {
     assert_eq!((p.period, p.preperiod), (149_459, 105_351));
     assert_eq!(seq.values.len(), 524_289);
 }
+
+/// The naive kernel's moves counted one by one, as its loops examine them
+/// (a take of `i ≤ n` per size, then each split `a + b = n − i`, `1 ≤ a ≤ b`),
+/// against the closed form the cost model prices.
+#[test]
+fn naive_work_counts_the_moves_the_kernel_examines() {
+    for text in ["0.77", "0.137", "4.07", "0.16", "0.33", "0.1", "4.7"] {
+        let c = Code::parse(text).unwrap();
+        for n_max in [0, 1, 2, 3, 5, 17, 100] {
+            let mut count = 0u64;
+            for n in 0..=n_max {
+                count += (1..c.digits().len()).filter(|&i| i <= n).count() as u64;
+                for i in c.split_takes() {
+                    if n >= i + 2 {
+                        count += ((n - i) / 2) as u64;
+                    }
+                }
+            }
+            assert_eq!(kernel::naive_work(&c, n_max), count, "{text} to {n_max}");
+        }
+    }
+    // By hand: 0.77 to n = 5: takes 0+1+2+2+2+2 = 9; splits after taking 1
+    // (n = 3, 4, 5: 1 + 1 + 2) and after taking 2 (n = 4, 5: 1 + 1): 15.
+    assert_eq!(kernel::naive_work(&Code::parse("0.77").unwrap(), 5), 15);
+}

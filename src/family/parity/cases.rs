@@ -26,15 +26,20 @@ impl ParityCase {
         self.horizon.max(solver::default_horizon(self.take.takes()))
     }
     /// Memory with the table computed to `len` pile sizes: three bytes a
-    /// size, and the outcome rows.
+    /// size (its rows are the chunk's tables, which the guard counts from
+    /// [`Case::rows`]).
     fn memory_to(&self, len: usize) -> u64 {
-        (len as u64 + 1)
-            .saturating_mul(3)
-            .saturating_add(if self.outcome {
-                (self.rs.len() as u64).saturating_mul(4 * 60)
-            } else {
-                0
-            })
+        (len as u64 + 1).saturating_mul(3)
+    }
+    /// Rows of `outcome`: per pile size, the two hand parities its total
+    /// parity allows ([`Solution::hands`]), once per mover (both sides of
+    /// `sides`, the mover alone of `odd_wins`).
+    fn outcome_rows(&self) -> u64 {
+        let movers = match self.variant {
+            Variant::Sides => 2,
+            Variant::OddWins => 1,
+        };
+        (self.rs.len() as u64).saturating_mul(2 * movers)
     }
 }
 
@@ -80,7 +85,7 @@ impl Case for ParityCase {
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];
         if self.outcome {
-            r.push((datasets::OUTCOME.name, self.rs.len() as u64 * 4));
+            r.push((datasets::OUTCOME.name, self.outcome_rows()));
         }
         r
     }

@@ -830,3 +830,23 @@ fn explain_lists_every_take_and_who_wins() {
     );
     assert_eq!(why(&row("sides", "bogus", 1, 1, 0, "odd")), None);
 }
+
+/// The rows a case states for the memory and output estimates are the rows
+/// it writes: per pile size two hand parities (the total's parity fixes
+/// a + b's), times two movers for `sides` and one for `odd_wins`.
+#[test]
+fn stated_outcome_rows_are_the_rows_written() {
+    for (variant, per_r) in [("sides", 4), ("odd_wins", 2)] {
+        let yaml = format!("variant: {variant}\nk: 3\nr: 0..9\n");
+        let plan = plan_yaml(&yaml).unwrap();
+        let stated: u64 = plan.cases[0]
+            .rows()
+            .iter()
+            .filter(|(d, _)| *d == "outcome")
+            .map(|(_, n)| n)
+            .sum();
+        assert_eq!(stated, 10 * per_r);
+        let out = run_yaml(&yaml);
+        assert_eq!(dataset(&out, "outcome").rows() as u64, 10 * per_r);
+    }
+}
