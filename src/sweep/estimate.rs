@@ -39,8 +39,9 @@ pub struct SweepEstimate {
     /// What writing costs a process beyond its tables (measured: the first
     /// part it writes).
     pub writer_bytes: u64,
-    /// What the process holds already (its resident peak so far: the
-    /// program, the specs), to which the sweep's peak adds.
+    /// What the process holds already (resident now: the program, the
+    /// specs, what the allocator kept of earlier sweeps; not their peak,
+    /// which they freed), to which the sweep's peak adds.
     pub base_bytes: u64,
     /// Bytes of the kept datasets' rows, before compression.
     pub output_bytes: u64,
@@ -101,7 +102,7 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         case_secs,
         writer_bytes: rates.overhead.writer_bytes,
         memory,
-        base_bytes: super::manifest::peak_memory().unwrap_or(0),
+        base_bytes: super::manifest::resident_memory().unwrap_or(0),
         output_bytes,
         dominant,
         unbounded,

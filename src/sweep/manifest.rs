@@ -12,6 +12,12 @@ use super::phases::Phases;
 use crate::spec::Experiment;
 use crate::store::write_atomic;
 
+/// Resident memory of this process now, in bytes (Linux), if known: what it
+/// holds, where [`peak_memory`] keeps the high-water mark of sweeps done.
+pub fn resident_memory() -> Option<u64> {
+    crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmRSS")?)
+}
+
 /// Peak resident memory of this process so far, in bytes (Linux), if known.
 pub fn peak_memory() -> Option<u64> {
     crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmHWM")?)
@@ -96,4 +102,19 @@ pub fn record_phases(exp_dir: &Path, shard: Option<(usize, usize)>, phases: &Pha
         .map_err(|e| anyhow::anyhow!("{}: not a manifest: {e}", path.display()))?;
     manifest["phases"] = phases.json();
     write_atomic(&path, serde_json::to_string_pretty(&manifest)?.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    /// What the process holds now is at most its high-water mark, and grows
+    /// by a buffer it holds (Linux: both fields are in /proc/self/status).
+    #[test]
+    fn resident_memory_is_what_is_held_now() {
+        let before = super::resident_memory().expect("VmRSS");
+        let held = vec![1u8; 64 << 20];
+        let now = super::resident_memory().expect("VmRSS");
+        assert!(now >= before + (16 << 20), "{before} -> {now}");
+        assert!(now <= super::peak_memory().expect("VmHWM"));
+        drop(std::hint::black_box(held));
+    }
 }
