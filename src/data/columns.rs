@@ -488,6 +488,10 @@ enum FieldVec {
     /// The same value for every struct; the vector of them only when a
     /// reader asks for a slice.
     Same(i64, std::sync::OnceLock<Vec<i64>>),
+    /// Each row's values count up by one from the row's first (one value
+    /// per row, any for an empty row); the vector of every value only when
+    /// a reader asks for a slice.
+    Counting(Vec<i64>, std::sync::OnceLock<Vec<i64>>),
 }
 
 /// A field of a [`StructListVec`] as stored: what writers encode.
@@ -497,6 +501,9 @@ pub enum FieldItems<'a> {
     Items(&'a [i64]),
     /// The same value for every struct.
     Same(i64),
+    /// Each row's values count up by one from the row's first: one value
+    /// per row.
+    Counting(&'a [i64]),
 }
 
 impl StructListVec {
@@ -538,6 +545,10 @@ impl StructListVec {
                     FieldVec::Items(v)
                 }
                 StructField::Same(x) => FieldVec::Same(x, Default::default()),
+                StructField::Counting(firsts) => {
+                    assert_eq!(firsts.len() + 1, offsets.len(), "one first value per row");
+                    FieldVec::Counting(firsts, Default::default())
+                }
             })
             .collect();
         StructListVec {
@@ -553,13 +564,14 @@ impl StructListVec {
     /// Field `f` as a vector of one value per struct, from now on.
     fn items_mut(&mut self, f: usize) -> &mut Vec<i64> {
         let n = self.items();
-        let v = &mut self.values[f];
-        if let FieldVec::Same(x, _) = v {
-            *v = FieldVec::Items(vec![*x; n]);
+        match &self.values[f] {
+            FieldVec::Same(x, _) => self.values[f] = FieldVec::Items(vec![*x; n]),
+            FieldVec::Counting(..) => self.values[f] = FieldVec::Items(self.all(f).to_vec()),
+            FieldVec::Items(_) => {}
         }
-        match v {
+        match &mut self.values[f] {
             FieldVec::Items(items) => items,
-            FieldVec::Same(..) => unreachable!("made a vector above"),
+            _ => unreachable!("made a vector above"),
         }
     }
     /// Appends one struct to the row being built (its fields in order).
@@ -569,7 +581,7 @@ impl StructListVec {
         for (f, &x) in item.iter().enumerate() {
             match &mut self.values[f] {
                 FieldVec::Items(v) => v.push(x),
-                FieldVec::Same(..) => self.items_mut(f).push(x),
+                _ => self.items_mut(f).push(x),
             }
         }
     }
@@ -579,10 +591,16 @@ impl StructListVec {
         // A push makes every field a vector: with none, nothing was pushed.
         let end = self.values.iter().find_map(|v| match v {
             FieldVec::Items(v) => Some(v.len()),
-            FieldVec::Same(..) => None,
+            _ => None,
         });
         let end = end.unwrap_or_else(|| self.items());
         self.offsets.push(end);
+        for v in &mut self.values {
+            // An empty row counts from anything.
+            if let FieldVec::Counting(firsts, _) = v {
+                firsts.push(0);
+            }
+        }
     }
     /// Number of structs in row `i`.
     pub fn row_len(&self, i: usize) -> usize {
@@ -594,6 +612,13 @@ impl StructListVec {
         match &self.values[f] {
             FieldVec::Items(v) => v,
             FieldVec::Same(x, cache) => cache.get_or_init(|| vec![*x; self.items()]),
+            FieldVec::Counting(firsts, cache) => cache.get_or_init(|| {
+                let mut v = Vec::with_capacity(self.items());
+                for (w, &a) in self.offsets.windows(2).zip(firsts) {
+                    v.extend((0..(w[1] - w[0]) as i64).map(|k| a + k));
+                }
+                v
+            }),
         }
     }
     /// Field `f` of the structs of row `i`.
@@ -612,6 +637,7 @@ impl StructListVec {
             .map(|v| match v {
                 FieldVec::Items(v) => v[at],
                 FieldVec::Same(x, _) => *x,
+                FieldVec::Counting(firsts, _) => firsts[i] + k as i64,
             })
             .collect()
     }
@@ -632,6 +658,7 @@ impl StructListVec {
         match &self.values[f] {
             FieldVec::Items(v) => FieldItems::Items(v),
             FieldVec::Same(x, _) => FieldItems::Same(*x),
+            FieldVec::Counting(firsts, _) => FieldItems::Counting(firsts),
         }
     }
     /// Every value of each field, one per struct, for writers that need them.
@@ -643,13 +670,21 @@ impl StructListVec {
         for f in 0..self.values.len() {
             match (&self.values[f], &other.values[f]) {
                 (FieldVec::Same(a, _), FieldVec::Same(b, _)) if a == b => {}
+                (FieldVec::Counting(..), FieldVec::Counting(b, _)) => {
+                    if let FieldVec::Counting(a, _) = &mut self.values[f] {
+                        a.extend_from_slice(b);
+                    }
+                }
                 _ => {
                     let more = other.all(f);
                     self.items_mut(f).extend_from_slice(more);
                 }
             }
-            if let FieldVec::Same(_, cache) = &mut self.values[f] {
-                cache.take();
+            match &mut self.values[f] {
+                FieldVec::Same(_, cache) | FieldVec::Counting(_, cache) => {
+                    cache.take();
+                }
+                FieldVec::Items(_) => {}
             }
         }
         self.offsets
@@ -674,6 +709,9 @@ pub enum StructField {
     Items(Vec<i64>),
     /// The same value for every struct.
     Same(i64),
+    /// Each row's values count up by one from the row's first: one value
+    /// per row (any for an empty row).
+    Counting(Vec<i64>),
 }
 
 impl PartialEq for StructListVec {
@@ -684,6 +722,7 @@ impl PartialEq for StructListVec {
             (FieldVec::Items(a), FieldVec::Items(b)) => a == b,
             (FieldVec::Same(x, _), FieldVec::Items(v))
             | (FieldVec::Items(v), FieldVec::Same(x, _)) => v.iter().all(|y| y == x),
+            _ => self.all(f) == other.all(f),
         };
         self.fields == other.fields
             && self.offsets == other.offsets
@@ -841,6 +880,40 @@ mod tests {
             (c.len(), c.row_len(1), c.stored(0)),
             (2, 0, FieldItems::Same(1))
         );
+    }
+
+    /// A field stored as each row's first value, counting up by one, reads,
+    /// compares and appends as the values stored one per struct.
+    #[test]
+    fn struct_fields_counting_up() {
+        static F: &[&str] = &["heap", "take"];
+        let counting = |offsets: Vec<usize>, firsts: Vec<i64>| {
+            let fields = vec![StructField::Same(1), StructField::Counting(firsts)];
+            StructListVec::from_fields(F, offsets, fields)
+        };
+        // Rows [4, 5, 6], [], [-2].
+        let mut a = counting(vec![0, 3, 3, 4], vec![4, 99, -2]);
+        let mut b =
+            StructListVec::from_parts(F, vec![0, 3, 3, 4], vec![vec![1; 4], vec![4, 5, 6, -2]]);
+        assert_eq!(a, b);
+        assert_eq!(a.stored(1), FieldItems::Counting(&[4, 99, -2]));
+        assert_eq!(a.field(0, 1), &[4, 5, 6]);
+        assert_eq!(a.item(2, 0), vec![1, -2]);
+        assert_eq!(a.columns()[1], &[4, 5, 6, -2][..]);
+        assert_ne!(a, counting(vec![0, 3, 3, 4], vec![4, 99, -1]));
+        // Counting rows appended stay counting; an empty row counts too.
+        a.extend_from(&counting(vec![0, 2], vec![7]));
+        a.end_row();
+        assert_eq!(a.stored(1), FieldItems::Counting(&[4, 99, -2, 7, 0]));
+        assert_eq!(a.field(3, 1), &[7, 8]);
+        b.extend_from(&counting(vec![0, 2], vec![7]));
+        b.end_row();
+        assert_eq!(a, b);
+        // A pushed struct stores the field one value per struct.
+        a.push_item(&[1, 3]);
+        a.end_row();
+        assert_eq!(a.stored(1), FieldItems::Items(&[4, 5, 6, -2, 7, 8, 3]));
+        assert_eq!(a.take_rows(&[5, 0]).field(1, 1), &[4, 5, 6]);
     }
 
     #[test]

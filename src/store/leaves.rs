@@ -20,10 +20,13 @@ use crate::data::{Dtype, EnumVec, FieldItems, Values};
 /// Rows `.1` of a table's column `.0`.
 pub(super) type Segment<'a> = (&'a Values, Range<usize>);
 
-/// A segment's integers: a slice of them, or one value `.1` times.
+/// A segment's integers: a slice of them, one value `.1` times, or rows
+/// (item offsets `.1`, rows + 1 of them) each counting up by one from its
+/// first value (`.0`, one per row).
 enum Piece<'a> {
     Slice(Cow<'a, [i64]>),
     Same(i64, usize),
+    Counting(&'a [i64], &'a [usize]),
 }
 
 impl Piece<'_> {
@@ -31,13 +34,24 @@ impl Piece<'_> {
         match self {
             Piece::Slice(x) => x.len(),
             Piece::Same(_, n) => *n,
+            Piece::Counting(_, o) => o[o.len() - 1] - o[0],
         }
     }
     /// Is every value the same? (A slice: whole blocks compared without
     /// early exit, vectorized, then the rest.)
     fn constant(&self) -> bool {
-        let Piece::Slice(x) = self else {
-            return true;
+        let x = match self {
+            Piece::Slice(x) => x,
+            Piece::Same(..) => return true,
+            // Counting rows: constant when no row holds two values (told
+            // by their lengths) and the rows with one agree.
+            Piece::Counting(firsts, o) => {
+                let mut ones = o.windows(2).zip(*firsts).filter(|(w, _)| w[1] > w[0]);
+                let Some((w, &a)) = ones.next() else {
+                    return true;
+                };
+                return w[1] - w[0] == 1 && ones.all(|(w, &b)| w[1] - w[0] == 1 && b == a);
+            }
         };
         let blocks = x.chunks_exact(64);
         let rest = blocks.remainder();
@@ -50,6 +64,11 @@ impl Piece<'_> {
         match self {
             Piece::Slice(x) => x.first().copied(),
             Piece::Same(v, n) => (*n > 0).then_some(*v),
+            Piece::Counting(firsts, o) => o
+                .windows(2)
+                .zip(*firsts)
+                .find(|(w, _)| w[1] > w[0])
+                .map(|(_, &a)| a),
         }
     }
 }
@@ -124,6 +143,11 @@ fn keys_or_delta<'a>(pieces: &[Piece], values: usize) -> ValueEnc<'a> {
             match p {
                 Piece::Slice(x) => d.extend(x),
                 Piece::Same(v, n) => d.extend_same(*v, *n),
+                Piece::Counting(firsts, o) => {
+                    for (w, &a) in o.windows(2).zip(*firsts) {
+                        d.extend_counting(a, w[1] - w[0]);
+                    }
+                }
             }
         }
         ValueEnc::Delta(d)
@@ -266,6 +290,9 @@ fn list_items<'a>(segs: &[Segment<'a>], leaf: usize) -> Vec<Piece<'a>> {
                 pieces.push(match s.stored(leaf) {
                     FieldItems::Items(x) => Piece::Slice(Cow::Borrowed(&x[o[r.start]..o[r.end]])),
                     FieldItems::Same(x) => Piece::Same(x, o[r.end] - o[r.start]),
+                    FieldItems::Counting(firsts) => {
+                        Piece::Counting(&firsts[r.clone()], &o[r.start..=r.end])
+                    }
                 });
             }
             _ => {}

@@ -614,6 +614,7 @@ mod tests {
     /// null rows, values of every sign and size; in odd tables, a field of
     /// the structs stored as one value.
     fn table(t: i64, n: usize) -> Table {
+        let m = n as i64;
         let mut d = DictVec::default();
         let mut e = EnumVec::new(VOCAB, n);
         let mut l = IntListVec::default();
@@ -641,12 +642,16 @@ mod tests {
             txt.push(&format!("row {i}"));
         }
         if t % 2 == 1 {
-            // The heap field stored once (as one-heap moves are).
-            let takes = StructField::Items(s.columns()[1].to_vec());
+            // The heap field stored once (as one-heap moves are); in every
+            // other such table, each row's takes counting up by one from
+            // a first take (as interval rules' are).
+            let takes = match t % 4 {
+                3 => StructField::Counting((0..m).map(|i| (i * 37) % 301 - 150).collect()),
+                _ => StructField::Items(s.columns()[1].to_vec()),
+            };
             let fields = vec![StructField::Same(1), takes];
             s = StructListVec::from_fields(FIELDS, s.offsets().to_vec(), fields);
         }
-        let m = n as i64;
         Table::new()
             .with("k", Values::Dict(d))
             .with("c", Values::Int(vec![t * 1_000_003 - 5; n]))
@@ -736,7 +741,12 @@ mod tests {
         // A table across a row group boundary, small ones around it; then
         // many one-row tables (constants that are not runs).
         let cases: [Vec<Table>; 2] = [
-            vec![table(0, 5), table(1, ROW_GROUP_ROWS + 9_000), table(2, 3)],
+            vec![
+                table(0, 5),
+                table(1, ROW_GROUP_ROWS + 9_000),
+                table(3, 50_000),
+                table(2, 3),
+            ],
             (0..300).map(|t| table(t, 1 + (t as usize % 2))).collect(),
         ];
         for (k, tables) in cases.iter().enumerate() {
@@ -760,7 +770,7 @@ mod tests {
     fn statistics_and_row_groups_as_the_crate_writes_them() {
         use parquet::file::reader::{FileReader, SerializedFileReader};
         let dir = tempfile::tempdir().unwrap();
-        let tables = vec![table(1, 70_000), table(2, 70_000)];
+        let tables = vec![table(1, 70_000), table(3, 70_000), table(2, 70_000)];
         let (ours, theirs) = (dir.path().join("a.parquet"), dir.path().join("b.parquet"));
         write_part(&ours, &TEST, ("x", "s"), tables.clone()).unwrap();
         write_with_arrow_writer(&theirs, &tables);

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::datasets::{LATTICES, LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
 use super::lattices::{self, LatticeRows};
-use super::one_heap::OneHeap;
+use super::one_heap::{OneHeap, Wins};
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
 use crate::data::{
@@ -294,6 +294,62 @@ impl MoveRows {
     }
 }
 
+/// The winning takes of one heap's positions, row by row: each row's first
+/// take while every row counts up by one (as interval rules' do), else
+/// every take.
+struct TakeRows {
+    offsets: Vec<usize>,
+    firsts: Vec<i64>,
+    takes: Option<Vec<i64>>,
+}
+
+impl TakeRows {
+    fn new(rows: usize) -> TakeRows {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        TakeRows {
+            offsets,
+            firsts: Vec::with_capacity(rows),
+            takes: None,
+        }
+    }
+    fn push(&mut self, wins: Wins) {
+        let end = *self.offsets.last().unwrap();
+        let counting = match wins {
+            Wins::Counting(a, k) => Some((a, k)),
+            Wins::Takes(t) => match (t.first(), t.last()) {
+                (Some(&a), Some(&b)) if (b - a) as usize + 1 == t.len() => Some((a, t.len())),
+                (None, _) => Some((0, 0)),
+                _ => None,
+            },
+        };
+        if let (None, Some((a, k))) = (&self.takes, counting) {
+            self.firsts.push(a as i64);
+            self.offsets.push(end + k);
+            return;
+        }
+        let takes = self.takes.get_or_insert_with(|| {
+            let mut v = Vec::with_capacity(end * 2);
+            for (w, &a) in self.offsets.windows(2).zip(&self.firsts) {
+                v.extend((0..(w[1] - w[0]) as i64).map(|k| a + k));
+            }
+            v
+        });
+        match wins {
+            Wins::Counting(a, k) => takes.extend((0..k as i64).map(|j| a as i64 + j)),
+            Wins::Takes(t) => takes.extend(t.iter().map(|&s| s as i64)),
+        }
+        self.offsets.push(takes.len());
+    }
+    fn finish(self) -> (Vec<usize>, StructField) {
+        let field = match self.takes {
+            Some(t) => StructField::Items(t),
+            None => StructField::Counting(self.firsts),
+        };
+        (self.offsets, field)
+    }
+}
+
 impl TakeCase {
     fn solve_one(&self, ctx: &CaseCtx<'_>) -> Output {
         let one = OneHeap::solve_proving(&self.rule, self.horizon, self.proof_cap, ctx.progress);
@@ -310,16 +366,14 @@ impl TakeCase {
         let ns = &self.sizes[0];
         let rows = ns.len();
         let mut outcome = EnumVec::new(OUTCOMES, rows);
-        let mut offsets = Vec::with_capacity(rows + 1);
-        offsets.push(0);
-        let mut takes: Vec<i64> = Vec::with_capacity(rows * 4);
+        let mut takes = TakeRows::new(rows);
         one.winning_takes_each(ns.iter().map(|&n| n as usize), |n, wins| {
             outcome.push(outcome_code(one.is_p[n]));
-            takes.extend(wins.iter().map(|&s| s as i64));
-            offsets.push(takes.len());
+            takes.push(wins);
         });
         // One heap: every move is on heap 1.
-        let fields = vec![StructField::Same(1), StructField::Items(takes)];
+        let (offsets, takes) = takes.finish();
+        let fields = vec![StructField::Same(1), takes];
         let moves = StructListVec::from_fields(MOVE_FIELDS, offsets, fields);
         let grundy = match &one.grundy {
             Some(g) => Values::Int(ns.iter().map(|&n| g.get(n as usize) as i64).collect()),

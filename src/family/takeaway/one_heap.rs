@@ -30,6 +30,16 @@ pub struct OneHeap {
     pub horizon: usize,
 }
 
+/// The winning takes from one heap size: `.1` takes counting up by one
+/// from `.0` (in ascending order, as every list of takes), or a list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Wins<'a> {
+    /// `first, first + 1, …`, `len` of them.
+    Counting(u32, usize),
+    /// The takes, ascending.
+    Takes(&'a [u32]),
+}
+
 /// The default cap of [`OneHeap::solve_proving`]: heap sizes computed at most
 /// while looking for the proof window of a period.
 pub const PROOF_CAP: usize = 10_000_000;
@@ -147,11 +157,14 @@ impl OneHeap {
     /// The winning takes from each heap size of `ns` with no last take, in
     /// ascending order, as `f(n, takes)`: [`Self::winning_takes`] with the
     /// look-ups of one size started where the previous size's ended, so a
-    /// run of ascending sizes costs no search (any order is answered).
+    /// run of ascending sizes costs no search (any order is answered). Takes
+    /// that count up by one are told as such when that is known without
+    /// listing them (an interval of takes, whose P-positions in reach are
+    /// consecutive).
     pub fn winning_takes_each(
         &self,
         ns: impl Iterator<Item = usize>,
-        mut f: impl FnMut(usize, &[u32]),
+        mut f: impl FnMut(usize, Wins),
     ) {
         let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
         let (mut z, mut e, mut s, mut prev) = (0, 0, 0, 0);
@@ -172,9 +185,32 @@ impl OneHeap {
                 .iter()
                 .take_while(|&&(t, _)| t < n as u64)
                 .count();
-            self.winning_takes_from(n, None, (z, e, s), &mut out);
-            f(n, &out);
+            match self.counting_takes(n, (z, e, s)) {
+                Some((first, len)) => f(n, Wins::Counting(first, len)),
+                None => {
+                    self.winning_takes_from(n, None, (z, e, s), &mut out);
+                    f(n, Wins::Takes(&out));
+                }
+            }
         }
+    }
+
+    /// [`Self::winning_takes_from`] with no last take, as `(first, len)`,
+    /// when the takes are an interval and the Grundy zeros in reach
+    /// (`z..e`) are consecutive: then every one is reached by a take, and
+    /// the takes count up from `n` minus the last of them.
+    fn counting_takes(&self, n: usize, (z, e, s): (usize, usize, usize)) -> Option<(u32, usize)> {
+        let (smin, smax) = (self.takes[0] as usize, *self.takes.last().unwrap() as usize);
+        if self.joint.is_some() || self.single.get(s).is_some_and(|&(t, _)| t == n as u64) {
+            return None;
+        }
+        if n < smin || e <= z {
+            return Some((0, 0));
+        }
+        let zs = &self.zeros[z..e];
+        let (lo, hi) = (zs[0] as usize, zs[zs.len() - 1] as usize);
+        let interval = smax - smin + 1 == self.takes.len();
+        (interval && hi - lo + 1 == zs.len()).then(|| ((n - hi) as u32, zs.len()))
     }
 
     /// The winning takes from `n`, given where the candidates are: `z..e`,
