@@ -494,6 +494,17 @@ enum FieldVec {
     Counting(Vec<i64>, std::sync::OnceLock<Vec<i64>>),
 }
 
+/// The values of rows that each count up by one from their first value
+/// (`firsts`, one per row; `offsets`, rows + 1 of them): `a, a + 1, …` for
+/// each row, all rows in order.
+pub fn counting_items(offsets: &[usize], firsts: &[i64]) -> Vec<i64> {
+    let mut v = Vec::with_capacity(offsets.last().map_or(0, |&e| e - offsets[0]));
+    for (w, &a) in offsets.windows(2).zip(firsts) {
+        v.extend((0..(w[1] - w[0]) as i64).map(|k| a + k));
+    }
+    v
+}
+
 /// A field of a [`StructListVec`] as stored: what writers encode.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FieldItems<'a> {
@@ -566,7 +577,11 @@ impl StructListVec {
         let n = self.items();
         match &self.values[f] {
             FieldVec::Same(x, _) => self.values[f] = FieldVec::Items(vec![*x; n]),
-            FieldVec::Counting(..) => self.values[f] = FieldVec::Items(self.all(f).to_vec()),
+            FieldVec::Counting(firsts, cache) => {
+                let cached = cache.get().cloned();
+                let items = cached.unwrap_or_else(|| counting_items(&self.offsets, firsts));
+                self.values[f] = FieldVec::Items(items);
+            }
             FieldVec::Items(_) => {}
         }
         match &mut self.values[f] {
@@ -612,13 +627,9 @@ impl StructListVec {
         match &self.values[f] {
             FieldVec::Items(v) => v,
             FieldVec::Same(x, cache) => cache.get_or_init(|| vec![*x; self.items()]),
-            FieldVec::Counting(firsts, cache) => cache.get_or_init(|| {
-                let mut v = Vec::with_capacity(self.items());
-                for (w, &a) in self.offsets.windows(2).zip(firsts) {
-                    v.extend((0..(w[1] - w[0]) as i64).map(|k| a + k));
-                }
-                v
-            }),
+            FieldVec::Counting(firsts, cache) => {
+                cache.get_or_init(|| counting_items(&self.offsets, firsts))
+            }
         }
     }
     /// Field `f` of the structs of row `i`.

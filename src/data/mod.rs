@@ -8,6 +8,7 @@ pub mod table;
 
 pub use columns::{
     DictVec, EnumVec, FieldItems, IntListVec, StrListVec, StrVec, StructField, StructListVec,
+    counting_items,
 };
 pub use schema::{
     Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name,

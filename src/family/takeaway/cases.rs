@@ -9,7 +9,7 @@ use super::one_heap::{OneHeap, Wins};
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
 use crate::data::{
-    DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values,
+    DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values, counting_items,
 };
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, outcome_code};
@@ -328,13 +328,9 @@ impl TakeRows {
             self.offsets.push(end + k);
             return;
         }
-        let takes = self.takes.get_or_insert_with(|| {
-            let mut v = Vec::with_capacity(end * 2);
-            for (w, &a) in self.offsets.windows(2).zip(&self.firsts) {
-                v.extend((0..(w[1] - w[0]) as i64).map(|k| a + k));
-            }
-            v
-        });
+        let takes = self
+            .takes
+            .get_or_insert_with(|| counting_items(&self.offsets, &self.firsts));
         match wins {
             Wins::Counting(a, k) => takes.extend((0..k as i64).map(|j| a as i64 + j)),
             Wins::Takes(t) => takes.extend(t.iter().map(|&s| s as i64)),
