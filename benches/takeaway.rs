@@ -3,7 +3,8 @@
 //! ns/value), and the interval kernel for a wide S = {1..140}.
 //!
 //! `cargo bench --bench takeaway`; criterion reports time per sequence, i.e.
-//! ns/value × 10^8 (so 100 ms = 1 ns/value).
+//! ns/value × 10^8 (so 100 ms = 1 ns/value). And the joint codes of the
+//! no-repeat rule, S = {1..134}, to 10^7 heap sizes.
 //!
 //! Also the per-position rows of 16 interval rules on N = 0..10,000 (~160,000
 //! rows, ~2 million winning moves, as the 10k sweep's rules average): built
@@ -13,8 +14,9 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use nimlab::data::{Dataset, Table};
-use nimlab::family::takeaway::solver::{grundy_sequence, interval_sequence};
+use nimlab::family::takeaway::solver::{Joint, grundy_sequence, interval_sequence};
 use nimlab::family::{CaseCtx, by_name};
+use nimlab::game::Play;
 use nimlab::params::{Node, parse_yaml};
 use nimlab::store::parquet::write_part;
 
@@ -31,6 +33,23 @@ fn kernels(c: &mut Criterion) {
     });
     g.bench_function("S={1..140} (interval kernel)", |b| {
         b.iter(|| black_box(interval_sequence(1, 140, N)))
+    });
+    g.finish();
+    // The no-repeat rule, one heap, normal play: the joint codes of
+    // S = {1..134} to 10^7 (report 004's longest proof search).
+    let mut g = c.benchmark_group("no_repeat_1e7");
+    g.sample_size(10);
+    let takes: Vec<u32> = (1..=134).collect();
+    g.bench_function("S={1..134}", |b| {
+        b.iter(|| {
+            black_box(Joint::solve(
+                &[10_000_000],
+                black_box(&takes),
+                Play::Normal,
+                true,
+                &|_| {},
+            ))
+        })
     });
     g.finish();
 }

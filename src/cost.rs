@@ -15,6 +15,9 @@ pub enum Kernel {
     /// Takeaway, one heap: the subtraction kernel's values (heap sizes ×
     /// takes where a value needs them).
     Subtraction,
+    /// Takeaway, one heap, normal play with the no-repeat rule: heap sizes
+    /// (each costs about the same, whatever the take set).
+    NoRepeat,
     /// Takeaway, several heaps: the retrograde kernel's positions × moves.
     Retrograde,
     /// Parity: positions × takes of its table.
@@ -40,8 +43,9 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 10] = [
+    pub const ALL: [Kernel; 11] = [
         Kernel::Subtraction,
+        Kernel::NoRepeat,
         Kernel::Retrograde,
         Kernel::Parity,
         Kernel::Octal,
@@ -56,6 +60,7 @@ impl Kernel {
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Subtraction => "subtraction",
+            Kernel::NoRepeat => "no-repeat",
             Kernel::Retrograde => "retrograde",
             Kernel::Parity => "parity",
             Kernel::Octal => "octal",
@@ -71,6 +76,7 @@ impl Kernel {
     pub fn unit(self) -> &'static str {
         match self {
             Kernel::Subtraction => "values",
+            Kernel::NoRepeat => "heap sizes",
             Kernel::Retrograde => "positions × moves",
             Kernel::Parity => "positions × takes",
             Kernel::Octal => "moves examined",

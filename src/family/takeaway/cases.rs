@@ -8,11 +8,12 @@ use super::lattices::{self, LatticeRows};
 use super::one_heap::{OneHeap, Wins};
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
+use crate::cost::Kernel;
 use crate::data::{
     DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values, counting_items,
 };
 use crate::family::{Case, CaseCtx, Output};
-use crate::game::{OUTCOMES, PLAYS, outcome_code};
+use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::lattice::Grid;
 use crate::period::{self, Period, PeriodRows};
 
@@ -102,7 +103,10 @@ impl TakeCase {
     fn cost_to(&self, len: usize) -> u64 {
         let k = self.rule.take.takes(self.horizon.min(64)).len() as u64;
         if self.sizes.len() == 1 {
-            let per = if self.rule.has_grundy_values() { 1 } else { k };
+            let per = match self.one_heap_kernel() {
+                Kernel::Subtraction if !self.rule.has_grundy_values() => k,
+                _ => 1,
+            };
             (len as u64)
                 .saturating_mul(per)
                 .saturating_add(self.sizes[0].len() as u64 * 4)
@@ -111,6 +115,17 @@ impl TakeCase {
             states
                 .saturating_mul(k * self.sizes.len() as u64 / 2)
                 .saturating_add(states)
+        }
+    }
+    /// The kernel that solves a one-heap sequence: the no-repeat pass for
+    /// normal play with the no-repeat rule, otherwise the subtraction kernel
+    /// (a Grundy value per heap size, or a scan of the takes of each heap
+    /// size in misère play).
+    fn one_heap_kernel(&self) -> Kernel {
+        if self.rule.no_repeat && self.rule.play == Play::Normal {
+            Kernel::NoRepeat
+        } else {
+            Kernel::Subtraction
         }
     }
     /// Memory with one heap's sequences computed to `len` heap sizes.
@@ -199,9 +214,8 @@ impl Case for TakeCase {
         self.cost_to(self.horizon)
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        use crate::cost::Kernel;
         let kernel = match self.sizes.len() {
-            1 => Kernel::Subtraction,
+            1 => self.one_heap_kernel(),
             _ => Kernel::Retrograde,
         };
         vec![(kernel, self.cost())]
@@ -218,7 +232,7 @@ impl Case for TakeCase {
             .iter()
             .map(|&len| self.cost_to(len) - rows)
             .fold(rows, u64::saturating_add);
-        vec![(crate::cost::Kernel::Subtraction, work)]
+        vec![(self.one_heap_kernel(), work)]
     }
     fn unbounded(&self) -> Option<String> {
         (self.sizes.len() == 1 && self.longest() > self.horizon).then(|| {

@@ -196,6 +196,16 @@ impl Family for Takeaway {
                 },
             },
             Probe {
+                kernel: Kernel::NoRepeat,
+                run: || {
+                    probe_sweep(
+                        &Takeaway,
+                        "take: {max: 2..33}\nno_repeat: true\nN: 0..20000\n",
+                        Kernel::NoRepeat,
+                    )
+                },
+            },
+            Probe {
                 kernel: Kernel::Retrograde,
                 run: || {
                     probe_sweep(

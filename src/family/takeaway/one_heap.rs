@@ -48,47 +48,50 @@ impl OneHeap {
     /// Solves `0..=horizon`.
     pub fn solve(rule: &Rule, horizon: usize, progress: &dyn Fn(u64)) -> OneHeap {
         let takes = rule.take.takes(horizon);
-        let len = horizon + 1;
-        if rule.has_grundy_values() {
-            let g = solver::grundy_sequence(&takes, len);
-            progress(len as u64);
-            let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();
-            let zeros = (0..len).filter(|&n| is_p[n]).map(|n| n as u32).collect();
-            let in_s = membership(&takes);
-            OneHeap {
-                rule: rule.clone(),
-                takes,
-                grundy: Some(g),
-                joint: None,
-                is_p,
-                zeros,
-                single: vec![],
-                in_s,
-                horizon,
+        let values = Values::solve(rule, &takes, horizon + 1, progress);
+        OneHeap::from_values(rule, takes, values, horizon)
+    }
+
+    /// The outcomes, zeros and single winning takes read off the kernel's values.
+    fn from_values(rule: &Rule, takes: Vec<u32>, values: Values, horizon: usize) -> OneHeap {
+        let in_s = membership(&takes);
+        match values {
+            Values::Grundy(g) => {
+                let len = g.len();
+                let is_p: Vec<bool> = (0..len).map(|n| g.get(n) == 0).collect();
+                let zeros = (0..len).filter(|&n| is_p[n]).map(|n| n as u32).collect();
+                OneHeap {
+                    rule: rule.clone(),
+                    takes,
+                    grundy: Some(g),
+                    joint: None,
+                    is_p,
+                    zeros,
+                    single: vec![],
+                    in_s,
+                    horizon,
+                }
             }
-        } else {
-            let j = Joint::solve(&[len], &takes, rule.play, rule.no_repeat, progress);
-            let is_p = (0..len).map(|n| j.child_is_p(n, None)).collect();
-            let zeros = (0..len)
-                .filter(|&n| j.code[n] == 0)
-                .map(|n| n as u32)
-                .collect();
-            let mut single: Vec<(u64, u32)> = (0..len)
-                .filter(|&n| j.code[n] != 0 && j.code[n] != solver::MULTI)
-                .map(|n| (n as u64 + j.code[n] as u64, n as u32))
-                .collect();
-            single.sort_unstable();
-            let in_s = membership(&takes);
-            OneHeap {
-                rule: rule.clone(),
-                takes,
-                grundy: None,
-                joint: Some(j),
-                is_p,
-                zeros,
-                single,
-                in_s,
-                horizon,
+            Values::Joint(j) => {
+                let len = j.code.len();
+                let is_p = (0..len).map(|n| j.child_is_p(n, None)).collect();
+                let zeros = (0..len)
+                    .filter(|&n| j.code[n] == 0)
+                    .map(|n| n as u32)
+                    .collect();
+                let smax = takes.last().map_or(0, |&s| s as usize);
+                let single = solver::singles_by_arrival(&j.code, smax);
+                OneHeap {
+                    rule: rule.clone(),
+                    takes,
+                    grundy: None,
+                    joint: Some(j),
+                    is_p,
+                    zeros,
+                    single,
+                    in_s,
+                    horizon,
+                }
             }
         }
     }
@@ -96,8 +99,9 @@ impl OneHeap {
     /// [`OneHeap::solve`] to `horizon`, then, for a finite take set whose joint
     /// state shows no proof window yet, to 4, 16, … times as far (at most
     /// `cap` heap sizes; a cap below the horizon is the horizon) until it does,
-    /// as the parity family extends its table. The result remembers the
-    /// horizon asked for; [`OneHeap::end`] is how far it got.
+    /// as the parity family extends its table. Only the kernel runs at the
+    /// lengths that fall short. The result remembers the horizon asked for;
+    /// [`OneHeap::end`] is how far it got.
     pub fn solve_proving(
         rule: &Rule,
         horizon: usize,
@@ -106,10 +110,11 @@ impl OneHeap {
     ) -> OneHeap {
         let mut len = horizon;
         loop {
-            let mut one = OneHeap::solve(rule, len, progress);
-            one.horizon = horizon;
-            if rule.take.max_take().is_none() || len >= cap || one.witness().is_some() {
-                return one;
+            let takes = rule.take.takes(len);
+            let values = Values::solve(rule, &takes, len + 1, progress);
+            let done = rule.take.max_take().is_none() || len >= cap;
+            if done || values.witness(rule).is_some() {
+                return OneHeap::from_values(rule, takes, values, horizon);
             }
             len = len.saturating_mul(4).min(cap);
         }
@@ -298,6 +303,41 @@ impl OneHeap {
         }
         out.push(("outcome", period::period_of(&self.is_p, witness)));
         out
+    }
+}
+
+/// What the kernel computes for one heap: Grundy values (normal play without
+/// no_repeat) or the joint state's codes.
+enum Values {
+    Grundy(Grundy),
+    Joint(Joint),
+}
+
+impl Values {
+    /// The kernel's values for heap sizes `0..len`.
+    fn solve(rule: &Rule, takes: &[u32], len: usize, progress: &dyn Fn(u64)) -> Values {
+        if rule.has_grundy_values() {
+            let g = solver::grundy_sequence(takes, len);
+            progress(len as u64);
+            Values::Grundy(g)
+        } else {
+            Values::Joint(Joint::solve(
+                &[len],
+                takes,
+                rule.play,
+                rule.no_repeat,
+                progress,
+            ))
+        }
+    }
+
+    /// The proven period of the state sequence, if the take set is finite.
+    fn witness(&self, rule: &Rule) -> Option<(usize, usize)> {
+        let w = rule.take.max_take()? as usize;
+        match self {
+            Values::Grundy(g) => period::proven_state_period(&g.to_vec(), w, w),
+            Values::Joint(j) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
+        }
     }
 }
 

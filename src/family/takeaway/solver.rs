@@ -321,8 +321,22 @@ impl Joint {
             takes: takes.to_vec(),
             play,
             no_repeat,
-            code: vec![0; total],
+            code: Vec::new(),
         };
+        if dims.len() == 1 && no_repeat && play == Play::Normal {
+            j.code = one_heap_no_repeat(total, takes, progress);
+        } else {
+            j.code = vec![0; total];
+            j.fill(progress);
+        }
+        j
+    }
+
+    /// The generic pass over every state, successors first.
+    fn fill(&mut self, progress: &dyn Fn(u64)) {
+        let (no_repeat, total) = (self.no_repeat, self.code.len());
+        let dims = self.dims.clone();
+        let j = self;
         let mut heaps = vec![0usize; dims.len()];
         let mut last_report = 0usize;
         for idx in 0..total {
@@ -361,7 +375,6 @@ impl Joint {
             }
         }
         progress((total - last_report) as u64);
-        j
     }
 
     /// The largest heap of state `idx`.
@@ -437,17 +450,106 @@ impl Joint {
     }
 }
 
+/// The codes of [`Joint`] for one heap, normal play and `no_repeat`, in O(1)
+/// amortised per heap size instead of a scan of every take.
+///
+/// The winning takes of `x` are the takes `s` whose child `x - s` is a
+/// P-position after a take of `s`: either `x - s` has no winning take at all
+/// (a *zero*), or its single winning take is `s` itself. The second kind is
+/// pushed forward: a heap `y` whose single winning take is `c` makes `c` a
+/// winning take of `y + c` (one arrival, kept in a ring of `max(S) + 1`
+/// slots). The first kind is read from the zeros within `max(S)` below `x`,
+/// newest first, stopping at the second winning take found: only "none",
+/// "one (which)" or "several" is kept.
+fn one_heap_no_repeat(len: usize, takes: &[u32], progress: &dyn Fn(u64)) -> Vec<u32> {
+    let smax = takes.last().map_or(0, |&s| s as usize);
+    let in_s = {
+        let mut v = vec![false; smax + 1];
+        takes.iter().for_each(|&s| v[s as usize] = true);
+        v
+    };
+    // Per slot (x mod (smax + 1)): arrivals at x, and the take of the first.
+    let mut arrivals = vec![(0u8, 0u32); smax + 1];
+    let mut zeros: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut code = vec![0u32; len];
+    let mut last_report = 0usize;
+    // x's slot, x mod (smax + 1), counted along rather than divided.
+    let ring = smax + 1;
+    let mut slot = ring - 1;
+    for x in 0..len {
+        while zeros.front().is_some_and(|&z| z + smax < x) {
+            zeros.pop_front();
+        }
+        slot = if slot + 1 == ring { 0 } else { slot + 1 };
+        let (mut count, mut first) = std::mem::take(&mut arrivals[slot]);
+        for &z in zeros.iter().rev() {
+            if count >= 2 {
+                break;
+            }
+            if in_s[x - z] {
+                count += 1;
+                first = (x - z) as u32;
+            }
+        }
+        code[x] = match count {
+            0 => 0,
+            1 => first,
+            _ => MULTI,
+        };
+        match code[x] {
+            0 => zeros.push_back(x),
+            MULTI => {}
+            c => {
+                let to = slot + c as usize;
+                let a = &mut arrivals[if to >= ring { to - ring } else { to }];
+                a.1 = c;
+                a.0 = a.0.saturating_add(1);
+            }
+        }
+        if x - last_report >= 1 << 20 {
+            progress((x - last_report) as u64);
+            last_report = x;
+        }
+    }
+    progress((len - last_report) as u64);
+    code
+}
+
 /// The one-heap state sequence that drives a period proof: values that depend
 /// only on the `max(S)` previous ones once every take is legal.
-pub fn joint_state_sequence(j: &Joint) -> Vec<u32> {
+/// (With `no_repeat` the codes themselves, borrowed.)
+pub fn joint_state_sequence(j: &Joint) -> std::borrow::Cow<'_, [u32]> {
     debug_assert_eq!(j.dims.len(), 1);
     if j.no_repeat {
-        j.code.clone()
+        std::borrow::Cow::Borrowed(&j.code)
     } else {
         (0..j.code.len())
             .map(|x| j.child_is_p(x, None) as u32)
             .collect()
     }
+}
+
+/// `(y + c, y)` for each heap `y` whose code is a single winning take `c`
+/// (every code is at most `smax`, the largest take), in increasing order:
+/// where each such `y` makes `c` a winning take. Built in order (a ring of
+/// `smax + 1` buckets by arrival), not sorted afterwards.
+pub fn singles_by_arrival(code: &[u32], smax: usize) -> Vec<(u64, u32)> {
+    let ring = smax + 1;
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); ring];
+    let mut out = Vec::new();
+    // x's bucket, x mod ring, counted along rather than divided.
+    let mut slot = ring - 1;
+    for x in 0..code.len() + ring {
+        slot = if slot + 1 == ring { 0 } else { slot + 1 };
+        let b = &mut buckets[slot];
+        out.extend(b.iter().map(|&y| (x as u64, y)));
+        b.clear();
+        if let Some(&c) = code.get(x).filter(|&&c| c != 0 && c != MULTI) {
+            let to = slot + c as usize;
+            buckets[if to >= ring { to - ring } else { to }].push(x as u32);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -541,6 +643,70 @@ mod tests {
                     "S = {s:?}"
                 );
             }
+        }
+    }
+
+    /// The codes of the generic pass, which scans every take of every state.
+    fn scanned_codes(takes: &[u32], len: usize) -> Vec<u32> {
+        let mut j = Joint {
+            dims: vec![len],
+            strides: vec![1],
+            takes: takes.to_vec(),
+            play: Play::Normal,
+            no_repeat: true,
+            code: vec![0; len],
+        };
+        j.fill(&|_| {});
+        j.code
+    }
+
+    #[test]
+    fn no_repeat_one_heap_agrees_with_the_scan() {
+        // Every take set within 1..9, and intervals and sparse sets up to 60.
+        let mut sets: Vec<Vec<u32>> = (1u32..512)
+            .map(|mask| (1..=9).filter(|t| mask & (1 << (t - 1)) != 0).collect())
+            .collect();
+        for (m, n) in [(1, 20), (1, 60), (2, 31), (3, 59), (7, 40), (30, 33)] {
+            sets.push((m..=n).collect());
+        }
+        sets.push(vec![2, 5, 11, 17, 23, 40]);
+        sets.push((1..=60).filter(|t| t % 3 != 0).collect());
+        for s in &sets {
+            let fast = Joint::solve(&[700], s, Play::Normal, true, &|_| {});
+            assert_eq!(fast.code, scanned_codes(s, 700), "S = {s:?}");
+        }
+    }
+
+    #[test]
+    fn no_repeat_codes_by_hand() {
+        // S = {1, 2}, no repeat. 0: no take (P). 1: take 1 to (0, last 1),
+        // P: code 1. 2: take 2 to 0 (P); take 1 to (1, last 1), where 1 cannot
+        // be taken again: P too. Two winning takes: MULTI. 3: take 1 to
+        // (2, last 1): 2 then wins by 2 only, allowed, so N; take 2 to
+        // (1, last 2): 1 wins by 1: N. No winning take: 0 (P).
+        let j = Joint::solve(&[4], &[1, 2], Play::Normal, true, &|_| {});
+        assert_eq!(j.code, vec![0, 1, MULTI, 0]);
+    }
+
+    #[test]
+    fn singles_come_in_the_order_a_sort_gives() {
+        for s in [
+            vec![1u32, 2],
+            vec![1, 3, 4],
+            (1..=20).collect(),
+            vec![3, 7, 9],
+        ] {
+            let j = Joint::solve(&[500], &s, Play::Normal, true, &|_| {});
+            let mut sorted: Vec<(u64, u32)> = (0..j.code.len())
+                .filter(|&n| j.code[n] != 0 && j.code[n] != MULTI)
+                .map(|n| (n as u64 + j.code[n] as u64, n as u32))
+                .collect();
+            sorted.sort_unstable();
+            assert!(!sorted.is_empty());
+            assert_eq!(
+                singles_by_arrival(&j.code, *s.last().unwrap() as usize),
+                sorted
+            );
         }
     }
 }

@@ -777,12 +777,12 @@ fn work_at_most_counts_each_extension_to_the_cap() {
         c.work_at_most(None),
         vec![(Kernel::Subtraction, 100 + 400 + 1600 + 2000 + 44)]
     );
-    // no_repeat: a unit per take (3) per heap size.
+    // no_repeat, normal play: a unit of its own kernel per heap size.
     let c = case(TakeForm::Range(1, 3), true);
-    assert_eq!(c.work(None), vec![(Kernel::Subtraction, 300 + 44)]);
+    assert_eq!(c.work(None), vec![(Kernel::NoRepeat, 100 + 44)]);
     assert_eq!(
         c.work_at_most(None),
-        vec![(Kernel::Subtraction, 3 * 4100 + 44)]
+        vec![(Kernel::NoRepeat, 100 + 400 + 1600 + 2000 + 44)]
     );
     // Any take (Nim): no period to prove, nothing extended.
     let c = case(TakeForm::Any, false);
