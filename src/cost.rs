@@ -28,9 +28,16 @@ pub enum Kernel {
     /// Lines, the chord solver: pieces looked up per board.
     ChordLookups,
     /// Lines, the chord solver asked for values only (sequences keeping
-    /// periods or class counts): pieces of each board × 4, through the
-    /// memo of sub-boards filled on demand.
+    /// periods or class counts) from a thin chord table (lines beyond the
+    /// memo's sides): pieces of each board × 4.
     ChordValues,
+    /// Lines, the chord solver's memo filled on demand (a dense table):
+    /// chords evaluated, every chord of each class of hexagons inside a
+    /// board (`lines::memofill`) and of each board whose moves are kept.
+    ChordMemo,
+    /// [`Kernel::ChordMemo`] with the hashed memo (boards with lines too
+    /// long for the dense table).
+    ChordMemoHashed,
     /// Lines, the chord table built bottom-up for a big sweep: its cells.
     ChordTable,
     /// Lines, the component solver: memo lookups (pieces³ per board).
@@ -43,7 +50,7 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 11] = [
+    pub const ALL: [Kernel; 13] = [
         Kernel::Subtraction,
         Kernel::NoRepeat,
         Kernel::Retrograde,
@@ -51,6 +58,8 @@ impl Kernel {
         Kernel::Octal,
         Kernel::ChordLookups,
         Kernel::ChordValues,
+        Kernel::ChordMemo,
+        Kernel::ChordMemoHashed,
         Kernel::ChordTable,
         Kernel::MemoLookups,
         Kernel::Exhaustive,
@@ -66,6 +75,8 @@ impl Kernel {
             Kernel::Octal => "octal",
             Kernel::ChordLookups => "chord-lookups",
             Kernel::ChordValues => "chord-values",
+            Kernel::ChordMemo => "chord-memo",
+            Kernel::ChordMemoHashed => "chord-memo-hashed",
             Kernel::ChordTable => "chord-table",
             Kernel::MemoLookups => "memo-lookups",
             Kernel::Exhaustive => "exhaustive",
@@ -82,6 +93,7 @@ impl Kernel {
             Kernel::Octal => "moves examined",
             Kernel::ChordLookups => "pieces looked up",
             Kernel::ChordValues => "pieces × 4 of boards valued",
+            Kernel::ChordMemo | Kernel::ChordMemoHashed => "chords evaluated",
             Kernel::ChordTable => "table cells × extent",
             Kernel::MemoLookups => "memo lookups",
             Kernel::Exhaustive => "positions",

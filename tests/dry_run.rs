@@ -85,6 +85,8 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
         "retrograde",
         "parity",
         "octal",
+        "chord-memo",
+        "chord-memo-hashed",
         "chord-table",
         "writer",
     ] {

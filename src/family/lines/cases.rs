@@ -38,6 +38,10 @@ pub struct LinesCase {
     /// The sweep's chord solver is one thin table `(rows, length)`
     /// ([`HexSolver::thin`]): sequences with lines beyond the memo's sides.
     pub(crate) thin: Option<(u32, u32)>,
+    /// The sweep's chord memo filled on demand, counted
+    /// ([`super::memofill::fill_chords`]): its kernel (dense or hashed) and
+    /// the chords its filling evaluates, shared by the sweep's cases.
+    pub(crate) memo_fill: Option<(Kernel, u64)>,
 }
 
 impl LinesCase {
@@ -125,6 +129,20 @@ impl Case for LinesCase {
         if census && !wants(POSITIONS.name) && !wants(CELLS.name) {
             return Vec::new();
         }
+        if let (Some((kernel, _)), Method::Chords, false) =
+            (self.memo_fill, self.method(), self.counts)
+        {
+            // The memo's filling is the sweep's shared work; a board whose
+            // moves are kept has each of its chords evaluated once more.
+            if !wants(POSITIONS.name) && !self.pictures {
+                return Vec::new();
+            }
+            let chords = self.group.shapes.iter().filter_map(Shape::sides);
+            let n = chords
+                .map(|p| super::memofill::chords(super::chordtab::Hx::from_sides(p)))
+                .sum();
+            return vec![(kernel, n)];
+        }
         let kernel = match self.method() {
             _ if self.counts => Kernel::Exhaustive,
             Method::Chords if !wants(POSITIONS.name) && !self.pictures => Kernel::ChordValues,
@@ -137,6 +155,7 @@ impl Case for LinesCase {
     fn shared_work(&self) -> crate::cost::Work {
         match (&self.hex, self.thin) {
             (None, _) => Vec::new(),
+            (Some(_), None) if self.memo_fill.is_some() => self.memo_fill.into_iter().collect(),
             (Some(_), Some((_, length))) => chord_table_work(self.shared_memory(), length),
             (Some(_), None) => table_work(self.hex_side, self.hex_boards),
         }

@@ -43,6 +43,7 @@ pub(crate) mod dispatch;
 pub(crate) mod explain;
 pub(crate) mod hexsum;
 mod memo;
+pub(crate) mod memofill;
 mod outofcore;
 pub(crate) mod params;
 pub(crate) mod play;
@@ -160,7 +161,7 @@ impl Family for Lines {
                 run: || {
                     crate::family::probe_sweep_keeping(
                         &Lines,
-                        "board: {parallelogram: [1..6, 1..300]}\ntake: maximal\nalong: y\n",
+                        "board: {parallelogram: [1..3, 1025..1100]}\ntake: maximal\nalong: y\n",
                         Kernel::ChordValues,
                         Some(&["periods".to_string()]),
                     )
@@ -185,6 +186,14 @@ impl Family for Lines {
                         Kernel::Exhaustive,
                     )
                 },
+            },
+            Probe {
+                kernel: Kernel::ChordMemo,
+                run: || memofill::probe(false),
+            },
+            Probe {
+                kernel: Kernel::ChordMemoHashed,
+                run: || memofill::probe(true),
             },
             Probe {
                 kernel: Kernel::ChordTable,

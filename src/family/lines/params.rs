@@ -862,7 +862,10 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let hex = Arc::new(OnceLock::new());
     let has_seq = p.groups.iter().any(|g| g.along.is_some());
     let groups = std::mem::take(&mut p.groups);
-    let cases = board_cases(groups, &p, pictures, (&hex, hex_side, n_boards, thin));
+    let mut cases = board_cases(groups, &p, pictures, (&hex, hex_side, n_boards, thin));
+    if counted.is_empty() && thin.is_none() {
+        count_memo_fill(&mut cases, hex_side, n_boards);
+    }
     let combos = (p.takes.len() * p.plays.len()) as u64;
     let censuses = census_cases(&cases, &counted, combos, &hex, hex_side, n_boards);
     let has_census = !censuses.is_empty();
@@ -927,11 +930,41 @@ fn board_cases(
                     hex_boards: n_boards,
                     memo_budget: p.memo_budget,
                     thin,
+                    memo_fill: None,
                 });
             }
         }
     }
     cases
+}
+
+/// Counts the work of the sweep's chord memo filled on demand (no table up
+/// front, no enumeration's census) into its chord cases
+/// ([`LinesCase::memo_fill`]), when it can be counted quickly.
+fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
+    let chord = |c: &LinesCase| c.hex.is_some() && c.method() == Method::Chords;
+    if hexsum::table_extent(hex_side, n_boards).is_some()
+        || cases.iter().any(|c| c.group.census.is_some())
+    {
+        return;
+    }
+    let mut boards: Vec<[u32; 6]> = Vec::new();
+    for c in cases.iter().filter(|c| chord(c)) {
+        boards.extend(c.group.shapes.iter().filter_map(Shape::sides));
+    }
+    if boards.is_empty() {
+        return;
+    }
+    let Some((_, chords)) = super::memofill::fill_chords(&boards) else {
+        return;
+    };
+    let kernel = match HexSolver::upfront_bytes(hex_side, n_boards) {
+        0 => crate::cost::Kernel::ChordMemoHashed,
+        _ => crate::cost::Kernel::ChordMemo,
+    };
+    for c in cases.iter_mut().filter(|c| chord(c)) {
+        c.memo_fill = Some((kernel, chords));
+    }
 }
 
 /// The sweep's one chord solver: the solver, the longest line it answers,

@@ -288,6 +288,7 @@ impl Answer {
             hex_boards: 1,
             memo_budget: 0,
             thin: None,
+            memo_fill: None,
         };
         let solved = [(
             Solved {

@@ -1,0 +1,198 @@
+//! The work of the chord solver's memo filled on demand ([`HexSolver`]
+//! without a table): counted, not solved, for the cost model.
+//!
+//! Every region the solver reaches from a hexagon board is the board cut by
+//! three strips (`r`, `q` and `q + r` in an interval), itself a tight hexagon
+//! lying inside the board; conversely every tight hexagon that can be moved
+//! inside the board is reached (each bound is one chord removed). The memo
+//! holds one value per symmetry class of side tuples, and filling one costs
+//! one evaluation per chord (its two parts looked up, their Nim-sum added to
+//! the mex). So a sweep's memo work is the number of chords of every class
+//! of hexagons that fits inside one of its boards: [`fill_chords`].
+
+use std::collections::HashSet;
+
+use super::board::canonical_sides;
+use super::chordtab::Hx;
+use super::hexsum::HexSolver;
+
+/// Most hexagons [`fill_chords`] looks at before it gives up (a few tenths
+/// of a second): sweeps beyond it keep the per-board estimate.
+const MAX_SHAPES: u64 = 30_000_000;
+
+/// Chords of a tight hexagon: one per line along each of its three directions.
+pub fn chords(h: Hx) -> u64 {
+    u64::from(h.r + h.q + h.s() + 3)
+}
+
+/// Does the tight hexagon `s` fit inside `h` (moved, not turned)?
+fn fits(s: Hx, h: Hx) -> bool {
+    if s.r > h.r || s.q > h.q {
+        return false;
+    }
+    // Moved by (x, y), x ≤ h.r − s.r, y ≤ h.q − s.q: its `q + r` lies in
+    // [x + y + s.a, x + y + s.r + s.q − s.b], which must lie in h's.
+    let lo = i64::from(h.a) - i64::from(s.a);
+    let hi = (i64::from(h.r + h.q) - i64::from(h.b)) - i64::from(s.r + s.q - s.b);
+    let most = i64::from(h.r - s.r + h.q - s.q);
+    lo.max(0) <= hi.min(most)
+}
+
+/// Does any image of `s` (the 12 symmetries) fit inside `h`?
+fn fits_turned(s: [u32; 6], h: Hx) -> bool {
+    super::board::side_images(s)
+        .into_iter()
+        .any(|img| fits(Hx::from_sides(img), h))
+}
+
+/// Most comparisons of two boards [`maximal`] makes before it gives up.
+const MAX_COMPARED: u64 = 1_000_000;
+
+/// The boards no other board holds (one per symmetry class; `None` when
+/// finding them would take long).
+fn maximal(boards: &[[u32; 6]]) -> Option<Vec<[u32; 6]>> {
+    let mut classes: Vec<[u32; 6]> = boards.iter().map(|&p| canonical_sides(p)).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    // Largest first, so a board is only compared with the kept ones.
+    classes.sort_by_key(|&p| std::cmp::Reverse(chords(Hx::from_sides(p))));
+    let mut kept: Vec<[u32; 6]> = Vec::new();
+    let mut compared = 0u64;
+    for p in classes {
+        compared += kept.len() as u64;
+        if compared > MAX_COMPARED {
+            return None;
+        }
+        if !kept.iter().any(|&k| fits_turned(p, Hx::from_sides(k))) {
+            kept.push(p);
+        }
+    }
+    Some(kept)
+}
+
+/// Hexagons [`fill_chords`] goes through for a board lying as `h`.
+fn enumerated(h: Hx) -> u64 {
+    let m = u64::from(h.r.min(h.q)) + 1;
+    (u64::from(h.r) + 1) * (u64::from(h.q) + 1) * m * m
+}
+
+/// The memo's work for `boards` (side tuples) on one solver: the symmetry
+/// classes of hexagons fitting inside a board, and their chords summed
+/// (`None` when counting them would take long).
+pub fn fill_chords(boards: &[[u32; 6]]) -> Option<(u64, u64)> {
+    // Each board turned to where its hexagons are quickest to go through
+    // (a class fits a board when one of its images fits the board as it
+    // lies, so any image of the board will do).
+    let kept: Vec<Hx> = maximal(boards)?
+        .into_iter()
+        .map(|p| {
+            let images = super::board::side_images(p).map(Hx::from_sides);
+            images.into_iter().min_by_key(|&h| enumerated(h)).unwrap()
+        })
+        .collect();
+    let shapes: u64 = kept.iter().map(|&h| enumerated(h)).sum();
+    if shapes > MAX_SHAPES {
+        return None;
+    }
+    let mut seen: HashSet<[u32; 6]> = HashSet::new();
+    let mut total = 0u64;
+    for &h in &kept {
+        for r in 0..=h.r {
+            for q in 0..=h.q {
+                let m = r.min(q);
+                for a in 0..=m {
+                    for b in 0..=m {
+                        let s = Hx { r, q, a, b };
+                        if fits(s, h) && seen.insert(canonical_sides(s.sides())) {
+                            total += chords(s);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Some((seen.len() as u64, total))
+}
+
+/// `nimlab calibrate`'s probe of the memo filled on demand: regular hexagons
+/// of sides 1..12 on a fresh solver with a dense memo (`hashed` false), or
+/// parallelograms of 3 rows and lines up to 200 pieces on one with a hashed
+/// memo; their memo's chords.
+pub fn probe(hashed: bool) -> anyhow::Result<u64> {
+    let boards: Vec<[u32; 6]> = if hashed {
+        (1..=200).map(|y| [y, 3, 1, y, 3, 1]).collect()
+    } else {
+        (1..=12).map(|n| [n; 6]).collect()
+    };
+    let side = boards.iter().flat_map(|p| p.iter()).max().copied();
+    let side = if hashed { 200 } else { 2 * side.unwrap_or(1) };
+    let solver = HexSolver::new(side);
+    for &p in &boards {
+        std::hint::black_box(solver.grundy(super::board::Hex::from_sides(p), &|_| {}));
+    }
+    Ok(fill_chords(&boards).map_or(0, |w| w.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::family::lines::board::Hex;
+
+    /// Every class of region the solver reaches from `boards`, found by
+    /// cutting chords one after another (breadth first), and their chords.
+    fn reached(boards: &[[u32; 6]]) -> (u64, u64) {
+        let mut seen: HashSet<[u32; 6]> = HashSet::new();
+        let mut todo: Vec<Hex> = boards.iter().map(|&p| Hex::from_sides(p)).collect();
+        let mut total = 0;
+        while let Some(h) = todo.pop() {
+            if !seen.insert(canonical_sides(h.sides())) {
+                continue;
+            }
+            total += HexSolver::chords(&h).count() as u64;
+            for c in HexSolver::chords(&h) {
+                let (a, b) = HexSolver::split(&h, c);
+                todo.extend(a.into_iter().chain(b));
+            }
+        }
+        (seen.len() as u64, total)
+    }
+
+    #[test]
+    fn the_counted_memo_is_what_the_solver_fills() {
+        let sets: Vec<Vec<[u32; 6]>> = vec![
+            vec![[1; 6]],
+            vec![[2, 1, 2, 1, 2, 1]],
+            vec![[5, 2, 4, 4, 3, 3]],
+            (1..=6).map(|n| [n; 6]).collect(),
+            (1..=20).map(|y| [y, 2, 1, y, 2, 1]).collect(),
+            vec![[6, 3, 5, 5, 4, 4], [4, 1, 4, 1, 4, 1], [7, 1, 1, 7, 1, 1]],
+            (1..=30).map(|y| [y, 1, 1, y, 1, 1]).collect(),
+        ];
+        for boards in sets {
+            let counted = fill_chords(&boards).unwrap();
+            assert_eq!(counted, reached(&boards), "{boards:?}");
+            // The solver's own counter: one per class it filled (every board
+            // asked by its value, so each is filled too).
+            let solver = HexSolver::new(48);
+            for &p in &boards {
+                solver.grundy(Hex::from_sides(p), &|_| {});
+            }
+            assert_eq!(solver.computed(), counted.0, "{boards:?}");
+        }
+    }
+
+    #[test]
+    fn a_hand_count() {
+        // The triangle of 2 rows (3 pieces): itself, the 2-piece segment
+        // (three of them, one class) and the single piece; 6 + 5 + 3 chords.
+        assert_eq!(fill_chords(&[[2, 1, 2, 1, 2, 1]]), Some((3, 14)));
+        // A row of 3: the rows of 3, 2 and 1 (7 + 5 + 3 chords).
+        assert_eq!(fill_chords(&[[3, 1, 1, 3, 1, 1]]), Some((3, 15)));
+        // Rows of 1..1000 pieces: the rows of each length, 2y + 1 chords
+        // each (counted quickly although the row's canonical image is long
+        // in two directions).
+        let rows: Vec<[u32; 6]> = (1..=1000).map(|y| [y, 1, 1, y, 1, 1]).collect();
+        let chords: u64 = (1..=1000u64).map(|y| 2 * y + 1).sum();
+        assert_eq!(fill_chords(&rows), Some((1000, chords)));
+    }
+}
