@@ -92,7 +92,11 @@ fn probe_dir() -> Result<PathBuf> {
     let base = cost::cache_file()
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join(format!("calibrate-{}", std::process::id()));
+    // One directory per probe, not per process: two calibrations in one
+    // process (tests running side by side) must not remove each other's files.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = base.join(format!("calibrate-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
