@@ -98,6 +98,12 @@ static OUTCOME_ROW: &[Column] = &[
         Role::Result,
         "whom the state is safe for, whoever moves: `absolute_<player>` (that player wins whoever moves), `common` (whoever moves loses), `neither` (whoever moves wins)",
     ),
+    Column::new(
+        "remoteness",
+        Dtype::Int,
+        Role::Result,
+        "moves left to the end of the game with perfect play (Smith's remoteness): the winner ends it as fast as possible, the loser delays it as long as possible; 0 at an empty pile",
+    ),
 ];
 
 /// `outcome`: one row per pile size, hand parities and mover.

@@ -173,3 +173,88 @@ pub fn describe(variant: Variant, takes: &[u32], s: State) -> String {
     };
     format!("{here}: {}; {end}", shown.join("; "))
 }
+
+/// Stones drawn in the pile at most (a larger pile is written as a number).
+const DRAWN_STONES: i64 = 40;
+
+/// The holders of the two hands and the player to move, as the report
+/// names them: Odd and Even (`sides`), the player to move and the other
+/// (`odd_wins` outcome rows), A and B (`odd_wins` positions).
+fn holders(variant: Variant, mover: &str) -> ([&'static str; 2], &'static str) {
+    match (variant, mover) {
+        (Variant::Sides, "even") => (["Odd", "Even"], "Even"),
+        (Variant::Sides, _) => (["Odd", "Even"], "Odd"),
+        (Variant::OddWins, "a") => (["A", "B"], "A"),
+        (Variant::OddWins, "b") => (["A", "B"], "B"),
+        (Variant::OddWins, _) => (["the mover", "the other player"], "the mover"),
+    }
+}
+
+/// An `outcome` or `positions` row's state as a picture: the pile and the
+/// two hands in stones (an `outcome` row's hands by their parity, one stone
+/// or none, as the report reduces them: (3,0,9) ≡ (1,0,9)), who moves and
+/// the takes.
+pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    let (a, b) = match dataset {
+        "outcome" => (t.int("a_parity", row)?, t.int("b_parity", row)?),
+        "positions" => (t.int("a", row)?, t.int("b", row)?),
+        _ => return None,
+    };
+    let r = t.int("r", row)?;
+    let variant = Variant::parse(t.text("variant", row)?)?;
+    let takes = takes_of(t.text("take", row)?)?;
+    let ([ha, hb], to_move) = holders(variant, t.text("mover", row)?);
+    let stones = |n: i64| match n {
+        0..=DRAWN_STONES => "●".repeat(n as usize),
+        _ => String::new(),
+    };
+    let parity = |n: i64| if n % 2 == 1 { "odd" } else { "even" };
+    let width = [r, a, b].iter().map(|&n| n.min(DRAWN_STONES)).max()? as usize;
+    let line = |name: &str, n: i64, note: &str| {
+        let s = stones(n);
+        format!("  {name:<18}{n:>3}  {s:<width$}  {note}")
+            .trim_end()
+            .to_string()
+            + "\n"
+    };
+    let mut s = line("pile", r, "");
+    s += &line(&format!("{ha}'s hand"), a, parity(a));
+    s += &line(&format!("{hb}'s hand"), b, parity(b));
+    let rule = crate::family::parity::TakeSet(takes).human();
+    s += &format!(
+        "  {} to move; a move takes {rule} from the pile\n",
+        capital(to_move)
+    );
+    Some(s)
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The state as the report writes it, `(0,1,5)` (Odd's hand, Even's hand,
+/// the pile; in `odd_wins` outcome rows the mover's hand first), with who
+/// moves and the takes: `(0,1,5), Odd to move, take 1..2`.
+pub fn position_name(dataset: &str, key: &[(String, String)]) -> Option<String> {
+    let val = |c: &str| {
+        key.iter()
+            .find(|(k, _)| k == c)
+            .map(|(_, v)| v.trim_matches('"'))
+    };
+    let (a, b) = match dataset {
+        "outcome" => (val("a_parity")?, val("b_parity")?),
+        "positions" => (val("a")?, val("b")?),
+        _ => return None,
+    };
+    let variant = Variant::parse(val("variant")?)?;
+    let rule = crate::family::parity::TakeSet(takes_of(val("take")?)?).human();
+    let (_, to_move) = holders(variant, val("mover")?);
+    let who = match to_move {
+        "the mover" => "the player to move's hand first".to_string(),
+        m => format!("{m} to move"),
+    };
+    Some(format!("({a},{b},{}), {who}, take {rule}", val("r")?))
+}

@@ -152,6 +152,12 @@ impl Family for Parity {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
+    fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::draw(dataset, table, row)
+    }
+    fn position_name(&self, dataset: &str, key: &[(String, String)]) -> Option<String> {
+        explain::position_name(dataset, key)
+    }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
             "positions" | "outcome" => ("position", "positions"),

@@ -106,6 +106,11 @@ impl ParityCase {
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut moves = IntListVec::with_capacity(rows, rows);
         let mut class = EnumVec::new(STATE_CLASSES, rows);
+        let mut remote = Vec::with_capacity(rows);
+        let last = self.rs.iter().copied().max().map_or(0, |r| r as usize + 1);
+        let rem = s
+            .remoteness(last)
+            .expect("the table covers the listed pile sizes");
         for &r in self.rs.iter() {
             for (a, b) in s.hands(r as usize) {
                 let (a, b) = (a as u64, b as u64);
@@ -119,6 +124,9 @@ impl ParityCase {
                     pb.push(b as i64);
                     let wins = if m == Mover::A { wa } else { wb };
                     outcome.push(outcome_code(!wins));
+                    remote.push(i64::from(
+                        rem[r as usize][solver::slot(a as u8, b as u8, m)],
+                    ));
                     match self.variant {
                         Variant::Sides => {
                             mover.push_str(player_name(self.variant, m));
@@ -153,7 +161,8 @@ impl ParityCase {
                 .with("winner", Values::Enum(winner))
                 .with("outcome", Values::Enum(outcome))
                 .with("winning_takes", Values::IntList(moves))
-                .with("state_class", Values::Enum(class)),
+                .with("state_class", Values::Enum(class))
+                .with("remoteness", Values::Int(remote)),
             false,
         )
     }

@@ -109,6 +109,111 @@ fn fast_table_matches_brute_force() {
     }
 }
 
+/// Brute force, written from the rules alone on real hands: (does the
+/// player to move win, the number of moves to the end when the winner ends
+/// the game as fast as possible and the loser delays it as long as possible).
+/// `a`, `b` are A's (Odd's) and B's (Even's) hands; `a_moves`: A is to move.
+fn brute_remoteness(
+    memo: &mut std::collections::HashMap<(u64, u64, u64, bool), (bool, u32)>,
+    v: Variant,
+    takes: &[u32],
+    (a, b, pile, a_moves): (u64, u64, u64, bool),
+) -> (bool, u32) {
+    if let Some(&x) = memo.get(&(a, b, pile, a_moves)) {
+        return x;
+    }
+    let answer = if pile == 0 {
+        let mine = if a_moves { a } else { b };
+        let won = match v {
+            // Both odd: Odd (A) wins; both even: Even (B) wins.
+            Variant::Sides => (a % 2 == 1) == a_moves,
+            Variant::OddWins => mine % 2 == 1,
+        };
+        (won, 0)
+    } else {
+        let mut fastest_win: Option<u32> = None;
+        let mut longest = 0;
+        for &t in takes.iter().filter(|&&t| u64::from(t) <= pile) {
+            let t = u64::from(t);
+            let next = if a_moves {
+                (a + t, b, pile - t, false)
+            } else {
+                (a, b + t, pile - t, true)
+            };
+            let (they_win, n) = brute_remoteness(memo, v, takes, next);
+            longest = longest.max(n);
+            if !they_win {
+                fastest_win = Some(fastest_win.map_or(n, |f: u32| f.min(n)));
+            }
+        }
+        match fastest_win {
+            Some(n) => (true, n + 1),
+            None => (false, longest + 1),
+        }
+    };
+    memo.insert((a, b, pile, a_moves), answer);
+    answer
+}
+
+/// Remoteness, hand-counted: with take set {1} every game from pile r lasts
+/// exactly r moves, whoever wins.
+#[test]
+fn remoteness_of_take_one_is_the_pile() {
+    for v in [Variant::Sides, Variant::OddWins] {
+        let s = Solution::solve(v, &[1], 20, &|_| {});
+        let rem = s.remoteness(21).unwrap();
+        for (r, row) in rem.iter().enumerate() {
+            for (a, b) in s.hands(r) {
+                assert_eq!(row[solver::slot(a, b, Mover::A)], r as u32, "{v:?} r = {r}");
+            }
+        }
+    }
+}
+
+/// The solver's remoteness against the brute force on real hands 0..=3,
+/// every rule of [`rule_sets`], both variants, both movers, r ≤ 30.
+#[test]
+fn remoteness_matches_brute_force() {
+    for set in rule_sets() {
+        for v in [Variant::Sides, Variant::OddWins] {
+            let s = Solution::solve(v, &set, R_MAX as usize, &|_| {});
+            let rem = s.remoteness(R_MAX as usize + 1).unwrap();
+            let mut memo = Default::default();
+            let mut longest = 0;
+            for r in 0..=R_MAX {
+                for (a, b) in (0..=3u64).flat_map(|a| (0..=3u64).map(move |b| (a, b))) {
+                    if (a + b + r) % 2 != v.total_parity() {
+                        continue;
+                    }
+                    for a_moves in [true, false] {
+                        let (_, want) = brute_remoteness(&mut memo, v, &set, (a, b, r, a_moves));
+                        let (pa, pb) = ((a % 2) as u8, (b % 2) as u8);
+                        let got = match (v, a_moves) {
+                            (Variant::Sides, true) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::A)]
+                            }
+                            (Variant::Sides, false) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::B)]
+                            }
+                            // odd_wins: the mover's hand first.
+                            (Variant::OddWins, true) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::A)]
+                            }
+                            (Variant::OddWins, false) => {
+                                rem[r as usize][solver::slot(pb, pa, Mover::A)]
+                            }
+                        };
+                        assert_eq!(got, want, "{v:?} {set:?} ({a},{b},{r}) A moves: {a_moves}");
+                        longest = longest.max(want);
+                    }
+                }
+            }
+            // The loser's delay is visible: some game lasts more than r / max take moves.
+            assert!(longest as u64 >= R_MAX / u64::from(*set.last().unwrap()));
+        }
+    }
+}
+
 fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let node = Node::root(&v, "t.yaml");
@@ -171,6 +276,8 @@ fn outcome_dataset_matches_brute_force() {
     assert_eq!(t.rows(), 6 * 31 * 4 + 6 * 31 * 2);
     let mut solvers: std::collections::HashMap<(String, i64), BruteOutcome<Position>> =
         Default::default();
+    let mut remote: std::collections::HashMap<(String, i64), std::collections::HashMap<_, _>> =
+        Default::default();
     for i in 0..t.rows() {
         let var = Variant::parse(&s(t, "variant", i)).unwrap();
         let k = int(t, "k", i);
@@ -203,6 +310,13 @@ fn outcome_dataset_matches_brute_force() {
             assert_eq!(s(t, "outcome", i), if wins { "N" } else { "P" }, "row {i}");
             let wm = brute_moves(bo, var, &takes, x + extra, y + extra, r, m);
             assert_eq!(s(t, "winning_takes", i), join(&wm, ", "), "row {i}");
+            let rm = remote
+                .entry((s(t, "variant", i), k))
+                .or_insert_with(Default::default);
+            let list: Vec<u32> = (1..=k as u32).collect();
+            let (xa, yb, a_moves) = (x + extra, y + extra, m == Mover::A);
+            let (_, want) = brute_remoteness(rm, var, &list, (xa, yb, r, a_moves));
+            assert_eq!(int(t, "remoteness", i), i64::from(want), "row {i}");
         }
     }
 }
