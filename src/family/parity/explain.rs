@@ -2,7 +2,7 @@
 //! take from the state, the state it leaves and who wins from there (one pass
 //! of the fast solver up to the row's pile).
 
-use super::solver::{Variant, table};
+use super::solver::{Mover, Solution, Variant, slot, table};
 use crate::data::Table;
 
 /// Options shown at most.
@@ -99,7 +99,7 @@ pub fn options(variant: Variant, takes: &[u32], s: State) -> Vec<(u32, State, bo
 /// `outcome` rows: "Odd to move at (0,1,7) (takes 1..2): take 1 → (1,1,6), Even to move,
 /// Even wins; take 2 → … ; no take wins: every take leaves a state the opponent wins".
 pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
-    if dataset != "outcome" {
+    if !matches!(dataset, "outcome" | "remoteness") {
         return None;
     }
     let variant = Variant::parse(t.text("variant", row)?)?;
@@ -118,7 +118,66 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         r: r as usize,
         odd_to_move: t.text("mover", row)? != "even",
     };
-    Some(describe(variant, &takes, s))
+    match dataset {
+        "remoteness" => lengths(variant, &takes, s),
+        _ => Some(describe(variant, &takes, s)),
+    }
+}
+
+/// How long the game lasts after each take from `s` (Smith's remoteness of
+/// the state it leaves, plus the take): "the player to move at (1,0,4)
+/// loses whatever they take: taking 1 ends the game in 2 moves, taking 2 in
+/// 3 moves, taking 3 in 2 moves; the longest is taking 2".
+pub fn lengths(variant: Variant, takes: &[u32], s: State) -> Option<String> {
+    let sol = Solution::solve(variant, takes, s.r + 1, &|_| {});
+    let rem = sol.remoteness(s.r + 1)?;
+    let opts = options(variant, takes, s);
+    let here = format!("{} to move at ({},{},{})", who(variant, s), s.a, s.b, s.r);
+    if opts.is_empty() {
+        return Some(format!("{here}: the pile is empty, the game is over"));
+    }
+    let moves = |n: &State| {
+        let m = if variant == Variant::Sides && !n.odd_to_move {
+            Mover::B
+        } else {
+            Mover::A
+        };
+        1 + rem[n.r][slot(n.a, n.b, m)]
+    };
+    let wins = opts.iter().any(|o| o.2);
+    // The winner takes a winning take that ends the game soonest; the loser
+    // any take that ends it latest.
+    let counted: Vec<(u32, u32)> = opts
+        .iter()
+        .filter(|o| o.2 == wins)
+        .map(|(t, n, _)| (*t, moves(n)))
+        .collect();
+    let best = match wins {
+        true => counted.iter().map(|x| x.1).min()?,
+        false => counted.iter().map(|x| x.1).max()?,
+    };
+    let mut items: Vec<String> = counted
+        .iter()
+        .take(SHOWN)
+        .map(|(t, n)| format!("taking {t} ends the game in {n} moves"))
+        .collect();
+    if counted.len() > SHOWN {
+        items.push(format!("… {} more", counted.len() - SHOWN));
+    }
+    let chosen: Vec<String> = counted
+        .iter()
+        .filter(|x| x.1 == best)
+        .map(|x| x.0.to_string())
+        .collect();
+    let (state, end) = match wins {
+        true => ("wins", "the quickest win"),
+        false => ("loses whatever they take", "the longest delay"),
+    };
+    Some(format!(
+        "{here} {state}: {}; {end} is taking {}",
+        items.join(", "),
+        chosen.join(" or ")
+    ))
 }
 
 fn who(variant: Variant, s: State) -> &'static str {
@@ -196,7 +255,7 @@ fn holders(variant: Variant, mover: &str) -> ([&'static str; 2], &'static str) {
 /// the takes.
 pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
     let (a, b) = match dataset {
-        "outcome" => (t.int("a_parity", row)?, t.int("b_parity", row)?),
+        "outcome" | "remoteness" => (t.int("a_parity", row)?, t.int("b_parity", row)?),
         "positions" => (t.int("a", row)?, t.int("b", row)?),
         _ => return None,
     };
@@ -245,7 +304,7 @@ pub fn position_name(dataset: &str, key: &[(String, String)]) -> Option<String> 
             .map(|(_, v)| v.trim_matches('"'))
     };
     let (a, b) = match dataset {
-        "outcome" => (val("a_parity")?, val("b_parity")?),
+        "outcome" | "remoteness" => (val("a_parity")?, val("b_parity")?),
         "positions" => (val("a")?, val("b")?),
         _ => return None,
     };

@@ -215,14 +215,23 @@ fn remoteness_matches_brute_force() {
 }
 
 fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
+    plan_asking(yaml, &[])
+}
+
+fn plan_asking(yaml: &str, asked: &[String]) -> Result<Plan, SpecError> {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let node = Node::root(&v, "t.yaml");
-    Parity.plan(&node)
+    Parity.plan_asking(&node, asked)
 }
 
 fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
+    run_asking(yaml, &[])
+}
+
+/// The datasets of a sweep whose spec asks for the on-request datasets `asked`.
+fn run_asking(yaml: &str, asked: &[String]) -> Vec<(&'static str, Table)> {
     let decls = Parity.datasets();
-    let plan = plan_yaml(yaml).unwrap();
+    let plan = plan_asking(yaml, asked).unwrap();
     let cancel = AtomicBool::new(false);
     let progress = |_: u64| {};
     let mut out: Vec<(&'static str, Table)> = Vec::new();
@@ -271,9 +280,16 @@ fn int(t: &Table, c: &str, i: usize) -> i64 {
 /// and also as 2/3, which must give the same answer).
 #[test]
 fn outcome_dataset_matches_brute_force() {
-    let out = run_yaml("variant: [sides, odd_wins]\nk: 1..6\nr: 0..30\nstrip_k: none\n");
+    let yaml = "variant: [sides, odd_wins]\nk: 1..6\nr: 0..30\nstrip_k: none\n";
+    // Not asked for: no remoteness dataset, no such column in outcome.
+    let plain = run_yaml(yaml);
+    assert!(plain.iter().all(|(n, _)| *n != "remoteness"));
+    assert!(dataset(&plain, "outcome").cell("remoteness", 0).is_none());
+    let out = run_asking(yaml, &["remoteness".to_string()]);
     let t = dataset(&out, "outcome");
+    let rt = dataset(&out, "remoteness");
     assert_eq!(t.rows(), 6 * 31 * 4 + 6 * 31 * 2);
+    assert_eq!(rt.rows(), t.rows());
     let mut solvers: std::collections::HashMap<(String, i64), BruteOutcome<Position>> =
         Default::default();
     let mut remote: std::collections::HashMap<(String, i64), std::collections::HashMap<_, _>> =
@@ -316,7 +332,13 @@ fn outcome_dataset_matches_brute_force() {
             let list: Vec<u32> = (1..=k as u32).collect();
             let (xa, yb, a_moves) = (x + extra, y + extra, m == Mover::A);
             let (_, want) = brute_remoteness(rm, var, &list, (xa, yb, r, a_moves));
-            assert_eq!(int(t, "remoteness", i), i64::from(want), "row {i}");
+            // The remoteness rows are the outcome rows, in the same order.
+            for c in [
+                "variant", "k", "r", "a_parity", "b_parity", "mover", "outcome",
+            ] {
+                assert_eq!(s(rt, c, i), s(t, c, i), "row {i}, {c}");
+            }
+            assert_eq!(int(rt, "remoteness", i), i64::from(want), "row {i}");
         }
     }
 }
@@ -963,4 +985,57 @@ fn stated_outcome_rows_are_the_rows_written() {
         let out = run_yaml(&yaml);
         assert_eq!(dataset(&out, "outcome").rows() as u64, 10 * per_r);
     }
+}
+
+/// The drawing of an `outcome` row, built by hand from the rules: in the
+/// sides game with takes 1..2, the state (0,1,5) with Odd to move is a pile
+/// of 5 stones, Odd's hand even (drawn as no stone, its parity), Even's odd
+/// (one stone); the widest stone column is the pile's 5.
+#[test]
+fn draws_an_outcome_row() {
+    let out = run_yaml("variant: sides\nk: 2\nr: 0..6\nstrip_k: none\n");
+    let t = dataset(&out, "outcome");
+    let row = (0..t.rows())
+        .find(|&i| {
+            int(t, "r", i) == 5
+                && int(t, "a_parity", i) == 0
+                && int(t, "b_parity", i) == 1
+                && s(t, "mover", i) == "odd"
+        })
+        .unwrap();
+    let want = concat!(
+        "  pile                5  ●●●●●\n",
+        "  Odd's hand          0         even\n",
+        "  Even's hand         1  ●      odd\n",
+        "  Odd to move; a move takes 1..2 from the pile\n",
+    );
+    assert_eq!(Parity.draw("outcome", t, row).as_deref(), Some(want));
+    // A row of a dataset without a state is not drawn.
+    let m = dataset(&out, "moduli");
+    assert_eq!(Parity.draw("moduli", m, 0), None);
+}
+
+/// How long the game lasts after each take, against a hand count: in
+/// odd_wins with takes 1..3, the player to move at (1,0,4) (their hand odd,
+/// the other's even) loses whatever they take. Taking 1 leaves (0,0,3) to
+/// the opponent, who takes 3 and ends with an odd hand: 2 moves. Taking 3
+/// leaves (0,0,1): the opponent takes the last stone, 2 moves. Taking 2
+/// leaves (0,1,2) (the opponent's hand even, ours odd): the opponent must
+/// take 1 (taking 2 would leave both hands even and lose) to (1,1,1), and
+/// the last stone makes 3 moves.
+#[test]
+fn remoteness_account_of_a_lost_state() {
+    let s = super::explain::State {
+        a: 1,
+        b: 0,
+        r: 4,
+        odd_to_move: true,
+    };
+    assert_eq!(
+        super::explain::lengths(Variant::OddWins, &[1, 2, 3], s).as_deref(),
+        Some(
+            "the player to move at (1,0,4) loses whatever they take: taking 1 ends the game in 2 moves, \
+             taking 2 ends the game in 3 moves, taking 3 ends the game in 2 moves; the longest delay is taking 2"
+        )
+    );
 }
