@@ -146,6 +146,21 @@ fn is_column(t: &str) -> bool {
         && !matches!(t, "true" | "false" | "null")
 }
 
+/// Does an expression read a column (a name outside quotes that is not a
+/// keyword)? `other_remoteness + 1` does, `[1, 2]` and `"P"` do not.
+fn mentions_column(t: &str) -> bool {
+    let outside: String = t
+        .split('"')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0)
+        .map(|(_, x)| x)
+        .collect::<Vec<_>>()
+        .join(" ");
+    outside
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| is_column(w) && !matches!(w, "and" | "or" | "not" | "in" | "len"))
+}
+
 /// `≥ 2` for `>=` and a claimed value `2` (`2` for `==`).
 fn claimed(op: &str, v: &str) -> String {
     let sym = match op {
@@ -178,6 +193,14 @@ fn contrast(c: &Counterexample) -> Option<String> {
         return None;
     };
     let cmp = matches!(c.relation, "==" | "!=" | "<" | "<=" | ">" | ">=");
+    if cmp && (is_column(lt) || is_column(rt)) && mentions_column(lt) && mentions_column(rt) {
+        // Both sides computed (`remoteness == other_remoteness + 1`): the
+        // report states no value; the family's account of the row says
+        // what the position shows, if it has one.
+        if let Some(r) = &c.reason {
+            return Some(r.clone());
+        }
+    }
     if cmp && is_column(lt) && !is_column(rt) {
         return Some(format!(
             "nimlab finds {lt} {} where the report says {}",
@@ -415,7 +438,45 @@ fn capital(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{contrast, mentions_column, words};
+    use crate::check::Counterexample;
+
+    #[test]
+    fn expressions_that_read_columns() {
+        assert!(mentions_column("other_remoteness + 1"));
+        assert!(mentions_column("len(winning_takes)"));
+        assert!(!mentions_column("2"));
+        assert!(!mentions_column("[1, 2]"));
+        assert!(!mentions_column("\"P\""));
+        assert!(!mentions_column("\"absolute odd\" and true"));
+    }
+
+    /// A claimed side computed from other columns is not "what the report
+    /// says": the family's account of the row is the evidence; a literal is.
+    #[test]
+    fn computed_sides_defer_to_the_familys_account() {
+        let ce = |rt: &str, rv: &str, reason: Option<&str>| Counterexample {
+            row: 0,
+            key: vec![],
+            values: vec![],
+            sides: vec![("remoteness".into(), "3".into()), (rt.into(), rv.into())],
+            reason: reason.map(String::from),
+            drawing: None,
+            relation: "==",
+            line: None,
+        };
+        let c = ce(
+            "other_remoteness + 1",
+            "2",
+            Some("taking 2 ends it in 3 moves"),
+        );
+        assert_eq!(contrast(&c).as_deref(), Some("taking 2 ends it in 3 moves"));
+        let c = ce("2", "2", Some("taking 2 ends it in 3 moves"));
+        assert_eq!(
+            contrast(&c).as_deref(),
+            Some("nimlab finds remoteness 3 where the report says 2")
+        );
+    }
 
     #[test]
     fn conditions_in_words() {
