@@ -146,19 +146,27 @@ fn is_column(t: &str) -> bool {
         && !matches!(t, "true" | "false" | "null")
 }
 
+/// Does an expression read a computed value: a result of the compared row
+/// (`other:`'s `other_<column>`), or, for the claim's own side, any column
+/// that is not one of the row's keys?
+fn reads_result(t: &str, key: &Key) -> bool {
+    let own = is_column(t) && !key.iter().any(|(k, _)| k == t);
+    own || columns_of(t).any(|w| w.starts_with("other_"))
+}
+
+/// The names an expression reads outside quotes, keywords left out.
+fn columns_of(t: &str) -> impl Iterator<Item = &str> {
+    t.split('"')
+        .step_by(2)
+        .flat_map(|x| x.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| is_column(w) && !matches!(*w, "and" | "or" | "not" | "in" | "len"))
+}
+
 /// Does an expression read a column (a name outside quotes that is not a
 /// keyword)? `other_remoteness + 1` does, `[1, 2]` and `"P"` do not.
+#[cfg(test)]
 fn mentions_column(t: &str) -> bool {
-    let outside: String = t
-        .split('"')
-        .enumerate()
-        .filter(|(i, _)| i % 2 == 0)
-        .map(|(_, x)| x)
-        .collect::<Vec<_>>()
-        .join(" ");
-    outside
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| is_column(w) && !matches!(w, "and" | "or" | "not" | "in" | "len"))
+    columns_of(t).next().is_some()
 }
 
 /// `≥ 2` for `>=` and a claimed value `2` (`2` for `==`).
@@ -193,10 +201,12 @@ fn contrast(c: &Counterexample) -> Option<String> {
         return None;
     };
     let cmp = matches!(c.relation, "==" | "!=" | "<" | "<=" | ">" | ">=");
-    if cmp && (is_column(lt) || is_column(rt)) && mentions_column(lt) && mentions_column(rt) {
-        // Both sides computed (`remoteness == other_remoteness + 1`): the
-        // report states no value; the family's account of the row says
-        // what the position shows, if it has one.
+    let computed = |t: &str| reads_result(t, &c.key);
+    if cmp && (is_column(lt) || is_column(rt)) && computed(lt) && computed(rt) {
+        // Both sides computed from results (`remoteness ==
+        // other_remoteness + 1`; not a value given for each key, as `y in
+        // [5, 10] ? "N4" : "N3"`): the report states no value; the
+        // family's account of the row says what the position shows.
         if let Some(r) = &c.reason {
             return Some(r.clone());
         }
@@ -471,6 +481,14 @@ mod tests {
             Some("taking 2 ends it in 3 moves"),
         );
         assert_eq!(contrast(&c).as_deref(), Some("taking 2 ends it in 3 moves"));
+        // A value per key (the report's table as a function of y) is what
+        // the report says.
+        let mut c = ce("class_of(y) == 5 ? 4 : 2", "2", Some("why"));
+        c.key = vec![("y".into(), "5".into())];
+        assert_eq!(
+            contrast(&c).as_deref(),
+            Some("nimlab finds remoteness 3 where the report says 2")
+        );
         let c = ce("2", "2", Some("taking 2 ends it in 3 moves"));
         assert_eq!(
             contrast(&c).as_deref(),
