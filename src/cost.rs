@@ -234,14 +234,26 @@ pub fn cpu_model() -> String {
     crate::mem::proc_field("/proc/cpuinfo", "model name").unwrap_or_else(|| "unknown".to_string())
 }
 
-/// `$XDG_CACHE_HOME/nimlab/calibration.json`, else
-/// `~/.cache/nimlab/calibration.json`.
+/// `$XDG_CACHE_HOME/nimlab/calibration-<key>.json`, else under
+/// `~/.cache/nimlab/`, one file per binary and CPU ([`cache_name`]).
 pub fn cache_file() -> Option<PathBuf> {
     let base = match std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
         Some(d) => PathBuf::from(d),
         None => PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
     };
-    Some(base.join("nimlab").join("calibration.json"))
+    Some(
+        base.join("nimlab")
+            .join(cache_name(&binary_id(), &cpu_model())),
+    )
+}
+
+/// The cache file's name for a binary and a CPU: `calibration-<16 hex>.json`.
+/// One file per binary: with a single file, any other binary run in
+/// between (main's, beside one built from a working tree) replaced the
+/// rates, and each binary measured again on every run.
+pub fn cache_name(binary: &str, cpu: &str) -> String {
+    let key = xxhash_rust::xxh3::xxh3_64(format!("{binary}\n{cpu}").as_bytes());
+    format!("calibration-{key:016x}.json")
 }
 
 /// The cached rates of this binary on this CPU, if any.
@@ -304,6 +316,18 @@ mod tests {
         let mut other = r.to_json();
         other["cpu"] = json!("another CPU");
         assert_eq!(Rates::from_json(&other), None);
+    }
+
+    /// Two binaries (or CPUs) keep their rates in files of their own, so
+    /// running one does not make the other measure again; the same binary
+    /// on the same CPU finds its file.
+    #[test]
+    fn each_binary_and_cpu_has_its_own_cache_file() {
+        let a = cache_name("0.1.0 2947055", "AMD EPYC");
+        assert_eq!(a, cache_name("0.1.0 2947055", "AMD EPYC"));
+        assert_ne!(a, cache_name("0.1.0 2947055-dirty", "AMD EPYC"));
+        assert_ne!(a, cache_name("0.1.0 2947055", "Intel Xeon"));
+        assert!(a.starts_with("calibration-") && a.ends_with(".json") && a.len() == 33);
     }
 
     #[test]

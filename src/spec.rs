@@ -47,17 +47,25 @@ pub struct Sweep {
     /// Datasets to store (None: all). For huge sweeps: e.g. `[periods, loss_sets]`
     /// without the one-row-per-position `positions`.
     pub datasets: Option<Vec<String>>,
+    /// The family's datasets written only on request
+    /// ([`Family::on_request`]) that the spec asks for: listed in
+    /// `datasets:` or read by one of its conjectures.
+    pub asked: Vec<String>,
 }
 
 impl Sweep {
     /// Expands the sweep into cases and views (validated when the spec was
     /// loaded, so an error here means the family changed its mind).
     pub fn plan(&self) -> Result<Plan, SpecError> {
-        self.family.plan(&Node::root(&self.params, &self.file))
+        self.family
+            .plan_asking(&Node::root(&self.params, &self.file), &self.asked)
     }
     /// The plan for estimates only ([`Family::plan_estimate`]): quick
     /// whatever the sweep's size, its cases never solved.
     pub fn plan_estimate(&self) -> Result<Plan, SpecError> {
+        if !self.asked.is_empty() {
+            return self.plan();
+        }
         self.family
             .plan_estimate(&Node::root(&self.params, &self.file))
     }
@@ -202,7 +210,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         .unwrap_or_default();
     let name = opt_str(&root, "experiment")?.unwrap_or(&stem).to_string();
     check_name(&root, &name, "experiment")?;
-    let sweeps = parse_sweeps(&root, &file)?;
+    let mut sweeps = parse_sweeps(&root, &file)?;
     let terms = match root.get("terms") {
         Some(t) => parse_terms(&t, "its reading")?,
         None => Vec::new(),
@@ -213,6 +221,7 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
             conjectures.push(parse_conjecture(&c, &sweeps, &terms)?);
         }
     }
+    ask_for_read_datasets(&mut sweeps, &conjectures);
     let not_judged = root
         .get("not_judged")
         .map(|n| n.items().iter().map(parse_not_judged).collect())
@@ -229,6 +238,19 @@ pub fn from_text(text: &str, path: &Path) -> Result<Experiment, SpecError> {
         terms,
         text: text.to_string(),
     })
+}
+
+/// Adds to each sweep's `asked` the datasets written only on request that a
+/// conjecture reads.
+fn ask_for_read_datasets(sweeps: &mut [Sweep], conjectures: &[Conjecture]) {
+    for c in conjectures {
+        let Some(s) = sweeps.iter_mut().find(|s| s.name == c.sweep) else {
+            continue;
+        };
+        if s.family.on_request().contains(&c.dataset.as_str()) && !s.asked.contains(&c.dataset) {
+            s.asked.push(c.dataset.clone());
+        }
+    }
 }
 
 /// `terms: {term: reading, ...}`: a map of the report's words to readings.
@@ -342,6 +364,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
     check_name(&sname, &name, "name")?;
     // Validate the family parameters now, so a bad spec fails before anything runs.
     let plan = family.plan_estimate(s)?;
+    let datasets = sweep_datasets(s, family)?;
     Ok(Sweep {
         title: opt_str(s, "title")?.unwrap_or(&name).to_string(),
         name,
@@ -350,7 +373,13 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
         index,
         file: file.to_string(),
         outputs: sweep_outputs(s, family, &plan)?,
-        datasets: sweep_datasets(s, family)?,
+        asked: datasets
+            .iter()
+            .flatten()
+            .filter(|d| family.on_request().contains(&d.as_str()))
+            .cloned()
+            .collect(),
+        datasets,
     })
 }
 
@@ -722,6 +751,32 @@ mod fuzz {
                 let _ = super::from_text(&s, Path::new("fuzz.yaml"));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod asked_tests {
+    use super::from_text;
+    use std::path::Path;
+
+    fn asked(spec: &str) -> Vec<Vec<String>> {
+        let e = from_text(spec, Path::new("t.yaml")).unwrap();
+        e.sweeps.into_iter().map(|s| s.asked).collect()
+    }
+
+    /// A dataset written only on request is asked for by the sweep's
+    /// `datasets:` or by a conjecture reading it, for that sweep only;
+    /// other datasets are never "asked".
+    #[test]
+    fn on_request_datasets_asked_by_list_or_conjecture() {
+        let sweeps = "sweeps:\n  - {name: a, family: parity, k: 3, r: 0..9}\n  - {name: b, family: parity, k: 2, r: 0..9}\n";
+        assert_eq!(asked(sweeps), vec![Vec::<String>::new(), vec![]]);
+        let read = format!(
+            "{sweeps}conjectures:\n  - {{name: c, sweep: b, dataset: remoteness, claim: 'remoteness >= 0'}}\n  - {{name: d, sweep: a, dataset: outcome, claim: 'r >= 0'}}\n"
+        );
+        assert_eq!(asked(&read), vec![vec![], vec!["remoteness".to_string()]]);
+        let listed = "sweeps:\n  - {name: a, family: parity, k: 3, datasets: [outcome, remoteness]}\n  - {name: b, family: parity, k: 3, datasets: [outcome]}\n";
+        assert_eq!(asked(listed), vec![vec!["remoteness".to_string()], vec![]]);
     }
 }
 

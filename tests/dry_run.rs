@@ -77,9 +77,17 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
         );
     }
     // Measured once, then read from the cache.
-    let cached = cache.join("nimlab/calibration.json");
+    let files: Vec<_> = std::fs::read_dir(cache.join("nimlab"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".json"))
+        .collect();
+    assert_eq!(files.len(), 1, "one cache file for this binary: {files:?}");
+    let cached = &files[0];
+    let name = cached.file_name().unwrap().to_string_lossy();
+    assert!(name.starts_with("calibration-"), "{name}");
     let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&cached).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(cached).unwrap()).unwrap();
     for k in [
         "subtraction",
         "retrograde",

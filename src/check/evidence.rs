@@ -146,6 +146,29 @@ fn is_column(t: &str) -> bool {
         && !matches!(t, "true" | "false" | "null")
 }
 
+/// Does an expression read a computed value: a result of the compared row
+/// (`other:`'s `other_<column>`), or, for the claim's own side, any column
+/// that is not one of the row's keys?
+fn reads_result(t: &str, key: &Key) -> bool {
+    let own = is_column(t) && !key.iter().any(|(k, _)| k == t);
+    own || columns_of(t).any(|w| w.starts_with("other_"))
+}
+
+/// The names an expression reads outside quotes, keywords left out.
+fn columns_of(t: &str) -> impl Iterator<Item = &str> {
+    t.split('"')
+        .step_by(2)
+        .flat_map(|x| x.split(|c: char| !(c.is_alphanumeric() || c == '_')))
+        .filter(|w| is_column(w) && !matches!(*w, "and" | "or" | "not" | "in" | "len"))
+}
+
+/// Does an expression read a column (a name outside quotes that is not a
+/// keyword)? `other_remoteness + 1` does, `[1, 2]` and `"P"` do not.
+#[cfg(test)]
+fn mentions_column(t: &str) -> bool {
+    columns_of(t).next().is_some()
+}
+
 /// `≥ 2` for `>=` and a claimed value `2` (`2` for `==`).
 fn claimed(op: &str, v: &str) -> String {
     let sym = match op {
@@ -178,6 +201,16 @@ fn contrast(c: &Counterexample) -> Option<String> {
         return None;
     };
     let cmp = matches!(c.relation, "==" | "!=" | "<" | "<=" | ">" | ">=");
+    let computed = |t: &str| reads_result(t, &c.key);
+    if cmp && (is_column(lt) || is_column(rt)) && computed(lt) && computed(rt) {
+        // Both sides computed from results (`remoteness ==
+        // other_remoteness + 1`; not a value given for each key, as `y in
+        // [5, 10] ? "N4" : "N3"`): the report states no value; the
+        // family's account of the row says what the position shows.
+        if let Some(r) = &c.reason {
+            return Some(r.clone());
+        }
+    }
     if cmp && is_column(lt) && !is_column(rt) {
         return Some(format!(
             "nimlab finds {lt} {} where the report says {}",
@@ -415,7 +448,53 @@ fn capital(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::{contrast, mentions_column, words};
+    use crate::check::Counterexample;
+
+    #[test]
+    fn expressions_that_read_columns() {
+        assert!(mentions_column("other_remoteness + 1"));
+        assert!(mentions_column("len(winning_takes)"));
+        assert!(!mentions_column("2"));
+        assert!(!mentions_column("[1, 2]"));
+        assert!(!mentions_column("\"P\""));
+        assert!(!mentions_column("\"absolute odd\" and true"));
+    }
+
+    /// A claimed side computed from other columns is not "what the report
+    /// says": the family's account of the row is the evidence; a literal is.
+    #[test]
+    fn computed_sides_defer_to_the_familys_account() {
+        let ce = |rt: &str, rv: &str, reason: Option<&str>| Counterexample {
+            row: 0,
+            key: vec![],
+            values: vec![],
+            sides: vec![("remoteness".into(), "3".into()), (rt.into(), rv.into())],
+            reason: reason.map(String::from),
+            drawing: None,
+            relation: "==",
+            line: None,
+        };
+        let c = ce(
+            "other_remoteness + 1",
+            "2",
+            Some("taking 2 ends it in 3 moves"),
+        );
+        assert_eq!(contrast(&c).as_deref(), Some("taking 2 ends it in 3 moves"));
+        // A value per key (the report's table as a function of y) is what
+        // the report says.
+        let mut c = ce("class_of(y) == 5 ? 4 : 2", "2", Some("why"));
+        c.key = vec![("y".into(), "5".into())];
+        assert_eq!(
+            contrast(&c).as_deref(),
+            Some("nimlab finds remoteness 3 where the report says 2")
+        );
+        let c = ce("2", "2", Some("taking 2 ends it in 3 moves"));
+        assert_eq!(
+            contrast(&c).as_deref(),
+            Some("nimlab finds remoteness 3 where the report says 2")
+        );
+    }
 
     #[test]
     fn conditions_in_words() {

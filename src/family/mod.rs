@@ -311,6 +311,18 @@ pub trait Family: Sync {
     /// Validates a sweep (a map that also holds the generic keys of
     /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
+    /// The datasets of [`Family::datasets`] written only when a spec asks
+    /// for them (its sweep's `datasets:` lists them or a conjecture reads
+    /// them): extra work no other dataset needs. Default: none.
+    fn on_request(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// [`Family::plan`] writing also the datasets of [`Family::on_request`]
+    /// named in `asked`. Default: the plan (a family with none).
+    fn plan_asking(&self, sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
+        let _ = asked;
+        self.plan(sweep)
+    }
     /// Validates a sweep as [`Family::plan`] does and expands it for the
     /// estimates only (`--dry-run`, `--list`, the guard before a run, the
     /// views): a family may stand for many cases with a few

@@ -526,6 +526,13 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
     if let Some(f) = &c.filter {
         let _ = write!(claim, " where {}", cell(&code(f)));
     }
+    // The compared row (`other:`) and the strategy played out (`strategy:`),
+    // collapsed with the claim: expressions, not the statement.
+    for (field, exprs) in [("other", &c.other), ("strategy", &c.strategy)] {
+        if !exprs.is_empty() {
+            let _ = write!(claim, "<br>{field}: {}", cell(&assignments(exprs)));
+        }
+    }
     claim.push_str("</details>");
     let readings = r.other_readings();
     if !readings.is_empty() {
@@ -550,6 +557,16 @@ fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<Strin
         cell(&evidence(r)),
         format!("[{} / {}]({})", cell(&c.sweep), cell(&c.dataset), data),
     ]
+}
+
+/// `` `r` = `r - 1`; `a_parity` = `b_parity` ``: a spec's column
+/// expressions (`other:`, `strategy:`), each as code.
+fn assignments(exprs: &[(String, String)]) -> String {
+    exprs
+        .iter()
+        .map(|(col, e)| format!("{} = {}", code(col), code(e)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Verdict counts over claims, in order of first appearance of

@@ -17,6 +17,8 @@ pub struct ParityCase {
     pub(crate) strip: bool,
     pub(crate) strip_to: Option<usize>,
     pub(crate) outcome: bool,
+    /// Write the `remoteness` dataset (asked for by the spec).
+    pub(crate) remoteness: bool,
     pub(crate) horizon: usize,
 }
 
@@ -46,8 +48,9 @@ impl ParityCase {
 impl Case for ParityCase {
     fn key(&self) -> String {
         let at: Vec<u64> = self.at.iter().flatten().copied().collect();
+        let remoteness = if self.remoteness { "/remoteness" } else { "" };
         format!(
-            "parity/v1/variant={}/take={}/r={}/horizon={}/outcome={}/at={}/strip={}",
+            "parity/v1/variant={}/take={}/r={}/horizon={}/outcome={}/at={}/strip={}{remoteness}",
             self.variant.as_str(),
             self.take.text(),
             self.rs_key,
@@ -63,11 +66,8 @@ impl Case for ParityCase {
     }
     fn cost(&self) -> u64 {
         let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
-        let rows = if self.outcome {
-            self.rs.len() as u64 * 8
-        } else {
-            0
-        };
+        let tables = u64::from(self.outcome) + u64::from(self.remoteness);
+        let rows = tables * self.rs.len() as u64 * 8;
         len * self.take.takes().len() as u64 / 4 + len + rows
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
@@ -87,6 +87,9 @@ impl Case for ParityCase {
         if self.outcome {
             r.push((datasets::OUTCOME.name, self.outcome_rows()));
         }
+        if self.remoteness {
+            r.push((datasets::REMOTENESS.name, self.outcome_rows()));
+        }
         r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
@@ -94,6 +97,9 @@ impl Case for ParityCase {
         let mut out: Output = Vec::new();
         if self.outcome {
             out.push((&datasets::OUTCOME, self.outcome_table(&s)));
+        }
+        if self.remoteness {
+            out.push((&datasets::REMOTENESS, self.remoteness_table(&s)));
         }
         let (long, lists) = self.safe_tables(&s);
         out.push((&datasets::SAFE_STATES, long));

@@ -59,7 +59,8 @@ static TAKE_SET: &[Column] = &[Column::new(
     "every allowed take",
 )];
 
-static OUTCOME_ROW: &[Column] = &[
+/// The key of an outcome row: the pile, the hand parities and the mover.
+static OUTCOME_KEY: &[Column] = &[
     Column::new("r", Dtype::Int, Role::Position, "stones left in the pile"),
     Column::new(
         "a_parity",
@@ -79,6 +80,9 @@ static OUTCOME_ROW: &[Column] = &[
         Role::Position,
         "the player to move",
     ),
+];
+
+static OUTCOME_ROW: &[Column] = &[
     Column::new(
         "winner",
         Dtype::Enum(PLAYERS),
@@ -104,8 +108,29 @@ static OUTCOME_ROW: &[Column] = &[
 pub static OUTCOME: Dataset = Dataset {
     name: "outcome",
     doc: "One row per pile size r, hand parities and mover: who wins and how.",
-    groups: &[RULE, OUTCOME_ROW],
+    groups: &[RULE, OUTCOME_KEY, OUTCOME_ROW],
 };
+
+static REMOTENESS_ROW: &[Column] = &[
+    OUTCOME_COLUMN,
+    Column::new(
+        "remoteness",
+        Dtype::Int,
+        Role::Result,
+        "moves left to the end of the game with perfect play (Smith's remoteness): the winner ends it as fast as possible, the loser delays it as long as possible; 0 at an empty pile",
+    ),
+];
+
+/// `remoteness`: keyed like `outcome`, written only when asked for.
+pub static REMOTENESS: Dataset = Dataset {
+    name: "remoteness",
+    doc: "One row per pile size r, hand parities and mover, as `outcome`: how many moves the game lasts with perfect play. Written only when the sweep's `datasets:` lists it or a conjecture of its spec reads it.",
+    groups: &[RULE, OUTCOME_KEY, REMOTENESS_ROW],
+};
+
+/// The datasets written only when a spec asks for them (see
+/// [`crate::family::Family::on_request`]).
+pub static ON_REQUEST: &[&str] = &["remoteness"];
 
 static SAFE_STATE: &[Column] = &[
     Column::new(
@@ -371,6 +396,7 @@ pub static POSITIONS: Dataset = Dataset {
 /// Every parity dataset.
 pub static DATASETS: &[&Dataset] = &[
     &OUTCOME,
+    &REMOTENESS,
     &SAFE_STATES,
     &SAFE_LISTS,
     &MODULI,

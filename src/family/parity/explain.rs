@@ -2,7 +2,7 @@
 //! take from the state, the state it leaves and who wins from there (one pass
 //! of the fast solver up to the row's pile).
 
-use super::solver::{Variant, table};
+use super::solver::{Mover, Solution, Variant, slot, table};
 use crate::data::Table;
 
 /// Options shown at most.
@@ -99,7 +99,7 @@ pub fn options(variant: Variant, takes: &[u32], s: State) -> Vec<(u32, State, bo
 /// `outcome` rows: "Odd to move at (0,1,7) (takes 1..2): take 1 → (1,1,6), Even to move,
 /// Even wins; take 2 → … ; no take wins: every take leaves a state the opponent wins".
 pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
-    if dataset != "outcome" {
+    if !matches!(dataset, "outcome" | "remoteness") {
         return None;
     }
     let variant = Variant::parse(t.text("variant", row)?)?;
@@ -118,7 +118,66 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         r: r as usize,
         odd_to_move: t.text("mover", row)? != "even",
     };
-    Some(describe(variant, &takes, s))
+    match dataset {
+        "remoteness" => lengths(variant, &takes, s),
+        _ => Some(describe(variant, &takes, s)),
+    }
+}
+
+/// How long the game lasts after each take from `s` (Smith's remoteness of
+/// the state it leaves, plus the take): "the player to move at (1,0,4)
+/// loses whatever they take: taking 1 ends the game in 2 moves, taking 2 in
+/// 3 moves, taking 3 in 2 moves; the longest is taking 2".
+pub fn lengths(variant: Variant, takes: &[u32], s: State) -> Option<String> {
+    let sol = Solution::solve(variant, takes, s.r + 1, &|_| {});
+    let rem = sol.remoteness(s.r + 1)?;
+    let opts = options(variant, takes, s);
+    let here = format!("{} to move at ({},{},{})", who(variant, s), s.a, s.b, s.r);
+    if opts.is_empty() {
+        return Some(format!("{here}: the pile is empty, the game is over"));
+    }
+    let moves = |n: &State| {
+        let m = if variant == Variant::Sides && !n.odd_to_move {
+            Mover::B
+        } else {
+            Mover::A
+        };
+        1 + rem[n.r][slot(n.a, n.b, m)]
+    };
+    let wins = opts.iter().any(|o| o.2);
+    // The winner takes a winning take that ends the game soonest; the loser
+    // any take that ends it latest.
+    let counted: Vec<(u32, u32)> = opts
+        .iter()
+        .filter(|o| o.2 == wins)
+        .map(|(t, n, _)| (*t, moves(n)))
+        .collect();
+    let best = match wins {
+        true => counted.iter().map(|x| x.1).min()?,
+        false => counted.iter().map(|x| x.1).max()?,
+    };
+    let mut items: Vec<String> = counted
+        .iter()
+        .take(SHOWN)
+        .map(|(t, n)| format!("taking {t} ends the game in {n} moves"))
+        .collect();
+    if counted.len() > SHOWN {
+        items.push(format!("… {} more", counted.len() - SHOWN));
+    }
+    let chosen: Vec<String> = counted
+        .iter()
+        .filter(|x| x.1 == best)
+        .map(|x| x.0.to_string())
+        .collect();
+    let (state, end) = match wins {
+        true => ("wins", "the quickest win"),
+        false => ("loses whatever they take", "the longest delay"),
+    };
+    Some(format!(
+        "{here} {state}: {}; {end} is taking {}",
+        items.join(", "),
+        chosen.join(" or ")
+    ))
 }
 
 fn who(variant: Variant, s: State) -> &'static str {
@@ -172,4 +231,89 @@ pub fn describe(variant: Variant, takes: &[u32], s: State) -> String {
         format!("winning takes: {}", wins.join(", "))
     };
     format!("{here}: {}; {end}", shown.join("; "))
+}
+
+/// Stones drawn in the pile at most (a larger pile is written as a number).
+const DRAWN_STONES: i64 = 40;
+
+/// The holders of the two hands and the player to move, as the report
+/// names them: Odd and Even (`sides`), the player to move and the other
+/// (`odd_wins` outcome rows), A and B (`odd_wins` positions).
+fn holders(variant: Variant, mover: &str) -> ([&'static str; 2], &'static str) {
+    match (variant, mover) {
+        (Variant::Sides, "even") => (["Odd", "Even"], "Even"),
+        (Variant::Sides, _) => (["Odd", "Even"], "Odd"),
+        (Variant::OddWins, "a") => (["A", "B"], "A"),
+        (Variant::OddWins, "b") => (["A", "B"], "B"),
+        (Variant::OddWins, _) => (["the mover", "the other player"], "the mover"),
+    }
+}
+
+/// An `outcome` or `positions` row's state as a picture: the pile and the
+/// two hands in stones (an `outcome` row's hands by their parity, one stone
+/// or none, as the report reduces them: (3,0,9) ≡ (1,0,9)), who moves and
+/// the takes.
+pub fn draw(dataset: &str, t: &Table, row: usize) -> Option<String> {
+    let (a, b) = match dataset {
+        "outcome" | "remoteness" => (t.int("a_parity", row)?, t.int("b_parity", row)?),
+        "positions" => (t.int("a", row)?, t.int("b", row)?),
+        _ => return None,
+    };
+    let r = t.int("r", row)?;
+    let variant = Variant::parse(t.text("variant", row)?)?;
+    let takes = takes_of(t.text("take", row)?)?;
+    let ([ha, hb], to_move) = holders(variant, t.text("mover", row)?);
+    let stones = |n: i64| match n {
+        0..=DRAWN_STONES => "●".repeat(n as usize),
+        _ => String::new(),
+    };
+    let parity = |n: i64| if n % 2 == 1 { "odd" } else { "even" };
+    let width = [r, a, b].iter().map(|&n| n.min(DRAWN_STONES)).max()? as usize;
+    let line = |name: &str, n: i64, note: &str| {
+        let s = stones(n);
+        format!("  {name:<18}{n:>3}  {s:<width$}  {note}")
+            .trim_end()
+            .to_string()
+            + "\n"
+    };
+    let mut s = line("pile", r, "");
+    s += &line(&format!("{ha}'s hand"), a, parity(a));
+    s += &line(&format!("{hb}'s hand"), b, parity(b));
+    let rule = crate::family::parity::TakeSet(takes).human();
+    s += &format!(
+        "  {} to move; a move takes {rule} from the pile\n",
+        capital(to_move)
+    );
+    Some(s)
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The state as the report writes it, `(0,1,5)` (Odd's hand, Even's hand,
+/// the pile; in `odd_wins` outcome rows the mover's hand first), with who
+/// moves and the takes: `(0,1,5), Odd to move, take 1..2`.
+pub fn position_name(dataset: &str, key: &[(String, String)]) -> Option<String> {
+    let val = |c: &str| {
+        key.iter()
+            .find(|(k, _)| k == c)
+            .map(|(_, v)| v.trim_matches('"'))
+    };
+    let (a, b) = match dataset {
+        "outcome" | "remoteness" => (val("a_parity")?, val("b_parity")?),
+        "positions" => (val("a")?, val("b")?),
+        _ => return None,
+    };
+    let variant = Variant::parse(val("variant")?)?;
+    let rule = crate::family::parity::TakeSet(takes_of(val("take")?)?).human();
+    let (_, to_move) = holders(variant, val("mover")?);
+    let who = match to_move {
+        "the mover" => "the player to move's hand first".to_string(),
+        m => format!("{m} to move"),
+    };
+    Some(format!("({a},{b},{}), {who}, take {rule}", val("r")?))
 }

@@ -18,6 +18,7 @@
 //! strip_k: [3]                  # rules drawn as a strip chart: max takes, `all` or `none`
 //! strip_to: 48                  # last pile size drawn (default preperiod + 4·M)
 //! outcome: true                 # write the outcome dataset (default true)
+//! datasets: [remoteness, ...]   # `remoteness` is written only when listed here or read by a conjecture
 //! horizon: 20000                # pile sizes computed for the period (default max(r, 64·max(S)+64))
 //! ```
 //!
@@ -113,6 +114,7 @@ impl Family for Parity {
          strip_k: max takes drawn as a strip chart, or all | none (default all when ≤ 12 rules)\n\
          strip_to: last pile size drawn (default preperiod + 4·M)\n\
          outcome: true | false (write the outcome dataset; default true)\n\
+         (the remoteness dataset is written only when the sweep's datasets: lists it or a conjecture reads it)\n\
          horizon: pile sizes computed for period detection (default max(r, 64·max(S)+64); extended until proven)\n\
          solve: --variant odd_wins, --k 3 or --take max:3 | set:1,3,4 | {1,3,4} | 1..3 (or --rule \"odd_wins take 1..3\"),\n\
          \x20      --r 17, --a A --b B (the hands), --mover odd|even|a|b"
@@ -124,7 +126,13 @@ impl Family for Parity {
         views::VIEWS
     }
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep)
+        params::plan(sweep, &[])
+    }
+    fn on_request(&self) -> &'static [&'static str] {
+        datasets::ON_REQUEST
+    }
+    fn plan_asking(&self, sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
+        params::plan(sweep, asked)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
@@ -152,9 +160,15 @@ impl Family for Parity {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
+    fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
+        explain::draw(dataset, table, row)
+    }
+    fn position_name(&self, dataset: &str, key: &[(String, String)]) -> Option<String> {
+        explain::position_name(dataset, key)
+    }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
-            "positions" | "outcome" => ("position", "positions"),
+            "positions" | "outcome" | "remoteness" => ("position", "positions"),
             "safe_states" => ("safe state", "safe states"),
             "moduli" => ("rule", "rules"),
             _ => ("case", "cases"),

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::cases::{ParityCase, ints_key};
 use super::solver::{VARIANT_WORDS, Variant};
-use super::{TakeSet, join, views};
+use super::{TakeSet, datasets, join, views};
 use crate::family::{Case, Plan};
 use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;
@@ -315,9 +315,11 @@ fn parse_strip(sweep: &Node<'_>, rules: usize) -> Result<StripSel, SpecError> {
     })
 }
 
-/// Validates a sweep and expands it into cases (one per variant and take set).
-pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
+/// Validates a sweep and expands it into cases (one per variant and take set);
+/// `asked` are the datasets written only on request that the spec asks for.
+pub fn plan(sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
     let p = parse_params(sweep)?;
+    let remoteness = asked.iter().any(|d| d == datasets::REMOTENESS.name);
     let rs = Arc::new(p.rs);
     let rs_key = ints_key(&rs);
     let at = Arc::new(p.at);
@@ -334,7 +336,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
             let horizon = p
                 .horizon
                 .unwrap_or(0)
-                .max(if p.outcome { r_max } else { 0 })
+                .max(if p.outcome || remoteness { r_max } else { 0 })
                 .max(at_max.min(1 << 20));
             cases.push(Box::new(ParityCase {
                 variant,
@@ -345,6 +347,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                 strip,
                 strip_to: p.strip_to,
                 outcome: p.outcome,
+                remoteness,
                 horizon,
             }));
         }

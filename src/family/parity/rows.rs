@@ -158,6 +158,49 @@ impl ParityCase {
         )
     }
 
+    /// `remoteness`: the rows of `outcome` (same keys, same order) with
+    /// who wins and how many moves the game lasts.
+    pub fn remoteness_table(&self, s: &Solution) -> Table {
+        let rows = self.rs.len() * 4;
+        let mut r_col = Vec::with_capacity(rows);
+        let (mut pa, mut pb) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
+        let mut mover = EnumVec::new(PLAYERS, rows);
+        let mut outcome = EnumVec::new(OUTCOMES, rows);
+        let mut remote = Vec::with_capacity(rows);
+        let last = self.rs.iter().copied().max().map_or(0, |r| r as usize + 1);
+        let rem = s
+            .remoteness(last)
+            .expect("the table covers the listed pile sizes");
+        for &r in self.rs.iter() {
+            for (a, b) in s.hands(r as usize) {
+                for &m in self.movers() {
+                    r_col.push(r as i64);
+                    pa.push(i64::from(a));
+                    pb.push(i64::from(b));
+                    let wins = s
+                        .wins(a as u64, b as u64, r, m)
+                        .expect("r is inside the table");
+                    outcome.push(outcome_code(!wins));
+                    remote.push(i64::from(rem[r as usize][solver::slot(a, b, m)]));
+                    mover.push_str(match self.variant {
+                        Variant::Sides => player_name(self.variant, m),
+                        Variant::OddWins => "mover",
+                    });
+                }
+            }
+        }
+        self.with_rule(
+            Table::new()
+                .with("r", Values::Int(r_col))
+                .with("a_parity", Values::Int(pa))
+                .with("b_parity", Values::Int(pb))
+                .with("mover", Values::Enum(mover))
+                .with("outcome", Values::Enum(outcome))
+                .with("remoteness", Values::Int(remote)),
+            false,
+        )
+    }
+
     /// `safe_states` (one row per state) and `safe_lists` (one row per side).
     pub fn safe_tables(&self, s: &Solution) -> (Table, Table) {
         let mut long = SafeRows::default();

@@ -198,6 +198,71 @@ pub fn table(variant: Variant, takes: &[u32], len: usize) -> Vec<u8> {
     v
 }
 
+/// The slot of a state in [`Solution::remoteness`].
+pub fn slot(a: u8, b: u8, m: Mover) -> usize {
+    4 * usize::from(m == Mover::B) + 2 * usize::from(a % 2) + usize::from(b % 2)
+}
+
+/// Bit `slot` set when the player to move at that slot wins, from a pile
+/// size's byte (see the module documentation).
+fn win_mask(variant: Variant, byte: u8) -> u8 {
+    match variant {
+        // A (Odd) to move: bit 4 + i; B (Even) to move wins when bit i is clear.
+        Variant::Sides => (byte >> 4) | ((!byte & 0xF) << 4),
+        Variant::OddWins => byte & 0xF,
+    }
+}
+
+/// [`Solution::remoteness`] for the takes 1..k: the children of a take of
+/// parity `q` lie at the piles `j ≡ r - q` in `[r - k, r - 1]`; one
+/// monotone queue per child slot and pile parity keeps that window's
+/// longest remoteness, another its shortest among the states lost for
+/// their mover.
+fn window_remoteness(rem: &mut [[u32; 8]], wins: &[u8], parents: &[(usize, [usize; 2])], k: usize) {
+    use std::collections::VecDeque;
+    let mut longest: Vec<VecDeque<(usize, u32)>> = vec![VecDeque::new(); 16];
+    let mut shortest: Vec<VecDeque<(usize, u32)>> = vec![VecDeque::new(); 16];
+    for r in 1..rem.len() {
+        let j = r - 1;
+        for (c, &v) in rem[j].iter().enumerate() {
+            let q = 2 * c + j % 2;
+            let l = &mut longest[q];
+            while l.back().is_some_and(|&(_, x)| x <= v) {
+                l.pop_back();
+            }
+            l.push_back((j, v));
+            if wins[j] >> c & 1 == 0 {
+                let s = &mut shortest[q];
+                while s.back().is_some_and(|&(_, x)| x >= v) {
+                    s.pop_back();
+                }
+                s.push_back((j, v));
+            }
+        }
+        for d in longest.iter_mut().chain(shortest.iter_mut()) {
+            while d.front().is_some_and(|&(i, _)| i + k < r) {
+                d.pop_front();
+            }
+        }
+        for &(p, child) in parents {
+            // Take parity 0 (even) leaves the pile's parity, 1 (odd) flips it.
+            let queue = |t: usize| 2 * child[t] + (r - t) % 2;
+            let here = if wins[r] >> p & 1 == 1 {
+                [0, 1]
+                    .iter()
+                    .filter_map(|&t| shortest[queue(t)].front().map(|x| x.1))
+                    .min()
+            } else {
+                [0, 1]
+                    .iter()
+                    .filter_map(|&t| longest[queue(t)].front().map(|x| x.1))
+                    .max()
+            };
+            rem[r][p] = 1 + here.unwrap_or(0);
+        }
+    }
+}
+
 /// The nibble mask duplicated into both nibbles.
 #[inline]
 fn both(m: u8) -> u8 {
@@ -360,6 +425,79 @@ impl Solution {
                 byte >> i & 1 == 1
             }
         })
+    }
+
+    /// Smith's remoteness of every state for `r = 0..len`: the number of
+    /// moves to the end of the game when the winner ends it as fast as
+    /// possible and the loser delays it as long as possible (0 at an empty
+    /// pile). Slot `4m + 2a + b`, `m` = 0 when A (Odd) moves, 1 when B
+    /// (Even) moves; `odd_wins` uses the slots of A, `a` the mover's hand.
+    /// `None` beyond the table when no period is proven. A take set 1..k
+    /// keeps, per child slot and parity of the pile, the window's longest
+    /// and shortest lost remoteness (monotone queues: `O(len)` for any k);
+    /// another set tries every take.
+    pub fn remoteness(&self, len: usize) -> Option<Vec<[u32; 8]>> {
+        let wins: Vec<u8> = (0..len as u64)
+            .map(|r| self.byte(r).map(|x| win_mask(self.variant, x)))
+            .collect::<Option<_>>()?;
+        let parents: Vec<(usize, [usize; 2])> = self
+            .slots()
+            .into_iter()
+            .map(|(a, b, m)| {
+                let child = |t| {
+                    let (ca, cb, cm) = self.after_take(a, b, m, t);
+                    slot(ca, cb, cm)
+                };
+                (slot(a, b, m), [child(2), child(1)])
+            })
+            .collect();
+        let mut rem = vec![[0u32; 8]; len];
+        match self.takes.len() == self.max_take() {
+            true => window_remoteness(&mut rem, &wins, &parents, self.max_take()),
+            false => {
+                for r in 1..len {
+                    for &(p, child) in &parents {
+                        let (mut best, mut longest) = (u32::MAX, 0u32);
+                        for &t in self.takes.iter().take_while(|&&t| t as usize <= r) {
+                            let (j, c) = (r - t as usize, child[(t % 2) as usize]);
+                            longest = longest.max(rem[j][c]);
+                            if wins[j] >> c & 1 == 0 {
+                                best = best.min(rem[j][c]);
+                            }
+                        }
+                        rem[r][p] = 1 + if wins[r] >> p & 1 == 1 { best } else { longest };
+                    }
+                }
+            }
+        }
+        Some(rem)
+    }
+
+    /// Every (hand parity, hand parity, mover) a row can have: both movers
+    /// in `sides`, the mover A (whose hand is `a`) in `odd_wins`.
+    fn slots(&self) -> Vec<(u8, u8, Mover)> {
+        let movers: &[Mover] = match self.variant {
+            Variant::Sides => &[Mover::A, Mover::B],
+            Variant::OddWins => &[Mover::A],
+        };
+        let mut v = Vec::new();
+        for &m in movers {
+            for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                v.push((a, b, m));
+            }
+        }
+        v
+    }
+
+    /// The hand parities and the mover after the mover at `(a, b)` takes
+    /// `t` (in `odd_wins` the new mover's hand first, as A's).
+    fn after_take(&self, a: u8, b: u8, m: Mover, t: u32) -> (u8, u8, Mover) {
+        let f = (t % 2) as u8;
+        match (self.variant, m) {
+            (Variant::Sides, Mover::A) => (a ^ f, b, Mover::B),
+            (Variant::Sides, Mover::B) => (a, b ^ f, Mover::A),
+            (Variant::OddWins, _) => (b, a ^ f, Mover::A),
+        }
     }
 
     /// The winning takes of the player to move.

@@ -109,15 +109,129 @@ fn fast_table_matches_brute_force() {
     }
 }
 
+/// Brute force, written from the rules alone on real hands: (does the
+/// player to move win, the number of moves to the end when the winner ends
+/// the game as fast as possible and the loser delays it as long as possible).
+/// `a`, `b` are A's (Odd's) and B's (Even's) hands; `a_moves`: A is to move.
+fn brute_remoteness(
+    memo: &mut std::collections::HashMap<(u64, u64, u64, bool), (bool, u32)>,
+    v: Variant,
+    takes: &[u32],
+    (a, b, pile, a_moves): (u64, u64, u64, bool),
+) -> (bool, u32) {
+    if let Some(&x) = memo.get(&(a, b, pile, a_moves)) {
+        return x;
+    }
+    let answer = if pile == 0 {
+        let mine = if a_moves { a } else { b };
+        let won = match v {
+            // Both odd: Odd (A) wins; both even: Even (B) wins.
+            Variant::Sides => (a % 2 == 1) == a_moves,
+            Variant::OddWins => mine % 2 == 1,
+        };
+        (won, 0)
+    } else {
+        let mut fastest_win: Option<u32> = None;
+        let mut longest = 0;
+        for &t in takes.iter().filter(|&&t| u64::from(t) <= pile) {
+            let t = u64::from(t);
+            let next = if a_moves {
+                (a + t, b, pile - t, false)
+            } else {
+                (a, b + t, pile - t, true)
+            };
+            let (they_win, n) = brute_remoteness(memo, v, takes, next);
+            longest = longest.max(n);
+            if !they_win {
+                fastest_win = Some(fastest_win.map_or(n, |f: u32| f.min(n)));
+            }
+        }
+        match fastest_win {
+            Some(n) => (true, n + 1),
+            None => (false, longest + 1),
+        }
+    };
+    memo.insert((a, b, pile, a_moves), answer);
+    answer
+}
+
+/// Remoteness, hand-counted: with take set {1} every game from pile r lasts
+/// exactly r moves, whoever wins.
+#[test]
+fn remoteness_of_take_one_is_the_pile() {
+    for v in [Variant::Sides, Variant::OddWins] {
+        let s = Solution::solve(v, &[1], 20, &|_| {});
+        let rem = s.remoteness(21).unwrap();
+        for (r, row) in rem.iter().enumerate() {
+            for (a, b) in s.hands(r) {
+                assert_eq!(row[solver::slot(a, b, Mover::A)], r as u32, "{v:?} r = {r}");
+            }
+        }
+    }
+}
+
+/// The solver's remoteness against the brute force on real hands 0..=3,
+/// every rule of [`rule_sets`], both variants, both movers, r ≤ 30.
+#[test]
+fn remoteness_matches_brute_force() {
+    for set in rule_sets() {
+        for v in [Variant::Sides, Variant::OddWins] {
+            let s = Solution::solve(v, &set, R_MAX as usize, &|_| {});
+            let rem = s.remoteness(R_MAX as usize + 1).unwrap();
+            let mut memo = Default::default();
+            let mut longest = 0;
+            for r in 0..=R_MAX {
+                for (a, b) in (0..=3u64).flat_map(|a| (0..=3u64).map(move |b| (a, b))) {
+                    if (a + b + r) % 2 != v.total_parity() {
+                        continue;
+                    }
+                    for a_moves in [true, false] {
+                        let (_, want) = brute_remoteness(&mut memo, v, &set, (a, b, r, a_moves));
+                        let (pa, pb) = ((a % 2) as u8, (b % 2) as u8);
+                        let got = match (v, a_moves) {
+                            (Variant::Sides, true) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::A)]
+                            }
+                            (Variant::Sides, false) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::B)]
+                            }
+                            // odd_wins: the mover's hand first.
+                            (Variant::OddWins, true) => {
+                                rem[r as usize][solver::slot(pa, pb, Mover::A)]
+                            }
+                            (Variant::OddWins, false) => {
+                                rem[r as usize][solver::slot(pb, pa, Mover::A)]
+                            }
+                        };
+                        assert_eq!(got, want, "{v:?} {set:?} ({a},{b},{r}) A moves: {a_moves}");
+                        longest = longest.max(want);
+                    }
+                }
+            }
+            // The loser's delay is visible: some game lasts more than r / max take moves.
+            assert!(longest as u64 >= R_MAX / u64::from(*set.last().unwrap()));
+        }
+    }
+}
+
 fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
+    plan_asking(yaml, &[])
+}
+
+fn plan_asking(yaml: &str, asked: &[String]) -> Result<Plan, SpecError> {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let node = Node::root(&v, "t.yaml");
-    Parity.plan(&node)
+    Parity.plan_asking(&node, asked)
 }
 
 fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
+    run_asking(yaml, &[])
+}
+
+/// The datasets of a sweep whose spec asks for the on-request datasets `asked`.
+fn run_asking(yaml: &str, asked: &[String]) -> Vec<(&'static str, Table)> {
     let decls = Parity.datasets();
-    let plan = plan_yaml(yaml).unwrap();
+    let plan = plan_asking(yaml, asked).unwrap();
     let cancel = AtomicBool::new(false);
     let progress = |_: u64| {};
     let mut out: Vec<(&'static str, Table)> = Vec::new();
@@ -166,10 +280,19 @@ fn int(t: &Table, c: &str, i: usize) -> i64 {
 /// and also as 2/3, which must give the same answer).
 #[test]
 fn outcome_dataset_matches_brute_force() {
-    let out = run_yaml("variant: [sides, odd_wins]\nk: 1..6\nr: 0..30\nstrip_k: none\n");
+    let yaml = "variant: [sides, odd_wins]\nk: 1..6\nr: 0..30\nstrip_k: none\n";
+    // Not asked for: no remoteness dataset, no such column in outcome.
+    let plain = run_yaml(yaml);
+    assert!(plain.iter().all(|(n, _)| *n != "remoteness"));
+    assert!(dataset(&plain, "outcome").cell("remoteness", 0).is_none());
+    let out = run_asking(yaml, &["remoteness".to_string()]);
     let t = dataset(&out, "outcome");
+    let rt = dataset(&out, "remoteness");
     assert_eq!(t.rows(), 6 * 31 * 4 + 6 * 31 * 2);
+    assert_eq!(rt.rows(), t.rows());
     let mut solvers: std::collections::HashMap<(String, i64), BruteOutcome<Position>> =
+        Default::default();
+    let mut remote: std::collections::HashMap<(String, i64), std::collections::HashMap<_, _>> =
         Default::default();
     for i in 0..t.rows() {
         let var = Variant::parse(&s(t, "variant", i)).unwrap();
@@ -203,6 +326,19 @@ fn outcome_dataset_matches_brute_force() {
             assert_eq!(s(t, "outcome", i), if wins { "N" } else { "P" }, "row {i}");
             let wm = brute_moves(bo, var, &takes, x + extra, y + extra, r, m);
             assert_eq!(s(t, "winning_takes", i), join(&wm, ", "), "row {i}");
+            let rm = remote
+                .entry((s(t, "variant", i), k))
+                .or_insert_with(Default::default);
+            let list: Vec<u32> = (1..=k as u32).collect();
+            let (xa, yb, a_moves) = (x + extra, y + extra, m == Mover::A);
+            let (_, want) = brute_remoteness(rm, var, &list, (xa, yb, r, a_moves));
+            // The remoteness rows are the outcome rows, in the same order.
+            for c in [
+                "variant", "k", "r", "a_parity", "b_parity", "mover", "outcome",
+            ] {
+                assert_eq!(s(rt, c, i), s(t, c, i), "row {i}, {c}");
+            }
+            assert_eq!(int(rt, "remoteness", i), i64::from(want), "row {i}");
         }
     }
 }
@@ -849,4 +985,57 @@ fn stated_outcome_rows_are_the_rows_written() {
         let out = run_yaml(&yaml);
         assert_eq!(dataset(&out, "outcome").rows() as u64, 10 * per_r);
     }
+}
+
+/// The drawing of an `outcome` row, built by hand from the rules: in the
+/// sides game with takes 1..2, the state (0,1,5) with Odd to move is a pile
+/// of 5 stones, Odd's hand even (drawn as no stone, its parity), Even's odd
+/// (one stone); the widest stone column is the pile's 5.
+#[test]
+fn draws_an_outcome_row() {
+    let out = run_yaml("variant: sides\nk: 2\nr: 0..6\nstrip_k: none\n");
+    let t = dataset(&out, "outcome");
+    let row = (0..t.rows())
+        .find(|&i| {
+            int(t, "r", i) == 5
+                && int(t, "a_parity", i) == 0
+                && int(t, "b_parity", i) == 1
+                && s(t, "mover", i) == "odd"
+        })
+        .unwrap();
+    let want = concat!(
+        "  pile                5  ●●●●●\n",
+        "  Odd's hand          0         even\n",
+        "  Even's hand         1  ●      odd\n",
+        "  Odd to move; a move takes 1..2 from the pile\n",
+    );
+    assert_eq!(Parity.draw("outcome", t, row).as_deref(), Some(want));
+    // A row of a dataset without a state is not drawn.
+    let m = dataset(&out, "moduli");
+    assert_eq!(Parity.draw("moduli", m, 0), None);
+}
+
+/// How long the game lasts after each take, against a hand count: in
+/// odd_wins with takes 1..3, the player to move at (1,0,4) (their hand odd,
+/// the other's even) loses whatever they take. Taking 1 leaves (0,0,3) to
+/// the opponent, who takes 3 and ends with an odd hand: 2 moves. Taking 3
+/// leaves (0,0,1): the opponent takes the last stone, 2 moves. Taking 2
+/// leaves (0,1,2) (the opponent's hand even, ours odd): the opponent must
+/// take 1 (taking 2 would leave both hands even and lose) to (1,1,1), and
+/// the last stone makes 3 moves.
+#[test]
+fn remoteness_account_of_a_lost_state() {
+    let s = super::explain::State {
+        a: 1,
+        b: 0,
+        r: 4,
+        odd_to_move: true,
+    };
+    assert_eq!(
+        super::explain::lengths(Variant::OddWins, &[1, 2, 3], s).as_deref(),
+        Some(
+            "the player to move at (1,0,4) loses whatever they take: taking 1 ends the game in 2 moves, \
+             taking 2 ends the game in 3 moves, taking 3 ends the game in 2 moves; the longest delay is taking 2"
+        )
+    );
 }
