@@ -97,8 +97,11 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         if ds.with_role(Role::Outcome).is_empty() || ds.with_role(Role::Position).len() < 2 {
             continue;
         }
-        // The first part decides (a large dataset is read whole only when it is a plane).
-        let Some(head) = dir.read_first(ds.name)? else {
+        // The first part's position columns decide (a large dataset is read
+        // whole only when it is a plane).
+        let positions = ds.with_role(Role::Position);
+        let is_position = |n: &str| positions.iter().any(|c| c.name == n);
+        let Some(head) = dir.read_first(ds.name, &is_position)? else {
             continue;
         };
         if plane(&head, ds).is_none() {

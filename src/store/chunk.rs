@@ -84,6 +84,26 @@ impl Levels {
         self.levels += k.max(1);
         self.rows += 1;
     }
+    /// Rows of lists, one per window of `offsets` (its items' range): as
+    /// [`Levels::list`] row by row, the two level streams borrowed once.
+    pub fn lists(&mut self, offsets: &[usize]) {
+        let (Some(rep), Some(def)) = (self.rep.as_mut(), self.def.as_mut()) else {
+            unreachable!("a list leaf has both levels");
+        };
+        for w in offsets.windows(2) {
+            let k = w[1] - w[0];
+            rep.run(0, 1);
+            if k == 0 {
+                def.run(1, 1);
+                self.nulls += 1;
+            } else {
+                rep.run(1, k - 1);
+                def.run(self.max_def, k);
+            }
+            self.levels += k.max(1);
+        }
+        self.rows += offsets.len().saturating_sub(1);
+    }
     /// Number of present values.
     pub fn present(&self) -> usize {
         self.levels - self.nulls
@@ -167,7 +187,9 @@ pub(super) enum ValueEnc<'a> {
 /// its metadata says.
 pub(super) struct Encoded {
     levels: Levels,
+    /// The values' bytes: `values[values_at..]`.
     values: Vec<u8>,
+    values_at: usize,
     encoding: Encoding,
     dict: Option<(Vec<u8>, usize)>,
     stats: Option<Statistics>,
@@ -207,6 +229,7 @@ impl Encoded {
                 Encoded {
                     levels,
                     values: body,
+                    values_at: 0,
                     encoding: Encoding::RLE_DICTIONARY,
                     dict: Some((dict, n)),
                     stats,
@@ -215,8 +238,9 @@ impl Encoded {
             ValueEnc::Delta(d) => {
                 let (lo, hi) = d.range.unzip();
                 let stats = Some(Statistics::int64(lo, hi, None, nulls, false));
-                let mut e = Encoded::plain(levels, d.finish(), None, stats);
-                e.encoding = Encoding::DELTA_BINARY_PACKED;
+                let (values, at) = d.finish_in_place();
+                let mut e = Encoded::plain(levels, values, None, stats);
+                (e.encoding, e.values_at) = (Encoding::DELTA_BINARY_PACKED, at);
                 e
             }
             ValueEnc::Bools(runs) => {
@@ -237,6 +261,7 @@ impl Encoded {
         Encoded {
             levels,
             values,
+            values_at: 0,
             encoding: Encoding::PLAIN,
             dict,
             stats,
@@ -244,14 +269,16 @@ impl Encoded {
     }
     /// The data page's body: levels (each prefixed by its length), then values.
     fn data_page(&mut self) -> Vec<u8> {
-        let mut body = Vec::new();
         let levels = [self.levels.rep.take(), self.levels.def.take()];
-        for h in levels.into_iter().flatten() {
-            let bytes = h.finish();
+        let levels: Vec<Vec<u8>> = levels.into_iter().flatten().map(Hybrid::finish).collect();
+        let values = &self.values[self.values_at..];
+        let size = levels.iter().map(|l| 4 + l.len()).sum::<usize>() + values.len();
+        let mut body = Vec::with_capacity(size);
+        for bytes in levels {
             body.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
             body.extend_from_slice(&bytes);
         }
-        body.extend_from_slice(&self.values);
+        body.extend_from_slice(values);
         body
     }
 }

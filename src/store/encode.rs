@@ -85,8 +85,10 @@ pub(super) struct Hybrid {
     out: Vec<u8>,
     /// Complete literal groups, packed, not yet given their header.
     packed: Vec<u8>,
-    /// The values of the literal group being filled.
+    /// The values of the literal group being filled (widths above 8).
     group: [u32; 8],
+    /// The literal group being filled, packed (widths up to 8).
+    acc: u64,
     filled: usize,
     /// Complete literal groups not yet given their header.
     groups: usize,
@@ -104,6 +106,7 @@ impl Hybrid {
             out: Vec::new(),
             packed: Vec::new(),
             group: [0; 8],
+            acc: 0,
             filled: 0,
             groups: 0,
             pending: (0, 0),
@@ -123,6 +126,20 @@ impl Hybrid {
     /// packing it when complete.
     #[inline]
     fn fill(&mut self, v: u32, n: usize) {
+        if self.width <= 8 {
+            // The group's values packed as they come: `n` copies of `v` at
+            // once (no carry between fields, as `v < 2^width`).
+            let w = self.width as u32;
+            self.acc |= (v as u64 * COPIES[w as usize][n]) << (self.filled as u32 * w);
+            self.filled += n;
+            if self.filled == 8 {
+                self.packed
+                    .extend_from_slice(&self.acc.to_le_bytes()[..w as usize]);
+                (self.acc, self.filled) = (0, 0);
+                self.groups += 1;
+            }
+            return;
+        }
         self.group[self.filled..self.filled + n].fill(v);
         self.filled += n;
         if self.filled == 8 {
@@ -176,6 +193,22 @@ impl Hybrid {
     }
 }
 
+/// `COPIES[w][n]`: a one in each of the first `n` fields of `w` bits
+/// (`n ≤ 8`, `w ≤ 8`), so that `v * COPIES[w][n]` is `n` copies of `v`.
+const COPIES: [[u64; 9]; 9] = {
+    let mut t = [[0u64; 9]; 9];
+    let mut w = 0;
+    while w <= 8 {
+        let mut n = 1;
+        while n <= 8 {
+            t[w][n] = t[w][n - 1] | 1 << ((n - 1) * w);
+            n += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
 /// Eight values of `width ≤ 32` bits packed, least significant bit first:
 /// the first `width` bytes of the result.
 #[inline]
@@ -224,11 +257,13 @@ pub(super) struct Delta {
 impl Delta {
     const BLOCK: usize = 128;
     const MINI: usize = 32;
+    /// Room for the header (four varints, two of them up to 10 bytes).
+    const HEAD: usize = 24;
 
     /// No values yet.
     pub fn new() -> Delta {
         Delta {
-            blocks: Vec::new(),
+            blocks: vec![0; Self::HEAD],
             first: 0,
             last: 0,
             count: 0,
@@ -272,6 +307,8 @@ impl Delta {
     }
     /// Appends `a, a + 1, …, a + n - 1`: deltas of one written straight
     /// into the block (no values read).
+    /// (The reference for [`Delta::extend_counting_rows`] in tests.)
+    #[cfg(test)]
     pub fn extend_counting(&mut self, a: i64, n: usize) {
         if n == 0 {
             return;
@@ -300,18 +337,67 @@ impl Delta {
         }
         self.last = hi;
     }
+    /// Appends rows of values counting up by one: row `i` holds
+    /// `firsts[i], firsts[i] + 1, …` (`offsets[i + 1] - offsets[i]` values).
+    /// The same values as [`Delta::extend_counting`] row by row, with the
+    /// block's deltas set to one a block at a time and each row writing
+    /// only its jump.
+    pub fn extend_counting_rows(&mut self, firsts: &[i64], offsets: &[usize]) {
+        self.deltas[self.filled..].fill(1);
+        for (w, &a) in offsets.windows(2).zip(firsts) {
+            let k = w[1] - w[0];
+            if k == 0 {
+                continue;
+            }
+            let hi = a.wrapping_add(k as i64 - 1);
+            self.range = Some(self.range.map_or((a, hi), |(x, y)| (x.min(a), y.max(hi))));
+            let mut ones = k - 1;
+            if self.count == 0 {
+                (self.first, self.count) = (a, 1);
+            } else {
+                self.deltas[self.filled] = a.wrapping_sub(self.last);
+                self.count += 1;
+                self.filled += 1;
+                self.block_done();
+            }
+            self.count += ones;
+            while ones > 0 {
+                let s = (Self::BLOCK - self.filled).min(ones);
+                (self.filled, ones) = (self.filled + s, ones - s);
+                self.block_done();
+            }
+            self.last = hi;
+        }
+    }
+    /// Encodes the block when it is full, its deltas set to one again.
+    #[inline]
+    fn block_done(&mut self) {
+        if self.filled == Self::BLOCK {
+            encode_block(&mut self.blocks, &self.deltas[..]);
+            self.deltas.fill(1);
+            self.filled = 0;
+        }
+    }
     /// The encoded values: header, then the blocks.
-    pub fn finish(mut self) -> Vec<u8> {
+    #[cfg(test)]
+    pub fn finish(self) -> Vec<u8> {
+        let (out, at) = self.finish_in_place();
+        out[at..].to_vec()
+    }
+    /// The encoded values, from byte `.1` of `.0` on: the header is
+    /// written in the room left before the blocks (no copy of them).
+    pub fn finish_in_place(mut self) -> (Vec<u8>, usize) {
         if self.filled > 0 {
             encode_block(&mut self.blocks, &self.deltas[..self.filled]);
         }
-        let mut out = Vec::with_capacity(self.blocks.len() + 24);
-        uleb128(&mut out, Self::BLOCK as u64);
-        uleb128(&mut out, (Self::BLOCK / Self::MINI) as u64);
-        uleb128(&mut out, self.count as u64);
-        uleb128(&mut out, zigzag(self.first));
-        out.extend_from_slice(&self.blocks);
-        out
+        let mut head = Vec::with_capacity(Self::HEAD);
+        uleb128(&mut head, Self::BLOCK as u64);
+        uleb128(&mut head, (Self::BLOCK / Self::MINI) as u64);
+        uleb128(&mut head, self.count as u64);
+        uleb128(&mut head, zigzag(self.first));
+        let at = Self::HEAD - head.len();
+        self.blocks[at..Self::HEAD].copy_from_slice(&head);
+        (self.blocks, at)
     }
 }
 
@@ -454,10 +540,17 @@ mod tests {
 
     #[test]
     fn hybrid_round_trips_runs_of_every_length() {
-        let runs: Vec<(u32, usize)> = (0..300)
-            .map(|i| ((i * 7 % 5) as u32, [1, 2, 3, 7, 8, 9, 15, 600][i % 8]))
-            .collect();
-        for width in [3u8, 8, 13] {
+        for width in [1u8, 2, 3, 5, 8, 13] {
+            // Values up to the width's largest (all its bits set).
+            let runs: Vec<(u32, usize)> = (0..300)
+                .map(|i| {
+                    let v = (i * 7 % 5) as u64 * u32::MAX as u64 / 4;
+                    (
+                        (v >> (32 - width)) as u32,
+                        [1, 2, 3, 7, 8, 9, 15, 600][i % 8],
+                    )
+                })
+                .collect();
             let mut h = Hybrid::new(width);
             let mut expect = Vec::new();
             for &(v, n) in &runs {
@@ -518,6 +611,38 @@ mod tests {
         let hi = *expect.iter().max().unwrap();
         assert_eq!(d.range, Some((lo, hi)));
         assert_eq!(decode_delta(&d.finish()), expect);
+    }
+
+    #[test]
+    fn counting_rows_at_once_encode_as_row_by_row() {
+        let firsts: Vec<i64> = (0..700).map(|i| (i * 37) % 141 - 20).collect();
+        let mut offsets = vec![0usize];
+        for i in 0..700 {
+            offsets.push(offsets[i] + [0, 1, 3, 16, 130, 7, 0, 255][i % 8]);
+        }
+        // Alone, and between other values (deltas of their own in the block).
+        for before in [0usize, 1, 5, 127, 128, 300] {
+            let head: Vec<i64> = (0..before as i64).map(|i| 1000 - 3 * i).collect();
+            let (mut rows, mut one) = (Delta::new(), Delta::new());
+            let mut expect = head.clone();
+            rows.extend(&head);
+            one.extend(&head);
+            for (lo, hi) in [(0, 3), (3, 400), (400, 700)] {
+                rows.extend_counting_rows(&firsts[lo..hi], &offsets[lo..=hi]);
+                for i in lo..hi {
+                    let n = offsets[i + 1] - offsets[i];
+                    one.extend_counting(firsts[i], n);
+                    expect.extend((0..n as i64).map(|k| firsts[i] + k));
+                }
+                rows.extend(&[5, -9]);
+                one.extend(&[5, -9]);
+                expect.extend([5, -9]);
+            }
+            assert_eq!(rows.range, one.range, "after {before}");
+            let bytes = rows.finish();
+            assert_eq!(bytes, one.finish(), "after {before}");
+            assert_eq!(decode_delta(&bytes), expect, "after {before}");
+        }
     }
 
     #[test]

@@ -143,11 +143,7 @@ fn keys_or_delta<'a>(pieces: &[Piece], values: usize) -> ValueEnc<'a> {
             match p {
                 Piece::Slice(x) => d.extend(x),
                 Piece::Same(v, n) => d.extend_same(*v, *n),
-                Piece::Counting(firsts, o) => {
-                    for (w, &a) in o.windows(2).zip(*firsts) {
-                        d.extend_counting(a, w[1] - w[0]);
-                    }
-                }
+                Piece::Counting(firsts, o) => d.extend_counting_rows(firsts, o),
             }
         }
         ValueEnc::Delta(d)
@@ -265,11 +261,7 @@ fn list_levels(levels: &mut Levels, segs: &[Segment]) {
                     }
                 }
             }
-            Values::StructList(s) => {
-                s.offsets()[r.start..=r.end]
-                    .windows(2)
-                    .for_each(|w| levels.list(w[1] - w[0]));
-            }
+            Values::StructList(s) => levels.lists(&s.offsets()[r.start..=r.end]),
             _ => levels.rows(false, r.len()),
         }
     }

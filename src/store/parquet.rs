@@ -26,7 +26,7 @@ use arrow_buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Field, Fields, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::arrow_writer::{ArrowColumnWriter, compute_leaves};
-use parquet::arrow::{ArrowSchemaConverter, ArrowWriter};
+use parquet::arrow::{ArrowSchemaConverter, ArrowWriter, ProjectionMask};
 use parquet::basic::{Compression, Encoding, Type as PhysicalType, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
@@ -259,9 +259,25 @@ fn properties(schema: &Schema) -> Result<WriterProperties> {
 
 /// Reads one part file of dataset `ds` back into a table (provenance included).
 pub fn read_part(path: &Path, ds: &Dataset) -> Result<Table> {
+    read_part_columns(path, ds, &|_| true)
+}
+
+/// Reads the columns of one part file of dataset `ds` that `keep` accepts
+/// (the others are not decoded), in the file's order.
+pub fn read_part_columns(path: &Path, ds: &Dataset, keep: &dyn Fn(&str) -> bool) -> Result<Table> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(f)
-        .and_then(|b| b.with_batch_size(1 << 16).build())
+        .and_then(|b| {
+            let roots = b
+                .schema()
+                .fields()
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| keep(f.name()))
+                .map(|(i, _)| i);
+            let mask = ProjectionMask::roots(b.parquet_schema(), roots);
+            b.with_projection(mask).with_batch_size(1 << 16).build()
+        })
         .with_context(|| format!("cannot read Parquet {}", path.display()))?;
     let mut t = Table::new();
     for batch in reader {
