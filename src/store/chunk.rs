@@ -69,20 +69,7 @@ impl Levels {
     /// One row of a list of `k` present items (a nullable list of nullable
     /// items: definition level 1 for an empty list).
     pub fn list(&mut self, k: usize) {
-        let (rep, def) = (self.rep.as_mut(), self.def.as_mut());
-        let (Some(rep), Some(def)) = (rep, def) else {
-            unreachable!("a list leaf has both levels");
-        };
-        rep.run(0, 1);
-        if k == 0 {
-            def.run(1, 1);
-            self.nulls += 1;
-        } else {
-            rep.run(1, k - 1);
-            def.run(self.max_def, k);
-        }
-        self.levels += k.max(1);
-        self.rows += 1;
+        self.lists(&[0, k]);
     }
     /// Rows of lists, one per window of `offsets` (its items' range): as
     /// [`Levels::list`] row by row, the two level streams borrowed once.

@@ -99,9 +99,7 @@ impl ParityCase {
     /// `outcome`: one row per pile size, hand parities and mover.
     pub fn outcome_table(&self, s: &Solution) -> Table {
         let rows = self.rs.len() * 4;
-        let mut r_col = Vec::with_capacity(rows);
-        let (mut pa, mut pb) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
-        let mut mover = EnumVec::new(PLAYERS, rows);
+        let mut keys = Keys::new(rows);
         let mut winner = EnumVec::new(PLAYERS, rows);
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut moves = IntListVec::with_capacity(rows, rows);
@@ -114,20 +112,16 @@ impl ParityCase {
                 let wb = s.wins(a, b, r, Mover::B).expect("r is inside the table");
                 let c = class_of(wa, wb);
                 for &m in self.movers() {
-                    r_col.push(r as i64);
-                    pa.push(a as i64);
-                    pb.push(b as i64);
+                    keys.push(r, a, b, self.variant, m);
                     let wins = if m == Mover::A { wa } else { wb };
                     outcome.push(outcome_code(!wins));
                     match self.variant {
                         Variant::Sides => {
-                            mover.push_str(player_name(self.variant, m));
                             let w = if wins { m } else { m.other() };
                             winner.push_str(player_name(self.variant, w));
                             class.push_str(c.name(self.variant));
                         }
                         Variant::OddWins => {
-                            mover.push_str("mover");
                             winner.push_str(if wins { "mover" } else { "other" });
                             class.push_str(mover_class(c));
                         }
@@ -145,11 +139,7 @@ impl ParityCase {
             }
         }
         self.with_rule(
-            Table::new()
-                .with("r", Values::Int(r_col))
-                .with("a_parity", Values::Int(pa))
-                .with("b_parity", Values::Int(pb))
-                .with("mover", Values::Enum(mover))
+            keys.table()
                 .with("winner", Values::Enum(winner))
                 .with("outcome", Values::Enum(outcome))
                 .with("winning_takes", Values::IntList(moves))
@@ -162,9 +152,7 @@ impl ParityCase {
     /// who wins and how many moves the game lasts.
     pub fn remoteness_table(&self, s: &Solution) -> Table {
         let rows = self.rs.len() * 4;
-        let mut r_col = Vec::with_capacity(rows);
-        let (mut pa, mut pb) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
-        let mut mover = EnumVec::new(PLAYERS, rows);
+        let mut keys = Keys::new(rows);
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut remote = Vec::with_capacity(rows);
         let last = self.rs.iter().copied().max().map_or(0, |r| r as usize + 1);
@@ -174,27 +162,17 @@ impl ParityCase {
         for &r in self.rs.iter() {
             for (a, b) in s.hands(r as usize) {
                 for &m in self.movers() {
-                    r_col.push(r as i64);
-                    pa.push(i64::from(a));
-                    pb.push(i64::from(b));
+                    keys.push(r, u64::from(a), u64::from(b), self.variant, m);
                     let wins = s
                         .wins(a as u64, b as u64, r, m)
                         .expect("r is inside the table");
                     outcome.push(outcome_code(!wins));
                     remote.push(i64::from(rem[r as usize][solver::slot(a, b, m)]));
-                    mover.push_str(match self.variant {
-                        Variant::Sides => player_name(self.variant, m),
-                        Variant::OddWins => "mover",
-                    });
                 }
             }
         }
         self.with_rule(
-            Table::new()
-                .with("r", Values::Int(r_col))
-                .with("a_parity", Values::Int(pa))
-                .with("b_parity", Values::Int(pb))
-                .with("mover", Values::Enum(mover))
+            keys.table()
                 .with("outcome", Values::Enum(outcome))
                 .with("remoteness", Values::Int(remote)),
             false,
@@ -573,5 +551,43 @@ impl ListRows {
             .with("exceptions", Values::StrList(self.exceptions))
             .with("article", Values::StrList(self.article))
             .with("matches_article", Values::Enum(self.matches))
+    }
+}
+
+/// The key columns shared by `outcome` and `remoteness`, in their order:
+/// pile size, hand parities and the player to move.
+struct Keys {
+    r: Vec<i64>,
+    a: Vec<i64>,
+    b: Vec<i64>,
+    mover: EnumVec,
+}
+
+impl Keys {
+    fn new(rows: usize) -> Keys {
+        Keys {
+            r: Vec::with_capacity(rows),
+            a: Vec::with_capacity(rows),
+            b: Vec::with_capacity(rows),
+            mover: EnumVec::new(PLAYERS, rows),
+        }
+    }
+    /// One row's keys (`odd_wins` names the player to move "mover").
+    fn push(&mut self, r: u64, a: u64, b: u64, variant: Variant, m: Mover) {
+        self.r.push(r as i64);
+        self.a.push(a as i64);
+        self.b.push(b as i64);
+        self.mover.push_str(match variant {
+            Variant::Sides => player_name(variant, m),
+            Variant::OddWins => "mover",
+        });
+    }
+    /// A table of the key columns, to which the rest is added.
+    fn table(self) -> Table {
+        Table::new()
+            .with("r", Values::Int(self.r))
+            .with("a_parity", Values::Int(self.a))
+            .with("b_parity", Values::Int(self.b))
+            .with("mover", Values::Enum(self.mover))
     }
 }
