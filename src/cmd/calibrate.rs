@@ -92,11 +92,16 @@ fn probe_dir() -> Result<PathBuf> {
     let base = cost::cache_file()
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_else(std::env::temp_dir);
-    // One directory per probe, not per process: two calibrations in one
-    // process (tests running side by side) must not remove each other's files.
+    fresh_dir(&base, "calibrate")
+}
+
+/// A new directory `PREFIX-<pid>-<n>` under `base`: one per probe, not per
+/// process, so two calibrations in one process (tests running side by side)
+/// do not remove each other's files.
+fn fresh_dir(base: &Path, prefix: &str) -> Result<PathBuf> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = base.join(format!("calibrate-{}-{n}", std::process::id()));
+    let dir = base.join(format!("{prefix}-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
@@ -167,8 +172,7 @@ fn writer_probe() -> Result<(u64, f64)> {
     let (f, p) = overhead_probes()?;
     let (table, ds) = probe_rows(f, &p, p.rows)?;
     let units = table.rows() as u64 * ds.row_bytes();
-    let dir = std::env::temp_dir().join(format!("nimlab-calibrate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+    let dir = fresh_dir(&std::env::temp_dir(), "nimlab-calibrate")?;
     let path = dir.join("part.parquet");
     let r = timed(|| {
         crate::store::parquet::write_part(&path, ds, ("calibrate", "probe"), vec![table])?;
