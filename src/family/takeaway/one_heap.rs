@@ -54,7 +54,7 @@ impl OneHeap {
 
     /// The outcomes, zeros and single winning takes read off the kernel's values.
     fn from_values(rule: &Rule, takes: Vec<u32>, values: Values, horizon: usize) -> OneHeap {
-        let in_s = membership(&takes);
+        let in_s = solver::membership(&takes);
         match values {
             Values::Grundy(g) => {
                 let len = g.len();
@@ -284,12 +284,7 @@ impl OneHeap {
 
     /// The witness, given the Grundy values when they are already at hand.
     fn witness_from(&self, grundy: Option<&[u32]>) -> Option<(usize, usize)> {
-        let w = self.rule.take.max_take()? as usize;
-        match (grundy, &self.joint) {
-            (Some(g), _) => period::proven_state_period(g, w, w),
-            (None, Some(j)) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
-            _ => None,
-        }
+        proof_witness(&self.rule, grundy, self.joint.as_ref())
     }
 
     /// Periods of the Grundy sequence (when defined) and of the outcome sequence.
@@ -333,18 +328,24 @@ impl Values {
 
     /// The proven period of the state sequence, if the take set is finite.
     fn witness(&self, rule: &Rule) -> Option<(usize, usize)> {
-        let w = rule.take.max_take()? as usize;
         match self {
-            Values::Grundy(g) => period::proven_state_period(&g.to_vec(), w, w),
-            Values::Joint(j) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
+            Values::Grundy(g) => proof_witness(rule, Some(&g.to_vec()), None),
+            Values::Joint(j) => proof_witness(rule, None, Some(j)),
         }
     }
 }
 
-fn membership(takes: &[u32]) -> Vec<bool> {
-    let mut v = vec![false; *takes.last().unwrap() as usize + 1];
-    for &t in takes {
-        v[t as usize] = true;
+/// The proven period of the state sequence (the Grundy values when given,
+/// else the joint codes), if the take set is finite.
+fn proof_witness(
+    rule: &Rule,
+    grundy: Option<&[u32]>,
+    joint: Option<&Joint>,
+) -> Option<(usize, usize)> {
+    let w = rule.take.max_take()? as usize;
+    match (grundy, joint) {
+        (Some(g), _) => period::proven_state_period(g, w, w),
+        (None, Some(j)) => period::proven_state_period(&solver::joint_state_sequence(j), w, w),
+        _ => None,
     }
-    v
 }

@@ -463,11 +463,7 @@ impl Joint {
 /// "one (which)" or "several" is kept.
 fn one_heap_no_repeat(len: usize, takes: &[u32], progress: &dyn Fn(u64)) -> Vec<u32> {
     let smax = takes.last().map_or(0, |&s| s as usize);
-    let in_s = {
-        let mut v = vec![false; smax + 1];
-        takes.iter().for_each(|&s| v[s as usize] = true);
-        v
-    };
+    let in_s = membership(takes);
     // Per slot (x mod (smax + 1)): arrivals at x, and the take of the first.
     let mut arrivals = vec![(0u8, 0u32); smax + 1];
     let mut zeros: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
@@ -513,6 +509,15 @@ fn one_heap_no_repeat(len: usize, takes: &[u32], progress: &dyn Fn(u64)) -> Vec<
     }
     progress((len - last_report) as u64);
     code
+}
+
+/// Membership of each take (index = take), up to the largest take.
+pub fn membership(takes: &[u32]) -> Vec<bool> {
+    let mut v = vec![false; takes.last().map_or(0, |&t| t as usize) + 1];
+    for &t in takes {
+        v[t as usize] = true;
+    }
+    v
 }
 
 /// The one-heap state sequence that drives a period proof: values that depend
