@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::datasets::{LATTICES, LOSS_SETS, MOVE_FIELDS, PERIODS, POSITIONS, SEQUENCES};
 use super::lattices::{self, LatticeRows};
-use super::one_heap::{OneHeap, Wins};
+use super::one_heap::{OneHeap, Proof, Wins};
 use super::solver::{self, Joint};
 use super::{Rule, TakeForm};
 use crate::cost::Kernel;
@@ -446,21 +446,31 @@ impl TakeCase {
     }
 
     fn evidence(&self, one: &OneHeap, p: &Period) -> String {
-        match p.status {
-            period::Status::Proven => format!(
+        let extended = match one.extension() {
+            0 => String::new(),
+            _ => format!(
+                " (horizon extended from {} to {} to find {})",
+                one.horizon,
+                one.end(),
+                match one.proof() {
+                    Some(Proof::Losses(..)) => "it",
+                    _ => "the window",
+                }
+            ),
+        };
+        match (p.status, one.proof()) {
+            (period::Status::Proven, Some(Proof::Losses(..))) => format!(
+                "by induction on the losses: from each loss every take t leaves a heap with a take other than t to a loss, from every other heap a take reaches a loss; the step repeats with the period and holds over one period beyond N = {}{}",
+                one.end(),
+                extended
+            ),
+            (period::Status::Proven, _) => format!(
                 "joint state repeats over a full window of max(S) = {} after {}{}",
                 self.rule.take.max_take().unwrap_or(0),
                 p.preperiod,
-                match one.extension() {
-                    0 => String::new(),
-                    _ => format!(
-                        " (horizon extended from {} to {} to find the window)",
-                        one.horizon,
-                        one.end()
-                    ),
-                }
+                extended
             ),
-            period::Status::Observed => format!(
+            (period::Status::Observed, _) => format!(
                 "{}observed on [{}, {}], {} periods",
                 self.cap_note(one),
                 p.preperiod,

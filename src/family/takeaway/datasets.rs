@@ -146,13 +146,13 @@ static PERIOD_HEAD: &[Column] = &[
         "computed_to",
         Dtype::Int,
         Role::Result,
-        "last heap size computed: the `horizon`, or further when the proof window of a finite take set's period needed an extension (×4 at a time, up to `proof_cap`)",
+        "last heap size computed: the `horizon`, or further when the proof of a finite take set's period (a repeated window of the state, or with `no_repeat` the losses' induction) needed an extension (×4 at a time, up to `proof_cap`)",
     ),
     Column::new(
         "extended",
         Dtype::Bool,
         Role::Result,
-        "whether the horizon was extended to look for the proof window (then `computed_to` says how far; `status` says whether it was found)",
+        "whether the horizon was extended to look for a proof (then `computed_to` says how far; `status` says whether it was found)",
     ),
 ];
 

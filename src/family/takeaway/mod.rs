@@ -26,6 +26,7 @@ pub(crate) mod brute;
 pub(crate) mod cases;
 pub(crate) mod datasets;
 pub(crate) mod explain;
+pub(crate) mod induction;
 pub(crate) mod lattices;
 pub(crate) mod moves;
 pub(crate) mod one_heap;

@@ -1,8 +1,11 @@
 //! One heap solved once up to a horizon: every `N` of a rule is read from it,
 //! its periods detected, its winning takes listed without trying every take.
 
-use super::Rule;
+use std::sync::OnceLock;
+
 use super::solver::{self, Grundy, Joint};
+use super::{Rule, induction};
+use crate::game::Play;
 use crate::period::{self, Period};
 
 /// One heap, solved: outcome at the start of a game for every `n ≤ horizon`,
@@ -28,6 +31,28 @@ pub struct OneHeap {
     in_s: Vec<bool>,
     /// The horizon asked for (the table may reach further: see [`OneHeap::solve_proving`]).
     pub horizon: usize,
+    /// What proves the period, once looked for.
+    proof: OnceLock<Option<Proof>>,
+}
+
+/// What proves a one-heap sequence's period for every heap size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Proof {
+    /// The state (the Grundy values, or the joint state with the last take)
+    /// repeats over a full window of max(S): its `(period, preperiod)`.
+    Window(usize, usize),
+    /// The losses' induction step holds over one period
+    /// ([`induction::loss_period`]): the losses' `(period, preperiod)`.
+    Losses(usize, usize),
+}
+
+impl Proof {
+    /// `(period, preperiod)`.
+    pub fn pair(self) -> (usize, usize) {
+        match self {
+            Proof::Window(p, a) | Proof::Losses(p, a) => (p, a),
+        }
+    }
 }
 
 /// The winning takes from one heap size: `.1` takes counting up by one
@@ -70,6 +95,7 @@ impl OneHeap {
                     single: vec![],
                     in_s,
                     horizon,
+                    proof: OnceLock::new(),
                 }
             }
             Values::Joint(j) => {
@@ -91,17 +117,18 @@ impl OneHeap {
                     single,
                     in_s,
                     horizon,
+                    proof: OnceLock::new(),
                 }
             }
         }
     }
 
-    /// [`OneHeap::solve`] to `horizon`, then, for a finite take set whose joint
-    /// state shows no proof window yet, to 4, 16, … times as far (at most
-    /// `cap` heap sizes; a cap below the horizon is the horizon) until it does,
-    /// as the parity family extends its table. Only the kernel runs at the
-    /// lengths that fall short. The result remembers the horizon asked for;
-    /// [`OneHeap::end`] is how far it got.
+    /// [`OneHeap::solve`] to `horizon`, then, for a finite take set whose
+    /// period no [`Proof`] covers yet, to 4, 16, … times as far (at most
+    /// `cap` heap sizes; a cap below the horizon is the horizon) until one
+    /// does, as the parity family extends its table. Only the kernel runs at
+    /// the lengths that fall short. The result remembers the horizon asked
+    /// for; [`OneHeap::end`] is how far it got.
     pub fn solve_proving(
         rule: &Rule,
         horizon: usize,
@@ -113,8 +140,11 @@ impl OneHeap {
             let takes = rule.take.takes(len);
             let values = Values::solve(rule, &takes, len + 1, progress);
             let done = rule.take.max_take().is_none() || len >= cap;
-            if done || values.witness(rule).is_some() {
-                return OneHeap::from_values(rule, takes, values, horizon);
+            let proof = values.proof(rule, &takes);
+            if done || proof.is_some() {
+                let one = OneHeap::from_values(rule, takes, values, horizon);
+                let _ = one.proof.set(proof);
+                return one;
             }
             len = len.saturating_mul(4).min(cap);
         }
@@ -287,11 +317,36 @@ impl OneHeap {
         proof_witness(&self.rule, grundy, self.joint.as_ref())
     }
 
+    /// What proves the period: the state's window, else (no repeat, normal
+    /// play) the losses' induction; `None` when neither holds on the values
+    /// computed.
+    pub fn proof(&self) -> Option<Proof> {
+        if let Some(p) = self.proof.get() {
+            return *p;
+        }
+        self.proof_given(self.grundy.as_ref().map(Grundy::to_vec).as_deref())
+    }
+
+    /// [`OneHeap::proof`], given the Grundy values when they are already at hand.
+    fn proof_given(&self, grundy: Option<&[u32]>) -> Option<Proof> {
+        *self.proof.get_or_init(|| match self.witness_from(grundy) {
+            Some((p, a)) => Some(Proof::Window(p, a)),
+            None => self.losses_proof(),
+        })
+    }
+
+    /// [`induction::loss_period`] where it applies.
+    fn losses_proof(&self) -> Option<Proof> {
+        let applies = self.rule.no_repeat && self.rule.play == Play::Normal;
+        let (p, a) = induction::loss_period(&self.takes, &self.is_p).filter(|_| applies)?;
+        Some(Proof::Losses(p, a))
+    }
+
     /// Periods of the Grundy sequence (when defined) and of the outcome sequence.
     pub fn periods(&self) -> Vec<(&'static str, Option<Period>)> {
         // The Grundy values are unpacked once and serve both the proof and the period.
         let g = self.grundy.as_ref().map(Grundy::to_vec);
-        let witness = self.witness_from(g.as_deref());
+        let witness = self.proof_given(g.as_deref()).map(Proof::pair);
         let mut out = Vec::new();
         if let Some(g) = &g {
             out.push(("grundy", period::period_of(g, witness)));
@@ -326,11 +381,22 @@ impl Values {
         }
     }
 
-    /// The proven period of the state sequence, if the take set is finite.
-    fn witness(&self, rule: &Rule) -> Option<(usize, usize)> {
-        match self {
+    /// What proves the period ([`OneHeap::proof`]), if the take set is finite.
+    fn proof(&self, rule: &Rule, takes: &[u32]) -> Option<Proof> {
+        let window = match self {
             Values::Grundy(g) => proof_witness(rule, Some(&g.to_vec()), None),
             Values::Joint(j) => proof_witness(rule, None, Some(j)),
+        };
+        if let Some((p, a)) = window {
+            return Some(Proof::Window(p, a));
+        }
+        match self {
+            Values::Joint(j) if rule.no_repeat && rule.play == Play::Normal => {
+                let is_p: Vec<bool> = (0..j.code.len()).map(|n| j.child_is_p(n, None)).collect();
+                let (p, a) = induction::loss_period(takes, &is_p)?;
+                Some(Proof::Losses(p, a))
+            }
+            _ => None,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use super::brute::Position;
 use super::cases::TakeCase;
 use super::datasets::POSITIONS;
-use super::one_heap::PROOF_CAP;
+use super::one_heap::{PROOF_CAP, Proof};
 use super::params::{default_horizon, sizes_key};
 use super::*;
 use crate::data::{Table, cell_text};
@@ -702,6 +702,45 @@ fn long_joint_period_short_outcome_period_proven_by_extension() {
         );
     }
     assert_eq!(col_text(t, "period", 1), "31");
+}
+
+/// Take 1..114 with no repeat: the losses are the multiples of 115 (report
+/// 004's theorem for even n, by hand: from 115k + u take u; from 115k every
+/// take t leaves 115(k−1) + 115 − t, which wins by taking 115 − t ≠ t). The
+/// joint state's window is not in sight at the horizon, but the losses'
+/// induction proves the period there, without extending the table.
+#[test]
+fn no_repeat_losses_proven_by_induction_without_extension() {
+    let rule = Rule {
+        take: TakeForm::Range(1, 114),
+        play: Play::Normal,
+        no_repeat: true,
+    };
+    let horizon = 7360;
+    assert_eq!(OneHeap::solve(&rule, horizon, &|_| {}).witness(), None);
+    let one = OneHeap::solve_proving(&rule, horizon, PROOF_CAP, &|_| {});
+    assert_eq!((one.end(), one.extension()), (horizon, 0));
+    assert!((0..=horizon).all(|n| one.is_p[n] == (n % 115 == 0)));
+    assert_eq!(one.proof(), Some(Proof::Losses(115, 0)));
+    let case = TakeCase::new(
+        rule,
+        Arc::new(vec![(0..=100).collect()]),
+        "0..100".into(),
+        horizon,
+        PROOF_CAP,
+    );
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let out = case.solve(&ctx).unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    assert_eq!(col_text(t, "period", 0), "115");
+    assert_eq!(col_text(t, "status", 0), "proven");
+    assert_eq!(col_text(t, "extended", 0), "false");
+    assert!(col_text(t, "evidence", 0).starts_with("by induction on the losses"));
 }
 
 /// With the cap below the proof window the period stays observed, and the
