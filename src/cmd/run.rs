@@ -388,6 +388,13 @@ mod tests {
         let mut top = chunks.clone();
         top.sort_unstable_by(|a, b| b.cmp(a));
         assert_eq!(f(2).peak, 2 * each + top.iter().take(2).sum::<u64>());
+        // Expected: each case at its expected size, the tables once (this
+        // family counts them at the declared sizes).
+        let expected = plan.cases[0].expected_memory();
+        assert_eq!(
+            f(2).expected,
+            2 * expected + top.iter().take(2).sum::<u64>() / 2
+        );
         assert_eq!(f(8).peak, 3 * each + chunks.iter().sum::<u64>());
         assert_eq!(f(8).writer, top[0]);
         assert_eq!(f(1).largest.unwrap().1, each);

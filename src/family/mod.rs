@@ -158,6 +158,13 @@ pub trait Case: Send + Sync {
     fn rows(&self) -> Vec<(&'static str, u64)> {
         Vec::new()
     }
+    /// Bytes its table of `ds` holds before it is written, with `rows` rows
+    /// ([`Case::rows`]), for the expected peak: the declared columns' sizes
+    /// ([`Dataset::row_bytes`]) unless the family counts the typed vectors
+    /// its tables are built of. The guard's bound keeps the declared sizes.
+    fn table_bytes(&self, ds: &Dataset, rows: u64) -> u64 {
+        rows.saturating_mul(ds.row_bytes())
+    }
     /// What to change when [`Case::memory`] is beyond the machine's, for
     /// the refusal (default: fewer heaps or pieces, smaller sizes).
     fn memory_hint(&self) -> &'static str {

@@ -37,7 +37,8 @@ pub struct SweepEstimate {
     /// The memory figures of the guard.
     pub memory: MemoryFigures,
     /// What writing costs a process beyond its tables (measured: the first
-    /// part it writes).
+    /// part it writes); none once the process has written a part, whose
+    /// memory its resident base then holds.
     pub writer_bytes: u64,
     /// What the process holds already (resident now: the program, the
     /// specs, what the allocator kept of earlier sweeps; not their peak,
@@ -100,12 +101,24 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         cpu_secs_at_most: bound_cpu + fixed,
         wall_secs_at_most: bound_wall.max(wall),
         case_secs,
-        writer_bytes: rates.overhead.writer_bytes,
+        writer_bytes: writer_bytes(rates, crate::store::parquet::has_written()),
         memory,
         base_bytes: super::manifest::resident_memory().unwrap_or(0),
         output_bytes,
         dominant,
         unbounded,
+    }
+}
+
+/// The writing memory an estimate adds to the resident base: the measured
+/// figure ([`cost::Overhead::writer_bytes`]) until the process has written a
+/// part, then none (after the first part, the resident memory stayed level
+/// over a run's later sweeps: the base holds it).
+fn writer_bytes(rates: &Rates, written: bool) -> u64 {
+    if written {
+        0
+    } else {
+        rates.overhead.writer_bytes
     }
 }
 
@@ -244,4 +257,26 @@ pub fn totals(all: &[SweepEstimate]) -> (f64, f64, u64, u64) {
             t.3.saturating_add(e.output_bytes),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The writing memory is added to the resident base until the process
+    /// has written a part; then the base holds it.
+    #[test]
+    fn writing_memory_counts_until_a_part_is_written() {
+        let rates = Rates {
+            per_sec: Vec::new(),
+            overhead: cost::Overhead {
+                writer_bytes: 3 << 20,
+                ..cost::Overhead::default()
+            },
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        assert_eq!(writer_bytes(&rates, false), 3 << 20);
+        assert_eq!(writer_bytes(&rates, true), 0);
+    }
 }

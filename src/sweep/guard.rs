@@ -98,7 +98,8 @@ pub struct MemoryFigures {
     pub peak: u64,
     /// The peak the run will likely reach: as [`MemoryFigures::peak`] with
     /// each case's expected memory ([`Case::expected_memory`]) for its bound
-    /// and the chunks' tables once.
+    /// and the chunks' tables once, as the cases count them
+    /// ([`Case::table_bytes`]).
     pub expected: u64,
 }
 
@@ -152,35 +153,40 @@ pub fn memory_figures(
             m.saturating_sub(c.shared_memory())
         })
     };
-    let table_bytes = |c: &dyn Case| -> u64 {
+    // A case's kept tables: at most, the declared row sizes twice (for the
+    // Parquet encoder); expected, what the case counts its tables at once
+    // (their encoded pages are far smaller than the rows; the encoder's own
+    // buffers are measured by `nimlab calibrate`).
+    let table_bytes = |c: &dyn Case, expected: bool| -> u64 {
         c.rows()
             .iter()
             .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
-            .filter_map(|(d, n)| {
-                Some(n.saturating_mul(datasets.iter().find(|x| x.name == *d)?.row_bytes()))
+            .filter_map(|&(d, n)| {
+                let ds = datasets.iter().find(|x| x.name == d)?;
+                Some(if expected {
+                    c.table_bytes(ds, n)
+                } else {
+                    n.saturating_mul(ds.row_bytes()).saturating_mul(2)
+                })
             })
             .fold(0u64, u64::saturating_add)
-            .saturating_mul(2)
     };
-    let chunks: Vec<u64> = super::chunks(&plan.cases)
-        .iter()
-        .map(|ch| {
+    let chunks = super::chunks(&plan.cases);
+    let chunk_tables = |expected: bool| {
+        chunks.iter().map(move |ch| {
             plan.cases[ch.start..ch.end]
                 .iter()
-                .map(|c| table_bytes(c.as_ref()))
+                .map(|c| table_bytes(c.as_ref(), expected))
                 .fold(0, u64::saturating_add)
         })
-        .collect();
-    let writer = chunks.iter().copied().max().unwrap_or(0);
-    let tables = top_sum(chunks.into_iter(), threads);
+    };
+    let writer = chunk_tables(false).max().unwrap_or(0);
     let peak = shared
         .saturating_add(top_sum(own(false), threads))
-        .saturating_add(tables);
-    // Expected: the tables once (their encoded pages are far smaller than
-    // the rows; the encoder's own buffers are measured by `nimlab calibrate`).
+        .saturating_add(top_sum(chunk_tables(false), threads));
     let expected = shared
         .saturating_add(top_sum(own(true), threads))
-        .saturating_add(tables / 2);
+        .saturating_add(top_sum(chunk_tables(true), threads));
     MemoryFigures {
         largest,
         shared,

@@ -45,6 +45,29 @@ impl ParityCase {
     }
 }
 
+/// Bytes of one row of `outcome` as its table holds it before writing (the
+/// typed vectors of [`ParityCase::outcome_table`], `crate::data::columns`):
+/// the rule, the keys, three vocabulary codes and the winning takes' offset
+/// and one take (the builder reserves one a row: a loss has none, a win at
+/// least one), and the two labels the writer adds ([`PROVENANCE`]).
+pub(crate) const OUTCOME_ROW_BYTES: u64 =
+    RULE_BYTES + KEY_BYTES + 3 * ENUM + OFFSET + INT + PROVENANCE;
+/// Bytes of one row of `remoteness` (as [`OUTCOME_ROW_BYTES`]): the rule,
+/// the keys, the outcome's code and the remoteness.
+pub(crate) const REMOTENESS_ROW_BYTES: u64 = RULE_BYTES + KEY_BYTES + ENUM + INT + PROVENANCE;
+/// A vocabulary's code (`EnumVec`), a label's code (`DictVec`), an integer,
+/// a list's offset.
+const ENUM: u64 = std::mem::size_of::<u8>() as u64;
+const LABEL: u64 = std::mem::size_of::<u32>() as u64;
+const INT: u64 = std::mem::size_of::<i64>() as u64;
+const OFFSET: u64 = std::mem::size_of::<usize>() as u64;
+/// `variant`, `take`, `k`.
+const RULE_BYTES: u64 = ENUM + LABEL + INT;
+/// `r`, `a_parity`, `b_parity`, `mover`.
+const KEY_BYTES: u64 = 3 * INT + ENUM;
+/// `experiment` and `sweep`, labels the writer adds to each table.
+const PROVENANCE: u64 = 2 * LABEL;
+
 impl Case for ParityCase {
     fn key(&self) -> String {
         let at: Vec<u64> = self.at.iter().flatten().copied().collect();
@@ -81,6 +104,15 @@ impl Case for ParityCase {
     fn expected_memory(&self) -> u64 {
         // The horizon asked for (an extension is known only by solving).
         self.memory_to(self.asked())
+    }
+    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
+        // The two tables of a row per position; the others are a few rows.
+        let per_row = match ds.name {
+            n if n == datasets::OUTCOME.name => OUTCOME_ROW_BYTES,
+            n if n == datasets::REMOTENESS.name => REMOTENESS_ROW_BYTES,
+            _ => ds.row_bytes(),
+        };
+        rows.saturating_mul(per_row)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];

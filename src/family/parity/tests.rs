@@ -1039,3 +1039,80 @@ fn remoteness_account_of_a_lost_state() {
         )
     );
 }
+
+/// The bytes of a table's typed vectors, counted from its columns' lengths
+/// (an integer 8, a vocabulary's code 1, a label's code 4, a list's offset
+/// and each item 8): for the memory estimate's count of the tables.
+fn typed_bytes(t: &Table) -> u64 {
+    use crate::data::Values;
+    let mut bytes = 0;
+    for (_, v) in t.columns() {
+        let n = v.len() as u64;
+        bytes += match v {
+            Values::Int(_) => 8 * n,
+            Values::Enum(_) => n,
+            Values::Dict(_) => 4 * n,
+            Values::IntList(l) => 8 * (n + 1) + 8 * l.parts().1.len() as u64,
+            other => panic!("a column of outcome or remoteness as {other:?}"),
+        };
+    }
+    bytes
+}
+
+/// The expected peak counts a parity case's `outcome` and `remoteness`
+/// tables at their typed vectors' bytes: a row of `outcome` is the rule
+/// (variant 1, take 4, k 8), the keys (r, a_parity, b_parity 8 each, mover
+/// 1), winner, outcome and state_class (1 each), the winning takes' offset
+/// and one take (8 + 8), and the writer's two labels (4 each): 65 bytes; a
+/// row of `remoteness` 13 + 25 + 1 + 8 + 8 = 55. With an odd k a row has at
+/// most one winning take, so the count is exact but for the takes the rows
+/// without one do not use.
+#[test]
+fn table_bytes_count_the_typed_vectors() {
+    assert_eq!(
+        (cases::OUTCOME_ROW_BYTES, cases::REMOTENESS_ROW_BYTES),
+        (65, 55)
+    );
+    let yaml = "variant: [sides, odd_wins]\nk: 3\nr: 0..100\n";
+    let asked = ["remoteness".to_string()];
+    let plan = plan_asking(yaml, &asked).unwrap();
+    let out = run_asking(yaml, &asked);
+    let ds = |n: &str| *Parity.datasets().iter().find(|d| d.name == n).unwrap();
+    let (outcome, remoteness) = (dataset(&out, "outcome"), dataset(&out, "remoteness"));
+    // sides: 101 piles × 2 hand parities × 2 movers; odd_wins: × 1 mover.
+    assert_eq!(outcome.rows(), 101 * 4 + 101 * 2);
+    let counted = |name: &str| -> u64 {
+        plan.cases
+            .iter()
+            .flat_map(|c| c.rows().into_iter().map(move |r| (c, r)))
+            .filter(|(_, (d, _))| *d == name)
+            .map(|(c, (_, n))| c.table_bytes(ds(name), n))
+            .sum()
+    };
+    let labels = 8 * outcome.rows() as u64;
+    let Some((_, crate::data::Values::IntList(takes))) =
+        outcome.columns().iter().find(|(n, _)| n == "winning_takes")
+    else {
+        panic!("winning_takes is a list of integers")
+    };
+    // With k = 3 a row has one winning take or none (a loss, or an empty
+    // pile, where the game is over).
+    assert!((0..takes.len()).all(|i| takes.row_len(i) <= 1));
+    let empty = (0..takes.len()).filter(|&i| takes.row_len(i) == 0).count() as u64;
+    assert!(empty > 0 && empty < outcome.rows() as u64 / 2);
+    // The cases' tables appended into one: one offset more than rows.
+    assert_eq!(
+        counted("outcome"),
+        typed_bytes(outcome) - 8 + labels + 8 * empty
+    );
+    assert_eq!(
+        counted("remoteness"),
+        typed_bytes(remoteness) + 8 * remoteness.rows() as u64
+    );
+    // Others at their declared sizes.
+    let positions = ds("positions");
+    assert_eq!(
+        plan.cases[0].table_bytes(positions, 7),
+        7 * positions.row_bytes()
+    );
+}
