@@ -42,15 +42,21 @@ pub enum Kernel {
     ChordTable,
     /// Lines, the component solver: memo lookups (pieces³ per board).
     MemoLookups,
-    /// Lines, the exhaustive analysis: positions (2^pieces).
+    /// Lines, the exhaustive analysis: word operations (a move applied to
+    /// a word of 64 positions, and each word's own; `lines::retro::work`),
+    /// its in-word moves by the chunk table (`take: {max: P}`, `any`).
     Exhaustive,
+    /// [`Kernel::Exhaustive`] with its in-word moves solved by rounds to a
+    /// fixpoint (`take: maximal`, boards under 20 pieces): the same unit,
+    /// each costing more.
+    ExhaustiveRounds,
     /// The Parquet writer: bytes of rows (the declared columns' sizes).
     Writer,
 }
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 13] = [
+    pub const ALL: [Kernel; 14] = [
         Kernel::Subtraction,
         Kernel::NoRepeat,
         Kernel::Retrograde,
@@ -63,6 +69,7 @@ impl Kernel {
         Kernel::ChordTable,
         Kernel::MemoLookups,
         Kernel::Exhaustive,
+        Kernel::ExhaustiveRounds,
         Kernel::Writer,
     ];
     /// Its name in the cache and in `nimlab calibrate`'s table.
@@ -80,6 +87,7 @@ impl Kernel {
             Kernel::ChordTable => "chord-table",
             Kernel::MemoLookups => "memo-lookups",
             Kernel::Exhaustive => "exhaustive",
+            Kernel::ExhaustiveRounds => "exhaustive-rounds",
             Kernel::Writer => "writer",
         }
     }
@@ -96,7 +104,7 @@ impl Kernel {
             Kernel::ChordMemo | Kernel::ChordMemoHashed => "chords evaluated",
             Kernel::ChordTable => "table cells × extent",
             Kernel::MemoLookups => "memo lookups",
-            Kernel::Exhaustive => "positions",
+            Kernel::Exhaustive | Kernel::ExhaustiveRounds => "word operations",
             Kernel::Writer => "row bytes",
         }
     }

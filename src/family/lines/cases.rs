@@ -143,12 +143,18 @@ impl Case for LinesCase {
                 .sum();
             return vec![(kernel, n)];
         }
+        if self.counts || self.method() == Method::Exhaustive {
+            let mut w = self.exhaustive_work();
+            if self.method() == Method::Components {
+                // Normal play with counts: the Grundy values too.
+                crate::cost::add(&mut w, &[(Kernel::MemoLookups, self.lookups())]);
+            }
+            return w;
+        }
         let kernel = match self.method() {
-            _ if self.counts => Kernel::Exhaustive,
             Method::Chords if !wants(POSITIONS.name) && !self.pictures => Kernel::ChordValues,
             Method::Chords => Kernel::ChordLookups,
-            Method::Components => Kernel::MemoLookups,
-            Method::Exhaustive => Kernel::Exhaustive,
+            Method::Components | Method::Exhaustive => Kernel::MemoLookups,
         };
         vec![(kernel, self.cost())]
     }
@@ -300,6 +306,31 @@ impl LinesCase {
 }
 
 impl LinesCase {
+    /// The exhaustive table's work for each board ([`retro::work`]: word
+    /// operations counted from the board's moves under the rule), by the
+    /// way its in-word moves are solved.
+    fn exhaustive_work(&self) -> crate::cost::Work {
+        let mut w = Vec::new();
+        for s in &self.group.shapes {
+            let b = s.board();
+            let moves: Vec<retro::Move> = super::rules::moves(&b, self.take)
+                .iter()
+                .map(retro::Move::from)
+                .collect();
+            let (ops, rounds) =
+                retro::work(b.len(), &moves, self.play).unwrap_or((1u64 << b.len().min(62), true));
+            let kernel = match rounds {
+                true => Kernel::ExhaustiveRounds,
+                false => Kernel::Exhaustive,
+            };
+            crate::cost::add(&mut w, &[(kernel, ops)]);
+        }
+        w
+    }
+    /// The component solver's memo lookups (pieces³ per board).
+    fn lookups(&self) -> u64 {
+        self.group.shapes.iter().map(|s| s.pieces().pow(3)).sum()
+    }
     /// Every board's Grundy value from the chord solver, without its moves.
     fn values_only(&self, hex: &HexSolver) -> Vec<(Solved, f64)> {
         let one = |s: &Shape| {

@@ -182,8 +182,18 @@ impl Family for Lines {
                 run: || {
                     probe_sweep(
                         &Lines,
-                        "board: {triangle: 4..6}\nplay: misere\n",
+                        "board: {parallelogram: [5, 5]}\ntake: [{max: 2}, {max: 3}, any]\nplay: misere\n",
                         Kernel::Exhaustive,
+                    )
+                },
+            },
+            Probe {
+                kernel: Kernel::ExhaustiveRounds,
+                run: || {
+                    probe_sweep(
+                        &Lines,
+                        "board: {parallelogram: [5, 5]}\ntake: maximal\nplay: misere\n",
+                        Kernel::ExhaustiveRounds,
                     )
                 },
             },

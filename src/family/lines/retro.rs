@@ -119,6 +119,9 @@ pub struct Exhaustive {
     order: Vec<u8>,
     /// Index k = piece count: (C(n, k) positions, P-positions with k pieces).
     pub counts: Vec<(u64, u64)>,
+    /// The word operations the solver counted ([`work`] is checked against it).
+    #[cfg(test)]
+    ops: u64,
 }
 
 impl Exhaustive {
@@ -227,6 +230,30 @@ fn independent(adj: &[u64], among: u64, want: usize) -> u64 {
     best
 }
 
+/// The work of [`solve`] on an `n`-piece board under `moves` and `play`, for
+/// the cost model, counted from its plan without solving: word operations,
+/// and whether its in-word moves have blockers (`take: maximal`: solved by
+/// rounds to a fixpoint, as on boards under 20 pieces, where the other rules
+/// look up a table). One
+/// operation is a move applied to one word of 64 positions (a low part of a
+/// pulled group over its sub-cube, a move the leaf loop examines), plus per
+/// word one for the word itself and one pass of its in-word moves (the
+/// chunk table's four lookups and the moves crossing chunks twice, or each
+/// in-word move once; further rounds of the fixpoint are not counted).
+/// `None` beyond [`MAX_PIECES`].
+pub fn work(n: usize, moves: &[Move], play: Play) -> Option<(u64, bool)> {
+    if n > MAX_PIECES || check_moves(n, moves, MAX_PIECES).is_err() {
+        return None;
+    }
+    let full = (1u64 << n) - 1;
+    let order = piece_order(n, moves, top_bits(n, SIZES) as usize);
+    let moves = permute_moves(moves, &order, full);
+    let plan = Plan::build(n, &moves, play, SIZES, false);
+    let nh = n.saturating_sub(6) as u32;
+    let rounds = plan.chunks.is_none() && plan.word_own_ops() > 1;
+    Some((plan.word_ops(nh), rounds))
+}
+
 /// Peak bytes [`solve`] allocates for an n-piece board: one bit per position
 /// (at least one word) plus small move tables.
 pub fn memory_bytes(n: usize) -> u64 {
@@ -329,10 +356,18 @@ struct Chunks {
 }
 
 impl Chunks {
-    fn new(inword: &[Low]) -> Option<Chunks> {
+    /// The chunks of `inword`, if they allow it; without its table when
+    /// `table` is false (only its shape is wanted: [`work`]).
+    fn new(inword: &[Low], table: bool) -> Option<Chunks> {
         let (inner, cross): (Vec<Low>, Vec<Low>) = inword.iter().partition(|l| l.sh < 16);
         if inner.iter().any(|l| !chunk_uniform(l)) {
             return None;
+        }
+        if !table {
+            return Some(Chunks {
+                table: Vec::new(),
+                cross,
+            });
         }
         let mut table = vec![0u16; 1 << 16];
         for (b, t) in table.iter_mut().enumerate() {
@@ -417,6 +452,9 @@ struct Plan {
     has_move: Vec<HasMove>,
     /// The CPU has AVX2 (whole-word loops run 4 words per instruction).
     avx2: bool,
+    /// The word operations done (tests: [`work`] is checked against it).
+    #[cfg(test)]
+    ops: std::sync::atomic::AtomicU64,
 }
 
 /// Bits `i` of a word with `popcount(i) == j`, for j = 0..=6.
@@ -512,6 +550,12 @@ fn top_bits(n: usize, sz: Sizes) -> u32 {
 
 impl Plan {
     fn new(n: usize, moves: &[Move], play: Play, sz: Sizes) -> Plan {
+        Plan::build(n, moves, play, sz, true)
+    }
+
+    /// [`Plan::new`]; without the chunk table's entries when `table` is
+    /// false (a plan to count [`work`] on, not to solve with).
+    fn build(n: usize, moves: &[Move], play: Play, sz: Sizes, table: bool) -> Plan {
         let lb = block_bits(n, sz);
         let tile_bits = sz.tile_bits.min(lb);
         let leaf_bits = sz.leaf_bits.min(tile_bits);
@@ -611,7 +655,7 @@ impl Plan {
             inword.into_iter().partition(|m| m.bh == 0);
         let inword: Vec<Low> = free.into_iter().map(|m| m.low).collect();
         let chunks = if blocked.is_empty() && n >= sz.chunk_min_pieces {
-            Chunks::new(&inword)
+            Chunks::new(&inword, table)
         } else {
             None
         };
@@ -635,12 +679,47 @@ impl Plan {
             always_movable,
             has_move: has,
             avx2: has_avx2(),
+            #[cfg(test)]
+            ops: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// One word's own operations ([`work`]): one for the word, and one pass
+    /// of its in-word moves (the chunk table's four lookups and the moves
+    /// crossing chunks twice, or each in-word move once).
+    fn word_own_ops(&self) -> u64 {
+        let pass = match &self.chunks {
+            _ if self.inword.is_empty() && self.inword_blocked.is_empty() => 0,
+            Some(c) => 4 + 2 * c.cross.len(),
+            None => self.inword.len() + self.inword_blocked.len(),
+        };
+        1 + pass as u64
+    }
+
+    /// The word operations of the whole table ([`work`]), from the plan.
+    fn word_ops(&self, nh: u32) -> u64 {
+        let words = 1u64 << nh;
+        let routes = |g: &Group| u64::from(g.ident) + g.lows.len() as u64;
+        let pulled: u64 = self
+            .far
+            .iter()
+            .chain(self.by_top.iter().flatten())
+            .map(|g| (words >> (g.mh | g.bh).count_ones()) * routes(g))
+            .sum();
+        let per_leaf = words >> self.leaf_bits;
+        let leaf: u64 = self
+            .leaf_range
+            .iter()
+            .map(|&(s, e)| u64::from(e - s) * per_leaf)
+            .sum();
+        pulled + leaf + words * self.word_own_ops()
     }
 
     /// Turns word `w`'s accumulated N bits into its P bits.
     #[inline(always)]
     fn finalize(&self, w: u64, n_acc: u64) -> u64 {
+        #[cfg(test)]
+        self.ops.fetch_add(self.word_own_ops(), Ordering::Relaxed);
         let mut base = !n_acc;
         if self.misere && base != 0 && w & self.always_movable == 0 {
             let mut h = 0u64;
@@ -750,6 +829,12 @@ impl Plan {
     /// [`apply`] with AVX2 when the CPU has it.
     #[inline(always)]
     fn apply(&self, dst: &mut [u64], src: &[u64], mh: u64, bh: u64, g: &Group) {
+        #[cfg(test)]
+        self.ops.fetch_add(
+            (dst.len() as u64 >> (mh | bh).count_ones())
+                * (u64::from(g.ident) + g.lows.len() as u64),
+            Ordering::Relaxed,
+        );
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only when the CPU has AVX2.
@@ -767,6 +852,8 @@ impl Plan {
             let w = base | l as u64;
             let mut acc = words[l];
             let (s, e) = self.leaf_range[l];
+            #[cfg(test)]
+            self.ops.fetch_add(u64::from(e - s), Ordering::Relaxed);
             for m in &self.leaf_moves[s as usize..e as usize] {
                 if w & m.bh == 0 {
                     acc |= m.low.route(words[l ^ m.mh as usize]);
@@ -1129,6 +1216,8 @@ fn solve_sized(
         p_bits: words,
         order,
         counts,
+        #[cfg(test)]
+        ops: plan.ops.load(Ordering::Relaxed),
     })
 }
 
@@ -1842,5 +1931,67 @@ mod tests {
             .is_err()
         );
         assert_eq!(memory_bytes(36), (1 << 33) + (1 << 20));
+    }
+
+    /// The cost model's count of word operations ([`work`], from the plan
+    /// alone) is what the solver does, on every path (each of the test
+    /// sizes) and rule; and by hand on the smallest boards.
+    #[test]
+    fn the_counted_work_is_the_solvers() {
+        let shapes = [
+            Shape::Triangle(2),
+            Shape::Triangle(4),
+            Shape::Triangle(5),
+            Shape::Parallelogram(3, 4),
+            Shape::Trapezoid(2, 9),
+        ];
+        for shape in shapes {
+            let b = shape.board();
+            let n = b.len();
+            for take in [Take::Max(1), Take::Max(2), Take::Any, Take::Maximal] {
+                let moves: Vec<Move> = rules::moves(&b, take).iter().map(Move::from).collect();
+                for play in [Play::Normal, Play::Misere] {
+                    let (ops, rounds) = work(n, &moves, play).unwrap();
+                    let got = run(n, &moves, play).ops;
+                    assert_eq!(ops, got, "{} {} {play:?}", shape.name(), take.text());
+                    // Maximal runs have blockers: never the chunk table.
+                    if take == Take::Maximal {
+                        assert!(rounds, "{}", shape.name());
+                    }
+                    for sizes in TEST_SIZES.into_iter().skip(1) {
+                        let order = piece_order(n, &moves, top_bits(n, sizes) as usize);
+                        let pm = permute_moves(&moves, &order, (1u64 << n) - 1);
+                        let plan = Plan::build(n, &pm, play, sizes, false);
+                        let want = plan.word_ops(n.saturating_sub(6) as u32);
+                        let got = run_sized(n, &moves, play, sizes).ops;
+                        assert_eq!(
+                            want,
+                            got,
+                            "{} {} {play:?} {sizes:?}",
+                            shape.name(),
+                            take.text()
+                        );
+                    }
+                }
+            }
+        }
+        // By hand: the triangle of 2 rows (3 pieces, one word), `max:1`:
+        // three single-piece moves inside the word, one pass (no chunk
+        // table under 20 pieces): 1 + 3 operations.
+        let b = Shape::Triangle(2).board();
+        let moves: Vec<Move> = rules::moves(&b, Take::Max(1))
+            .iter()
+            .map(Move::from)
+            .collect();
+        assert_eq!(work(3, &moves, Play::Normal), Some((4, true)));
+        // 7 pieces in a row, `max:1`: 2 words; piece 6 is the word bit, its
+        // move a group of one low part applied to the one word holding it
+        // (1), six in-word moves per word (2 × (1 + 6)): 15.
+        let b = Shape::Trapezoid(1, 7).board();
+        let moves: Vec<Move> = rules::moves(&b, Take::Max(1))
+            .iter()
+            .map(Move::from)
+            .collect();
+        assert_eq!(work(7, &moves, Play::Normal), Some((15, true)));
     }
 }
