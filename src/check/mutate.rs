@@ -147,6 +147,7 @@ fn candidates(v: &Values) -> Vec<Values> {
         c
     };
     match v {
+        Values::Repeat(one, _) => candidates(one),
         Values::Int(x) => ints(x[0])
             .into_iter()
             .map(|y| Values::Int(vec![y]))

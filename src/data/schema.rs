@@ -159,6 +159,13 @@ impl Column {
     }
     /// Does a column of values match this declaration? `Err` says how not.
     pub fn check(&self, v: &Values) -> Result<(), String> {
+        if let Values::Repeat(one, n) = v {
+            // Nulls repeated no time are no nulls.
+            return match *n {
+                0 => self.check(&one.empty_like()),
+                _ => self.check(one),
+            };
+        }
         let nulls = match v {
             Values::Null(n) => *n > 0,
             Values::OptInt(x) => x.iter().any(Option::is_none),
@@ -215,6 +222,7 @@ fn kind(v: &Values) -> &'static str {
         Values::StrList(_) => "lists of strings",
         Values::StructList(_) => "lists of structs with other fields",
         Values::Null(_) => "nulls",
+        Values::Repeat(one, _) => kind(one),
     }
 }
 

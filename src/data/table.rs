@@ -9,7 +9,7 @@ use super::columns::{DictVec, EnumVec, IntListVec, StrListVec, StrVec, StructLis
 
 /// One column's values. Integers are `i64` (Parquet `INT64`), which every
 /// reader (Python, R, DuckDB) handles without unsigned-integer surprises.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Values {
     /// Non-null integers.
     Int(Vec<i64>),
@@ -35,6 +35,35 @@ pub enum Values {
     StructList(StructListVec),
     /// `n` nulls (a nullable column that does not apply to these rows).
     Null(usize),
+    /// One row's value (`.0`, a column of one row) repeated `.1` times: a
+    /// case's constant (its rule, a label) held once, not once per row.
+    /// Reads, compares and appends as the values repeated
+    /// ([`Values::expanded`]); writers write it as one run.
+    Repeat(Box<Values>, usize),
+}
+
+impl PartialEq for Values {
+    /// Equal values, however they are held ([`Values::Repeat`] or not).
+    fn eq(&self, other: &Values) -> bool {
+        use Values::*;
+        match (self, other) {
+            (Repeat(a, n), Repeat(b, m)) => n == m && a == b,
+            (Repeat(..), _) | (_, Repeat(..)) => *self.expanded() == *other.expanded(),
+            (Int(a), Int(b)) => a == b,
+            (OptInt(a), OptInt(b)) => a == b,
+            (Bool(a), Bool(b)) => a == b,
+            (Float(a), Float(b)) => a == b,
+            (OptFloat(a), OptFloat(b)) => a == b,
+            (Str(a), Str(b)) => a == b,
+            (Dict(a), Dict(b)) => a == b,
+            (Enum(a), Enum(b)) => a == b,
+            (IntList(a), IntList(b)) => a == b,
+            (StrList(a), StrList(b)) => a == b,
+            (StructList(a), StructList(b)) => a == b,
+            (Null(a), Null(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// A single cell, for generic readers (renderers, the expression evaluator).
@@ -115,7 +144,20 @@ impl Values {
             Values::IntList(v) => v.len(),
             Values::StrList(v) => v.len(),
             Values::StructList(v) => v.len(),
-            Values::Null(n) => *n,
+            Values::Null(n) | Values::Repeat(_, n) => *n,
+        }
+    }
+    /// `n` rows of the value of `one`, a column of one row.
+    pub fn repeat(one: Values, n: usize) -> Values {
+        debug_assert_eq!(one.len(), 1, "a repeated value is one row");
+        debug_assert!(!matches!(one, Values::Repeat(..)));
+        Values::Repeat(Box::new(one), n)
+    }
+    /// The values with a [`Values::Repeat`] held one per row (others as they are).
+    pub fn expanded(&self) -> std::borrow::Cow<'_, Values> {
+        match self {
+            Values::Repeat(one, n) => std::borrow::Cow::Owned(one.take_rows(&vec![0; *n])),
+            v => std::borrow::Cow::Borrowed(v),
         }
     }
     /// True when there are no rows.
@@ -138,9 +180,10 @@ impl Values {
             Values::StrList(_) => Cell::Null,
             Values::StructList(v) => Cell::StructList(v, i),
             Values::Null(_) => Cell::Null,
+            Values::Repeat(one, _) => one.cell(0),
         }
     }
-    fn empty_like(&self) -> Values {
+    pub(crate) fn empty_like(&self) -> Values {
         match self {
             Values::Int(_) => Values::Int(vec![]),
             Values::OptInt(_) => Values::OptInt(vec![]),
@@ -154,10 +197,27 @@ impl Values {
             Values::StrList(_) => Values::StrList(StrListVec::default()),
             Values::StructList(s) => Values::StructList(StructListVec::new(s.fields, 0)),
             Values::Null(_) => Values::Null(0),
+            Values::Repeat(one, _) => one.empty_like(),
         }
     }
     /// Appends `other`'s rows; false when the types cannot be combined.
     fn append(&mut self, other: &Values) -> bool {
+        match (&mut *self, other) {
+            (Values::Repeat(a, n), Values::Repeat(b, m)) if a == b => {
+                *n += m;
+                return true;
+            }
+            (s @ Values::Repeat(..), o) => {
+                let mut v = s.expanded().into_owned();
+                if !v.append(o) {
+                    return false;
+                }
+                *s = v;
+                return true;
+            }
+            (s, o @ Values::Repeat(..)) => return s.append(&o.expanded()),
+            _ => {}
+        }
         match (&mut *self, other) {
             (Values::Null(a), Values::Null(b)) => {
                 *a += b;
@@ -232,6 +292,7 @@ impl Values {
             Values::StrList(v) => Values::StrList(v.take_rows(rows)),
             Values::StructList(v) => Values::StructList(v.take_rows(rows)),
             Values::Null(_) => Values::Null(rows.len()),
+            Values::Repeat(one, _) => Values::Repeat(one.clone(), rows.len()),
         }
     }
 }
@@ -261,6 +322,7 @@ fn nulls_like(like: &Values, n: usize) -> Option<Values> {
             Values::StrList(l)
         }
         Values::Null(_) => Values::Null(n),
+        Values::Repeat(one, _) => return nulls_like(one, n),
         Values::Bool(_) | Values::Dict(_) | Values::StructList(_) => {
             return None;
         }
@@ -300,7 +362,10 @@ impl Table {
     /// one string).
     pub fn with_label(self, name: &str, label: &str) -> Self {
         let n = self.rows();
-        self.with(name, Values::Dict(DictVec::repeat(label, n)))
+        self.with(
+            name,
+            Values::repeat(Values::Dict(DictVec::repeat(label, 1)), n),
+        )
     }
     /// Keeps only the columns whose name `keep` accepts.
     pub fn retain_columns(&mut self, keep: impl Fn(&str) -> bool) {
@@ -313,6 +378,10 @@ impl Table {
             let all_null = match v {
                 Values::OptInt(x) => x.iter().all(Option::is_none),
                 Values::OptFloat(x) => x.iter().all(Option::is_none),
+                Values::Repeat(one, _) => matches!(
+                    one.cell(0),
+                    Cell::Null if matches!(**one, Values::OptInt(_) | Values::OptFloat(_))
+                ),
                 _ => false,
             };
             if all_null && which(n) {
@@ -429,6 +498,37 @@ mod tests {
         );
         let c = Table::new().with("y", Values::Int(vec![1]));
         assert!(a.append(&c).is_err());
+    }
+
+    /// A value held once reads, compares, appends and is cut as the
+    /// value repeated; two of them append to one while they agree.
+    #[test]
+    fn values_held_once() {
+        let once = |x: i64, n| Values::repeat(Values::Int(vec![x]), n);
+        let t = |v: Values| Table::new().with("x", v);
+        let mut a = t(once(7, 2));
+        assert_eq!(a.column("x"), Some(&Values::Int(vec![7, 7])));
+        assert_ne!(a.column("x"), Some(&Values::Int(vec![7, 8])));
+        assert_eq!((a.rows(), a.int("x", 1)), (2, Some(7)));
+        a.append(&t(once(7, 3))).unwrap();
+        assert!(matches!(a.column("x"), Some(Values::Repeat(_, 5))));
+        a.append(&t(once(4, 1))).unwrap();
+        a.append(&t(Values::Null(1))).unwrap();
+        let want = [7, 7, 7, 7, 7, 4].map(Some).into_iter().chain([None]);
+        assert_eq!(a.column("x"), Some(&Values::OptInt(want.collect())));
+        let mut b = t(Values::Int(vec![1]));
+        b.append(&t(once(2, 2))).unwrap();
+        assert_eq!(b.column("x"), Some(&Values::Int(vec![1, 2, 2])));
+        let cut = t(once(9, 4)).take_rows(&[3, 0]);
+        assert_eq!(cut.column("x"), Some(&once(9, 2)));
+        assert_eq!(cut.empty_like().column("x"), Some(&Values::Int(vec![])));
+        let mut nulls = t(Values::repeat(Values::OptInt(vec![None]), 3))
+            .with("y", Values::repeat(Values::OptInt(vec![Some(1)]), 3));
+        nulls.compact_nulls(|_| true);
+        assert_eq!(nulls.column("x"), Some(&Values::Null(3)));
+        assert_eq!(nulls.cell("y", 2), Some(Cell::Int(1)));
+        let labels = Table::new().with_label("k", "a");
+        assert_eq!(labels.rows(), 0);
     }
 
     #[test]

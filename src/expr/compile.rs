@@ -81,6 +81,7 @@ impl Ty {
             // Not a value: reached through its fields (`Compiler::column`).
             Values::StructList(_) => Ty::Null,
             Values::Null(_) => Ty::Null,
+            Values::Repeat(one, _) => Ty::of(one),
         }
     }
 }
@@ -454,7 +455,45 @@ enum Col<'t> {
     IntList(&'t IntListVec),
     StrList(&'t StrListVec),
     Structs(&'t StructListVec),
+    /// Row 0 of this column, on every row.
+    Repeat(&'t Values),
     Other,
+}
+
+/// A column's values as read by the evaluator.
+fn col_of(v: &Values) -> Col<'_> {
+    match v {
+        Values::Int(x) => Col::Int(x),
+        Values::OptInt(x) => Col::OptInt(x),
+        Values::Bool(x) => Col::Bool(x),
+        Values::Float(x) => Col::Float(x),
+        Values::OptFloat(x) => Col::OptFloat(x),
+        Values::Str(x) => Col::Str(x),
+        Values::Enum(x) => Col::Enum(x),
+        Values::Dict(x) => Col::Dict(x),
+        Values::IntList(x) => Col::IntList(x),
+        Values::StrList(x) => Col::StrList(x),
+        Values::StructList(x) => Col::Structs(x),
+        Values::Repeat(one, _) => Col::Repeat(one),
+        Values::Null(_) => Col::Other,
+    }
+}
+
+/// The values whose types a column has: a value held once, else the column.
+fn held(v: &Values) -> &Values {
+    match v {
+        Values::Repeat(one, _) => one,
+        v => v,
+    }
+}
+
+/// Column `col` at `row`, a repeated value read at its one row.
+#[inline]
+fn at(col: Col<'_>, row: usize) -> (Col<'_>, usize) {
+    match col {
+        Col::Repeat(one) => (col_of(one), 0),
+        c => (c, row),
+    }
 }
 
 /// The source text of `s`, with the closing parentheses the syntax tree
@@ -566,20 +605,7 @@ impl Expr {
                     format!("the table has no column `{name}`"),
                 )
             })?;
-            cols.push(match v {
-                Values::Int(x) => Col::Int(x),
-                Values::OptInt(x) => Col::OptInt(x),
-                Values::Bool(x) => Col::Bool(x),
-                Values::Float(x) => Col::Float(x),
-                Values::OptFloat(x) => Col::OptFloat(x),
-                Values::Str(x) => Col::Str(x),
-                Values::Enum(x) => Col::Enum(x),
-                Values::Dict(x) => Col::Dict(x),
-                Values::IntList(x) => Col::IntList(x),
-                Values::StrList(x) => Col::StrList(x),
-                Values::StructList(x) => Col::Structs(x),
-                Values::Null(_) => Col::Other,
-            });
+            cols.push(col_of(v));
         }
         // The compiled tree relies on the column types (and the fields of
         // columns of structs) seen at compile time.
@@ -841,6 +867,7 @@ fn compare(op: Cmp, a: V<'_>, b: V<'_>) -> Option<bool> {
 
 #[inline]
 fn cell_value(col: Col<'_>, row: usize) -> V<'_> {
+    let (col, row) = at(col, row);
     match col {
         Col::Int(x) => V::Int(x[row]),
         Col::OptInt(x) => x[row].map_or(V::Null, V::Int),
@@ -853,19 +880,19 @@ fn cell_value(col: Col<'_>, row: usize) -> V<'_> {
         Col::IntList(x) => x.get_opt(row).map_or(V::Null, V::Ints),
         Col::StrList(x) if x.is_valid(row) => V::Strs(x, row),
         // A column of structs is read through its fields.
-        Col::StrList(_) | Col::Structs(_) | Col::Other => V::Null,
+        Col::StrList(_) | Col::Structs(_) | Col::Repeat(_) | Col::Other => V::Null,
     }
 }
 
 fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
     match n {
         Node::Col(slot) => cell_value(cols[*slot], row),
-        Node::Field(slot, f) => match cols[*slot] {
-            Col::Structs(x) => V::Ints(x.field(row, *f)),
+        Node::Field(slot, f) => match at(cols[*slot], row) {
+            (Col::Structs(x), row) => V::Ints(x.field(row, *f)),
             _ => V::Null,
         },
-        Node::StructLen(slot) => match cols[*slot] {
-            Col::Structs(x) => V::Int(x.row_len(row) as i64),
+        Node::StructLen(slot) => match at(cols[*slot], row) {
+            (Col::Structs(x), row) => V::Int(x.row_len(row) as i64),
             _ => V::Null,
         },
         Node::Lit(l) => match l {
@@ -1151,7 +1178,7 @@ impl<'s> Compiler<'s> {
     /// A column of the table, or an error naming the available columns.
     fn lookup(&self, name: &str, span: Span) -> Result<&'s Values, ExprError> {
         if let Some(values) = self.table.column(name) {
-            return Ok(values);
+            return Ok(held(values));
         }
         let names = self.table.names();
         let close = crate::data::nearest_name(name, &names)
@@ -1264,7 +1291,7 @@ impl<'s> Compiler<'s> {
         let [Ast::Name(n, _)] = args else {
             return None;
         };
-        let is_structs = matches!(self.table.column(n), Some(Values::StructList(_)));
+        let is_structs = matches!(self.table.column(n).map(held), Some(Values::StructList(_)));
         (is_structs && !self.is_let(n)).then(|| Node::StructLen(self.slot(n)))
     }
 

@@ -606,3 +606,34 @@ fn binding_checks_the_fields() {
     let e = Expr::compile_predicate("moves.take == [3, 4]", &other).unwrap();
     assert_eq!(e.bind(&other).unwrap().test(0), Some(true));
 }
+
+/// Columns holding one value on every row ([`Values::Repeat`]) evaluate as
+/// the value repeated, row by row (each row of [`lists`] in turn).
+#[test]
+fn values_held_once_evaluate_as_repeated() {
+    let t = lists();
+    let claims = [
+        "wt == [1, 3]",
+        "names == [o, 'a']",
+        "moves.take == [g + 2, n + 1]",
+        "moves.heap == []",
+        "is_null(g)",
+        "3 in wt",
+    ];
+    for at in 0..t.rows() {
+        let plain = t.take_rows(&[at; 3]);
+        let mut once = Table::new();
+        for (name, v) in t.take_rows(&[at]).into_columns() {
+            once.push(&name, Values::repeat(v, 3));
+        }
+        for src in claims {
+            let test = |t: &Table| -> Vec<Option<bool>> {
+                let e = Expr::compile_predicate(src, t).unwrap_or_else(|e| panic!("{src}: {e}"));
+                let b = e.bind(t).unwrap();
+                (0..3).map(|r| b.test(r)).collect()
+            };
+            assert_eq!(test(&once), test(&plain), "{src} on row {at}");
+            assert_eq!(test(&once), vec![truth(src)[at]; 3], "{src} on row {at}");
+        }
+    }
+}

@@ -91,6 +91,24 @@ impl Levels {
         }
         self.rows += offsets.len().saturating_sub(1);
     }
+    /// `n` rows of a list of `k` present items each: as [`Levels::lists`]
+    /// over `n` windows of `k` (the same bytes), empty lists as one run.
+    pub fn same_lists(&mut self, k: usize, n: usize) {
+        if k > 0 {
+            for _ in 0..n {
+                self.lists(&[0, k]);
+            }
+            return;
+        }
+        let (Some(rep), Some(def)) = (self.rep.as_mut(), self.def.as_mut()) else {
+            unreachable!("a list leaf has both levels");
+        };
+        rep.run(0, n);
+        def.run(1, n);
+        self.nulls += n;
+        self.levels += n;
+        self.rows += n;
+    }
     /// Number of present values.
     pub fn present(&self) -> usize {
         self.levels - self.nulls

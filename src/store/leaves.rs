@@ -15,7 +15,7 @@ use parquet::schema::types::ColumnDescPtr;
 
 use super::chunk::{Encoded, Keys, Levels, ValueEnc};
 use super::encode::Delta;
-use crate::data::{Dtype, EnumVec, FieldItems, Values};
+use crate::data::{Cell, Dtype, EnumVec, FieldItems, Values};
 
 /// Rows `.1` of a table's column `.0`.
 pub(super) type Segment<'a> = (&'a Values, Range<usize>);
@@ -79,6 +79,7 @@ impl Piece<'_> {
 pub(super) fn encodes(d: Dtype, tables: &[Values]) -> bool {
     tables.iter().all(|v| match (v, d) {
         (_, Dtype::Float) => false,
+        (Values::Repeat(one, _), _) => runs(one) && encodes(d, std::slice::from_ref(one)),
         (Values::Null(_), _) => true,
         (Values::Int(_) | Values::OptInt(_), Dtype::Int) => true,
         (Values::Bool(_), Dtype::Bool) => true,
@@ -87,6 +88,21 @@ pub(super) fn encodes(d: Dtype, tables: &[Values]) -> bool {
         (Values::StructList(_), Dtype::StructList(_)) => true,
         _ => false,
     })
+}
+
+/// Whether a value repeated ([`Values::Repeat`]) of this kind is written
+/// here as runs (the others are written expanded).
+pub(super) fn runs(one: &Values) -> bool {
+    matches!(
+        one,
+        Values::Int(_)
+            | Values::OptInt(_)
+            | Values::Bool(_)
+            | Values::Dict(_)
+            | Values::Enum(_)
+            | Values::IntList(_)
+            | Values::Null(_)
+    )
 }
 
 /// The leaves of a column of type `d` (one per field of a list of structs,
@@ -175,6 +191,13 @@ fn ints<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
                     x.iter().flatten().copied().collect(),
                 )));
             }
+            Values::Repeat(one, _) => match one.cell(0) {
+                Cell::Int(x) => {
+                    levels.rows(true, r.len());
+                    slices.push(Piece::Same(x, r.len()));
+                }
+                _ => levels.rows(false, r.len()),
+            },
             _ => levels.rows(false, r.len()),
         }
     }
@@ -184,17 +207,32 @@ fn ints<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
 /// Booleans, as runs.
 fn bools<'a>(levels: &mut Levels, segs: &[Segment]) -> ValueEnc<'a> {
     let mut runs: Vec<(bool, usize)> = Vec::new();
+    let mut push = |b: bool, k: usize| match runs.last_mut() {
+        Some((c, n)) if *c == b => *n += k,
+        _ => runs.push((b, k)),
+    };
     for (v, r) in segs {
-        let Values::Bool(x) = v else {
-            levels.rows(false, r.len());
-            continue;
+        let x = match v {
+            Values::Bool(x) => &x[r.clone()],
+            Values::Repeat(one, _) => match one.cell(0) {
+                Cell::Bool(b) if !r.is_empty() => {
+                    levels.rows(true, r.len());
+                    push(b, r.len());
+                    continue;
+                }
+                _ => {
+                    levels.rows(false, r.len());
+                    continue;
+                }
+            },
+            _ => {
+                levels.rows(false, r.len());
+                continue;
+            }
         };
         levels.rows(true, r.len());
-        for &b in &x[r.clone()] {
-            match runs.last_mut() {
-                Some((c, n)) if *c == b => *n += 1,
-                _ => runs.push((b, 1)),
-            }
+        for &b in x {
+            push(b, 1);
         }
     }
     ValueEnc::Bools(runs)
@@ -228,6 +266,14 @@ fn labels<'a>(levels: &mut Levels, segs: &[Segment<'a>]) -> ValueEnc<'a> {
                     levels.rows(true, n);
                 }
             }),
+            Values::Repeat(one, _) => match one.cell(0) {
+                Cell::Str(s) => {
+                    let key = k.text_key(s);
+                    k.push(key, r.len());
+                    levels.rows(true, r.len());
+                }
+                _ => levels.rows(false, r.len()),
+            },
             _ => levels.rows(false, r.len()),
         }
     }
@@ -262,6 +308,10 @@ fn list_levels(levels: &mut Levels, segs: &[Segment]) {
                 }
             }
             Values::StructList(s) => levels.lists(&s.offsets()[r.start..=r.end]),
+            Values::Repeat(one, _) => match one.cell(0) {
+                Cell::IntList(x) => levels.same_lists(x.len(), r.len()),
+                _ => levels.rows(false, r.len()),
+            },
             _ => levels.rows(false, r.len()),
         }
     }
@@ -285,6 +335,15 @@ fn list_items<'a>(segs: &[Segment<'a>], leaf: usize) -> Vec<Piece<'a>> {
                     FieldItems::Counting(firsts) => {
                         Piece::Counting(&firsts[r.clone()], &o[r.start..=r.end])
                     }
+                });
+            }
+            Values::Repeat(one, _) => {
+                let n = r.len();
+                pieces.push(match one.cell(0) {
+                    Cell::IntList([]) | Cell::Null => Piece::Same(0, 0),
+                    Cell::IntList([x]) => Piece::Same(*x, n),
+                    Cell::IntList(x) => Piece::Slice(Cow::Owned(x.repeat(n))),
+                    _ => continue,
                 });
             }
             _ => {}

@@ -116,7 +116,14 @@ enum Col {
 }
 
 impl Col {
-    fn new(decl: &Column, vs: Vec<Values>) -> Result<Col> {
+    fn new(decl: &Column, mut vs: Vec<Values>) -> Result<Col> {
+        for v in &mut vs {
+            if let Values::Repeat(one, _) = v
+                && !leaves::runs(one)
+            {
+                *v = v.expanded().into_owned();
+            }
+        }
         if leaves::encodes(decl.dtype, &vs) {
             return Ok(Col::Own(decl.dtype, vs));
         }
@@ -350,6 +357,7 @@ fn to_array(v: Values, decl: &Column) -> Result<ArrayRef> {
         Values::StrList(l) => str_list(&l),
         Values::StructList(s) => struct_list(&s)?,
         Values::Null(n) => new_null_array(&arrow_type(decl.dtype), n),
+        v @ Values::Repeat(..) => return to_array(v.expanded().into_owned(), decl),
     })
 }
 
@@ -790,6 +798,52 @@ mod tests {
                     assert_eq!(g, w, "{name}: row {i} of case {k}");
                 }
             }
+        }
+    }
+
+    /// `n` rows of row `at` of `t`, each column's value held once
+    /// ([`Values::Repeat`]) or one per row.
+    fn constant(t: &Table, at: usize, n: usize, once: bool) -> Table {
+        if !once {
+            return t.take_rows(&vec![at; n]);
+        }
+        let mut out = Table::new();
+        for (name, v) in t.take_rows(&[at]).into_columns() {
+            out.push(&name, Values::repeat(v, n));
+        }
+        out
+    }
+
+    /// Columns of one value held once are written as the same bytes as
+    /// held one per row, and read back as those values: every kind (the
+    /// rows picked give nulls, empty lists, lists of one and of several
+    /// items), in tables of many rows, of fewer than 16, and of none.
+    #[test]
+    fn values_held_once_write_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let sizes = [(0, 40_000), (1, 3), (2, 0), (3, 20), (4, 150_000)];
+        for at in [0, 1, 2, 3, 5] {
+            let source: Vec<Table> = (0..5).map(|t| table(t, 8)).collect();
+            let tables = |once: bool| -> Vec<Table> {
+                let mut ts: Vec<Table> = sizes
+                    .iter()
+                    .map(|&(t, n)| constant(&source[t], at, n, once))
+                    .collect();
+                ts.push(table(5, 30));
+                ts
+            };
+            let (held, plain) = (tables(true), tables(false));
+            assert!(matches!(held[0].column("c"), Some(Values::Repeat(..))));
+            assert_eq!(held, plain);
+            let (a, b) = (dir.path().join("a.parquet"), dir.path().join("b.parquet"));
+            write_part(&a, &TEST, ("x", "s"), held.clone()).unwrap();
+            write_part(&b, &TEST, ("x", "s"), plain.clone()).unwrap();
+            assert_eq!(
+                std::fs::read(&a).unwrap(),
+                std::fs::read(&b).unwrap(),
+                "row {at}"
+            );
+            assert_eq!(cells(&[read_part(&a, &TEST).unwrap()]), expected(&plain));
         }
     }
 

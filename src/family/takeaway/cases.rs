@@ -153,32 +153,37 @@ impl TakeCase {
             .map(|v| *v.iter().max().unwrap() as usize)
             .collect()
     }
-    /// The rule's columns ([`super::datasets::RULE`]) added to `t`.
+    /// The rule's columns ([`super::datasets::RULE`]) added to `t`, each
+    /// one value held once ([`Values::Repeat`]).
     fn with_rule(&self, t: Table) -> Table {
         let r = &self.rule;
         let n = t.rows();
         let take_max = match r.take.max_take() {
-            Some(m) => Values::Int(vec![m as i64; n]),
+            Some(m) => Values::repeat(Values::Int(vec![m as i64]), n),
             None => Values::Null(n),
         };
         let take_set = match &r.take {
             TakeForm::Set(s) => {
-                let items: Vec<i64> = s.iter().map(|&x| x as i64).collect();
-                let mut l = IntListVec::with_capacity(n, n * items.len());
-                (0..n).for_each(|_| l.push(&items));
-                Values::IntList(l)
+                let mut l = IntListVec::with_capacity(1, s.len());
+                l.push_iter(s.iter().map(|&x| x as i64));
+                Values::repeat(Values::IntList(l), n)
             }
             _ => Values::Null(n),
         };
+        let label = |s: &str| Values::repeat(Values::Dict(DictVec::repeat(s, 1)), n);
+        let int = |x: i64| Values::repeat(Values::Int(vec![x]), n);
         let mut out = Table::new()
-            .with("rule", Values::Dict(DictVec::repeat(&r.label(), n)))
-            .with("take", Values::Dict(DictVec::repeat(&r.take.text(), n)))
-            .with("take_min", Values::Int(vec![r.take.min_take() as i64; n]))
+            .with("rule", label(&r.label()))
+            .with("take", label(&r.take.text()))
+            .with("take_min", int(r.take.min_take() as i64))
             .with("take_max", take_max)
             .with("take_set", take_set)
             .with("play", enum_repeat(PLAYS, r.play.code(), n))
-            .with("no_repeat", Values::Bool(vec![r.no_repeat; n]))
-            .with("heaps", Values::Int(vec![self.sizes.len() as i64; n]));
+            .with(
+                "no_repeat",
+                Values::repeat(Values::Bool(vec![r.no_repeat]), n),
+            )
+            .with("heaps", int(self.sizes.len() as i64));
         for (name, v) in t.into_columns() {
             out.push(&name, v);
         }
@@ -187,10 +192,11 @@ impl TakeCase {
 }
 
 fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
-    Values::Enum(EnumVec {
+    let one = Values::Enum(EnumVec {
         levels,
-        codes: vec![code; n],
-    })
+        codes: vec![code],
+    });
+    Values::repeat(one, n)
 }
 
 impl Case for TakeCase {
