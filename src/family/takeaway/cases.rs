@@ -153,6 +153,18 @@ impl TakeCase {
             .map(|v| *v.iter().max().unwrap() as usize)
             .collect()
     }
+    /// A `positions` row as the typed vectors hold it: the heap sizes (8
+    /// bytes each; the unused heap columns are nulls, stored as none), the
+    /// outcome (1), the Grundy value (8, where defined), the winning moves'
+    /// offset (8) and one move (its take, 8; its heap, 8 with several heaps,
+    /// always 1 with one). The rule's columns and the labels are held once
+    /// per case ([`Values::Repeat`]).
+    pub(crate) fn position_row_bytes(&self) -> u64 {
+        let heaps = self.sizes.len() as u64;
+        let grundy = if self.rule.has_grundy_values() { 8 } else { 0 };
+        let one_move = if heaps == 1 { 8 } else { 16 };
+        8 * heaps + 1 + grundy + 8 + one_move
+    }
     /// The rule's columns ([`super::datasets::RULE`]) added to `t`, each
     /// one value held once ([`Values::Repeat`]).
     fn with_rule(&self, t: Table) -> Table {
@@ -262,6 +274,14 @@ impl Case for TakeCase {
         } else {
             "use fewer heaps or smaller sizes (a smaller range)"
         }
+    }
+    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
+        // A row per position; the other datasets are a few rows a case.
+        let per_row = match ds.name {
+            n if n == POSITIONS.name => self.position_row_bytes(),
+            _ => ds.row_bytes(),
+        };
+        rows.saturating_mul(per_row)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         if self.sizes.len() == 1 {

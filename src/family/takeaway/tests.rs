@@ -9,7 +9,7 @@ use super::datasets::POSITIONS;
 use super::one_heap::{PROOF_CAP, Proof};
 use super::params::{default_horizon, sizes_key};
 use super::*;
-use crate::data::{Table, cell_text};
+use crate::data::{Table, Values, cell_text};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{BruteGrundy, BruteOutcome};
 use crate::period;
@@ -826,4 +826,74 @@ fn work_at_most_counts_each_extension_to_the_cap() {
     // Any take (Nim): no period to prove, nothing extended.
     let c = case(TakeForm::Any, false);
     assert_eq!(c.work_at_most(None), c.work(None));
+}
+
+/// A `positions` row is counted at its typed vectors' bytes, by hand: one
+/// heap with Grundy values 8 (N) + 1 (outcome) + 8 (grundy) + 8 (the moves'
+/// offset) + 8 (one take) = 33; two heaps with no repeat 16 + 1 + 0 + 8 + 16
+/// = 41. The solved tables hold what the count assumes: the heap columns
+/// and the Grundy value where counted (the others null), and at most one
+/// winning move a row for take 1..5 on one heap (from N ≢ 0 mod 6 only
+/// taking N mod 6 wins).
+#[test]
+fn position_rows_counted_at_their_typed_bytes() {
+    let cancel = AtomicBool::new(false);
+    let ctx = CaseCtx {
+        progress: &|_| {},
+        cancel: &cancel,
+        keep: None,
+    };
+    let one = TakeCase::new(
+        Rule {
+            take: TakeForm::Range(1, 5),
+            play: Play::Normal,
+            no_repeat: false,
+        },
+        Arc::new(vec![(0..=100).collect()]),
+        "0..100".into(),
+        100,
+        PROOF_CAP,
+    );
+    assert_eq!(one.position_row_bytes(), 33);
+    let out = one.solve(&ctx).unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "positions").unwrap().1;
+    let col = |name: &str| {
+        t.columns()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+            .unwrap()
+    };
+    assert!(matches!(col("N"), Values::Int(_)));
+    assert!(matches!(col("grundy"), Values::Int(_)));
+    assert!(matches!(col("N1"), Values::Null(_)));
+    let Values::StructList(moves) = col("winning_moves") else {
+        panic!("winning_moves is a list of structs")
+    };
+    assert!((0..t.rows()).all(|i| moves.row_len(i) == usize::from(i % 6 != 0)));
+
+    let two = TakeCase::new(
+        Rule {
+            take: TakeForm::Range(1, 5),
+            play: Play::Normal,
+            no_repeat: true,
+        },
+        Arc::new(vec![(0..=10).collect(), (0..=10).collect()]),
+        "0..10".into(),
+        0,
+        PROOF_CAP,
+    );
+    assert_eq!(two.position_row_bytes(), 41);
+    let out = two.solve(&ctx).unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "positions").unwrap().1;
+    let col = |name: &str| {
+        t.columns()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+            .unwrap()
+    };
+    assert!(matches!(col("N"), Values::Null(_)));
+    assert!(matches!(col("grundy"), Values::Null(_)));
+    assert!(matches!(col("N2"), Values::Int(_)));
 }
