@@ -729,14 +729,7 @@ fn no_repeat_losses_proven_by_induction_without_extension() {
         horizon,
         PROOF_CAP,
     );
-    let cancel = AtomicBool::new(false);
-    let ctx = CaseCtx {
-        progress: &|_| {},
-        cancel: &cancel,
-        keep: None,
-    };
-    let out = case.solve(&ctx).unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    let t = &dataset_of(&case, "periods");
     assert_eq!(col_text(t, "period", 0), "115");
     assert_eq!(col_text(t, "status", 0), "proven");
     assert_eq!(col_text(t, "extended", 0), "false");
@@ -837,63 +830,52 @@ fn work_at_most_counts_each_extension_to_the_cap() {
 /// taking N mod 6 wins).
 #[test]
 fn position_rows_counted_at_their_typed_bytes() {
+    let one = rule_case(false, vec![(0..=100).collect()], 100);
+    assert_eq!(one.position_row_bytes(), 33);
+    let t = dataset_of(&one, "positions");
+    assert!(matches!(column(&t, "N"), Values::Int(_)));
+    assert!(matches!(column(&t, "grundy"), Values::Int(_)));
+    assert!(matches!(column(&t, "N1"), Values::Null(_)));
+    let Values::StructList(moves) = column(&t, "winning_moves") else {
+        panic!("winning_moves is a list of structs")
+    };
+    assert!((0..t.rows()).all(|i| moves.row_len(i) == usize::from(i % 6 != 0)));
+
+    let two = rule_case(true, vec![(0..=10).collect(), (0..=10).collect()], 0);
+    assert_eq!(two.position_row_bytes(), 41);
+    let t = dataset_of(&two, "positions");
+    assert!(matches!(column(&t, "N"), Values::Null(_)));
+    assert!(matches!(column(&t, "grundy"), Values::Null(_)));
+    assert!(matches!(column(&t, "N2"), Values::Int(_)));
+}
+
+/// A case of take 1..5, normal play, over `sizes`.
+fn rule_case(no_repeat: bool, sizes: Vec<Vec<u64>>, horizon: usize) -> TakeCase {
+    let rule = Rule {
+        take: TakeForm::Range(1, 5),
+        play: Play::Normal,
+        no_repeat,
+    };
+    TakeCase::new(rule, Arc::new(sizes), "sizes".into(), horizon, PROOF_CAP)
+}
+
+/// The table of dataset `name` a case solves.
+fn dataset_of(case: &TakeCase, name: &str) -> Table {
     let cancel = AtomicBool::new(false);
     let ctx = CaseCtx {
         progress: &|_| {},
         cancel: &cancel,
         keep: None,
     };
-    let one = TakeCase::new(
-        Rule {
-            take: TakeForm::Range(1, 5),
-            play: Play::Normal,
-            no_repeat: false,
-        },
-        Arc::new(vec![(0..=100).collect()]),
-        "0..100".into(),
-        100,
-        PROOF_CAP,
-    );
-    assert_eq!(one.position_row_bytes(), 33);
-    let out = one.solve(&ctx).unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "positions").unwrap().1;
-    let col = |name: &str| {
-        t.columns()
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
-            .unwrap()
-    };
-    assert!(matches!(col("N"), Values::Int(_)));
-    assert!(matches!(col("grundy"), Values::Int(_)));
-    assert!(matches!(col("N1"), Values::Null(_)));
-    let Values::StructList(moves) = col("winning_moves") else {
-        panic!("winning_moves is a list of structs")
-    };
-    assert!((0..t.rows()).all(|i| moves.row_len(i) == usize::from(i % 6 != 0)));
+    let out = case.solve(&ctx).unwrap();
+    out.into_iter().find(|(d, _)| d.name == name).unwrap().1
+}
 
-    let two = TakeCase::new(
-        Rule {
-            take: TakeForm::Range(1, 5),
-            play: Play::Normal,
-            no_repeat: true,
-        },
-        Arc::new(vec![(0..=10).collect(), (0..=10).collect()]),
-        "0..10".into(),
-        0,
-        PROOF_CAP,
-    );
-    assert_eq!(two.position_row_bytes(), 41);
-    let out = two.solve(&ctx).unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "positions").unwrap().1;
-    let col = |name: &str| {
-        t.columns()
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v)
-            .unwrap()
-    };
-    assert!(matches!(col("N"), Values::Null(_)));
-    assert!(matches!(col("grundy"), Values::Null(_)));
-    assert!(matches!(col("N2"), Values::Int(_)));
+/// A column of `t` by name.
+fn column<'a>(t: &'a Table, name: &str) -> &'a Values {
+    t.columns()
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v)
+        .unwrap()
 }
