@@ -1,6 +1,7 @@
 //! One heap solved once up to a horizon: every `N` of a rule is read from it,
 //! its periods detected, its winning takes listed without trying every take.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use super::solver::{self, Grundy, Joint};
@@ -329,17 +330,11 @@ impl OneHeap {
 
     /// [`OneHeap::proof`], given the Grundy values when they are already at hand.
     fn proof_given(&self, grundy: Option<&[u32]>) -> Option<Proof> {
-        *self.proof.get_or_init(|| match self.witness_from(grundy) {
-            Some((p, a)) => Some(Proof::Window(p, a)),
-            None => self.losses_proof(),
+        *self.proof.get_or_init(|| {
+            find_proof(&self.rule, &self.takes, grundy, self.joint.as_ref(), || {
+                Cow::Borrowed(&self.is_p[..])
+            })
         })
-    }
-
-    /// [`induction::loss_period`] where it applies.
-    fn losses_proof(&self) -> Option<Proof> {
-        let applies = self.rule.no_repeat && self.rule.play == Play::Normal;
-        let (p, a) = induction::loss_period(&self.takes, &self.is_p).filter(|_| applies)?;
-        Some(Proof::Losses(p, a))
     }
 
     /// Periods of the Grundy sequence (when defined) and of the outcome sequence.
@@ -383,22 +378,35 @@ impl Values {
 
     /// What proves the period ([`OneHeap::proof`]), if the take set is finite.
     fn proof(&self, rule: &Rule, takes: &[u32]) -> Option<Proof> {
-        let window = match self {
-            Values::Grundy(g) => proof_witness(rule, Some(&g.to_vec()), None),
-            Values::Joint(j) => proof_witness(rule, None, Some(j)),
-        };
-        if let Some((p, a)) = window {
-            return Some(Proof::Window(p, a));
-        }
         match self {
-            Values::Joint(j) if rule.no_repeat && rule.play == Play::Normal => {
-                let is_p: Vec<bool> = (0..j.code.len()).map(|n| j.child_is_p(n, None)).collect();
-                let (p, a) = induction::loss_period(takes, &is_p)?;
-                Some(Proof::Losses(p, a))
-            }
-            _ => None,
+            Values::Grundy(g) => find_proof(rule, takes, Some(&g.to_vec()), None, || {
+                Cow::Owned((0..g.len()).map(|n| g.get(n) == 0).collect())
+            }),
+            Values::Joint(j) => find_proof(rule, takes, None, Some(j), || {
+                Cow::Owned((0..j.code.len()).map(|n| j.child_is_p(n, None)).collect())
+            }),
         }
     }
+}
+
+/// What proves the period: the state's window, else, for a finite take set
+/// under no repeat and normal play, the losses' induction on the outcomes at
+/// the start (`is_p`, asked for only then). The one place that decides.
+fn find_proof<'a>(
+    rule: &Rule,
+    takes: &[u32],
+    grundy: Option<&[u32]>,
+    joint: Option<&Joint>,
+    is_p: impl FnOnce() -> Cow<'a, [bool]>,
+) -> Option<Proof> {
+    if let Some((p, a)) = proof_witness(rule, grundy, joint) {
+        return Some(Proof::Window(p, a));
+    }
+    if !(rule.no_repeat && rule.play == Play::Normal && rule.take.max_take().is_some()) {
+        return None;
+    }
+    let (p, a) = induction::loss_period(takes, &is_p())?;
+    Some(Proof::Losses(p, a))
 }
 
 /// The proven period of the state sequence (the Grundy values when given,
