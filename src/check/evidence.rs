@@ -151,22 +151,21 @@ fn is_column(t: &str) -> bool {
 /// that is not one of the row's keys?
 fn reads_result(t: &str, key: &Key) -> bool {
     let own = is_column(t) && !key.iter().any(|(k, _)| k == t);
-    own || columns_of(t).any(|w| w.starts_with("other_"))
+    own || columns_of(t).iter().any(|w| w.starts_with("other_"))
 }
 
-/// The names an expression reads outside quotes, keywords left out.
-fn columns_of(t: &str) -> impl Iterator<Item = &str> {
-    t.split('"')
-        .step_by(2)
-        .flat_map(|x| x.split(|c: char| !(c.is_alphanumeric() || c == '_')))
-        .filter(|w| is_column(w) && !matches!(*w, "and" | "or" | "not" | "in" | "len"))
+/// The columns an expression reads (none when it does not parse).
+fn columns_of(t: &str) -> Vec<String> {
+    crate::expr::parse::parse(t)
+        .map(|a| a.free_names().into_iter().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// Does an expression read a column (a name outside quotes that is not a
 /// keyword)? `other_remoteness + 1` does, `[1, 2]` and `"P"` do not.
 #[cfg(test)]
 fn mentions_column(t: &str) -> bool {
-    columns_of(t).next().is_some()
+    !columns_of(t).is_empty()
 }
 
 /// `≥ 2` for `>=` and a claimed value `2` (`2` for `==`).
@@ -459,6 +458,9 @@ mod tests {
         assert!(!mentions_column("[1, 2]"));
         assert!(!mentions_column("\"P\""));
         assert!(!mentions_column("\"absolute odd\" and true"));
+        assert!(!mentions_column("let k = 3; k + 1"));
+        assert!(mentions_column("`my col` > 1"));
+        assert!(!mentions_column("N =="));
     }
 
     /// A claimed side computed from other columns is not "what the report

@@ -507,21 +507,17 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// The names an expression text may read: its identifiers and back-quoted
-/// names, and `x` for `other_x`.
-fn names_in(text: &str, names: &mut HashSet<String>) {
-    for (i, quoted) in text.split('`').enumerate() {
-        if i % 2 == 1 {
-            names.insert(quoted.to_string());
-            continue;
-        }
-        for w in quoted.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')) {
-            names.insert(w.to_string());
-            if let Some(base) = w.strip_prefix("other_") {
-                names.insert(base.to_string());
-            }
+/// The names an expression text reads (its syntax tree's free names), and
+/// `x` for `other_x`; `None` when it does not parse.
+fn names_in(text: &str, names: &mut HashSet<String>) -> Option<()> {
+    let ast = crate::expr::parse::parse(text).ok()?;
+    for w in ast.free_names() {
+        names.insert(w.to_string());
+        if let Some(base) = w.strip_prefix("other_") {
+            names.insert(base.to_string());
         }
     }
+    Some(())
 }
 
 /// Whether a check of the conjectures `cs` (all on one dataset) reads
@@ -556,7 +552,7 @@ fn columns_read(
                 e.as_str()
             }));
         for t in texts.collect::<Vec<_>>() {
-            names_in(t, &mut named);
+            names_in(t, &mut named)?;
         }
     }
     let mut read = named.clone();

@@ -488,6 +488,51 @@ impl Ast {
     }
 }
 
+impl Ast {
+    /// The names it reads, in order of first mention: its columns (and
+    /// `other_x`), not the fields of a column of structs, the functions it
+    /// calls or the names its `let`s bind.
+    pub fn free_names(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.names_into(&mut Vec::new(), &mut out);
+        out
+    }
+
+    fn names_into<'a>(&'a self, bound: &mut Vec<&'a str>, out: &mut Vec<&'a str>) {
+        match self {
+            Ast::Int(..) | Ast::Float(..) | Ast::Str(..) | Ast::Bool(..) | Ast::Null(_) => {}
+            Ast::Name(n, _) => {
+                if !bound.contains(&n.as_str()) && !out.contains(&n.as_str()) {
+                    out.push(n);
+                }
+            }
+            Ast::Field(base, _, _) | Ast::Neg(base, _) | Ast::Not(base, _) => {
+                base.names_into(bound, out)
+            }
+            Ast::List(xs, _, _) | Ast::Call(_, xs, _, _) => {
+                xs.iter().for_each(|x| x.names_into(bound, out))
+            }
+            Ast::Bin(_, l, r, _) | Ast::In(l, r, _, _) => {
+                l.names_into(bound, out);
+                r.names_into(bound, out);
+            }
+            Ast::Cond(a, b, c, _) | Ast::InRange(a, b, c, _, _) => {
+                [a, b, c].iter().for_each(|x| x.names_into(bound, out))
+            }
+            Ast::InList(x, xs, _, _, _) => {
+                x.names_into(bound, out);
+                xs.iter().for_each(|x| x.names_into(bound, out));
+            }
+            Ast::Let(name, _, value, body) => {
+                value.names_into(bound, out);
+                bound.push(name);
+                body.names_into(bound, out);
+                bound.pop();
+            }
+        }
+    }
+}
+
 // Binding powers (higher binds tighter).
 const BP_IFF: u8 = 1;
 const BP_IMPLIES: u8 = 2;
