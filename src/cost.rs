@@ -40,8 +40,10 @@ pub enum Kernel {
     ChordMemoHashed,
     /// Lines, the chord table built bottom-up for a big sweep: its cells.
     ChordTable,
-    /// Lines, the component solver: memo lookups (pieces³ per board).
-    MemoLookups,
+    /// Lines, the component solver: the moves inside each class of
+    /// connected sub-boards it memoises, and 12 per class for its canonical
+    /// form (`lines::subboards`, counted without solving).
+    ComponentMoves,
     /// Lines, the exhaustive analysis: word operations (a move applied to
     /// a word of 64 positions, and each word's own; `lines::retro::work`),
     /// its in-word moves by the chunk table (`take: {max: P}`, `any`).
@@ -67,7 +69,7 @@ impl Kernel {
         Kernel::ChordMemo,
         Kernel::ChordMemoHashed,
         Kernel::ChordTable,
-        Kernel::MemoLookups,
+        Kernel::ComponentMoves,
         Kernel::Exhaustive,
         Kernel::ExhaustiveRounds,
         Kernel::Writer,
@@ -85,7 +87,7 @@ impl Kernel {
             Kernel::ChordMemo => "chord-memo",
             Kernel::ChordMemoHashed => "chord-memo-hashed",
             Kernel::ChordTable => "chord-table",
-            Kernel::MemoLookups => "memo-lookups",
+            Kernel::ComponentMoves => "component-moves",
             Kernel::Exhaustive => "exhaustive",
             Kernel::ExhaustiveRounds => "exhaustive-rounds",
             Kernel::Writer => "writer",
@@ -103,7 +105,7 @@ impl Kernel {
             Kernel::ChordValues => "pieces × 4 of boards valued",
             Kernel::ChordMemo | Kernel::ChordMemoHashed => "chords evaluated",
             Kernel::ChordTable => "table cells × extent",
-            Kernel::MemoLookups => "memo lookups",
+            Kernel::ComponentMoves => "moves in memoised components",
             Kernel::Exhaustive | Kernel::ExhaustiveRounds => "word operations",
             Kernel::Writer => "row bytes",
         }

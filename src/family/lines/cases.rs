@@ -17,6 +17,12 @@ use crate::cost::Kernel;
 use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;
 
+/// Bytes of the component memo per class of sub-boards it holds: the
+/// canonical map's slot (33 bytes) and the raw map's slots of the about three
+/// sub-boards that found it (17 bytes each), the hash tables half again as
+/// large as their entries on average.
+const MEMO_BYTES_PER_CLASS: u64 = 128;
+
 /// One group of boards under one rule: the unit of work.
 #[derive(Clone)]
 pub struct LinesCase {
@@ -147,16 +153,17 @@ impl Case for LinesCase {
             let mut w = self.exhaustive_work();
             if self.method() == Method::Components {
                 // Normal play with counts: the Grundy values too.
-                crate::cost::add(&mut w, &[(Kernel::MemoLookups, self.lookups())]);
+                crate::cost::add(&mut w, &[(Kernel::ComponentMoves, self.component_work())]);
             }
             return w;
         }
-        let kernel = match self.method() {
-            Method::Chords if !wants(POSITIONS.name) && !self.pictures => Kernel::ChordValues,
-            Method::Chords => Kernel::ChordLookups,
-            Method::Components | Method::Exhaustive => Kernel::MemoLookups,
-        };
-        vec![(kernel, self.cost())]
+        match self.method() {
+            Method::Components => vec![(Kernel::ComponentMoves, self.component_work())],
+            _ if !wants(POSITIONS.name) && !self.pictures => {
+                vec![(Kernel::ChordValues, self.cost())]
+            }
+            _ => vec![(Kernel::ChordLookups, self.cost())],
+        }
     }
     fn shared_work(&self) -> crate::cost::Work {
         match (&self.hex, self.thin) {
@@ -167,24 +174,54 @@ impl Case for LinesCase {
         }
     }
     fn unbounded(&self) -> Option<String> {
-        (self.method() == Method::Components && !self.counts).then(|| {
-            format!(
-                "the component solver's memo search cannot be bounded in advance: the estimate counts pieces³ memo lookups per board (the largest board has {} pieces) and the memo at most memo_gib = {}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
-                self.group.shapes.iter().map(Shape::pieces).max().unwrap_or(0),
-                crate::mem::human_bytes(self.memo_budget)
-            )
-        })
+        if self.method() != Method::Components || self.counts {
+            return None;
+        }
+        let memo = crate::mem::human_bytes(self.memo_budget);
+        if self.take == Take::Maximal {
+            return Some(format!(
+                "under take: maximal the component solver reaches far fewer sub-boards than the connected ones the estimate counts (a piece goes only with its whole run): the time is at most the estimate, the memo at most memo_gib = {memo}"
+            ));
+        }
+        let cut = self
+            .group
+            .shapes
+            .iter()
+            .filter(|s| !self.sub_boards(s).complete);
+        let largest = cut.map(Shape::pieces).max()?;
+        let c = self.sub_boards(
+            self.group
+                .shapes
+                .iter()
+                .find(|s| s.pieces() == largest)
+                .expect("the largest board"),
+        );
+        Some(format!(
+            "the component solver's work grows with the connected sub-boards of a board, listed here up to {} a board: the largest board ({largest} pieces) has more, so its estimate (at least {} classes of sub-boards) is a lower bound; the memo is at most memo_gib = {memo}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
+            super::subboards::CAP,
+            c.classes
+        ))
     }
     fn memory(&self) -> u64 {
         let n = self.largest_pieces();
         self.memory_with(self.memo_memory(n))
     }
     fn expected_memory(&self) -> u64 {
-        // The memo holds at most one entry (48 bytes) per lookup, and the
-        // estimate counts pieces³ lookups per board.
+        // The memo holds one entry per class of connected sub-boards the
+        // solver evaluates (and the raw masks that found it).
         let n = self.largest_pieces();
         let memo = self.memo_memory(n);
-        self.memory_with(memo.min(n.saturating_pow(3).saturating_mul(48)))
+        if memo == 0 {
+            return self.memory_with(0);
+        }
+        let classes = self
+            .group
+            .shapes
+            .iter()
+            .map(|s| self.sub_boards(s).classes)
+            .max()
+            .unwrap_or(0);
+        self.memory_with(memo.min(classes.saturating_mul(MEMO_BYTES_PER_CLASS)))
     }
     fn shared_memory(&self) -> u64 {
         // The sweep's chord table, built once and shared by its cases.
@@ -327,9 +364,25 @@ impl LinesCase {
         }
         w
     }
-    /// The component solver's memo lookups (pieces³ per board).
-    fn lookups(&self) -> u64 {
-        self.group.shapes.iter().map(|s| s.pieces().pow(3)).sum()
+    /// The component solver's work on each board ([`super::subboards`]:
+    /// its connected sub-boards counted without solving).
+    fn component_work(&self) -> u64 {
+        self.group
+            .shapes
+            .iter()
+            .map(|s| super::subboards::work(&self.sub_boards(s)))
+            .fold(0, u64::saturating_add)
+    }
+    /// A board's connected sub-boards under the case's rule (none beyond
+    /// 64 pieces, which the component solver refuses).
+    fn sub_boards(&self, s: &Shape) -> super::subboards::SubBoards {
+        if s.pieces() > 64 {
+            return super::subboards::SubBoards {
+                complete: true,
+                ..Default::default()
+            };
+        }
+        super::subboards::of_shape(s, self.take)
     }
     /// Every board's Grundy value from the chord solver, without its moves.
     fn values_only(&self, hex: &HexSolver) -> Vec<(Solved, f64)> {

@@ -46,6 +46,19 @@ pub struct Components {
     /// Why it stopped.
     pub over_budget: AtomicBool,
     computed: AtomicU64,
+    /// What the solver did (tests: the cost model's count is checked against it).
+    #[cfg(test)]
+    pub(crate) counted: Counted,
+}
+
+/// The component solver's own counters (a test build's).
+#[cfg(test)]
+#[derive(Default, Debug)]
+pub(crate) struct Counted {
+    /// Components computed (memo misses).
+    pub computed: AtomicU64,
+    /// Legal moves examined inside the components computed.
+    pub moves: AtomicU64,
 }
 
 /// A component's canonical form.
@@ -93,6 +106,8 @@ impl Components {
             stopped: AtomicBool::new(false),
             over_budget: AtomicBool::new(false),
             computed: AtomicU64::new(0),
+            #[cfg(test)]
+            counted: Counted::default(),
         }
     }
 
@@ -241,6 +256,8 @@ impl Components {
             self.raw.insert(c, g);
             return u32::from(g);
         }
+        #[cfg(test)]
+        self.counted.computed.fetch_add(1, Ordering::Relaxed);
         let mut seen = Mex::default();
         let mut b = c;
         while b != 0 {
@@ -248,6 +265,8 @@ impl Components {
             b &= b - 1;
             for &(mask, blk) in &self.by_low[i] {
                 if c & mask == mask && c & blk == 0 {
+                    #[cfg(test)]
+                    self.counted.moves.fetch_add(1, Ordering::Relaxed);
                     seen.insert(self.grundy(c & !mask, progress));
                 }
             }

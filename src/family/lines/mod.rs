@@ -53,6 +53,7 @@ pub mod rules;
 pub mod sequences;
 pub(crate) mod slices;
 pub(crate) mod solve;
+pub(crate) mod subboards;
 pub(crate) mod views;
 
 pub use dispatch::{Solved, solve_board};
@@ -168,12 +169,12 @@ impl Family for Lines {
                 },
             },
             Probe {
-                kernel: Kernel::MemoLookups,
+                kernel: Kernel::ComponentMoves,
                 run: || {
                     probe_sweep(
                         &Lines,
-                        "board: {triangle: 4..5}\ntake: {max: 2}\n",
-                        Kernel::MemoLookups,
+                        "board: {triangle: 6}\ntake: {max: 1}\n",
+                        Kernel::ComponentMoves,
                     )
                 },
             },
