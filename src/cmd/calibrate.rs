@@ -183,10 +183,12 @@ fn writer_probe() -> Result<(u64, f64)> {
 }
 
 /// The cached rates of this binary on this CPU, or measured now (and
-/// cached), saying so on standard error unless `quiet`.
-pub fn rates(quiet: bool) -> Result<Rates> {
+/// cached), saying so on standard error unless `quiet`; and whether they
+/// were measured now (the writer's probes then wrote Parquet parts in this
+/// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
+pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
     if let Some(r) = cost::cached() {
-        return Ok(r);
+        return Ok((r, false));
     }
     if !quiet {
         eprintln!(
@@ -195,7 +197,7 @@ pub fn rates(quiet: bool) -> Result<Rates> {
     }
     let r = measure()?;
     cost::save(&r);
-    Ok(r)
+    Ok((r, true))
 }
 
 /// `nimlab calibrate`: measures, caches and prints the rates.
