@@ -39,12 +39,15 @@ pub fn measure() -> Result<Rates> {
 
 /// Rounds of the kernels' probes: each kernel's rate is the median of its
 /// rounds' rates. The rounds are interleaved (every probe once a round), so
-/// that a stretch of a second or so when the machine runs slower (on the
-/// 2-core machine, memory-bound kernels run at about 0.55× their speed while
-/// the other processor is busy, although this thread's CPU time is what is
-/// measured) weighs on one or two rounds of every kernel rather than on all
-/// the rounds of one; the median also drops a first round that pays for
-/// fresh memory.
+/// that a stretch when the machine runs slower weighs on a round of every
+/// kernel rather than on all the rounds of one; the median also drops a
+/// first round that pays for fresh memory. (On the shared 2-core machine
+/// every kernel runs at about 0.55–0.6× its speed, in this thread's CPU
+/// time, for stretches of a second to several seconds, while a chain of
+/// dependent floating-point operations keeps its speed: the processor's
+/// core is shared beneath the machine, its clock is not slowed. A stretch
+/// covering a whole calibration moves every rate together; the rounds do
+/// not remove that.)
 const ROUNDS: usize = 5;
 /// The least CPU time one probe is repeated for within a round: the shortest
 /// probes take well under a millisecond, where a clock tick or an
