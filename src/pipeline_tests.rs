@@ -44,7 +44,7 @@ fn run(out: &Path) -> spec::Experiment {
         quiet: true,
         shard: None,
     };
-    sweep::run_experiment(&e, &opts, &AtomicBool::new(false)).unwrap();
+    sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap();
     render::render_experiment(&e, out).unwrap();
     e
 }
@@ -197,8 +197,36 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
         quiet: true,
         shard: None,
     };
-    let err = sweep::run_experiment(&e, &opts, &AtomicBool::new(false)).unwrap_err();
+    let err = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("column surprise is not declared"), "{msg}");
     assert!(!dir.path().join("bad/data/toy/toy_piles/s").exists());
+}
+
+/// The run tells each sweep's estimate whether the process has written a
+/// part: a sweep that solves and writes its chunks sets it, one whose chunks
+/// are all reused writes nothing and leaves it as it was.
+#[test]
+fn a_run_says_whether_it_has_written_a_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
+    let opts = sweep::RunOptions {
+        out: dir.path().to_path_buf(),
+        force: false,
+        quiet: true,
+        shard: None,
+    };
+    let mut wrote = false;
+    let first = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
+    assert!(first[0].computed > 0 && first[0].wrote_parts);
+    assert!(wrote, "the run's first sweep wrote parts");
+    // Again: every chunk is found finished, nothing is written.
+    let mut wrote = false;
+    let again = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
+    assert_eq!((again[0].computed, again[0].wrote_parts), (0, false));
+    assert!(!wrote, "a run reusing every chunk wrote nothing");
+    // A process that had written before (an earlier experiment) stays so.
+    let mut wrote = true;
+    sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
+    assert!(wrote);
 }

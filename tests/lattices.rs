@@ -57,7 +57,7 @@ sweeps:
         quiet: true,
         shard: None,
     };
-    nimlab::sweep::run_experiment(&e, &opts, &AtomicBool::new(false)).unwrap();
+    nimlab::sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap();
     nimlab::render::render_experiment(&e, out).unwrap();
     let stored = e.sweeps[1]
         .dir(out, "lat")

@@ -524,7 +524,13 @@ conjectures:
         quiet: true,
         shard: None,
     };
-    crate::sweep::run_experiment(&e, &opts, &std::sync::atomic::AtomicBool::new(false)).unwrap();
+    crate::sweep::run_experiment(
+        &e,
+        &opts,
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut false,
+    )
+    .unwrap();
     let rs = check_conjectures(&e, dir.path(), &CheckOptions::default());
     let v: Vec<Verdict> = rs.iter().map(|r| r.verdict()).collect();
     assert_eq!(

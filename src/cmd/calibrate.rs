@@ -15,34 +15,16 @@ use crate::family::{self, FAMILIES};
 use crate::sweep::manifest::peak_memory;
 use crate::sweep::phases::thread_cpu;
 
-/// Measures every kernel (one thread; about a second or two in all).
+/// Measures every kernel (one thread; about three seconds in all).
 pub fn measure() -> Result<Rates> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     // First, while the process holds little: the writer's own memory.
     let writer_bytes = pool.install(writer_memory_probe)?;
-    let mut done: Vec<(Kernel, u64, f64)> = Vec::new();
-    let mut add = |k: Kernel, units: u64, secs: f64| match done.iter_mut().find(|d| d.0 == k) {
-        Some(d) => {
-            d.1 += units;
-            d.2 += secs;
-        }
-        None => done.push((k, units, secs)),
-    };
-    for f in FAMILIES {
-        for p in f.probes() {
-            let (units, secs) = pool
-                .install(|| timed(p.run))
-                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
-            add(p.kernel, units, secs);
-        }
-    }
+    let mut per_sec = pool.install(kernel_rates)?;
     let (units, secs) = pool.install(writer_probe)?;
-    add(Kernel::Writer, units, secs);
+    per_sec.push((Kernel::Writer, rate(units, secs)));
     let mut rates = Rates {
-        per_sec: done
-            .into_iter()
-            .map(|(k, u, s)| (k, u.max(1) as f64 / s.max(1e-6)))
-            .collect(),
+        per_sec,
         overhead: Overhead {
             writer_bytes,
             ..Overhead::default()
@@ -53,6 +35,83 @@ pub fn measure() -> Result<Rates> {
     rates.overhead.file_secs = pool.install(file_probe)?;
     rates.overhead.case_secs = pool.install(|| case_probe(&rates))?;
     Ok(rates)
+}
+
+/// Rounds of the kernels' probes: each kernel's rate is the median of its
+/// rounds' rates. The rounds are interleaved (every probe once a round), so
+/// that a stretch when the machine runs slower weighs on a round of every
+/// kernel rather than on all the rounds of one; the median also drops a
+/// first round that pays for fresh memory. (On the shared 2-core machine
+/// every kernel runs at about 0.55–0.6× its speed, in this thread's CPU
+/// time, for stretches of a second to several seconds, while a chain of
+/// dependent floating-point operations keeps its speed: the processor's
+/// core is shared beneath the machine, its clock is not slowed. A stretch
+/// covering a whole calibration moves every rate together; the rounds do
+/// not remove that.)
+const ROUNDS: usize = 5;
+/// The least CPU time one probe is repeated for within a round: the shortest
+/// probes take well under a millisecond, where a clock tick or an
+/// interruption would decide their rate.
+const ROUND_SECS: f64 = 0.01;
+
+/// Every family's kernels measured ([`ROUNDS`] rounds, the median rate of
+/// each), on the current thread.
+fn kernel_rates() -> Result<Vec<(Kernel, f64)>> {
+    let probes: Vec<family::Probe> = FAMILIES.iter().flat_map(|f| f.probes()).collect();
+    let mut kernels: Vec<Kernel> = Vec::new();
+    for p in &probes {
+        if !kernels.contains(&p.kernel) {
+            kernels.push(p.kernel);
+        }
+    }
+    let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
+    for _ in 0..ROUNDS {
+        // A kernel measured by several probes: their units over their time.
+        let mut done = vec![(0u64, 0f64); kernels.len()];
+        for p in &probes {
+            let (units, secs) = repeated(p.run)
+                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
+            let i = kernels.iter().position(|k| *k == p.kernel).unwrap_or(0);
+            done[i].0 += units;
+            done[i].1 += secs;
+        }
+        for (r, (units, secs)) in rounds.iter_mut().zip(done) {
+            r.push(rate(units, secs));
+        }
+    }
+    Ok(kernels
+        .into_iter()
+        .zip(rounds)
+        .map(|(k, r)| (k, median(r)))
+        .collect())
+}
+
+/// A probe run again until it has spent [`ROUND_SECS`]: its units and
+/// seconds, summed.
+fn repeated(run: fn() -> Result<u64>) -> Result<(u64, f64)> {
+    let (mut units, mut secs) = (0u64, 0f64);
+    while secs < ROUND_SECS {
+        let (u, s) = timed(run)?;
+        units += u;
+        secs += s;
+    }
+    Ok((units, secs))
+}
+
+/// Units per second (at least one unit over at least a microsecond).
+fn rate(units: u64, secs: f64) -> f64 {
+    units.max(1) as f64 / secs.max(1e-6)
+}
+
+/// The median of some numbers (the mean of the middle two when even; 0
+/// when none).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }
 
 /// A small part's rows: one row of the probes' dataset.
@@ -121,20 +180,23 @@ fn writer_memory_probe() -> Result<u64> {
 }
 
 /// Wall seconds per small file a chunk writes: one-row parts written (and
-/// synced, as a run does) one after another, averaged.
+/// synced, as a run does) one after another, the median of their times (a
+/// disk's occasional slow sync is not what a chunk's files usually cost).
 fn file_probe() -> Result<f64> {
     const FILES: u32 = 8;
     let (table, ds) = one_row()?;
     let dir = probe_dir()?;
-    let t = Instant::now();
+    let mut secs = Vec::new();
     let r = (0..FILES).try_for_each(|i| {
         let path = dir.join(format!("part-{i}.parquet"));
-        crate::store::parquet::write_part(&path, ds, ("c", "p"), vec![table.clone()])
+        let t = Instant::now();
+        crate::store::parquet::write_part(&path, ds, ("c", "p"), vec![table.clone()])?;
+        secs.push(t.elapsed().as_secs_f64());
+        Ok::<(), anyhow::Error>(())
     });
-    let secs = t.elapsed().as_secs_f64() / f64::from(FILES);
     let _ = std::fs::remove_dir_all(&dir);
     r?;
-    Ok(secs)
+    Ok(median(secs))
 }
 
 /// CPU seconds per case beyond its kernels' work: the probes' couple of
@@ -183,10 +245,12 @@ fn writer_probe() -> Result<(u64, f64)> {
 }
 
 /// The cached rates of this binary on this CPU, or measured now (and
-/// cached), saying so on standard error unless `quiet`.
-pub fn rates(quiet: bool) -> Result<Rates> {
+/// cached), saying so on standard error unless `quiet`; and whether they
+/// were measured now (the writer's probes then wrote Parquet parts in this
+/// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
+pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
     if let Some(r) = cost::cached() {
-        return Ok(r);
+        return Ok((r, false));
     }
     if !quiet {
         eprintln!(
@@ -195,7 +259,7 @@ pub fn rates(quiet: bool) -> Result<Rates> {
     }
     let r = measure()?;
     cost::save(&r);
-    Ok(r)
+    Ok((r, true))
 }
 
 /// `nimlab calibrate`: measures, caches and prints the rates.
@@ -225,4 +289,21 @@ pub fn calibrate() -> Result<ExitCode> {
     }
     super::print(&s)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The median of a kernel's rounds: the middle one, the mean of the
+    /// middle two when even, whatever the order.
+    #[test]
+    fn median_of_rounds() {
+        assert_eq!(median(vec![5.0, 1.0, 4.0, 2.0, 3.0]), 3.0);
+        assert_eq!(median(vec![9.0, 1.0, 1.5, 2.5]), 2.0);
+        assert_eq!(median(vec![7.0]), 7.0);
+        assert_eq!(median(Vec::new()), 0.0);
+        // One slow round (a first one paying for fresh memory) does not move it.
+        assert_eq!(median(vec![0.2, 3.0, 3.1, 2.9, 3.05]), 3.0);
+    }
 }

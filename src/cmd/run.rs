@@ -43,11 +43,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Every claim type-checked against its sweep's declared datasets.
     check::check_plan(&exps)?;
     if args.dry_run {
-        let rates = super::calibrate::rates(args.opts.quiet)?;
+        let (rates, wrote) = super::calibrate::rates(args.opts.quiet)?;
         let mut refused = false;
         let mut all = Vec::new();
         for e in &exps {
-            let (text, r, est) = dry_run_text(e, &rates)?;
+            let (text, r, est) = dry_run_text(e, &rates, wrote)?;
             super::print(&text)?;
             refused |= r;
             all.extend(est);
@@ -64,7 +64,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Every sweep's estimates before anything is solved or written.
     sweep::guard::check_experiments(&exps)?;
-    crate::cost::set_current(super::calibrate::rates(args.opts.quiet)?);
+    let (rates, mut wrote) = super::calibrate::rates(args.opts.quiet)?;
+    crate::cost::set_current(rates);
     // Loading and checking every spec: a share of each experiment's planning.
     let upfront = upfront.span().share(exps.len());
     let cancel = ctrl_c_flag();
@@ -73,7 +74,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut phases = Vec::new();
     for e in &exps {
         let mut ph = Phases::default();
-        for r in sweep::run_experiment(e, opts, &cancel)? {
+        for r in sweep::run_experiment(e, opts, &cancel, &mut wrote)? {
             ph += r.phases;
         }
         ph.plan += upfront;
@@ -230,11 +231,13 @@ fn ctrl_c_flag() -> Arc<AtomicBool> {
 }
 
 /// The dry-run text of an experiment (each sweep's estimate from the cost
-/// model at `rates`, nothing solved), whether a sweep would be refused, and
-/// the estimates.
+/// model at `rates`, nothing solved, in a process that has or has not
+/// written a part: `wrote`), whether a sweep would be refused, and the
+/// estimates.
 fn dry_run_text(
     e: &Experiment,
     rates: &crate::cost::Rates,
+    wrote: bool,
 ) -> Result<(String, bool, Vec<sweep::estimate::SweepEstimate>)> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
@@ -244,7 +247,7 @@ fn dry_run_text(
     let mut all = Vec::new();
     for sw in &e.sweeps {
         let plan = sw.plan_estimate()?;
-        let est = sweep::estimate::estimate(sw, &plan, rates, threads);
+        let est = sweep::estimate::estimate(sw, &plan, rates, threads, wrote);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
         if !problems.is_empty() {
             refused = true;
@@ -348,7 +351,7 @@ mod tests {
             cpu: String::new(),
         };
         for e in &exps {
-            let (text, _, all) = dry_run_text(e, &rates).unwrap();
+            let (text, _, all) = dry_run_text(e, &rates, false).unwrap();
             assert!(!text.contains("unknown"), "{text}");
             for est in &all {
                 assert!(

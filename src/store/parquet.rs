@@ -49,16 +49,6 @@ fn zstd_level() -> ZstdLevel {
     ZstdLevel::default()
 }
 
-static WROTE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Has this process written a part yet? What the first part sets up (the
-/// encoder's code and buffers, which the allocator keeps) then stays in the
-/// process's resident memory: an estimate whose base is the resident memory
-/// does not count the writer's memory again.
-pub fn has_written() -> bool {
-    WROTE.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// Writes one part file: the tables of a chunk's cases (all of `ds`), each
 /// given the provenance columns, in the declared column order, in row groups
 /// of [`ROW_GROUP_ROWS`] rows. A column whose values come in runs (a case's
@@ -74,7 +64,6 @@ pub fn write_part(
     if tables.is_empty() {
         bail!("no table to write to {}", path.display());
     }
-    WROTE.store(true, std::sync::atomic::Ordering::Relaxed);
     let schema = schema(ds);
     let mut values: Vec<Vec<Values>> = ds.stored_columns().map(|_| Vec::new()).collect();
     let mut rows = Vec::with_capacity(tables.len());

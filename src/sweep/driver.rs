@@ -40,6 +40,8 @@ struct Shared<'a> {
     write_cpu_ns: AtomicU64,
     failed: AtomicBool,
     first_error: Mutex<Option<anyhow::Error>>,
+    /// Whether a part has been written ([`SweepReport::wrote_parts`]).
+    wrote: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -99,6 +101,7 @@ pub fn run_sweep(
         write_cpu_ns: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         first_error: Mutex::new(None),
+        wrote: AtomicBool::new(false),
     };
     pb.set_message(format!("0/{} cases", shared.cases_todo));
     let planned = before.span();
@@ -138,6 +141,7 @@ pub fn run_sweep(
         notes: crate::family::note::lines(&plan.notes),
         checksums: checksums(&dir, &mine),
         case_timing: timings(&dir, &mine),
+        wrote_parts: shared.wrote.load(Ordering::Relaxed),
         ..Default::default()
     };
     let (solve, mut write) = split_stage(&shared, stage);
@@ -203,6 +207,9 @@ fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
             return;
         }
         let (tw, cw) = (Instant::now(), thread_cpu());
+        if !done.tables.is_empty() {
+            shared.wrote.store(true, Ordering::Relaxed);
+        }
         let res = write_chunk(dir, done);
         shared
             .write_ns

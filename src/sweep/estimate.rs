@@ -52,8 +52,16 @@ pub struct SweepEstimate {
     pub unbounded: Vec<String>,
 }
 
-/// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`.
-pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> SweepEstimate {
+/// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`, in a
+/// process that has (`wrote`) or has not yet written a Parquet part: the
+/// run tells (its earlier sweeps, the calibration's probes).
+pub fn estimate(
+    sweep: &Sweep,
+    plan: &Plan,
+    rates: &Rates,
+    threads: usize,
+    wrote: bool,
+) -> SweepEstimate {
     let threads = threads.max(1);
     let keep = sweep.datasets.as_deref();
     let case_secs: Vec<f64> = plan
@@ -101,7 +109,7 @@ pub fn estimate(sweep: &Sweep, plan: &Plan, rates: &Rates, threads: usize) -> Sw
         cpu_secs_at_most: bound_cpu + fixed,
         wall_secs_at_most: bound_wall.max(wall),
         case_secs,
-        writer_bytes: writer_bytes(rates, crate::store::parquet::has_written()),
+        writer_bytes: writer_bytes(rates, wrote),
         memory,
         base_bytes: super::manifest::resident_memory().unwrap_or(0),
         output_bytes,
@@ -278,5 +286,37 @@ mod tests {
         };
         assert_eq!(writer_bytes(&rates, false), 3 << 20);
         assert_eq!(writer_bytes(&rates, true), 0);
+    }
+
+    /// A sweep's estimate in a process that has not written a part counts
+    /// the measured writing memory in its peak; told that the process has,
+    /// the same estimate counts none, and nothing else differs.
+    #[test]
+    fn the_estimate_counts_writing_memory_as_the_run_says() {
+        let e = crate::spec::from_text(
+            "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 2..4}\n    N: 0..99\n",
+            std::path::Path::new("t.yaml"),
+        )
+        .unwrap();
+        let sw = &e.sweeps[0];
+        let plan = sw.plan().unwrap();
+        let rates = Rates {
+            per_sec: Kernel::ALL.iter().map(|&k| (k, 1e6)).collect(),
+            overhead: cost::Overhead {
+                writer_bytes: 3 << 20,
+                ..cost::Overhead::default()
+            },
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        let fresh = estimate(sw, &plan, &rates, 1, false);
+        let after = estimate(sw, &plan, &rates, 1, true);
+        assert_eq!((fresh.writer_bytes, after.writer_bytes), (3 << 20, 0));
+        // The resident base is read at each call: compare without it.
+        let peak = |x: &SweepEstimate| x.peak() - x.base_bytes;
+        let bound = |x: &SweepEstimate| x.peak_bound() - x.base_bytes;
+        assert_eq!(peak(&fresh) - peak(&after), 3 << 20);
+        assert_eq!(bound(&fresh) - bound(&after), 3 << 20);
+        assert_eq!(fresh.cpu_secs, after.cpu_secs);
     }
 }

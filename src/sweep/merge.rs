@@ -65,6 +65,6 @@ pub fn merge_experiment(exp: &Experiment, from: &[PathBuf], out: &Path) -> Resul
         quiet: true,
         shard: None,
     };
-    run_experiment(exp, &opts, &AtomicBool::new(false))?;
+    run_experiment(exp, &opts, &AtomicBool::new(false), &mut false)?;
     Ok(copied)
 }

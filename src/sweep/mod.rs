@@ -87,14 +87,22 @@ pub struct SweepReport {
     /// The cost model's estimate, made before solving (when the process
     /// has rates: [`crate::cost::current`]).
     pub estimate: Option<estimate::SweepEstimate>,
+    /// Whether this run of the sweep wrote a Parquet part (what the first
+    /// part sets up, the encoder's code and buffers, then stays in the
+    /// process's resident memory).
+    pub wrote_parts: bool,
 }
 
 /// Runs every sweep of an experiment, then writes its manifest. `cancel` is
-/// set by Ctrl-C. Orphaned temporaries are pruned first.
+/// set by Ctrl-C. Orphaned temporaries are pruned first. `wrote`: whether
+/// this process has written a Parquet part already (an earlier experiment's
+/// sweeps, the calibration's probes), which each sweep's estimate needs
+/// ([`estimate::estimate`]); set when a sweep writes one.
 pub fn run_experiment(
     exp: &Experiment,
     opts: &RunOptions,
     cancel: &AtomicBool,
+    wrote: &mut bool,
 ) -> Result<Vec<SweepReport>> {
     let started = manifest::now();
     let t0 = Instant::now();
@@ -107,9 +115,11 @@ pub fn run_experiment(
         guard::check_plan(&exp.name, sweep, &plan)?;
         let planned = planning.span();
         let threads = rayon::current_num_threads();
-        let est = crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads));
+        let est =
+            crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads, *wrote));
         let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
+        *wrote |= r.wrote_parts;
         r.phases.plan += planned;
         r.estimate = est;
         reports.push(r);

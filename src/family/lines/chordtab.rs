@@ -377,37 +377,42 @@ impl ChordTable {
         drop(lock);
     }
 
-    /// Computes the anti-diagonals `from..=to` on `self.threads` threads.
+    /// Computes the anti-diagonals `from..=to` on `self.threads` threads
+    /// (one: on the calling thread, whose CPU time is then the table's, as
+    /// `nimlab calibrate` measures it).
     fn run(&self, from: u32, to: u32, progress: &(dyn Fn(u64) + Sync)) {
         let (rmax, qmax) = (self.rmax, self.qmax);
         let threads = self.threads;
-        let barrier = Barrier::new(threads);
+        let barrier = Barrier::new(threads.max(1));
         let next = AtomicUsize::new(0);
+        let work = || {
+            let mut sc = Scratch {
+                seen: Seen::new(),
+                cells: Vec::new(),
+            };
+            for n in from..=to {
+                let tasks = diagonal_tasks(n, rmax, qmax);
+                // Each thread takes the next task until none is left.
+                while let Some(&r) = tasks.get(next.fetch_add(1, Relaxed)) {
+                    let q = n - r;
+                    let twin = q <= rmax && r <= qmax;
+                    let c = self.block(r, q, twin && q != r, &mut sc);
+                    if c > 0 {
+                        progress(c);
+                    }
+                }
+                if barrier.wait().is_leader() {
+                    next.store(0, Relaxed);
+                }
+                barrier.wait();
+            }
+        };
+        if threads <= 1 {
+            return work();
+        }
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                let (barrier, next) = (&barrier, &next);
-                scope.spawn(move || {
-                    let mut sc = Scratch {
-                        seen: Seen::new(),
-                        cells: Vec::new(),
-                    };
-                    for n in from..=to {
-                        let tasks = diagonal_tasks(n, rmax, qmax);
-                        // Each thread takes the next task until none is left.
-                        while let Some(&r) = tasks.get(next.fetch_add(1, Relaxed)) {
-                            let q = n - r;
-                            let twin = q <= rmax && r <= qmax;
-                            let c = self.block(r, q, twin && q != r, &mut sc);
-                            if c > 0 {
-                                progress(c);
-                            }
-                        }
-                        if barrier.wait().is_leader() {
-                            next.store(0, Relaxed);
-                        }
-                        barrier.wait();
-                    }
-                });
+                scope.spawn(work);
             }
         });
     }

@@ -49,12 +49,12 @@ impl ParityCase {
 /// typed vectors of [`ParityCase::outcome_table`], `crate::data::columns`):
 /// the rule, the keys, three vocabulary codes and the winning takes' offset
 /// and one take (the builder reserves one a row: a loss has none, a win at
-/// least one), and the two labels the writer adds ([`PROVENANCE`]).
-pub(crate) const OUTCOME_ROW_BYTES: u64 =
-    RULE_BYTES + KEY_BYTES + 3 * ENUM + OFFSET + INT + PROVENANCE;
+/// least one). The two labels the writer adds (`experiment`, `sweep`) are
+/// held once a table (`Values::Repeat`), not a row.
+pub(crate) const OUTCOME_ROW_BYTES: u64 = RULE_BYTES + KEY_BYTES + 3 * ENUM + OFFSET + INT;
 /// Bytes of one row of `remoteness` (as [`OUTCOME_ROW_BYTES`]): the rule,
 /// the keys, the outcome's code and the remoteness.
-pub(crate) const REMOTENESS_ROW_BYTES: u64 = RULE_BYTES + KEY_BYTES + ENUM + INT + PROVENANCE;
+pub(crate) const REMOTENESS_ROW_BYTES: u64 = RULE_BYTES + KEY_BYTES + ENUM + INT;
 /// A vocabulary's code (`EnumVec`), a label's code (`DictVec`), an integer,
 /// a list's offset.
 const ENUM: u64 = std::mem::size_of::<u8>() as u64;
@@ -65,8 +65,6 @@ const OFFSET: u64 = std::mem::size_of::<usize>() as u64;
 const RULE_BYTES: u64 = ENUM + LABEL + INT;
 /// `r`, `a_parity`, `b_parity`, `mover`.
 const KEY_BYTES: u64 = 3 * INT + ENUM;
-/// `experiment` and `sweep`, labels the writer adds to each table.
-const PROVENANCE: u64 = 2 * LABEL;
 
 impl Case for ParityCase {
     fn key(&self) -> String {

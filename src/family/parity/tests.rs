@@ -1042,36 +1042,38 @@ fn remoteness_account_of_a_lost_state() {
 
 /// The bytes of a table's typed vectors, counted from its columns' lengths
 /// (an integer 8, a vocabulary's code 1, a label's code 4, a list's offset
-/// and each item 8): for the memory estimate's count of the tables.
+/// and each item 8, a value held once for every row as that one value): for
+/// the memory estimate's count of the tables.
 fn typed_bytes(t: &Table) -> u64 {
+    t.columns().iter().map(|(_, v)| values_bytes(v)).sum()
+}
+
+fn values_bytes(v: &crate::data::Values) -> u64 {
     use crate::data::Values;
-    let mut bytes = 0;
-    for (_, v) in t.columns() {
-        let n = v.len() as u64;
-        bytes += match v {
-            Values::Int(_) => 8 * n,
-            Values::Enum(_) => n,
-            Values::Dict(_) => 4 * n,
-            Values::IntList(l) => 8 * (n + 1) + 8 * l.parts().1.len() as u64,
-            other => panic!("a column of outcome or remoteness as {other:?}"),
-        };
+    let n = v.len() as u64;
+    match v {
+        Values::Int(_) => 8 * n,
+        Values::Enum(_) => n,
+        Values::Dict(_) => 4 * n,
+        Values::IntList(l) => 8 * (n + 1) + 8 * l.parts().1.len() as u64,
+        Values::Repeat(one, _) => values_bytes(one),
+        other => panic!("a column of outcome or remoteness as {other:?}"),
     }
-    bytes
 }
 
 /// The expected peak counts a parity case's `outcome` and `remoteness`
 /// tables at their typed vectors' bytes: a row of `outcome` is the rule
 /// (variant 1, take 4, k 8), the keys (r, a_parity, b_parity 8 each, mover
 /// 1), winner, outcome and state_class (1 each), the winning takes' offset
-/// and one take (8 + 8), and the writer's two labels (4 each): 65 bytes; a
-/// row of `remoteness` 13 + 25 + 1 + 8 + 8 = 55. With an odd k a row has at
-/// most one winning take, so the count is exact but for the takes the rows
-/// without one do not use.
+/// and one take (8 + 8): 57 bytes; a row of `remoteness` 13 + 25 + 1 + 8 =
+/// 47. The writer's two labels are held once a table (4 bytes each), not a
+/// row. With an odd k a row has at most one winning take, so the count is
+/// exact but for the takes the rows without one do not use.
 #[test]
 fn table_bytes_count_the_typed_vectors() {
     assert_eq!(
         (cases::OUTCOME_ROW_BYTES, cases::REMOTENESS_ROW_BYTES),
-        (65, 55)
+        (57, 47)
     );
     let yaml = "variant: [sides, odd_wins]\nk: 3\nr: 0..100\n";
     let asked = ["remoteness".to_string()];
@@ -1089,7 +1091,15 @@ fn table_bytes_count_the_typed_vectors() {
             .map(|(c, (_, n))| c.table_bytes(ds(name), n))
             .sum()
     };
-    let labels = 8 * outcome.rows() as u64;
+    // As the writer holds them: with the two labels (one code each, held
+    // once for every row).
+    let written = |t: &Table| {
+        t.clone()
+            .with_label("experiment", "e")
+            .with_label("sweep", "s")
+    };
+    let (outcome_w, remoteness_w) = (written(outcome), written(remoteness));
+    assert_eq!(typed_bytes(&outcome_w), typed_bytes(outcome) + 8);
     let Some((_, crate::data::Values::IntList(takes))) =
         outcome.columns().iter().find(|(n, _)| n == "winning_takes")
     else {
@@ -1100,15 +1110,13 @@ fn table_bytes_count_the_typed_vectors() {
     assert!((0..takes.len()).all(|i| takes.row_len(i) <= 1));
     let empty = (0..takes.len()).filter(|&i| takes.row_len(i) == 0).count() as u64;
     assert!(empty > 0 && empty < outcome.rows() as u64 / 2);
-    // The cases' tables appended into one: one offset more than rows.
+    // The cases' tables appended into one: one offset more than rows; the
+    // labels' 8 bytes once, not a row.
     assert_eq!(
         counted("outcome"),
-        typed_bytes(outcome) - 8 + labels + 8 * empty
+        typed_bytes(&outcome_w) - 8 - 8 + 8 * empty
     );
-    assert_eq!(
-        counted("remoteness"),
-        typed_bytes(remoteness) + 8 * remoteness.rows() as u64
-    );
+    assert_eq!(counted("remoteness"), typed_bytes(&remoteness_w) - 8);
     // Others at their declared sizes.
     let positions = ds("positions");
     assert_eq!(
