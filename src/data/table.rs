@@ -43,26 +43,23 @@ pub enum Values {
 }
 
 impl PartialEq for Values {
-    /// Equal values, however they are held ([`Values::Repeat`] or not).
+    /// Equal values, however they are held: a [`Values::Repeat`] compares
+    /// as its expansion (without expanding when both hold equal values);
+    /// otherwise equal when of the same variant with equal contents.
     fn eq(&self, other: &Values) -> bool {
-        use Values::*;
-        match (self, other) {
-            (Repeat(a, n), Repeat(b, m)) => n == m && a == b,
-            (Repeat(..), _) | (_, Repeat(..)) => *self.expanded() == *other.expanded(),
-            (Int(a), Int(b)) => a == b,
-            (OptInt(a), OptInt(b)) => a == b,
-            (Bool(a), Bool(b)) => a == b,
-            (Float(a), Float(b)) => a == b,
-            (OptFloat(a), OptFloat(b)) => a == b,
-            (Str(a), Str(b)) => a == b,
-            (Dict(a), Dict(b)) => a == b,
-            (Enum(a), Enum(b)) => a == b,
-            (IntList(a), IntList(b)) => a == b,
-            (StrList(a), StrList(b)) => a == b,
-            (StructList(a), StructList(b)) => a == b,
-            (Null(a), Null(b)) => a == b,
-            _ => false,
+        macro_rules! same_variant {
+            ($($v:ident)*) => {
+                match (self, other) {
+                    (Values::Repeat(a, n), Values::Repeat(b, m)) if n == m && a == b => true,
+                    (Values::Repeat(..), _) | (_, Values::Repeat(..)) => {
+                        *self.expanded() == *other.expanded()
+                    }
+                    $((Values::$v(a), Values::$v(b)) => a == b,)*
+                    _ => false,
+                }
+            };
         }
+        same_variant!(Int OptInt Bool Float OptFloat Str Dict Enum IntList StrList StructList Null)
     }
 }
 
@@ -509,6 +506,15 @@ mod tests {
         let mut a = t(once(7, 2));
         assert_eq!(a.column("x"), Some(&Values::Int(vec![7, 7])));
         assert_ne!(a.column("x"), Some(&Values::Int(vec![7, 8])));
+        // Held values compare as their expansions, whichever side holds them.
+        assert_eq!(once(7, 2), once(7, 2));
+        assert_ne!(once(7, 2), once(7, 3));
+        assert_ne!(once(7, 2), once(8, 2));
+        assert_eq!(Values::Int(vec![7, 7]), once(7, 2));
+        assert_eq!(once(7, 0), once(8, 0));
+        assert_eq!(once(7, 0), Values::Int(vec![]));
+        assert_ne!(once(7, 1), Values::OptInt(vec![Some(7)]));
+        assert_ne!(Values::Int(vec![]), Values::Bool(vec![]));
         assert_eq!((a.rows(), a.int("x", 1)), (2, Some(7)));
         a.append(&t(once(7, 3))).unwrap();
         assert!(matches!(a.column("x"), Some(Values::Repeat(_, 5))));
