@@ -15,7 +15,7 @@ use crate::family::{self, FAMILIES};
 use crate::sweep::manifest::peak_memory;
 use crate::sweep::phases::thread_cpu;
 
-/// Measures every kernel (one thread; about three seconds in all).
+/// Measures every kernel (one thread; about two and a half seconds in all).
 pub fn measure() -> Result<Rates> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     // First, while the process holds little: the writer's own memory.
@@ -48,7 +48,7 @@ pub fn measure() -> Result<Rates> {
 /// core is shared beneath the machine, its clock is not slowed. A stretch
 /// covering a whole calibration moves every rate together; the rounds do
 /// not remove that.)
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 3;
 /// The least CPU time one probe is repeated for within a round: the shortest
 /// probes take well under a millisecond, where a clock tick or an
 /// interruption would decide their rate.
