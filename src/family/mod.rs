@@ -193,6 +193,13 @@ pub trait Case: Send + Sync {
     fn unbounded(&self) -> Option<String> {
         None
     }
+    /// Whether the case spreads its own work over the pool's threads (a
+    /// board solved by a parallel kernel), so that on `T` threads it takes
+    /// about its time over `T` rather than holding one thread. Default: it
+    /// runs on one thread.
+    fn splits(&self) -> bool {
+        false
+    }
     /// Solves the case.
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }

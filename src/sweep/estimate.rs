@@ -86,8 +86,9 @@ pub fn estimate(
     let chunks = super::chunks(&plan.cases).len();
     let overhead = overhead_secs(sweep, plan, chunks, rates);
     let fixed = shared_secs + writer + overhead;
-    let (cases_cpu, wall) = cpu_and_wall(&case_secs, fixed, threads);
-    let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, fixed, threads);
+    let splits: Vec<bool> = plan.cases.iter().map(|c| c.splits()).collect();
+    let (cases_cpu, wall) = cpu_and_wall(&case_secs, &splits, fixed, threads);
+    let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, &splits, fixed, threads);
     let dominant = case_secs
         .iter()
         .enumerate()
@@ -132,10 +133,12 @@ fn writer_bytes(rates: &Rates, written: bool) -> u64 {
 
 /// The cases' seconds on one thread, summed, and the sweep's wall seconds
 /// on `threads` with `fixed` seconds of work (shared, writer, overhead)
-/// spread over them: no sooner than its largest case.
-fn cpu_and_wall(case_secs: &[f64], fixed: f64, threads: usize) -> (f64, f64) {
+/// spread over them: no sooner than its largest case (over the threads
+/// where the case `splits` its own work).
+fn cpu_and_wall(case_secs: &[f64], splits: &[bool], fixed: f64, threads: usize) -> (f64, f64) {
     let cpu: f64 = case_secs.iter().sum();
-    let largest = case_secs.iter().copied().fold(0.0, f64::max);
+    let own = |(s, split): (&f64, &bool)| if *split { s / threads as f64 } else { *s };
+    let largest = case_secs.iter().zip(splits).map(own).fold(0.0, f64::max);
     let wall = (cpu / threads as f64).max(largest) + fixed / threads as f64;
     (cpu, wall)
 }
@@ -270,6 +273,26 @@ pub fn totals(all: &[SweepEstimate]) -> (f64, f64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On 2 threads, cases of 4 s and 1 s of work and 1 s of fixed work:
+    /// 5 s of CPU; a case on one thread holds the sweep for its 4 s (plus
+    /// half the fixed), a case that splits its work takes 2 s, so the
+    /// cases' 5 s over 2 threads decide.
+    #[test]
+    fn a_case_that_splits_its_work_is_timed_over_the_threads() {
+        assert_eq!(
+            cpu_and_wall(&[4.0, 1.0], &[false, false], 1.0, 2),
+            (5.0, 4.5)
+        );
+        assert_eq!(
+            cpu_and_wall(&[4.0, 1.0], &[true, false], 1.0, 2),
+            (5.0, 3.0)
+        );
+        assert_eq!(
+            cpu_and_wall(&[4.0, 1.0], &[true, false], 1.0, 1),
+            (5.0, 6.0)
+        );
+    }
 
     /// The writing memory is added to the resident base until the process
     /// has written a part; then the base holds it.

@@ -173,6 +173,12 @@ impl Case for LinesCase {
             (Some(_), None) => table_work(self.hex_side, self.hex_boards),
         }
     }
+    fn splits(&self) -> bool {
+        // The component solver values the root's moves in parallel on its
+        // shared memo; the exhaustive kernel fills a layer's blocks in
+        // parallel. The chord solver values a board on one thread.
+        self.counts || matches!(self.method(), Method::Components | Method::Exhaustive)
+    }
     fn unbounded(&self) -> Option<String> {
         if self.method() != Method::Components || self.counts {
             return None;
