@@ -36,14 +36,19 @@ conjectures:
     claim: 'good_grabs == [pebbles % (reach + 1)]'
 "#;
 
-fn run(out: &Path) -> spec::Experiment {
-    let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
-    let opts = sweep::RunOptions {
+/// A quiet run's options into `out`, not forced, unsharded.
+fn quiet_options(out: &Path) -> sweep::RunOptions {
+    sweep::RunOptions {
         out: out.to_path_buf(),
         force: false,
         quiet: true,
         shard: None,
-    };
+    }
+}
+
+fn run(out: &Path) -> spec::Experiment {
+    let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
+    let opts = quiet_options(out);
     sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap();
     render::render_experiment(&e, out).unwrap();
     e
@@ -191,12 +196,7 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
     let text =
         "sweeps:\n  - name: s\n    family: toy\n    reach: 1\n    pebbles: 0..3\n    bad: true\n";
     let e = spec::from_text(text, Path::new("bad.yaml")).unwrap();
-    let opts = sweep::RunOptions {
-        out: dir.path().to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    };
+    let opts = quiet_options(dir.path());
     let err = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("column surprise is not declared"), "{msg}");
@@ -210,12 +210,7 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
 fn a_run_says_whether_it_has_written_a_part() {
     let dir = tempfile::tempdir().unwrap();
     let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
-    let opts = sweep::RunOptions {
-        out: dir.path().to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    };
+    let opts = quiet_options(dir.path());
     let mut wrote = false;
     let first = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
     assert!(first[0].computed > 0 && first[0].wrote_parts);

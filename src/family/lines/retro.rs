@@ -1841,13 +1841,7 @@ mod tests {
     #[test]
     fn retro_triangles_against_reference() {
         for rows in 1..=5 {
-            for take in [
-                Take::Max(1),
-                Take::Max(2),
-                Take::Max(3),
-                Take::Any,
-                Take::Maximal,
-            ] {
+            for take in rules::SAMPLE_RULES {
                 let (n, moves) = triangle(rows, take);
                 assert_eq!(n, (rows * (rows + 1) / 2) as usize);
                 for play in [Play::Normal, Play::Misere] {

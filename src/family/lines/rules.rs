@@ -25,6 +25,16 @@ impl Take {
     }
 }
 
+/// Every kind of rule, with the small run limits the tests try.
+#[cfg(test)]
+pub(crate) const SAMPLE_RULES: [Take; 5] = [
+    Take::Maximal,
+    Take::Max(1),
+    Take::Max(2),
+    Take::Max(3),
+    Take::Any,
+];
+
 /// A move on a board: remove the run `mask`; legal in position `x` (bit i =
 /// piece i present) iff `x & mask == mask && x & blockers == 0` (the blockers
 /// are the board points just beyond a maximal run's two ends).

@@ -292,13 +292,7 @@ mod tests {
             mask(&["O.O", "OOO"]),
         ];
         for b in &boards {
-            for take in [
-                Take::Max(1),
-                Take::Max(2),
-                Take::Max(3),
-                Take::Any,
-                Take::Maximal,
-            ] {
+            for take in super::super::rules::SAMPLE_RULES {
                 let c = count(b, take);
                 let (conn, lowest, inside) = brute(b, take);
                 assert_eq!(

@@ -21,13 +21,7 @@ use crate::family::{CaseCtx, Family, Output};
 use crate::game::{BruteGrundy, BruteOutcome, Game, Play};
 use crate::params::Node;
 
-const RULES: [Take; 5] = [
-    Take::Maximal,
-    Take::Max(1),
-    Take::Max(2),
-    Take::Max(3),
-    Take::Any,
-];
+use super::rules::SAMPLE_RULES as RULES;
 
 fn no_progress(_: u64) {}
 

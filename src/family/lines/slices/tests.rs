@@ -97,13 +97,7 @@ fn problem(shape: Shape, take: Take, play: Play) -> Problem {
 fn slices_triangles_all_rules_against_in_memory() {
     let mut groups = std::collections::BTreeSet::new();
     for rows in [4, 5, 6] {
-        for take in [
-            Take::Max(1),
-            Take::Max(2),
-            Take::Max(3),
-            Take::Any,
-            Take::Maximal,
-        ] {
+        for take in crate::family::lines::rules::SAMPLE_RULES {
             for play in [Play::Misere, Play::Normal] {
                 let p = problem(Shape::Triangle(rows), take, play);
                 let ts: &[usize] = match rows {
