@@ -193,15 +193,9 @@ impl Case for LinesCase {
             .group
             .shapes
             .iter()
-            .filter(|s| !self.sub_boards(s).complete);
-        let largest = cut.map(Shape::pieces).max()?;
-        let c = self.sub_boards(
-            self.group
-                .shapes
-                .iter()
-                .find(|s| s.pieces() == largest)
-                .expect("the largest board"),
-        );
+            .filter(|s| !self.sub_boards(s).complete)
+            .max_by_key(|s| s.pieces())?;
+        let (largest, c) = (cut.pieces(), self.sub_boards(cut));
         Some(format!(
             "the component solver's work grows with the connected sub-boards of a board, listed here up to {} a board: the largest board ({largest} pieces) has more, so its estimate (at least {} classes of sub-boards) is a lower bound; the memo is at most memo_gib = {memo}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
             super::subboards::CAP,

@@ -328,7 +328,7 @@ mod tests {
             for take in [Take::Max(1), Take::Max(3), Take::Any, Take::Maximal] {
                 let solver = Components::new(&b, take, u64::MAX);
                 pool.install(|| solver.options(b.full(), &|_| {}));
-                let computed = solver.counted.computed.load(Ordering::Relaxed);
+                let computed = solver.computed();
                 let moves = solver.counted.moves.load(Ordering::Relaxed);
                 assert_eq!(computed, solver.memo_len());
                 let c = count(&b, take);
