@@ -25,8 +25,13 @@ pub enum Kernel {
     /// Octal games: the naive kernel's moves examined (a take per heap
     /// size, and each way to split what is left).
     Octal,
-    /// Lines, the chord solver: pieces looked up per board.
+    /// Lines, the chord solver keeping a board's moves: the board's chords
+    /// (each looked up, its two parts' values from the memo or the table),
+    /// with the board's row and winning runs made.
     ChordLookups,
+    /// Lines, the census of a hexagon enumeration: boards, each one value
+    /// read from the chord table or the memo and counted.
+    ChordCensus,
     /// Lines, the chord solver asked for values only (sequences keeping
     /// periods or class counts) from a thin chord table (lines beyond the
     /// memo's sides): pieces of each board × 4.
@@ -58,13 +63,14 @@ pub enum Kernel {
 
 impl Kernel {
     /// Every kernel.
-    pub const ALL: [Kernel; 14] = [
+    pub const ALL: [Kernel; 15] = [
         Kernel::Subtraction,
         Kernel::NoRepeat,
         Kernel::Retrograde,
         Kernel::Parity,
         Kernel::Octal,
         Kernel::ChordLookups,
+        Kernel::ChordCensus,
         Kernel::ChordValues,
         Kernel::ChordMemo,
         Kernel::ChordMemoHashed,
@@ -83,6 +89,7 @@ impl Kernel {
             Kernel::Parity => "parity",
             Kernel::Octal => "octal",
             Kernel::ChordLookups => "chord-lookups",
+            Kernel::ChordCensus => "chord-census",
             Kernel::ChordValues => "chord-values",
             Kernel::ChordMemo => "chord-memo",
             Kernel::ChordMemoHashed => "chord-memo-hashed",
@@ -101,7 +108,8 @@ impl Kernel {
             Kernel::Retrograde => "positions × moves",
             Kernel::Parity => "positions × takes",
             Kernel::Octal => "moves examined",
-            Kernel::ChordLookups => "pieces looked up",
+            Kernel::ChordLookups => "chords of boards with their moves kept",
+            Kernel::ChordCensus => "boards counted by the census",
             Kernel::ChordValues => "pieces × 4 of boards valued",
             Kernel::ChordMemo | Kernel::ChordMemoHashed => "chords evaluated",
             Kernel::ChordTable => "table cells × extent",

@@ -33,6 +33,9 @@ pub struct Estimated {
     pub work_needs: &'static [&'static str],
     /// [`Case::shared_work`].
     pub shared_work: Work,
+    /// Bytes its tables hold beyond their declared row sizes, per dataset
+    /// ([`Case::table_bytes`]).
+    pub beyond_rows: Vec<(&'static str, u64)>,
 }
 
 impl Case for Estimated {
@@ -47,6 +50,11 @@ impl Case for Estimated {
     }
     fn expected_memory(&self) -> u64 {
         self.expected.unwrap_or(self.memory)
+    }
+    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
+        let beyond = self.beyond_rows.iter().find(|(d, _)| *d == ds.name);
+        rows.saturating_mul(ds.row_bytes())
+            .saturating_add(beyond.map_or(0, |(_, b)| *b))
     }
     fn shared_memory(&self) -> u64 {
         self.shared

@@ -11,7 +11,10 @@
 //! Adding a family: see the README's "Adding a game family" (a folder
 //! `src/family/<name>/` and one line in [`FAMILIES`]).
 
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
+
+use anyhow::Context;
 
 use crate::cost::{Kernel, Work};
 use crate::data::{Dataset, Table};
@@ -71,10 +74,24 @@ fn solve_sweep_yaml(
     yaml: &str,
     file: &str,
     keep: Option<&[String]>,
+    f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    solve_plan(&plan_yaml(family, yaml, file)?, keep, f)
+}
+
+/// The plan of a sweep given as YAML in memory.
+fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
+    let v = crate::params::parse_yaml(yaml, file)?;
+    Ok(family.plan(&Node::root(&v, file))?)
+}
+
+/// Solves every case of `plan` (nothing written), keeping `keep`, and hands
+/// each case's tables to `f`.
+fn solve_plan(
+    plan: &Plan,
+    keep: Option<&[String]>,
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let v = crate::params::parse_yaml(yaml, file)?;
-    let plan = family.plan(&Node::root(&v, file))?;
     let cancel = AtomicBool::new(false);
     let ctx = CaseCtx {
         progress: &|_| {},
@@ -259,8 +276,30 @@ pub fn probe_sweep_keeping(
     kernel: Kernel,
     keep: Option<&[String]>,
 ) -> anyhow::Result<u64> {
+    probe_plan(&plan_yaml(family, yaml, "probe.yaml")?, kernel, keep)
+}
+
+/// [`probe_sweep_keeping`] on a plan made once per process and kept in
+/// `plan`: its cases keep what they fill on first use (the chord solver's
+/// memo), so the runs after the first (`nimlab calibrate` runs each probe
+/// once before timing it) time the work of each case alone.
+pub fn probe_planned(
+    plan: &'static OnceLock<Plan>,
+    (family, yaml): (&dyn Family, &str),
+    kernel: Kernel,
+    keep: Option<&[String]>,
+) -> anyhow::Result<u64> {
+    if plan.get().is_none() {
+        let _ = plan.set(plan_yaml(family, yaml, "probe.yaml")?);
+    }
+    let plan = plan.get().context("a probe's plan")?;
+    probe_plan(plan, kernel, keep)
+}
+
+/// Solves `plan`'s cases keeping `keep`; the units of `kernel` they stated.
+fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::Result<u64> {
     let mut units = 0u64;
-    solve_sweep_yaml(family, yaml, "probe.yaml", keep, |case, out| {
+    solve_plan(plan, keep, |case, out| {
         std::hint::black_box(out);
         units += case
             .work(keep)

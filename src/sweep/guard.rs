@@ -153,8 +153,8 @@ pub fn memory_figures(
             m.saturating_sub(c.shared_memory())
         })
     };
-    // A case's kept tables: at most, the declared row sizes twice (for the
-    // Parquet encoder); expected, what the case counts its tables at once
+    // A case's kept tables: at most, twice (for the Parquet encoder) the
+    // declared row sizes or what the case counts, the larger; expected, what the case counts its tables at once
     // (their encoded pages are far smaller than the rows; the encoder's own
     // buffers are measured by `nimlab calibrate`).
     let table_bytes = |c: &dyn Case, expected: bool| -> u64 {
@@ -166,7 +166,9 @@ pub fn memory_figures(
                 Some(if expected {
                     c.table_bytes(ds, n)
                 } else {
-                    n.saturating_mul(ds.row_bytes()).saturating_mul(2)
+                    n.saturating_mul(ds.row_bytes())
+                        .max(c.table_bytes(ds, n))
+                        .saturating_mul(2)
                 })
             })
             .fold(0u64, u64::saturating_add)

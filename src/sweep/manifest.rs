@@ -23,6 +23,14 @@ pub fn peak_memory() -> Option<u64> {
     crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmHWM")?)
 }
 
+/// Starts the high-water mark of [`peak_memory`] again from what the process
+/// holds now (Linux: `5` written to `/proc/self/clear_refs`), so that an
+/// experiment's measured peak is its own, not an earlier experiment's
+/// checking or rendering in the same run. Whether it could.
+pub fn restart_peak_memory() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| std::fs::read_to_string("/etc/hostname"))
@@ -111,6 +119,21 @@ mod tests {
     /// high-water mark, which keeps it (Linux: VmRSS and VmHWM). The bounds
     /// are the buffers' own sizes, not a growth between two readings, so
     /// other tests freeing memory in the same process do not move them.
+    /// The high-water mark starts again from what is held when an
+    /// experiment starts: a 768 MiB buffer given back before is not in it
+    /// (other tests running beside hold far less).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_peak_starts_again_from_what_is_held() {
+        let big = std::hint::black_box(vec![1u8; 768 << 20]);
+        drop(big);
+        let before = super::peak_memory().expect("VmHWM");
+        assert!(before >= 768 << 20, "{before}");
+        assert!(super::restart_peak_memory());
+        let after = super::peak_memory().expect("VmHWM");
+        assert!(after + (512 << 20) < before, "{after} after {before}");
+    }
+
     #[test]
     fn resident_memory_is_what_is_held_now() {
         let held = std::hint::black_box(vec![1u8; 64 << 20]);

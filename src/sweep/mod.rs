@@ -108,6 +108,8 @@ pub fn run_experiment(
     let t0 = Instant::now();
     // Temporaries left by a killed run, in every folder the run writes.
     crate::store::prune_orphans_of(&opts.out, &exp.name)?;
+    // The measured peak beside the estimate is this experiment's sweeps'.
+    manifest::restart_peak_memory();
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
         let planning = phases::Timer::start();

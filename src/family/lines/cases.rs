@@ -54,6 +54,12 @@ impl LinesCase {
     pub(crate) fn method(&self) -> Method {
         method_for(&self.group.shapes[0], self.take, self.play, self.grundy)
     }
+    /// The chords of each board the chord solver can value: what it looks
+    /// up to keep the board's moves ([`Kernel::ChordLookups`]).
+    fn board_chords(&self) -> impl Iterator<Item = u64> + '_ {
+        let sides = self.group.shapes.iter().filter_map(Shape::sides);
+        sides.map(|p| super::memofill::chords(super::chordtab::Hx::from_sides(p)))
+    }
     /// The component memo of a board of `n` pieces: it grows up to its
     /// budget (`memo_gib`), but never past one entry (about 48 bytes with the
     /// hash table's slack) per subset of the pieces. A budget beyond this
@@ -135,19 +141,14 @@ impl Case for LinesCase {
         if census && !wants(POSITIONS.name) && !wants(CELLS.name) {
             return Vec::new();
         }
-        if let (Some((kernel, _)), Method::Chords, false) =
-            (self.memo_fill, self.method(), self.counts)
-        {
-            // The memo's filling is the sweep's shared work; a board whose
-            // moves are kept has each of its chords evaluated once more.
-            if !wants(POSITIONS.name) && !self.pictures {
-                return Vec::new();
-            }
-            let chords = self.group.shapes.iter().filter_map(Shape::sides);
-            let n = chords
-                .map(|p| super::memofill::chords(super::chordtab::Hx::from_sides(p)))
-                .sum();
-            return vec![(kernel, n)];
+        if self.method() == Method::Chords && !self.counts {
+            // A memo filled on demand holds every value (the sweep's shared
+            // work); else the values come from a table.
+            return match (wants(POSITIONS.name) || self.pictures, self.memo_fill) {
+                (true, _) => vec![(Kernel::ChordLookups, self.board_chords().sum())],
+                (false, Some(_)) => Vec::new(),
+                (false, None) => vec![(Kernel::ChordValues, self.cost())],
+            };
         }
         if self.counts || self.method() == Method::Exhaustive {
             let mut w = self.exhaustive_work();
@@ -157,13 +158,7 @@ impl Case for LinesCase {
             }
             return w;
         }
-        match self.method() {
-            Method::Components => vec![(Kernel::ComponentMoves, self.component_work())],
-            _ if !wants(POSITIONS.name) && !self.pictures => {
-                vec![(Kernel::ChordValues, self.cost())]
-            }
-            _ => vec![(Kernel::ChordLookups, self.cost())],
-        }
+        vec![(Kernel::ComponentMoves, self.component_work())]
     }
     fn shared_work(&self) -> crate::cost::Work {
         match (&self.hex, self.thin) {
@@ -230,6 +225,17 @@ impl Case for LinesCase {
             None => HexSolver::upfront_bytes(self.hex_side, self.hex_boards),
         };
         chords * u64::from(self.hex.is_some())
+    }
+    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
+        let declared = rows.saturating_mul(ds.row_bytes());
+        if ds.name != POSITIONS.name || self.method() != Method::Chords {
+            return declared;
+        }
+        let beyond: u64 = self
+            .board_chords()
+            .map(|c| runs_beyond_declared(c as f64))
+            .sum();
+        declared.saturating_add(beyond)
     }
     fn memory_hint(&self) -> &'static str {
         if self.method() == Method::Components {
@@ -424,6 +430,49 @@ pub(crate) fn table_work(hex_side: u32, boards: usize) -> crate::cost::Work {
     }
 }
 
+/// Bytes a chord board's `positions` row costs beyond its declared size
+/// ([`crate::data::Dataset::row_bytes`], four winning runs) while its case
+/// makes its rows, for a board of `chords` chords: its winning runs beyond
+/// four (32 bytes each in the row), and the board's answer the row is made
+/// from ([`SOLVED_BYTES`], and [`WIN_BYTES`] a winning run). An eighth of a
+/// board's chords are expected to win (measured: 12–15 % of the chords of
+/// every hexagon with sides up to 16, 24, 32, 48 and 64).
+pub(crate) fn runs_beyond_declared(chords: f64) -> u64 {
+    let wins = chords / 8.0;
+    ((wins - 4.0).max(0.0) * 32.0 + SOLVED_BYTES + wins * WIN_BYTES) as u64
+}
+
+/// A board's answer held until its case's rows are made
+/// (`size_of::<(Solved, f64)>()`, rounded up).
+const SOLVED_BYTES: f64 = 112.0;
+
+/// A winning run in a board's answer: its direction, its vector and the two
+/// cells the vector keeps (an allocation of at least 32 bytes).
+const WIN_BYTES: f64 = 64.0;
+
+/// The kernel of a sweep's chord memo filled on demand: dense when the
+/// solver holds one up front, else hashed.
+pub(crate) fn memo_kernel(hex_side: u32, boards: usize) -> Kernel {
+    match HexSolver::upfront_bytes(hex_side, boards) {
+        0 => Kernel::ChordMemoHashed,
+        _ => Kernel::ChordMemo,
+    }
+}
+
+/// The shared work of a sweep enumerating the hexagons with sides up to
+/// `max_side` (`boards` boards in all, lines up to `hex_side`): its chord
+/// table built up front when it is big, else its memo filled on demand
+/// ([`super::memofill::enumeration_chords`]).
+pub(crate) fn enumeration_work(max_side: u32, hex_side: u32, boards: usize) -> crate::cost::Work {
+    match super::hexsum::table_extent(hex_side, boards) {
+        Some(_) => table_work(hex_side, boards),
+        None => vec![(
+            memo_kernel(hex_side, boards),
+            super::memofill::enumeration_chords(max_side),
+        )],
+    }
+}
+
 /// The work of building a chord table of `bytes` bytes (two per cell) and
 /// extents up to `extent`, shared by a sweep's cases: each cell's chords
 /// (about its extent of them).
@@ -448,5 +497,18 @@ fn keep_run_ends(r: &mut Solved) {
             cells.push(last);
             cells.shrink_to_fit();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board's answer, as the memory estimate counts it while its case
+    /// makes its rows: the type's size, rounded up to a multiple of 16.
+    #[test]
+    fn a_boards_answer_is_counted_at_its_size() {
+        let n = std::mem::size_of::<(Solved, f64)>() as f64;
+        assert!(n <= SOLVED_BYTES && n > SOLVED_BYTES - 16.0, "{n}");
     }
 }

@@ -75,11 +75,14 @@ impl Enumeration {
                     exact.1 * (f64::from(m) / exact.0).powi(2)
                 };
                 let boards = cur.classes - prev.classes;
+                // A hexagon's chords: its sides' sum less 3 (a line each way).
+                let mean_chords = (cur.sides - prev.sides) as f64 / tuples.max(1) as f64 - 3.0;
                 prev = cur;
                 SideCount {
                     largest: m,
                     boards,
                     mean_pieces,
+                    mean_chords,
                 }
             })
             .collect();
@@ -96,15 +99,20 @@ pub struct SideCount {
     pub boards: u64,
     /// Their mean number of pieces (over side tuples).
     pub mean_pieces: f64,
+    /// Their mean number of chords (over side tuples): the chord solver's
+    /// lookups of a board ([`super::memofill::chords`]).
+    pub mean_chords: f64,
 }
 
-/// Every closed side tuple with sides in `lo..=hi`: classes, tuples and
-/// pieces summed over the tuples.
+/// Every closed side tuple with sides in `lo..=hi`: classes, tuples, and
+/// pieces and sides summed over the tuples.
 #[derive(Clone, Copy, Debug, Default)]
 struct BoxTotals {
     classes: u64,
     tuples: u64,
     pieces: f64,
+    /// The six sides summed over the tuples.
+    sides: u64,
 }
 
 /// The pieces of the hexagon with sides `p0..p3` (then `p4 = p0 + p1 - p3`,
@@ -127,7 +135,7 @@ fn pieces_in_p3(p0: f64, p1: f64, p2: f64) -> (f64, f64) {
 fn box_totals(lo: u32, hi: u32) -> BoxTotals {
     let (lo, hi) = (i64::from(lo), i64::from(hi));
     let n = hi - lo + 1;
-    let (mut tuples, mut refl, mut pieces) = (0i64, 0i64, 0f64);
+    let (mut tuples, mut refl, mut pieces, mut first_sides) = (0i64, 0i64, 0f64, 0i64);
     for p0 in lo..=hi {
         for p1 in lo..=hi {
             refl += ((p0 + p1 - lo).min(hi) - (p0 + p1 - hi).max(lo) + 1).max(0);
@@ -136,7 +144,9 @@ fn box_totals(lo: u32, hi: u32) -> BoxTotals {
                 continue;
             }
             let rect = (lo, hi, a, b);
-            tuples += pairs_up_to(rect, hi + p0) - pairs_up_to(rect, lo + p0 - 1);
+            let here = pairs_up_to(rect, hi + p0) - pairs_up_to(rect, lo + p0 - 1);
+            tuples += here;
+            first_sides += p0 * here;
             if n <= EXACT_PIECES_SIDES {
                 pieces += pieces_over_p2_p3(lo, hi, p0, p1);
             }
@@ -148,6 +158,8 @@ fn box_totals(lo: u32, hi: u32) -> BoxTotals {
         classes: (fixed / 12) as u64,
         tuples: tuples as u64,
         pieces,
+        // A tuple turned is a tuple of the box: each side sums alike.
+        sides: 6 * first_sides as u64,
     }
 }
 
@@ -303,6 +315,9 @@ pub struct CensusCase {
     pub(crate) hex: Arc<OnceLock<HexSolver>>,
     pub(crate) hex_side: u32,
     pub(crate) hex_boards: usize,
+    /// The work of the sweep's chord solver before a board's value can be
+    /// read (its table or memo), shared with the sweep's chord cases.
+    pub(crate) shared: crate::cost::Work,
 }
 
 impl Case for CensusCase {
@@ -317,14 +332,17 @@ impl Case for CensusCase {
         self.boards as u64
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(crate::cost::Kernel::ChordLookups, self.boards as u64)]
+        vec![(crate::cost::Kernel::ChordCensus, self.boards as u64)]
     }
     fn shared_work(&self) -> crate::cost::Work {
-        super::cases::table_work(self.hex_side, self.hex_boards)
+        self.shared.clone()
     }
     fn memory(&self) -> u64 {
+        self.shared_memory().saturating_add(self.boards as u64 * 40)
+    }
+    fn shared_memory(&self) -> u64 {
+        // The sweep's chord table or dense memo, held once for its cases.
         HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
-            .saturating_add(self.boards as u64 * 40)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let sides = (self.e.max_side - self.e.min_side + 1) as u64;
@@ -579,6 +597,7 @@ mod tests {
             hex_side: 2 * max_side - 1,
             // A big sweep reads the bottom-up chord table, a small one the memo.
             hex_boards: if big { MANY_BOARDS } else { boards },
+            shared: Vec::new(),
         };
         let cancel = AtomicBool::new(false);
         let ctx = CaseCtx {
@@ -648,6 +667,20 @@ mod tests {
                     "side {}: {} vs {mean}",
                     s.largest,
                     s.mean_pieces
+                );
+                // The chords' mean over every tuple (each class's distinct
+                // images), exactly.
+                let tuples: std::collections::HashSet<[u32; 6]> = of_m
+                    .iter()
+                    .flat_map(|p| crate::family::lines::board::side_images(**p))
+                    .collect();
+                let chords: u32 = tuples.iter().map(|p| p.iter().sum::<u32>() - 3).sum();
+                let mean = f64::from(chords) / tuples.len() as f64;
+                assert!(
+                    (s.mean_chords - mean).abs() < 1e-9,
+                    "side {}: {} chords vs {mean}",
+                    s.largest,
+                    s.mean_chords
                 );
             }
         }

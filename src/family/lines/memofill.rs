@@ -114,6 +114,39 @@ pub fn fill_chords(boards: &[[u32; 6]]) -> Option<(u64, u64)> {
     Some((seen.len() as u64, total))
 }
 
+/// The memo's work for every hexagon with sides `≤ max_side` (an
+/// enumeration's census and boards, without a table): every such hexagon
+/// fits inside the regular hexagon of side `max_side` as it lies, and so do
+/// its images (the regular hexagon has all 12 symmetries), so the memo fills
+/// the classes of hexagons inside that one. Counted by Burnside's lemma
+/// rather than by class: each shape as it lies, its chords times the
+/// symmetries that fix it, over 12 (what [`fill_chords`] counts, without
+/// its set of classes, which would take seconds here).
+pub fn enumeration_chords(max_side: u32) -> u64 {
+    let h = Hx::from_sides([max_side.max(1); 6]);
+    let fixing = |s: Hx| {
+        let p = s.sides();
+        super::board::side_images(p)
+            .iter()
+            .filter(|&&x| x == p)
+            .count() as u64
+    };
+    let mut total = 0u64;
+    for r in 0..=h.r {
+        for q in 0..=h.q {
+            let m = r.min(q);
+            for a in 0..=m {
+                total += (0..=m)
+                    .map(|b| Hx { r, q, a, b })
+                    .filter(|&s| fits(s, h))
+                    .map(|s| chords(s) * fixing(s))
+                    .sum::<u64>();
+            }
+        }
+    }
+    total / 12
+}
+
 /// `nimlab calibrate`'s probe of the memo filled on demand: regular hexagons
 /// of sides 1..12 on a fresh solver with a dense memo (`hashed` false), or
 /// parallelograms of 3 rows and lines up to 200 pieces on one with a hashed
@@ -134,28 +167,30 @@ pub fn probe(hashed: bool) -> anyhow::Result<u64> {
 }
 
 #[cfg(test)]
+/// Every class of region the solver reaches from `boards`, found by
+/// cutting chords one after another (breadth first), and their chords.
+pub(crate) fn reached(boards: &[[u32; 6]]) -> (u64, u64) {
+    let mut seen: HashSet<[u32; 6]> = HashSet::new();
+    let start = boards.iter().map(|&p| super::board::Hex::from_sides(p));
+    let mut todo: Vec<super::board::Hex> = start.collect();
+    let mut total = 0;
+    while let Some(h) = todo.pop() {
+        if !seen.insert(canonical_sides(h.sides())) {
+            continue;
+        }
+        total += HexSolver::chords(&h).count() as u64;
+        for c in HexSolver::chords(&h) {
+            let (a, b) = HexSolver::split(&h, c);
+            todo.extend(a.into_iter().chain(b));
+        }
+    }
+    (seen.len() as u64, total)
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::family::lines::board::Hex;
-
-    /// Every class of region the solver reaches from `boards`, found by
-    /// cutting chords one after another (breadth first), and their chords.
-    fn reached(boards: &[[u32; 6]]) -> (u64, u64) {
-        let mut seen: HashSet<[u32; 6]> = HashSet::new();
-        let mut todo: Vec<Hex> = boards.iter().map(|&p| Hex::from_sides(p)).collect();
-        let mut total = 0;
-        while let Some(h) = todo.pop() {
-            if !seen.insert(canonical_sides(h.sides())) {
-                continue;
-            }
-            total += HexSolver::chords(&h).count() as u64;
-            for c in HexSolver::chords(&h) {
-                let (a, b) = HexSolver::split(&h, c);
-                todo.extend(a.into_iter().chain(b));
-            }
-        }
-        (seen.len() as u64, total)
-    }
 
     #[test]
     fn the_counted_memo_is_what_the_solver_fills() {
@@ -178,6 +213,28 @@ mod tests {
                 solver.grundy(Hex::from_sides(p), &|_| {});
             }
             assert_eq!(solver.computed(), counted.0, "{boards:?}");
+        }
+    }
+
+    /// Every hexagon with sides up to `n` lies inside the regular one (so
+    /// an enumeration's memo is the regular hexagon's, by the solver's own
+    /// breadth-first search), and Burnside's count is the classes' one.
+    #[test]
+    fn an_enumeration_fills_the_regular_hexagons_memo() {
+        for n in 2..=7u32 {
+            let boards: Vec<[u32; 6]> = crate::family::lines::census::Enumeration {
+                min_side: 1,
+                max_side: n,
+                max_pieces: u64::MAX,
+            }
+            .boards();
+            let regular = Hx::from_sides([n; 6]);
+            assert!(boards.iter().all(|&p| fits(Hx::from_sides(p), regular)));
+            assert_eq!(reached(&boards), reached(&[[n; 6]]), "sides ≤ {n}");
+        }
+        for n in 1..=12u32 {
+            let exact = fill_chords(&[[n; 6]]).unwrap().1;
+            assert_eq!(enumeration_chords(n), exact, "sides ≤ {n}");
         }
     }
 

@@ -149,13 +149,11 @@ impl Family for Lines {
         vec![
             Probe {
                 kernel: Kernel::ChordLookups,
-                run: || {
-                    probe_sweep(
-                        &Lines,
-                        "board: {hexagons: {max_side: 9}}\ntake: maximal\n",
-                        Kernel::ChordLookups,
-                    )
-                },
+                run: probe_lookups,
+            },
+            Probe {
+                kernel: Kernel::ChordCensus,
+                run: probe_census,
             },
             Probe {
                 kernel: Kernel::ChordValues,
@@ -241,3 +239,42 @@ impl Family for Lines {
 
 #[cfg(test)]
 mod tests;
+
+/// The hexagons the chord solver's probes value: their memo is filled once
+/// (on the probe's first run) and kept, as a big sweep's table is filled
+/// before its boards are read.
+const PROBE_HEXAGONS: &str = "board: {hexagons: {max_side: 16}}\ntake: maximal\n";
+
+/// `nimlab calibrate`'s probe of [`crate::cost::Kernel::ChordLookups`]:
+/// every hexagon with sides up to 16, its row and winning runs kept.
+fn probe_lookups() -> anyhow::Result<u64> {
+    static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
+    let keep = [datasets::POSITIONS.name.to_string()];
+    crate::family::probe_planned(
+        &PLAN,
+        (&Lines, PROBE_HEXAGONS),
+        crate::cost::Kernel::ChordLookups,
+        Some(&keep),
+    )
+}
+
+/// `nimlab calibrate`'s probe of [`crate::cost::Kernel::ChordCensus`]: the
+/// census of every hexagon with sides up to 16.
+fn probe_census() -> anyhow::Result<u64> {
+    static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
+    let keep: Vec<String> = [
+        &datasets::HEXAGON_VALUES,
+        &datasets::HEXAGON_BOUNDS,
+        &datasets::HEXAGON_P_POSITIONS,
+        &datasets::CLASS_COUNTS,
+    ]
+    .iter()
+    .map(|d| d.name.to_string())
+    .collect();
+    crate::family::probe_planned(
+        &PLAN,
+        (&Lines, PROBE_HEXAGONS),
+        crate::cost::Kernel::ChordCensus,
+        Some(&keep),
+    )
+}

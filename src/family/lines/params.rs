@@ -3,7 +3,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::board::{self, Hex, Shape, closes, parse_mask};
-use super::cases::{LinesCase, table_work};
+use super::cases::{LinesCase, enumeration_work};
 use super::census::{CensusCase, Enumeration, SideCount};
 use super::datasets::{CELLS, POSITIONS};
 use super::dispatch::{Method, feasibility, method_for};
@@ -863,7 +863,7 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let has_seq = p.groups.iter().any(|g| g.along.is_some());
     let groups = std::mem::take(&mut p.groups);
     let mut cases = board_cases(groups, &p, pictures, (&hex, hex_side, n_boards, thin));
-    if counted.is_empty() && thin.is_none() {
+    if thin.is_none() {
         count_memo_fill(&mut cases, hex_side, n_boards);
     }
     let combos = (p.takes.len() * p.plays.len()) as u64;
@@ -879,7 +879,11 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
         true => (0, Vec::new()),
         false => (
             HexSolver::upfront_bytes(hex_side, n_boards),
-            table_work(hex_side, n_boards),
+            enumeration_work(
+                counted.iter().map(|(e, _)| e.max_side).fold(0, u32::max),
+                hex_side,
+                n_boards,
+            ),
         ),
     };
     for (e, sides) in &counted {
@@ -939,13 +943,13 @@ fn board_cases(
 }
 
 /// Counts the work of the sweep's chord memo filled on demand (no table up
-/// front, no enumeration's census) into its chord cases
-/// ([`LinesCase::memo_fill`]), when it can be counted quickly.
+/// front) into its chord cases ([`LinesCase::memo_fill`]): the classes
+/// inside its boards when they can be counted quickly, else, for an
+/// enumeration's boards, the classes inside its regular hexagon, which holds
+/// them all.
 fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
     let chord = |c: &LinesCase| c.hex.is_some() && c.method() == Method::Chords;
-    if hexsum::table_extent(hex_side, n_boards).is_some()
-        || cases.iter().any(|c| c.group.census.is_some())
-    {
+    if hexsum::table_extent(hex_side, n_boards).is_some() {
         return;
     }
     let mut boards: Vec<[u32; 6]> = Vec::new();
@@ -955,13 +959,16 @@ fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
     if boards.is_empty() {
         return;
     }
-    let Some((_, chords)) = super::memofill::fill_chords(&boards) else {
-        return;
+    let enumerated = cases
+        .iter()
+        .filter_map(|c| c.group.census.map(|e| e.max_side))
+        .max();
+    let chords = match (super::memofill::fill_chords(&boards), enumerated) {
+        (Some((_, chords)), _) => chords,
+        (None, Some(side)) => super::memofill::enumeration_chords(side),
+        (None, None) => return,
     };
-    let kernel = match HexSolver::upfront_bytes(hex_side, n_boards) {
-        0 => crate::cost::Kernel::ChordMemoHashed,
-        _ => crate::cost::Kernel::ChordMemo,
-    };
+    let kernel = super::cases::memo_kernel(hex_side, n_boards);
     for c in cases.iter_mut().filter(|c| chord(c)) {
         c.memo_fill = Some((kernel, chords));
     }
@@ -1059,12 +1066,19 @@ fn census_cases(
     }
     seen.into_iter()
         .map(|(e, boards)| {
+            // The chord cases' own count of the memo when they have one.
+            let shared = cases
+                .iter()
+                .find(|c| c.group.census == Some(e) && c.memo_fill.is_some())
+                .map(Case::shared_work)
+                .unwrap_or_else(|| enumeration_work(e.max_side, hex_side, hex_boards));
             Box::new(CensusCase {
                 e,
                 boards,
                 hex: hex.clone(),
                 hex_side,
                 hex_boards,
+                shared,
             }) as Box<dyn Case>
         })
         .collect()
@@ -1103,6 +1117,8 @@ fn counted_blocks(
         for k in 0..blocks {
             let boards = (s.boards - k * ENUMERATION_BLOCK as u64).min(ENUMERATION_BLOCK as u64);
             let pieces = (boards as f64 * s.mean_pieces).round() as u64;
+            let lookups = (boards as f64 * s.mean_chords).round() as u64;
+            let beyond = boards * super::cases::runs_beyond_declared(s.mean_chords);
             let mut rows = vec![(POSITIONS.name, boards)];
             if pictures {
                 rows.push((CELLS.name, pieces));
@@ -1125,10 +1141,11 @@ fn counted_blocks(
                         hint: "use smaller boards",
                         // As the exact block: nothing when the census has
                         // every value kept, else the chord solver's moves.
-                        work: vec![(Kernel::ChordLookups, pieces * 4)],
+                        work: vec![(Kernel::ChordLookups, lookups)],
                         work_else: Vec::new(),
                         work_needs: BLOCK_WORK_NEEDS,
                         shared_work: shared_work.clone(),
+                        beyond_rows: vec![(POSITIONS.name, beyond)],
                     }));
                 }
             }

@@ -1321,3 +1321,45 @@ fn explained_first_moves_by_chords_equal_components() {
         assert_eq!((g, chords), (h, components), "{}", shape.name());
     }
 }
+
+/// The chord solver's work, by hand: the regular hexagon of side 2 (7
+/// pieces) has 3 lines each way, so keeping its moves looks up 9 chords; its
+/// memo, filled on demand, holds the classes the solver reaches by cutting
+/// chords (counted here by that search, one chord after another); keeping
+/// only the values of a listed board needs nothing beyond the memo.
+#[test]
+fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
+    use crate::cost::Kernel;
+    let plan = |yaml: &str| {
+        let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
+        Lines.plan(&Node::root(&v, "t.yaml")).unwrap()
+    };
+    let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
+    assert_eq!(p.cases[0].work(None), [(Kernel::ChordLookups, 9)]);
+    let memo = super::memofill::reached(&[[2; 6]]).1;
+    assert_eq!(p.cases[0].shared_work(), [(Kernel::ChordMemo, memo)]);
+    let keep = ["periods".to_string()];
+    assert_eq!(p.cases[0].work(Some(&keep)), []);
+    // Every hexagon with sides ≤ 5: the census counts its boards, and the
+    // memo is the regular hexagon's (which holds every one of them).
+    let p = plan("board: {hexagons: {max_side: 5}}\ntake: maximal");
+    let boards = hexagons(1, 5, u64::MAX).len() as u64;
+    let census = p.cases.iter().find(|c| c.key().contains("census")).unwrap();
+    assert_eq!(census.work(None), [(Kernel::ChordCensus, boards)]);
+    let memo = super::memofill::reached(&[[5; 6]]).1;
+    for c in &p.cases {
+        assert_eq!(c.shared_work(), [(Kernel::ChordMemo, memo)], "{}", c.key());
+    }
+    let chords: u64 = hexagons(1, 5, u64::MAX)
+        .iter()
+        .map(|p| u64::from(p.iter().sum::<u32>() - 3))
+        .sum();
+    let lookups: u64 = p
+        .cases
+        .iter()
+        .flat_map(|c| c.work(None))
+        .filter(|(k, _)| *k == Kernel::ChordLookups)
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(lookups, chords);
+}
