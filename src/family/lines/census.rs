@@ -359,10 +359,9 @@ impl Case for CensusCase {
             .get_or_init(|| HexSolver::for_sweep(self.hex_side, self.hex_boards));
         // Blocks of boards counted on every thread, then merged: no count
         // or choice depends on the order (each board's key is its own).
-        let tallies: Vec<Tally> = self
-            .e
-            .boards()
-            .par_chunks(1 << 16)
+        let boards = self.e.boards();
+        let tallies: Vec<Tally> = boards
+            .par_chunks(census_block(boards.len(), rayon::current_num_threads()))
             .map(|block| {
                 if ctx.cancel.load(std::sync::atomic::Ordering::Relaxed) {
                     anyhow::bail!(crate::family::Interrupted);
@@ -393,6 +392,13 @@ impl Case for CensusCase {
             (&CLASS_COUNTS, class_table(&tally)),
         ])
     }
+}
+
+/// Boards a census counts in one block: blocks of up to 2^16 boards, at
+/// least 16 a thread (a small enumeration's memo, filled on demand as its
+/// boards are valued, is then filled on every thread), and at least 1024.
+fn census_block(boards: usize, threads: usize) -> usize {
+    (boards / (16 * threads.max(1))).clamp(1 << 10, 1 << 16)
 }
 
 fn board_text(p: [u32; 6]) -> String {
