@@ -433,7 +433,7 @@ fn killed_sweeps_resume_to_identical_results() {
     // machine's speed (a fixed pseudo-random sequence, so failures
     // reproduce); a run after a kill resumes, so it is shorter.
     let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut kills = 0;
+    let (mut kills, mut mid_sweep) = (0, 0);
     for _ in 0..5 {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -448,12 +448,16 @@ fn killed_sweeps_resume_to_identical_results() {
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap(); // SIGKILL
             kills += 1;
+            let _ = child.wait();
+            // The manifest is written once the sweeps are done: without it,
+            // the kill came while they were solved and written.
+            mid_sweep += usize::from(!out.join("resume").join("manifest.json").exists());
         }
         let _ = child.wait();
     }
     assert!(
-        kills >= 1,
-        "the sweep finished before any kill; make it bigger"
+        kills >= 1 && mid_sweep >= 1,
+        "no kill came while the sweeps ran ({kills} kills); make the sweep bigger"
     );
     let o = nimlab(&["run", spec, "--out", out.to_str().unwrap()], tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));

@@ -76,7 +76,7 @@ fn solve_sweep_yaml(
     keep: Option<&[String]>,
     f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    solve_plan(&plan_yaml(family, yaml, file)?, keep, f)
+    solve_plan(&plan_yaml(family, yaml, file)?, (keep, &|_| true), f)
 }
 
 /// The plan of a sweep given as YAML in memory.
@@ -85,11 +85,14 @@ fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan
     Ok(family.plan(&Node::root(&v, file))?)
 }
 
-/// Solves every case of `plan` (nothing written), keeping `keep`, and hands
-/// each case's tables to `f`.
+/// Which cases of a plan to solve.
+type Wanted<'a> = dyn Fn(&dyn Case) -> bool + 'a;
+
+/// Solves each case of `plan` that `wanted` accepts (nothing written),
+/// keeping `keep`, and hands each case's tables to `f`.
 fn solve_plan(
     plan: &Plan,
-    keep: Option<&[String]>,
+    (keep, wanted): (Option<&[String]>, &Wanted<'_>),
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let cancel = AtomicBool::new(false);
@@ -98,7 +101,7 @@ fn solve_plan(
         cancel: &cancel,
         keep,
     };
-    for case in &plan.cases {
+    for case in plan.cases.iter().filter(|c| wanted(c.as_ref())) {
         let out = case.solve(&ctx)?;
         f(case.as_ref(), out)?;
     }
@@ -178,7 +181,8 @@ pub trait Case: Send + Sync {
     /// Bytes its table of `ds` holds before it is written, with `rows` rows
     /// ([`Case::rows`]), for the expected peak: the declared columns' sizes
     /// ([`Dataset::row_bytes`]) unless the family counts the typed vectors
-    /// its tables are built of. The guard's bound keeps the declared sizes.
+    /// its tables are built of. The guard's bound takes the larger of this
+    /// and the declared sizes, twice (for the Parquet encoder).
     fn table_bytes(&self, ds: &Dataset, rows: u64) -> u64 {
         rows.saturating_mul(ds.row_bytes())
     }
@@ -296,17 +300,21 @@ pub fn probe_planned(
     probe_plan(plan, kernel, keep)
 }
 
-/// Solves `plan`'s cases keeping `keep`; the units of `kernel` they stated.
+/// Solves `plan`'s cases stating work of `kernel`, keeping `keep`; the
+/// units they stated.
 fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::Result<u64> {
-    let mut units = 0u64;
-    solve_plan(plan, keep, |case, out| {
-        std::hint::black_box(out);
-        units += case
-            .work(keep)
-            .iter()
+    let units_of = |case: &dyn Case| -> u64 {
+        let work = case.work(keep);
+        work.iter()
             .filter(|(k, _)| *k == kernel)
             .map(|(_, n)| n)
-            .sum::<u64>();
+            .sum()
+    };
+    // Only the cases doing the kernel's work are solved (their time is its).
+    let mut units = 0u64;
+    solve_plan(plan, (keep, &|c| units_of(c) > 0), |case, out| {
+        std::hint::black_box(out);
+        units += units_of(case);
         Ok(())
     })?;
     Ok(units)

@@ -154,9 +154,10 @@ pub fn memory_figures(
         })
     };
     // A case's kept tables: at most, twice (for the Parquet encoder) the
-    // declared row sizes or what the case counts, the larger; expected, what the case counts its tables at once
-    // (their encoded pages are far smaller than the rows; the encoder's own
-    // buffers are measured by `nimlab calibrate`).
+    // declared row sizes or what the case counts, the larger; expected, what
+    // the case counts its tables at once (their encoded pages are far smaller
+    // than the rows; the encoder's own buffers are measured by `nimlab
+    // calibrate`).
     let table_bytes = |c: &dyn Case, expected: bool| -> u64 {
         c.rows()
             .iter()

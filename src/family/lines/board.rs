@@ -551,31 +551,51 @@ pub fn hexagons(min_side: u32, max_side: u32, max_pieces: u64) -> Vec<[u32; 6]> 
     keys.into_par_iter().map(unpack).collect()
 }
 
-/// The boards of [`hexagons`] whose first side is `p0`, unsorted.
+/// The boards of [`hexagons`] whose first side is `p0`, unsorted. With a
+/// bound on the pieces, only the side tuples that can hold: every side of a
+/// class's smallest tuple is at least `p0`, and a hexagon whose sides are
+/// all at least `p0` holds the regular one of side `p0`; its `p1 + p2 − 1`
+/// lines across hold a piece each; and for given `p0, p1, p2` its pieces
+/// grow then fall with `p3` (a concave quadratic), so the `p3` that hold are
+/// the two ends of their range.
 fn hexagons_from(p0: u32, min_side: u32, max_side: u32, max_pieces: u64) -> Vec<[u32; 6]> {
     let mut out = Vec::new();
     let l = max_side;
+    if hexagon_pieces([p0; 6]) > max_pieces {
+        return out;
+    }
     // A class's smallest tuple starts with its smallest side: every side is
     // at least p0 (the test below then keeps exactly the canonical tuples).
     let lo = p0.max(min_side);
     for p1 in lo..=l {
         for p2 in lo..=l {
+            if u64::from(p1 + p2 - 1) > max_pieces {
+                break;
+            }
             // p4 = p0 + p1 - p3 and p5 = p1 + p2 - p4 = p2 - p0 + p3 must
             // lie in lo..=l: only the p3 for which both do.
             let (lo, hi, a, b) = (lo as i64, l as i64, p0 as i64, p2 as i64);
             let p3_lo = lo.max(a + p1 as i64 - hi).max(lo + a - b);
             let p3_hi = hi.min(a + p1 as i64 - lo).min(hi + a - b);
-            for p3 in p3_lo..=p3_hi {
+            let sides = |p3: i64| {
                 let p4 = a + p1 as i64 - p3;
                 let p5 = (p1 + p2) as i64 - p4;
-                let p = [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32];
-                if canonical_sides(p) != p {
-                    continue;
+                [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32]
+            };
+            let holds = |p3: i64| max_pieces == u64::MAX || hexagon_pieces(sides(p3)) <= max_pieces;
+            let mut first = p3_lo;
+            while first <= p3_hi && holds(first) {
+                first += 1;
+            }
+            let mut last = p3_hi;
+            while last >= first && holds(last) {
+                last -= 1;
+            }
+            for p3 in (p3_lo..first).chain(last + 1..=p3_hi) {
+                let p = sides(p3);
+                if canonical_sides(p) == p {
+                    out.push(p);
                 }
-                if max_pieces < u64::MAX && hexagon_pieces(p) > max_pieces {
-                    continue;
-                }
-                out.push(p);
             }
         }
     }

@@ -119,32 +119,85 @@ pub fn fill_chords(boards: &[[u32; 6]]) -> Option<(u64, u64)> {
 /// fits inside the regular hexagon of side `max_side` as it lies, and so do
 /// its images (the regular hexagon has all 12 symmetries), so the memo fills
 /// the classes of hexagons inside that one. Counted by Burnside's lemma
-/// rather than by class: each shape as it lies, its chords times the
-/// symmetries that fix it, over 12 (what [`fill_chords`] counts, without
-/// its set of classes, which would take seconds here).
+/// rather than by class (what [`fill_chords`] counts, without its set of
+/// classes): each shape as it lies, its chords times the symmetries that
+/// fix it, over 12; up to [`COUNTED_SIDE`], beyond which it is scaled from
+/// there as the fifth power of the side.
 pub fn enumeration_chords(max_side: u32) -> u64 {
-    let h = Hx::from_sides([max_side.max(1); 6]);
-    let fixing = |s: Hx| {
+    let side = max_side.max(1);
+    if side <= COUNTED_SIDE {
+        return burnside_chords(side);
+    }
+    let scale = (f64::from(side) / f64::from(COUNTED_SIDE)).powi(5);
+    (burnside_chords(COUNTED_SIDE) as f64 * scale) as u64
+}
+
+/// Sides up to which [`enumeration_chords`] counts (`(2·side)³` steps:
+/// about 0.3 s at 128; a chord table holds enumerations up to about 150).
+const COUNTED_SIDE: u32 = 128;
+
+/// The classes' chords inside the regular hexagon of side `side`, by
+/// Burnside's lemma: every shape once, and again for each other symmetry
+/// fixing it. A shape `(r, q, a, b)` has sides `(q − a + 1, r − b + 1,
+/// b + 1, q − b + 1, r − a + 1, a + 1)`: the reflection swapping its first
+/// and fifth sides fixes it exactly when `q = r` (counted in closed form
+/// with the shapes), and every other symmetry only when `a = b`,
+/// `a + b = r` or `a + b = q`: only those shapes are looked at one by one.
+fn burnside_chords(side: u32) -> u64 {
+    let h = Hx::from_sides([side; 6]);
+    let others = |s: Hx| {
         let p = s.sides();
-        super::board::side_images(p)
+        let fixing = super::board::side_images(p)
             .iter()
             .filter(|&&x| x == p)
-            .count() as u64
+            .count();
+        fixing as u64 - 1 - u64::from(s.q == s.r)
     };
     let mut total = 0u64;
     for r in 0..=h.r {
         for q in 0..=h.q {
             let m = r.min(q);
             for a in 0..=m {
-                total += (0..=m)
+                total += fitting_chords(h, (r, q, a)) * (1 + u64::from(q == r));
+                let mut bs = [Some(a), r.checked_sub(a), q.checked_sub(a)];
+                bs.sort_unstable();
+                total += dedup_sorted(&bs)
+                    .filter(|&b| b <= m)
                     .map(|b| Hx { r, q, a, b })
                     .filter(|&s| fits(s, h))
-                    .map(|s| chords(s) * fixing(s))
+                    .map(|s| chords(s) * others(s))
                     .sum::<u64>();
             }
         }
     }
     total / 12
+}
+
+/// The distinct values of a sorted list of options.
+fn dedup_sorted(xs: &[Option<u32>; 3]) -> impl Iterator<Item = u32> + '_ {
+    xs.iter()
+        .enumerate()
+        .filter(|&(i, x)| x.is_some() && (i == 0 || xs[i - 1] != *x))
+        .filter_map(|(_, x)| *x)
+}
+
+/// The chords of the shapes `(r, q, a, b)` that fit inside `h`, over `b`:
+/// the `b` that fit are an interval up to `min(r, q)` ([`fits`]: its upper
+/// bound on the offset grows with `b`), and a shape's chords fall by one as
+/// `b` grows, so the sum is in closed form.
+fn fitting_chords(h: Hx, (r, q, a): (u32, u32, u32)) -> u64 {
+    let [hr, hq, ha, hb] = [h.r, h.q, h.a, h.b].map(i64::from);
+    let [r, q, a] = [r, q, a].map(i64::from);
+    let (m, most) = (r.min(q), hr - r + hq - q);
+    let lo = (ha - a).max(0);
+    // lo ≤ (hr + hq − hb) − (r + q − b)
+    let b0 = (lo - (hr + hq - hb - r - q)).max(0);
+    if lo > most || b0 > m {
+        return 0;
+    }
+    let n = m - b0 + 1;
+    let top = 2 * r + 2 * q - a + 3;
+    (n * top - (b0 + m) * n / 2) as u64
 }
 
 /// `nimlab calibrate`'s probe of the memo filled on demand: regular hexagons
@@ -235,6 +288,53 @@ mod tests {
         for n in 1..=12u32 {
             let exact = fill_chords(&[[n; 6]]).unwrap().1;
             assert_eq!(enumeration_chords(n), exact, "sides ≤ {n}");
+        }
+    }
+
+    /// The shapes' chords in closed form are every fitting shape's chords,
+    /// summed one by one; so is Burnside's count.
+    #[test]
+    fn the_shapes_chords_in_closed_form_are_their_sum() {
+        for n in [1u32, 2, 3, 5, 8, 13] {
+            let h = Hx::from_sides([n; 6]);
+            for r in 0..=h.r {
+                for q in 0..=h.q {
+                    let m = r.min(q);
+                    for a in 0..=m {
+                        let mut each = 0;
+                        for b in 0..=m {
+                            let s = Hx { r, q, a, b };
+                            if fits(s, h) {
+                                each += chords(s);
+                            }
+                        }
+                        assert_eq!(fitting_chords(h, (r, q, a)), each, "{n}: {r} {q} {a}");
+                    }
+                }
+            }
+        }
+        // Burnside's count looking at every shape, against the one looking
+        // only at the shapes a symmetry can fix.
+        for n in [13u32, 20, 31] {
+            let h = Hx::from_sides([n; 6]);
+            let mut all = 0u64;
+            for r in 0..=h.r {
+                for q in 0..=h.q {
+                    let m = r.min(q);
+                    for a in 0..=m {
+                        for b in 0..=m {
+                            let s = Hx { r, q, a, b };
+                            if fits(s, h) {
+                                let p = s.sides();
+                                let images = super::super::board::side_images(p);
+                                let fixing = images.iter().filter(|&&x| x == p).count();
+                                all += chords(s) * fixing as u64;
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(enumeration_chords(n), all / 12, "side {n}");
         }
     }
 

@@ -867,12 +867,6 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
         count_memo_fill(&mut cases, hex_side, n_boards);
     }
     let combos = (p.takes.len() * p.plays.len()) as u64;
-    let censuses = census_cases(&cases, &counted, combos, &hex, hex_side, n_boards);
-    let has_census = !censuses.is_empty();
-    let mut boxed: Vec<Box<dyn Case>> = cases
-        .into_iter()
-        .map(|c| Box::new(c) as Box<dyn Case>)
-        .collect();
     // (Only with counted enumerations: a thin table's sweep has lines too
     // long for the square table's size to be worth computing.)
     let (chords, shared_work) = match counted.is_empty() {
@@ -886,6 +880,13 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
             ),
         ),
     };
+    let solver = (&hex, hex_side, n_boards);
+    let censuses = census_cases(&cases, &counted, combos, solver, &shared_work);
+    let has_census = !censuses.is_empty();
+    let mut boxed: Vec<Box<dyn Case>> = cases
+        .into_iter()
+        .map(|c| Box::new(c) as Box<dyn Case>)
+        .collect();
     for (e, sides) in &counted {
         boxed.extend(counted_blocks(
             e,
@@ -943,10 +944,10 @@ fn board_cases(
 }
 
 /// Counts the work of the sweep's chord memo filled on demand (no table up
-/// front) into its chord cases ([`LinesCase::memo_fill`]): the classes
-/// inside its boards when they can be counted quickly, else, for an
-/// enumeration's boards, the classes inside its regular hexagon, which holds
-/// them all.
+/// front) into its chord cases ([`LinesCase::memo_fill`]): when every chord
+/// board comes from enumerations without a bound on the pieces, the classes
+/// inside their largest regular hexagon, which holds them all; else the
+/// classes inside its boards, when they can be counted quickly.
 fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
     let chord = |c: &LinesCase| c.hex.is_some() && c.method() == Method::Chords;
     if hexsum::table_extent(hex_side, n_boards).is_some() {
@@ -959,14 +960,20 @@ fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
     if boards.is_empty() {
         return;
     }
-    let enumerated = cases
+    // `None` when a chord board is listed or its enumeration bounds the
+    // pieces (the regular hexagon is then not a board).
+    let enumerated: Option<Vec<Enumeration>> = cases
         .iter()
-        .filter_map(|c| c.group.census.map(|e| e.max_side))
-        .max();
-    let chords = match (super::memofill::fill_chords(&boards), enumerated) {
-        (Some((_, chords)), _) => chords,
-        (None, Some(side)) => super::memofill::enumeration_chords(side),
-        (None, None) => return,
+        .filter(|c| chord(c))
+        .map(|c| c.group.census.filter(|e| e.max_pieces == u64::MAX))
+        .collect();
+    let regular = enumerated.and_then(|es| es.iter().map(|e| e.max_side).max());
+    let chords = match regular {
+        Some(side) => super::memofill::enumeration_chords(side),
+        None => match super::memofill::fill_chords(&boards) {
+            Some((_, chords)) => chords,
+            None => return,
+        },
     };
     let kernel = super::cases::memo_kernel(hex_side, n_boards);
     for c in cases.iter_mut().filter(|c| chord(c)) {
@@ -1048,9 +1055,8 @@ fn census_cases(
     cases: &[LinesCase],
     counted: &[(Enumeration, Vec<SideCount>)],
     combos: u64,
-    hex: &Arc<OnceLock<HexSolver>>,
-    hex_side: u32,
-    hex_boards: usize,
+    (hex, hex_side, hex_boards): (&Arc<OnceLock<HexSolver>>, u32, usize),
+    counted_work: &Work,
 ) -> Vec<Box<dyn Case>> {
     let mut seen: Vec<(Enumeration, usize)> = Vec::new();
     for c in cases.iter().filter(|c| c.census_by_enumeration()) {
@@ -1066,12 +1072,15 @@ fn census_cases(
     }
     seen.into_iter()
         .map(|(e, boards)| {
-            // The chord cases' own count of the memo when they have one.
-            let shared = cases
+            // The chord cases' shared work (their memo as counted, or the
+            // table), or the counted enumerations'.
+            let listed = cases
                 .iter()
-                .find(|c| c.group.census == Some(e) && c.memo_fill.is_some())
-                .map(Case::shared_work)
-                .unwrap_or_else(|| enumeration_work(e.max_side, hex_side, hex_boards));
+                .find(|c| c.group.census == Some(e) && c.census_by_enumeration());
+            let shared = match listed {
+                Some(c) => c.shared_work(),
+                None => counted_work.clone(),
+            };
             Box::new(CensusCase {
                 e,
                 boards,

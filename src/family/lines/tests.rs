@@ -820,6 +820,26 @@ fn every_hexagon_once_per_symmetry_class() {
     assert!(hexagons(1, 5, 19).contains(&[3; 6]));
 }
 
+/// With a bound on the pieces the listing skips the side tuples that cannot
+/// hold (`hexagons_from`): it lists exactly the classes with sides in the
+/// range and at most that many pieces, counted here cell by cell from every
+/// class with sides in the range, for small and large bounds and a smallest
+/// side above 1.
+#[test]
+fn a_piece_bound_lists_exactly_the_classes_within_it() {
+    for (lo, hi) in [(1, 9), (2, 11)] {
+        let all = hexagons(lo, hi, u64::MAX);
+        for k in [1, 7, 19, 40, 75, 150, 400] {
+            let want: Vec<[u32; 6]> = all
+                .iter()
+                .copied()
+                .filter(|&p| Hex::from_sides(p).count() <= k)
+                .collect();
+            assert_eq!(hexagons(lo, hi, k), want, "sides {lo}..{hi}, ≤ {k} pieces");
+        }
+    }
+}
+
 /// The closed form of a hexagon's pieces equals its count row by row, for
 /// every closing side tuple with sides ≤ 9 (each image of each class), and
 /// the list is in the order of (largest side, pieces, sides).
@@ -1362,4 +1382,12 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
         .map(|(_, n)| n)
         .sum();
     assert_eq!(lookups, chords);
+    // With a bound on the pieces, the memo is its boards' (the regular
+    // hexagon of side 5, 61 pieces, is not one of them).
+    let p = plan("board: {hexagons: {max_side: 5, max_pieces: 12}}\ntake: maximal");
+    let memo = super::memofill::reached(&hexagons(1, 5, 12)).1;
+    assert!(memo < super::memofill::reached(&[[5; 6]]).1);
+    for c in &p.cases {
+        assert_eq!(c.shared_work(), [(Kernel::ChordMemo, memo)], "{}", c.key());
+    }
 }
