@@ -445,15 +445,17 @@ fn killed_sweeps_resume_to_identical_results() {
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(ms));
-        if child.try_wait().unwrap().is_none() {
+        let killed = child.try_wait().unwrap().is_none();
+        if killed {
             child.kill().unwrap(); // SIGKILL
+        }
+        let _ = child.wait();
+        if killed {
             kills += 1;
-            let _ = child.wait();
             // The manifest is written once the sweeps are done: without it,
             // the kill came while they were solved and written.
             mid_sweep += usize::from(!out.join("resume").join("manifest.json").exists());
         }
-        let _ = child.wait();
     }
     assert!(
         kills >= 1 && mid_sweep >= 1,

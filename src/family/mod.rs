@@ -76,7 +76,8 @@ fn solve_sweep_yaml(
     keep: Option<&[String]>,
     f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    solve_plan(&plan_yaml(family, yaml, file)?, (keep, &|_| true), f)
+    let plan = plan_yaml(family, yaml, file)?;
+    solve_cases(plan.cases.iter().map(|c| c.as_ref()), keep, f)
 }
 
 /// The plan of a sweep given as YAML in memory.
@@ -85,14 +86,11 @@ fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan
     Ok(family.plan(&Node::root(&v, file))?)
 }
 
-/// Which cases of a plan to solve.
-type Wanted<'a> = dyn Fn(&dyn Case) -> bool + 'a;
-
-/// Solves each case of `plan` that `wanted` accepts (nothing written),
-/// keeping `keep`, and hands each case's tables to `f`.
-fn solve_plan(
-    plan: &Plan,
-    (keep, wanted): (Option<&[String]>, &Wanted<'_>),
+/// Solves each of `cases` (nothing written), keeping `keep`, and hands each
+/// case's tables to `f`.
+fn solve_cases<'a>(
+    cases: impl Iterator<Item = &'a dyn Case>,
+    keep: Option<&[String]>,
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let cancel = AtomicBool::new(false);
@@ -101,9 +99,9 @@ fn solve_plan(
         cancel: &cancel,
         keep,
     };
-    for case in plan.cases.iter().filter(|c| wanted(c.as_ref())) {
+    for case in cases {
         let out = case.solve(&ctx)?;
-        f(case.as_ref(), out)?;
+        f(case, out)?;
     }
     Ok(())
 }
@@ -303,18 +301,23 @@ pub fn probe_planned(
 /// Solves `plan`'s cases stating work of `kernel`, keeping `keep`; the
 /// units they stated.
 fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::Result<u64> {
-    let units_of = |case: &dyn Case| -> u64 {
-        let work = case.work(keep);
-        work.iter()
-            .filter(|(k, _)| *k == kernel)
-            .map(|(_, n)| n)
-            .sum()
-    };
     // Only the cases doing the kernel's work are solved (their time is its).
     let mut units = 0u64;
-    solve_plan(plan, (keep, &|c| units_of(c) > 0), |case, out| {
+    let mut doing = Vec::new();
+    for case in &plan.cases {
+        let work = case.work(keep);
+        let n: u64 = work
+            .iter()
+            .filter(|(k, _)| *k == kernel)
+            .map(|(_, n)| n)
+            .sum();
+        if n > 0 {
+            units += n;
+            doing.push(case.as_ref());
+        }
+    }
+    solve_cases(doing.into_iter(), keep, |_, out| {
         std::hint::black_box(out);
-        units += units_of(case);
         Ok(())
     })?;
     Ok(units)

@@ -582,14 +582,18 @@ fn hexagons_from(p0: u32, min_side: u32, max_side: u32, max_pieces: u64) -> Vec<
                 let p5 = (p1 + p2) as i64 - p4;
                 [p0, p1, p2, p3 as u32, p4 as u32, p5 as u32]
             };
-            let holds = |p3: i64| max_pieces == u64::MAX || hexagon_pieces(sides(p3)) <= max_pieces;
-            let mut first = p3_lo;
-            while first <= p3_hi && holds(first) {
-                first += 1;
-            }
-            let mut last = p3_hi;
-            while last >= first && holds(last) {
-                last -= 1;
+            // The p3 that hold: p3_lo..first and last + 1..=p3_hi.
+            let (mut first, mut last) = (p3_hi + 1, p3_hi);
+            if max_pieces < u64::MAX {
+                let holds = |p3: i64| hexagon_pieces(sides(p3)) <= max_pieces;
+                first = p3_lo;
+                while first <= p3_hi && holds(first) {
+                    first += 1;
+                }
+                last = p3_hi;
+                while last >= first && holds(last) {
+                    last -= 1;
+                }
             }
             for p3 in (p3_lo..first).chain(last + 1..=p3_hi) {
                 let p = sides(p3);

@@ -233,7 +233,7 @@ impl Case for LinesCase {
         }
         let beyond: u64 = self
             .board_chords()
-            .map(|c| runs_beyond_declared(c as f64))
+            .map(|c| row_bytes_beyond_declared(c as f64))
             .sum();
         declared.saturating_add(beyond)
     }
@@ -437,7 +437,7 @@ pub(crate) fn table_work(hex_side: u32, boards: usize) -> crate::cost::Work {
 /// from ([`SOLVED_BYTES`], and [`WIN_BYTES`] a winning run). An eighth of a
 /// board's chords are expected to win (measured: 12–15 % of the chords of
 /// every hexagon with sides up to 16, 24, 32, 48 and 64).
-pub(crate) fn runs_beyond_declared(chords: f64) -> u64 {
+pub(crate) fn row_bytes_beyond_declared(chords: f64) -> u64 {
     let wins = chords / 8.0;
     ((wins - 4.0).max(0.0) * 32.0 + SOLVED_BYTES + wins * WIN_BYTES) as u64
 }

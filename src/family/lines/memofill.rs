@@ -169,11 +169,12 @@ fn burnside_chords(side: u32) -> u64 {
             let m = r.min(q);
             for a in 0..=m {
                 total += fitting_chords(h, (r, q, a)) * (1 + u64::from(q == r));
-                let mut bs = [Some(a), r.checked_sub(a), q.checked_sub(a)];
+                // b = a, r − a, q − a (wrapping below 0 to beyond m), once each.
+                let mut bs = [a, r.wrapping_sub(a), q.wrapping_sub(a)];
                 bs.sort_unstable();
-                total += dedup_sorted(&bs)
-                    .filter(|&b| b <= m)
-                    .map(|b| Hx { r, q, a, b })
+                total += (0..3)
+                    .filter(|&i| bs[i] <= m && (i == 0 || bs[i] != bs[i - 1]))
+                    .map(|i| Hx { r, q, a, b: bs[i] })
                     .filter(|&s| fits(s, h))
                     .map(|s| chords(s) * others(s))
                     .sum::<u64>();
@@ -181,14 +182,6 @@ fn burnside_chords(side: u32) -> u64 {
         }
     }
     total / 12
-}
-
-/// The distinct values of a sorted list of options.
-fn dedup_sorted(xs: &[Option<u32>; 3]) -> impl Iterator<Item = u32> + '_ {
-    xs.iter()
-        .enumerate()
-        .filter(|&(i, x)| x.is_some() && (i == 0 || xs[i - 1] != *x))
-        .filter_map(|(_, x)| *x)
 }
 
 /// The chords of the shapes `(r, q, a, b)` that fit inside `h`, over `b`:

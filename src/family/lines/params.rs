@@ -1127,7 +1127,7 @@ fn counted_blocks(
             let boards = (s.boards - k * ENUMERATION_BLOCK as u64).min(ENUMERATION_BLOCK as u64);
             let pieces = (boards as f64 * s.mean_pieces).round() as u64;
             let lookups = (boards as f64 * s.mean_chords).round() as u64;
-            let beyond = boards * super::cases::runs_beyond_declared(s.mean_chords);
+            let beyond = boards * super::cases::row_bytes_beyond_declared(s.mean_chords);
             let mut rows = vec![(POSITIONS.name, boards)];
             if pictures {
                 rows.push((CELLS.name, pieces));
