@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Out-of-core against in-memory on one board (default: the 8-row triangle,
-# runs ≤ 3, misère): `nimlab board solve --in-memory` (the whole 2^n-bit
-# table) and `nimlab board solve --memory BUDGET --dir DIR` (slice files), run
+# runs ≤ 3, misère): `nimlab board lines solve --in-memory` (the whole 2^n-bit
+# table) and `nimlab board lines solve --memory BUDGET --dir DIR` (slice files), run
 # back to back ROUNDS times, alternating, each under /usr/bin/time -v; prints
 # every wall time, peak memory and the sliced run's I/O, then the medians and
 # their ratio, and checks that the two answers are identical (cmp).
 #
-#   scripts/bench-board8.sh [ROWS] [BUDGET] [ROUNDS] [DIR] [-- extra board solve options]
+#   scripts/bench-board8.sh [ROWS] [BUDGET] [ROUNDS] [DIR] [-- extra board lines solve options]
 #   defaults: 8 2GiB 3 ./target/bench-board   (needs ~9 GiB free memory for 8 rows,
 #   ~3 GiB of disk for the slices with symmetry, 8 GiB with --symmetry off)
 set -euo pipefail
@@ -29,9 +29,9 @@ run() { # label outfile cmd...
 }
 mem=() oc=()
 for ((i = 1; i <= rounds; i++)); do
-    mem+=("$(run "in-memory   #$i" "$dir.mem.txt" "$bin" board solve --in-memory "${board[@]}")")
+    mem+=("$(run "in-memory   #$i" "$dir.mem.txt" "$bin" board lines solve --in-memory "${board[@]}")")
     rm -rf "$dir"
-    oc+=("$(run "out-of-core #$i" "$dir.oc.txt" "$bin" board solve "${board[@]}" --memory "$budget" --dir "$dir" "${extra[@]}")")
+    oc+=("$(run "out-of-core #$i" "$dir.oc.txt" "$bin" board lines solve "${board[@]}" --memory "$budget" --dir "$dir" "${extra[@]}")")
     cmp -s "$dir.mem.txt" "$dir.oc.txt" || { echo "FAIL: the answers differ" >&2; exit 1; }
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }

@@ -153,12 +153,21 @@ pub enum Command {
         #[arg(long)]
         rebuild: bool,
     },
-    /// One `lines` board's exhaustive analysis cut into slices: out of core on
-    /// one machine, or one Slurm job array per wave (plan, solve, slice, finish, status).
+    /// One big position's exhaustive analysis cut into slices, by a family that
+    /// offers it (`nimlab families`): out of core on one machine, or one Slurm job
+    /// array per wave.
+    ///
+    /// `nimlab board FAMILY ACTION [OPTIONS] [POSITION]`, ACTION one of plan, solve,
+    /// slice, finish, status (`nimlab board FAMILY help` lists them, `nimlab board
+    /// FAMILY ACTION --help` an action's options);
+    /// POSITION is the family's own parameters, as for `nimlab solve`, e.g.
+    /// `nimlab board lines solve --triangle 8 --take max:3 --play misere --in-memory`.
     Board {
-        /// What to do.
-        #[command(subcommand)]
-        action: Box<board::BoardAction>,
+        /// Family name.
+        family: String,
+        /// The action, its options and the position's parameters.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Re-render tables and figures from stored results, without solving.
     Render {

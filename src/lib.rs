@@ -103,7 +103,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             claims_doc,
             mutate,
         } => cmd::check::check(&specs, &out, claims_doc.as_deref(), mutate),
-        Command::Board { action } => cmd::board::board(*action),
+        Command::Board { family, args } => cmd::board::board(&family, &args),
         Command::Merge { specs, from, out } => cmd::merge::merge(&specs, &from, &out),
         Command::Report {
             specs,

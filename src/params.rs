@@ -453,6 +453,47 @@ pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError>
     Ok(Value::Object(map))
 }
 
+/// Splits a command line into the arguments `args` declares (each with its
+/// value word, as [`cli_to_map`] reads them) and the others, in order: a
+/// command whose own options stand among a family's parameters (`nimlab
+/// board lines solve --triangle 8 --dir D`) gives the first part to the
+/// family's parsers and the rest to its own.
+pub fn split_cli(given: &[String], args: &[CliArg]) -> (Vec<String>, Vec<String>) {
+    let (mut ours, mut rest) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < given.len() {
+        let a = &given[i];
+        let named = a.strip_prefix("--").map(|k| (k, true)).or_else(|| {
+            a.split_once('=')
+                .filter(|(k, _)| !k.starts_with('-'))
+                .map(|(k, _)| (k, false))
+        });
+        let arg = named.and_then(|(k, dashes)| {
+            let (key, inline) = match k.split_once('=') {
+                Some((key, _)) => (key, true),
+                None => (k, !dashes),
+            };
+            let key = key.replace('-', "_");
+            args.iter().find(|x| x.name == key).map(|x| (x, inline))
+        });
+        let Some((arg, inline)) = arg else {
+            rest.push(a.clone());
+            i += 1;
+            continue;
+        };
+        ours.push(a.clone());
+        let next = given.get(i + 1).filter(|v| !v.starts_with("--"));
+        if let (false, Some(v)) = (inline, next)
+            && (arg.form != CliForm::Switch || !v.contains('='))
+        {
+            ours.push(v.clone());
+            i += 1;
+        }
+        i += 1;
+    }
+    (ours, rest)
+}
+
 /// One argument's value from its text (None: the argument stood alone).
 fn cli_value(key: &str, form: CliForm, text: Option<&str>) -> Result<Value, SpecError> {
     let Some(text) = text else {

@@ -66,11 +66,11 @@ fn check_against_in_memory(board: &[&str], cut: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("b");
     let d = d.to_str().unwrap();
-    let mut sliced = vec!["board", "solve", "--dir", d];
+    let mut sliced = vec!["board", "lines", "solve", "--dir", d];
     sliced.extend(board);
     sliced.extend(cut);
     let got = ok(&sliced);
-    let mut whole = vec!["board", "solve", "--in-memory"];
+    let mut whole = vec!["board", "lines", "solve", "--in-memory"];
     whole.extend(board);
     let want = ok(&whole);
     assert_eq!(got, want, "{board:?} {cut:?}");
@@ -181,6 +181,7 @@ fn board_counts_of_t5_by_hand() {
         let d = dir.path().join(play);
         let v = json(&ok(&[
             "board",
+            "lines",
             "solve",
             "--triangle",
             "5",
@@ -215,6 +216,7 @@ fn board_accepts_misere_with_its_accent_as_the_family_does() {
         let d = dir.path().join(play);
         let v = json(&ok(&[
             "board",
+            "lines",
             "solve",
             "--triangle",
             "4",
@@ -237,6 +239,7 @@ fn board_accepts_misere_with_its_accent_as_the_family_does() {
     assert_eq!(answers[0], answers[1]);
     let v = json(&ok(&[
         "board",
+        "lines",
         "solve",
         "--in-memory",
         "--triangle",
@@ -252,7 +255,7 @@ fn board_accepts_misere_with_its_accent_as_the_family_does() {
 
 /// `status --waves`: (wave, stored, complete).
 fn waves(d: &str) -> Vec<(usize, usize, usize)> {
-    ok(&["board", "status", "--dir", d, "--waves"])
+    ok(&["board", "lines", "status", "--dir", d, "--waves"])
         .lines()
         .map(|l| {
             let v: Vec<usize> = l.split(' ').map(|x| x.parse().unwrap()).collect();
@@ -267,7 +270,7 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
     let d = dir.path().join("t6");
     let d = d.to_str().unwrap();
     let board = ["--triangle", "6", "--take", "max:3", "--play", "misere"];
-    let mut plan = vec!["board", "plan", "--dir", d, "--slice-pieces", "4"];
+    let mut plan = vec!["board", "lines", "plan", "--dir", d, "--slice-pieces", "4"];
     plan.extend(board);
     let out = ok(&plan);
     assert!(out.contains("slice pieces: t = 4"), "{out}");
@@ -277,7 +280,9 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
     assert_eq!(w.len(), 5, "waves 0..=4: {w:?}");
     assert!(w.iter().all(|&(_, stored, done)| stored > 0 && done == 0));
     // A wave before its sources is refused, naming the missing wave.
-    let err = fails(&["board", "slice", "--dir", d, "--wave", "1", "--task", "0"]);
+    let err = fails(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "1", "--task", "0",
+    ]);
     assert!(
         err.contains("not complete") && err.contains("wave 0"),
         "{err}"
@@ -288,30 +293,33 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
         for task in 0..stored.div_ceil(2) {
             let task = task.to_string();
             ok(&[
-                "board", "slice", "--dir", d, "--wave", &k, "--task", &task, "--group", "2",
+                "board", "lines", "slice", "--dir", d, "--wave", &k, "--task", &task, "--group",
+                "2",
             ]);
         }
     }
     assert!(waves(d).iter().all(|&(_, stored, done)| done == stored));
     // A requeued task finds its slice complete.
-    let o = nimlab(&["board", "slice", "--dir", d, "--wave", "2", "--task", "0"]);
+    let o = nimlab(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "2", "--task", "0",
+    ]);
     assert!(o.status.success());
     assert!(
         text(&o.stderr).contains("complete already"),
         "{}",
         text(&o.stderr)
     );
-    let err = fails(&["board", "slice", "--dir", d, "--wave", "9"]);
+    let err = fails(&["board", "lines", "slice", "--dir", d, "--wave", "9"]);
     assert!(err.contains("waves 0..=4"), "{err}");
-    let got = ok(&["board", "finish", "--dir", d]);
-    let mut whole = vec!["board", "solve", "--in-memory"];
+    let got = ok(&["board", "lines", "finish", "--dir", d]);
+    let mut whole = vec!["board", "lines", "solve", "--in-memory"];
     whole.extend(board);
     assert_eq!(got, ok(&whole));
     assert_eq!(
         std::fs::read_to_string(Path::new(d).join("result.txt")).unwrap(),
         got
     );
-    let status = ok(&["board", "status", "--dir", d]);
+    let status = ok(&["board", "lines", "status", "--dir", d]);
     assert!(status.contains("result in result.txt"), "{status}");
 
     // result.json and the Parquet datasets hold the same answer.
@@ -357,7 +365,7 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
         );
     }
     // Finishing again rewrites the same files.
-    assert_eq!(ok(&["board", "finish", "--dir", d]), got);
+    assert_eq!(ok(&["board", "lines", "finish", "--dir", d]), got);
     assert_eq!(sweep.parts("counts").len(), 1);
 }
 
@@ -367,7 +375,7 @@ fn board_refuses_bad_arguments_naming_them() {
     let d = dir.path().join("d");
     let d = d.to_str().unwrap();
     let solve = |extra: &[&str]| {
-        let mut a = vec!["board", "solve", "--in-memory"];
+        let mut a = vec!["board", "lines", "solve", "--in-memory"];
         a.extend(extra);
         fails(&a)
     };
@@ -378,9 +386,12 @@ fn board_refuses_bad_arguments_naming_them() {
     let err = solve(&["--hexagon", "1,2,3,4,5,6"]);
     assert!(err.contains("do not close"), "{err}");
     let err = solve(&["--hexagon", "1,2,3"]);
-    assert!(err.contains("--hexagon needs 6"), "{err}");
+    assert!(
+        err.contains("--hexagon") && err.contains("6 values"),
+        "{err}"
+    );
     let err = solve(&["--triangle", "5", "--trapezoid", "2,3"]);
-    assert!(err.contains("one board only"), "{err}");
+    assert!(err.contains("exactly one shape"), "{err}");
     let err = solve(&["--take", "any"]);
     assert!(err.contains("give a board"), "{err}");
     let err = solve(&["--mask", "OXO"]);
@@ -397,6 +408,7 @@ fn board_refuses_bad_arguments_naming_them() {
     );
     let err = fails(&[
         "board",
+        "lines",
         "plan",
         "--triangle",
         "5",
@@ -411,6 +423,7 @@ fn board_refuses_bad_arguments_naming_them() {
     );
     let err = fails(&[
         "board",
+        "lines",
         "solve",
         "--triangle",
         "5",
@@ -422,11 +435,12 @@ fn board_refuses_bad_arguments_naming_them() {
         err.contains("--in-memory") && err.contains("--dir"),
         "{err}"
     );
-    let err = fails(&["board", "status", "--dir", d]);
+    let err = fails(&["board", "lines", "status", "--dir", d]);
     assert!(err.contains("plan.json"), "{err}");
     // A plan directory belongs to one board and rule.
     ok(&[
         "board",
+        "lines",
         "plan",
         "--triangle",
         "5",
@@ -439,6 +453,7 @@ fn board_refuses_bad_arguments_naming_them() {
     ]);
     let err = fails(&[
         "board",
+        "lines",
         "solve",
         "--triangle",
         "5",
@@ -453,6 +468,7 @@ fn board_refuses_bad_arguments_naming_them() {
     );
     let err = fails(&[
         "board",
+        "lines",
         "solve",
         "--triangle",
         "5",
@@ -464,10 +480,62 @@ fn board_refuses_bad_arguments_naming_them() {
         d,
     ]);
     assert!(err.contains("--slice-pieces 3"), "{err}");
-    let err = fails(&["board", "finish", "--dir", d]);
+    let err = fails(&["board", "lines", "finish", "--dir", d]);
     assert!(err.contains("not complete"), "{err}");
-    let err = fails(&["board", "slice", "--dir", d, "--wave", "0", "--group", "0"]);
+    let err = fails(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "0", "--group", "0",
+    ]);
     assert!(err.contains("--group"), "{err}");
-    let err = fails(&["board", "slice", "--dir", d, "--wave", "0", "--task", "5"]);
+    let err = fails(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "0", "--task", "5",
+    ]);
     assert!(err.contains("--task 5"), "{err}");
+}
+
+/// `nimlab board FAMILY`: the family is named, and only one offering
+/// out-of-core solving is taken; the actions reading plan.json take no
+/// position.
+#[test]
+fn board_names_its_family() {
+    let err = fails(&["board", "octal", "solve", "--in-memory", "--code", "0.77"]);
+    assert!(
+        err.contains("`octal` offers no out-of-core") && err.contains("lines"),
+        "{err}"
+    );
+    let err = fails(&["board", "hexagons", "status", "--dir", "x"]);
+    assert!(err.contains("unknown family \"hexagons\""), "{err}");
+    let err = fails(&[
+        "board",
+        "lines",
+        "slice",
+        "--dir",
+        "x",
+        "--wave",
+        "1",
+        "--triangle",
+        "5",
+    ]);
+    assert!(err.contains("leave out --triangle 5"), "{err}");
+    let err = fails(&["board", "lines", "solve", "--in-memory", "--counts"]);
+    assert!(err.contains("--counts") || err.contains("counts"), "{err}");
+    // The position's parameters and the action's options in any order.
+    let a = ok(&[
+        "board",
+        "lines",
+        "solve",
+        "--triangle",
+        "4",
+        "--in-memory",
+        "--take",
+        "max:2",
+    ]);
+    let b = ok(&[
+        "board",
+        "lines",
+        "solve",
+        "--in-memory",
+        "--take=max:2",
+        "triangle=4",
+    ]);
+    assert_eq!(a, b);
 }

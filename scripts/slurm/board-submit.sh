@@ -7,8 +7,9 @@
 #
 #   scripts/slurm/board-submit.sh [options] DIR BOARD-ARGS...
 #
-#   BOARD-ARGS   the board and rule as for `nimlab board plan`, e.g.
-#                --triangle 8 --take max:3 --play misere  [--slice-pieces T --symmetry off]
+#   BOARD-ARGS   the position and how to cut it, as for `nimlab board FAMILY plan`,
+#                e.g. --triangle 8 --take max:3 --play misere  [--slice-pieces T --symmetry off]
+#   -f, --family F       the family solving the position (`nimlab board F`)   [lines]
 #   -c, --cpus C         CPUs (threads) per task                         [1]
 #       --mem M          memory per task (sbatch --mem, e.g. 1G); the plan
 #                        is made so that one slice solve fits in it       [4G]
@@ -37,11 +38,12 @@ repo=$(cd "$here/../.." && pwd)
 die() { echo "board-submit.sh: $*" >&2; exit 2; }
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit "${1:-2}"; }
 
-cpus=1 mem=4G time= group=1 max_running= nimlab= dry=0 drop=()
+cpus=1 mem=4G time= group=1 max_running= nimlab= dry=0 drop=() family=lines
 extra=()
 while (($#)); do
     case $1 in
         -c | --cpus) cpus=$2; shift 2 ;;
+        -f | --family) family=$2; shift 2 ;;
         --mem) mem=$2; shift 2 ;;
         -t | --time) time=$2; shift 2 ;;
         -g | --group) group=$2; shift 2 ;;
@@ -79,12 +81,12 @@ elif ! cmp -s "$nimlab" "$bin"; then
 fi
 
 # The plan (made once; a new submission must name the same board and rule).
-"$bin" board plan "${board[@]}" --memory "$mem" --threads "$cpus" --dir "$dir" ||
-    die "nimlab board plan failed"
+"$bin" board "$family" plan "${board[@]}" --memory "$mem" --threads "$cpus" --dir "$dir" ||
+    die "nimlab board $family plan failed"
 
-mapfile -t waves < <("$bin" board status --dir "$dir" --waves)
+mapfile -t waves < <("$bin" board "$family" status --dir "$dir" --waves)
 ((${#waves[@]})) || die "no waves in $dir/plan.json"
-common=(--parsable --cpus-per-task "$cpus" --mem "$mem" --export "ALL,NIMLAB=$bin")
+common=(--parsable --cpus-per-task "$cpus" --mem "$mem" --export "ALL,NIMLAB=$bin,NIMLAB_BOARD_FAMILY=$family")
 [[ -n $time ]] && common+=(--time "$time")
 prev=
 submitted=0
@@ -112,7 +114,7 @@ for line in "${waves[@]}"; do
     submitted=$((submitted + 1))
 done
 fopts=(--parsable --cpus-per-task 1 --mem "$mem" --job-name nimlab-board-finish
-    --output "$dir/logs/%x-%j.out" --export "ALL,NIMLAB=$bin")
+    --output "$dir/logs/%x-%j.out" --export "ALL,NIMLAB=$bin,NIMLAB_BOARD_FAMILY=$family")
 [[ -n $time ]] && fopts+=(--time "$time")
 [[ -n $prev ]] && fopts+=(--dependency "afterok:$prev")
 cmd=(sbatch "${fopts[@]}" "${extra[@]}" "$here/board-finish.sbatch" "$dir")
@@ -125,5 +127,5 @@ fid=${fid%%;*}
 echo "$(date -Is) finish $fid${prev:+ afterok:$prev}" >>"$dir/slurm/jobs.log"
 echo "finish job $fid${prev:+ (after $prev)}"
 echo "logs:    $dir/logs/"
-echo "status:  $bin board status --dir $dir"
+echo "status:  $bin board $family status --dir $dir"
 echo "result:  $dir/result.txt"

@@ -10,7 +10,7 @@
 # on 127.0.0.1 with all state under $NIMLAB_SLURM_TEST_DIR (default
 # /tmp/nimlab-slurm-board-test, wiped at start), with jobacct_gather/linux and
 # OverMemoryKill so that a task above its --mem is killed. Then, per play:
-#   1. the reference: `nimlab board solve --in-memory` (the whole 2^36-bit table,
+#   1. the reference: `nimlab board lines solve --in-memory` (the whole 2^36-bit table,
 #      8 GiB: run this test on a machine with about 9 GiB free);
 #   2. board-submit.sh --mem 1G: waits for every wave and the finish job,
 #      checks that every task COMPLETED, that each task's peak memory (as
@@ -61,9 +61,9 @@ slice_sums() { (cd "$1/slices" && find . -name '*.bits' | LC_ALL=C sort | xargs 
 
 board=(--triangle "$ROWS" --take max:3)
 for play in misere normal; do
-    info "$play: the reference, nimlab board solve --in-memory ${board[*]} --play $play"
+    info "$play: the reference, nimlab board lines solve --in-memory ${board[*]} --play $play"
     t0=$(now)
-    "$bin" board solve --in-memory "${board[@]}" --play "$play" >"$WORK/ref-$play.txt" 2>"$WORK/ref-$play.err" ||
+    "$bin" board lines solve --in-memory "${board[@]}" --play "$play" >"$WORK/ref-$play.txt" 2>"$WORK/ref-$play.err" ||
         { fail "$play: in-memory solve failed: $(tail -2 "$WORK/ref-$play.err")"; continue; }
     pass "$play: in-memory reference in $(secs "$t0" "$(now)") s ($(tail -1 "$WORK/ref-$play.err"))"
 

@@ -1,10 +1,27 @@
-//! The arguments of `nimlab board` (run by [`crate::cmd::board`]).
+//! The arguments of `nimlab board FAMILY ACTION …` (run by
+//! [`crate::cmd::board`]): the actions and their options, the same for every
+//! family. The position itself (`--triangle 9 --take max:3`) is the
+//! family's, read by its own parsers as for `nimlab solve`.
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::mem::parse_bytes;
+
+/// What follows `nimlab board FAMILY`, less the family's own parameters.
+#[derive(Parser, Debug)]
+#[command(
+    name = "nimlab board FAMILY",
+    about = "One big position of FAMILY solved out of core (plan, solve, slice, finish, status); \
+             the position is given with the family's own parameters, as for `nimlab solve`; \
+             `nimlab board FAMILY ACTION --help` lists an action's options"
+)]
+pub struct BoardCli {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: BoardAction,
+}
 
 /// The board subcommands.
 #[derive(Subcommand, Debug)]
@@ -12,9 +29,6 @@ pub enum BoardAction {
     /// Choose how to cut the board's table into slices and write DIR/plan.json:
     /// slice pieces, symmetries, waves, memory, disk and I/O.
     Plan {
-        /// The board and rule.
-        #[command(flatten)]
-        board: BoardSpec,
         /// How to cut.
         #[command(flatten)]
         cut: CutArgs,
@@ -28,9 +42,6 @@ pub enum BoardAction {
     /// Solve the whole board on this machine: plan (or reuse DIR/plan.json),
     /// every wave (complete slices are kept), then the answer. Rerunning resumes.
     Solve {
-        /// The board and rule.
-        #[command(flatten)]
-        board: BoardSpec,
         /// How to cut.
         #[command(flatten)]
         cut: CutArgs,
@@ -100,35 +111,6 @@ pub enum BoardAction {
         #[arg(long, conflicts_with = "json")]
         waves: bool,
     },
-}
-
-/// The board and rule (the shapes of `nimlab solve lines`).
-#[derive(Args, Debug, Clone)]
-pub struct BoardSpec {
-    /// Triangle of N rows.
-    #[arg(long, value_name = "N")]
-    pub triangle: Option<u32>,
-    /// Equiangular hexagon by its six sides (p0,…,p5).
-    #[arg(long, value_name = "P0,..,P5", value_delimiter = ',')]
-    pub hexagon: Option<Vec<u32>>,
-    /// Trapezoid A(x, y).
-    #[arg(long, value_name = "X,Y", value_delimiter = ',')]
-    pub trapezoid: Option<Vec<u32>>,
-    /// Parallelogram B(x, y).
-    #[arg(long, value_name = "X,Y", value_delimiter = ',')]
-    pub parallelogram: Option<Vec<u32>>,
-    /// Pentagon C(x, y, z).
-    #[arg(long, value_name = "X,Y,Z", value_delimiter = ',')]
-    pub pentagon: Option<Vec<u32>>,
-    /// Any board: rows top first, `O` a piece, `.` an empty point, rows separated by `/`.
-    #[arg(long, value_name = "ROWS")]
-    pub mask: Option<String>,
-    /// Which runs may be removed: maximal, any, max:P.
-    #[arg(long, default_value = "maximal")]
-    pub take: String,
-    /// normal or misere (misère).
-    #[arg(long, default_value = "normal")]
-    pub play: String,
 }
 
 /// How to cut.

@@ -13,6 +13,26 @@ pub mod report;
 pub mod run;
 pub mod solve;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A flag set by Ctrl-C, saying `what` is kept on the first; a second Ctrl-C
+/// while stopping ends the process (exit 130), removing the temporaries this
+/// process made.
+pub fn ctrl_c_flag(what: &'static str) -> Arc<AtomicBool> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let c2 = cancel.clone();
+    let _ = ctrlc::set_handler(move || {
+        if c2.swap(true, Ordering::SeqCst) {
+            // Exiting now skips the temporaries' guards: remove them here.
+            crate::store::atomic::remove_own_temporaries();
+            std::process::exit(130);
+        }
+        eprintln!("\nnimlab: stopping: {what} (Ctrl-C again to quit now)…");
+    });
+    cancel
+}
+
 /// Writes command output to standard output. A closed pipe (`nimlab families
 /// | head -1`) comes back as an `io::Error` of kind `BrokenPipe`, which `main`
 /// turns into a quiet exit 0 (as ripgrep does) instead of `println!`'s panic.

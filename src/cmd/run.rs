@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 
@@ -68,7 +66,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     crate::cost::set_current(rates);
     // Loading and checking every spec: a share of each experiment's planning.
     let upfront = upfront.span().share(exps.len());
-    let cancel = ctrl_c_flag();
+    let cancel = super::ctrl_c_flag("finished chunks are kept, chunks in progress are dropped");
     let opts = &args.opts;
     let mut errors = 0;
     let mut phases = Vec::new();
@@ -211,23 +209,6 @@ fn render_line(e: &Experiment, rendered: &[bool], files: usize) -> String {
         (f, n) if f == n => format!("{name}: figures and tables up to date"),
         (f, _) => format!("{name}: {files} files rendered ({f} sweeps up to date)"),
     }
-}
-
-/// A flag set by Ctrl-C; a second Ctrl-C while stopping ends the process.
-fn ctrl_c_flag() -> Arc<AtomicBool> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let c2 = cancel.clone();
-    let _ = ctrlc::set_handler(move || {
-        if c2.swap(true, Ordering::SeqCst) {
-            // Exiting now skips the temporaries' guards: remove them here.
-            crate::store::atomic::remove_own_temporaries();
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\nnimlab: stopping: finished chunks are kept, chunks in progress are dropped (Ctrl-C again to quit now)…"
-        );
-    });
-    cancel
 }
 
 /// The dry-run text of an experiment (each sweep's estimate from the cost

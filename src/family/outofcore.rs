@@ -9,7 +9,19 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Result;
 
-use crate::cli::board::{BoardSpec, CutArgs};
+use crate::params::{CliArg, Node};
+
+/// How to cut a position's table into slices (`--memory`, `--slice-pieces`,
+/// `--symmetry`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cut {
+    /// Memory budget of one slice solve (None: half the free memory).
+    pub memory: Option<u64>,
+    /// Slice pieces t (2^t slices; None: the smallest t that fits the budget).
+    pub slice_pieces: Option<usize>,
+    /// Whether images of a slice under the position's symmetries are solved once.
+    pub symmetry: bool,
+}
 
 /// Options of `board solve` with a directory.
 #[derive(Clone, Debug, Default)]
@@ -41,18 +53,23 @@ pub struct SliceTask {
     pub drop_cache: bool,
 }
 
-/// A family's out-of-core solver of one board: each method is one
-/// subcommand of `nimlab board`, printing its own output.
+/// A family's out-of-core solver of one position: each method is one
+/// action of `nimlab board FAMILY`, printing its own output. The position
+/// is a map of the family's own parameters ([`OutOfCore::position_args`]),
+/// read from the command line as for `nimlab solve`.
 pub trait OutOfCore: Sync {
-    /// `board plan`: cut the board's table into slices, write DIR/plan.json.
-    fn plan(&self, board: &BoardSpec, cut: &CutArgs, dir: &Path, json: bool) -> Result<()>;
+    /// The command-line parameters that name a position (`--triangle 9
+    /// --take max:3`), read into the map the other methods get.
+    fn position_args(&self) -> &'static [CliArg];
+    /// `board plan`: cut the position's table into slices, write DIR/plan.json.
+    fn plan(&self, position: &Node<'_>, cut: &Cut, dir: &Path, json: bool) -> Result<()>;
     /// `board solve --in-memory`: the whole table at once.
-    fn solve_in_memory(&self, board: &BoardSpec, json: bool, cancel: &AtomicBool) -> Result<()>;
+    fn solve_in_memory(&self, position: &Node<'_>, json: bool, cancel: &AtomicBool) -> Result<()>;
     /// `board solve --dir`: plan or reuse, solve the waves, finish.
     fn solve_dir(
         &self,
-        board: &BoardSpec,
-        cut: &CutArgs,
+        position: &Node<'_>,
+        cut: &Cut,
         dir: &Path,
         opts: &SolveOpts,
         cancel: &AtomicBool,

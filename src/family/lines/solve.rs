@@ -17,7 +17,8 @@ use crate::family::watch::Watch;
 use crate::game::Play;
 use crate::params::{CliArg, CliForm, Node};
 
-/// The arguments of `nimlab solve lines` and `nimlab play lines`.
+/// The arguments of `nimlab solve lines` and `nimlab play lines`: the
+/// game ([`POSITION_ARGS`]), then the solve's own.
 pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("board", CliForm::Yaml),
     CliArg::new("triangle", CliForm::Yaml),
@@ -34,6 +35,10 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("counts", CliForm::Switch),
     CliArg::new("memo_gib", CliForm::Yaml),
 ];
+
+/// The arguments naming the game alone, a board and its rule (those of
+/// `nimlab board lines`): the first eleven of [`CLI_ARGS`].
+pub const POSITION_ARGS: &[CliArg] = CLI_ARGS.split_at(11).0;
 
 /// What `nimlab solve lines` was asked: the board, its rule, the pieces
 /// removed from it and the options.

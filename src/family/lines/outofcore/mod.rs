@@ -3,12 +3,12 @@
 //! arrays (one per wave) — the family's [`OutOfCore`] capability.
 //!
 //! ```text
-//! nimlab board plan   --triangle 9 --take max:3 --play misere --memory 4GiB --dir D
-//! nimlab board solve  --triangle 8 --take max:3 --play misere --memory 2GiB --dir D
-//! nimlab board solve  --triangle 8 --take max:3 --play misere --in-memory
-//! nimlab board slice  --dir D --wave K --task I [--group G]     (one array task)
-//! nimlab board finish --dir D
-//! nimlab board status --dir D
+//! nimlab board lines plan   --triangle 9 --take max:3 --play misere --memory 4GiB --dir D
+//! nimlab board lines solve  --triangle 8 --take max:3 --play misere --memory 2GiB --dir D
+//! nimlab board lines solve  --triangle 8 --take max:3 --play misere --in-memory
+//! nimlab board lines slice  --dir D --wave K --task I [--group G]     (one array task)
+//! nimlab board lines finish --dir D
+//! nimlab board lines status --dir D
 //! ```
 //!
 //! The board and rule are read by the family's own parsers (those of a
@@ -24,20 +24,21 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
 
-use super::params::{one_board, one_rule};
+use super::params::{SHAPE_KEYS, one_board, one_rule};
 use super::slices::store::Store;
 use super::slices::{Engine, Problem};
-use crate::cli::board::{BoardSpec, CutArgs};
-use crate::family::outofcore::{OutOfCore, SliceTask, SolveOpts};
-use crate::params::{COMMAND_LINE, Node};
+use crate::family::outofcore::{Cut, OutOfCore, SliceTask, SolveOpts};
+use crate::params::{CliArg, Node};
 
 /// The `lines` family's out-of-core board solver.
 pub struct LinesBoards;
 
 impl OutOfCore for LinesBoards {
-    fn plan(&self, board: &BoardSpec, cut: &CutArgs, dir: &Path, json: bool) -> Result<()> {
+    fn position_args(&self) -> &'static [CliArg] {
+        super::solve::POSITION_ARGS
+    }
+    fn plan(&self, board: &Node<'_>, cut: &Cut, dir: &Path, json: bool) -> Result<()> {
         let (p, choice, fresh) = plan::plan_dir(board, cut, dir)?;
         if json {
             let mut v = choice.plan.to_json(&p);
@@ -48,13 +49,13 @@ impl OutOfCore for LinesBoards {
         }
         Ok(())
     }
-    fn solve_in_memory(&self, board: &BoardSpec, json: bool, cancel: &AtomicBool) -> Result<()> {
+    fn solve_in_memory(&self, board: &Node<'_>, json: bool, cancel: &AtomicBool) -> Result<()> {
         run::solve_whole(board, json, cancel)
     }
     fn solve_dir(
         &self,
-        board: &BoardSpec,
-        cut: &CutArgs,
+        board: &Node<'_>,
+        cut: &Cut,
         dir: &Path,
         opts: &SolveOpts,
         cancel: &AtomicBool,
@@ -78,62 +79,18 @@ impl OutOfCore for LinesBoards {
 }
 
 /// Does the command line name a board?
-fn given(b: &BoardSpec) -> bool {
-    b.triangle.is_some()
-        || b.hexagon.is_some()
-        || b.trapezoid.is_some()
-        || b.parallelogram.is_some()
-        || b.pentagon.is_some()
-        || b.mask.is_some()
-}
-
-/// The command line's board and rule as the parameter map of `nimlab solve
-/// lines` (`{triangle: 5, take: "max:3", play: misere}`), checking the
-/// number of values each shape option needs.
-fn board_params(b: &BoardSpec) -> Result<Value> {
-    let want = |name: &str, v: &[u32], k: usize| -> Result<Value> {
-        if v.len() != k || v.contains(&0) {
-            bail!("--{name} needs {k} positive numbers separated by commas, got {v:?}");
-        }
-        Ok(json!(v))
-    };
-    let mut map = serde_json::Map::new();
-    if let Some(n) = b.triangle {
-        if n == 0 {
-            bail!("--triangle needs at least 1 row");
-        }
-        map.insert("triangle".into(), json!(n));
-    }
-    for (name, v, k) in [
-        ("hexagon", &b.hexagon, 6),
-        ("trapezoid", &b.trapezoid, 2),
-        ("parallelogram", &b.parallelogram, 2),
-        ("pentagon", &b.pentagon, 3),
-    ] {
-        if let Some(v) = v {
-            map.insert(name.into(), want(name, v, k)?);
-        }
-    }
-    if let Some(m) = &b.mask {
-        map.insert("mask".into(), json!(m));
-    }
-    match map.len() {
-        1 => {}
-        0 => bail!(
-            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
-        ),
-        _ => bail!("give one board only"),
-    }
-    map.insert("take".into(), json!(b.take));
-    map.insert("play".into(), json!(b.play));
-    Ok(Value::Object(map))
+fn given(p: &Node<'_>) -> bool {
+    p.get("board").is_some() || SHAPE_KEYS.iter().any(|k| p.get(k).is_some())
 }
 
 /// The board and rule a command line names, read by the family's parsers.
-fn problem(b: &BoardSpec) -> Result<Problem> {
-    let v = board_params(b)?;
-    let node = Node::root(&v, COMMAND_LINE);
-    let shape = one_board(&node)?;
-    let (take, play) = one_rule(&node)?;
+fn problem(p: &Node<'_>) -> Result<Problem> {
+    if !given(p) {
+        bail!(
+            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
+        );
+    }
+    let shape = one_board(p)?;
+    let (take, play) = one_rule(p)?;
     Problem::new(shape, take, play)
 }

@@ -1,4 +1,4 @@
-//! `board plan`: the plan of a board's slices, written to or reused from
+//! `board lines plan`: the plan of a board's slices, written to or reused from
 //! DIR/plan.json, and its description for people.
 
 use std::path::Path;
@@ -7,29 +7,26 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::problem;
-use crate::cli::board::{BoardSpec, CutArgs, OnOff};
 use crate::family::lines::slices::Problem;
 use crate::family::lines::slices::plan::{self, Choice, Plan, Request};
+use crate::family::outofcore::Cut;
 use crate::mem::{default_memory, fmt_bytes};
+use crate::params::Node;
 use crate::store::write_atomic;
 
-pub(super) fn request(cut: &CutArgs) -> Request {
+pub(super) fn request(cut: &Cut) -> Request {
     Request {
         memory: cut.memory.unwrap_or_else(default_memory),
         threads: rayon::current_num_threads(),
         slice_pieces: cut.slice_pieces,
-        symmetry: cut.symmetry == OnOff::On,
+        symmetry: cut.symmetry,
     }
 }
 
 /// Plans into `dir` (or reuses its plan, which must be for the same board
 /// and rule); returns the problem, the plan with its estimate, and whether
 /// the plan is new.
-pub(super) fn plan_dir(
-    board: &BoardSpec,
-    cut: &CutArgs,
-    dir: &Path,
-) -> Result<(Problem, Choice, bool)> {
+pub(super) fn plan_dir(board: &Node<'_>, cut: &Cut, dir: &Path) -> Result<(Problem, Choice, bool)> {
     let p = problem(board)?;
     let req = request(cut);
     let path = dir.join("plan.json");
@@ -77,7 +74,7 @@ pub(super) fn load_plan(dir: &Path) -> Result<(Problem, Plan)> {
     let path = dir.join("plan.json");
     let text = std::fs::read_to_string(&path).with_context(|| {
         format!(
-            "cannot read {} (plan first: nimlab board plan … --dir {})",
+            "cannot read {} (plan first: nimlab board lines plan … --dir {})",
             path.display(),
             dir.display()
         )
@@ -97,7 +94,7 @@ pub(super) fn load_plan(dir: &Path) -> Result<(Problem, Plan)> {
     Ok((p, plan))
 }
 
-/// The plan as `nimlab board plan` and `run` print it: the board and its slicing
+/// The plan as `nimlab board lines plan` and `run` print it: the board and its slicing
 /// ([`slicing_text`]), then the work and what it costs ([`cost_text`]).
 pub(super) fn plan_text(p: &Problem, c: &Choice, dir: &Path, fresh: bool) -> String {
     slicing_text(p, c) + &cost_text(c, dir, fresh)

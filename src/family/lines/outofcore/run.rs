@@ -10,16 +10,17 @@ use anyhow::{Result, bail};
 use super::finish::{finish, print_answer};
 use super::plan::{load_plan, plan_dir, plan_text};
 use super::{given, problem};
-use crate::cli::board::{BoardSpec, CutArgs};
 use crate::family::lines::slices::engine::SliceRun;
 use crate::family::lines::slices::plan::Choice;
 use crate::family::lines::slices::store::{self, Store};
 use crate::family::lines::slices::{Engine, solve_in_memory};
+use crate::family::outofcore::Cut;
 use crate::family::outofcore::{SliceTask, SolveOpts};
 use crate::mem::{default_memory, fmt_bytes, slurm_memory};
+use crate::params::Node;
 
 /// `solve --in-memory`: the whole table at once.
-pub(super) fn solve_whole(board: &BoardSpec, json: bool, cancel: &AtomicBool) -> Result<()> {
+pub(super) fn solve_whole(board: &Node<'_>, json: bool, cancel: &AtomicBool) -> Result<()> {
     let p = problem(board)?;
     let t0 = Instant::now();
     let a = solve_in_memory(&p, &|_| {}, cancel)?;
@@ -36,8 +37,8 @@ pub(super) fn solve_whole(board: &BoardSpec, json: bool, cancel: &AtomicBool) ->
 /// `board solve --dir`: plans (or reuses the plan), solves the waves up to
 /// `--until-wave` or the disk limit, then finishes.
 pub(super) fn solve_dir(
-    board: &BoardSpec,
-    cut: &CutArgs,
+    board: &Node<'_>,
+    cut: &Cut,
     dir: &Path,
     o: &SolveOpts,
     cancel: &AtomicBool,

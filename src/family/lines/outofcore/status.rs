@@ -1,4 +1,4 @@
-//! `board status`: waves, slices complete, disk used.
+//! `board lines status`: waves, slices complete, disk used.
 
 use std::path::Path;
 
@@ -56,7 +56,7 @@ pub(super) fn status(dir: &Path, json: bool, lines: bool) -> Result<()> {
             if result {
                 "result in result.txt"
             } else if complete {
-                "all slices complete: run `nimlab board finish`"
+                "all slices complete: run `nimlab board lines finish`"
             } else {
                 "not complete"
             }

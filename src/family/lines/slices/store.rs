@@ -7,7 +7,7 @@
 //!                                  2^(n−t) bits as little-endian 64-bit words
 //! DIR/slices/wKK/SSSS.json         its completion record: P-positions per piece count,
 //!                                  xxh3 of the table, time, I/O, host
-//! DIR/result.json, DIR/result.txt  the answer (`nimlab board finish`)
+//! DIR/result.json, DIR/result.txt  the answer (`nimlab board lines finish`)
 //! ```
 //!
 //! Every file is written as every nimlab file is ([`crate::store::write_atomic`]:
