@@ -114,7 +114,12 @@ pub enum Command {
     /// hint, why, undo, new, help, quit.
     Play(PlayArgs),
     /// List the game families and their parameters.
-    Families,
+    Families {
+        /// Print instead the JSON schema of `nimlab solve FAMILY --json`, assembled
+        /// from every family's part (`docs/solve.schema.json` is this output).
+        #[arg(long)]
+        solve_schema: bool,
+    },
     /// Measure this machine's kernel rates for the estimates of `run
     /// --dry-run` (a second or two; cached under $XDG_CACHE_HOME/nimlab or
     /// ~/.cache/nimlab, per binary and CPU model).

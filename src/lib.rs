@@ -117,7 +117,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             params,
         } => cmd::solve::solve(&family, json, params),
         Command::Play(args) => cmd::play::play(args),
-        Command::Families => cmd::families::families(),
+        Command::Families { solve_schema } => cmd::families::families(solve_schema),
         Command::Calibrate => cmd::calibrate::calibrate(),
         Command::Datasets => cmd::datasets::datasets(),
     }

@@ -15,20 +15,31 @@ fn registered() -> Vec<String> {
     FAMILIES.iter().map(|f| f.name().to_string()).collect()
 }
 
+/// `docs/solve.schema.json` is the schema the families assemble (`nimlab
+/// families --solve-schema`), every registered family in it, in order.
 #[test]
-fn the_solve_schema_lists_every_registered_family() {
-    let schema: serde_json::Value = serde_json::from_str(&read("docs/solve.schema.json")).unwrap();
-    let listed: Vec<String> = schema["properties"]["family"]["enum"]
+fn the_solve_schema_document_is_the_families_schema() {
+    let doc: serde_json::Value = serde_json::from_str(&read("docs/solve.schema.json")).unwrap();
+    let made = nimlab::family::schema::solve_schema(FAMILIES).unwrap();
+    assert!(
+        doc == made,
+        "docs/solve.schema.json is not the families' schema: regenerate it with `nimlab families --solve-schema > docs/solve.schema.json`"
+    );
+    let listed: Vec<String> = doc["properties"]["family"]["enum"]
         .as_array()
         .expect("docs/solve.schema.json: properties.family.enum")
         .iter()
         .map(|v| v.as_str().unwrap().to_string())
         .collect();
-    assert_eq!(
-        listed,
-        registered(),
-        "docs/solve.schema.json's `family` enum must list the families of FAMILIES, in order"
-    );
+    assert_eq!(listed, registered());
+    for f in FAMILIES {
+        let applies = doc["allOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["if"]["properties"]["family"]["const"] == f.name());
+        assert!(applies, "no part of the schema for `{}`", f.name());
+    }
 }
 
 /// The first cell (`` `name` ``) of each row of the README's families table.

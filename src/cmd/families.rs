@@ -4,11 +4,17 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use crate::family::FAMILIES;
+use crate::family::{FAMILIES, schema};
 
-/// Prints every family with its parameters and views.
-pub fn families() -> Result<ExitCode> {
+/// Prints every family with its parameters and views, or the schema of
+/// their `solve --json` answers.
+pub fn families(solve_schema: bool) -> Result<ExitCode> {
     use std::fmt::Write as _;
+    if solve_schema {
+        let v = schema::solve_schema(FAMILIES)?;
+        super::print(&(serde_json::to_string_pretty(&v)? + "\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut s = String::new();
     for f in FAMILIES {
         let _ = writeln!(s, "{}\n  {}\n  parameters:", f.name(), f.about());

@@ -29,6 +29,7 @@ pub mod note;
 pub mod octal;
 pub mod outofcore;
 pub mod parity;
+pub mod schema;
 pub mod solved;
 pub mod takeaway;
 #[cfg(test)]
@@ -413,6 +414,12 @@ pub trait Family: Sync {
     /// Answers one position given as a map of parameters (`nimlab solve`).
     /// A long solve reports its progress to `watch`.
     fn solve(&self, position: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer>;
+    /// This family's part of the JSON schema of `nimlab solve --json`, as
+    /// JSON text: its `$defs` and the `then` that applies where `family` is
+    /// this one (its `game`, `position`, winning moves, methods and details).
+    /// [`schema::solve_schema`] assembles the whole; by convention the text
+    /// is the family folder's `solve.schema.json`.
+    fn solve_schema(&self) -> &'static str;
     /// A game against the computer from the same parameters as
     /// [`Family::solve`] (`nimlab play`).
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {

@@ -210,6 +210,9 @@ impl Family for Lines {
             },
         ]
     }
+    fn solve_schema(&self) -> &'static str {
+        include_str!("solve.schema.json")
+    }
     fn solve(&self, pos: &Node<'_>, watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos, watch)
     }

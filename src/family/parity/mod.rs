@@ -154,6 +154,9 @@ impl Family for Parity {
             },
         }]
     }
+    fn solve_schema(&self) -> &'static str {
+        include_str!("solve.schema.json")
+    }
     fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
     }

@@ -205,6 +205,10 @@ impl Family for Toy {
             notes: vec![],
         })
     }
+    fn solve_schema(&self) -> &'static str {
+        // It answers no position: nothing beyond the shared shape.
+        "{}"
+    }
     fn solve(&self, _: &Node<'_>, _: &dyn super::watch::Watch) -> anyhow::Result<Answer> {
         anyhow::bail!("the toy family answers no single position")
     }
