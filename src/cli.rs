@@ -121,7 +121,7 @@ pub enum Command {
         solve_schema: bool,
     },
     /// Measure this machine's kernel rates for the estimates of `run
-    /// --dry-run` (a second or two; cached under $XDG_CACHE_HOME/nimlab or
+    /// --dry-run` (a few seconds; cached under $XDG_CACHE_HOME/nimlab or
     /// ~/.cache/nimlab, per binary and CPU model).
     Calibrate,
     /// Print the data reference: every dataset's columns, types, roles and

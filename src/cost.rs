@@ -238,14 +238,30 @@ pub fn current() -> Option<&'static Rates> {
     CURRENT.get()
 }
 
-/// The binary's version and commit (a rebuilt binary measures again).
+/// The binary's version and commit, and the executable's size and
+/// modification time: a rebuilt binary measures again, also one rebuilt
+/// from a changed working tree without a git operation (same commit).
 pub fn binary_id() -> String {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| {
+            let t = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            format!("{} {}", m.len(), t.map_or(0, |d| d.as_nanos()))
+        })
+        .unwrap_or_default();
     format!(
-        "{} {}",
+        "{} {} {exe}",
         env!("CARGO_PKG_VERSION"),
         env!("NIMLAB_GIT_COMMIT")
     )
 }
+
+/// Calibration files kept in the cache directory: older ones (binaries
+/// rebuilt since) are removed when a new one is saved.
+const CACHE_KEEP: usize = 8;
 
 /// The CPU model (`model name` of `/proc/cpuinfo`; "unknown" elsewhere).
 pub fn cpu_model() -> String {
@@ -290,6 +306,29 @@ pub fn save(rates: &Rates) {
     let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
     if std::fs::write(&tmp, rates.to_json().to_string()).is_ok() {
         let _ = std::fs::rename(&tmp, &path);
+    }
+    if let Some(dir) = path.parent() {
+        prune_cache(dir, CACHE_KEEP);
+    }
+}
+
+/// Removes all but the `keep` newest `calibration-*.json` files of `dir`.
+fn prune_cache(dir: &std::path::Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.starts_with("calibration-") && n.ends_with(".json")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    files.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, p) in files.into_iter().skip(keep) {
+        let _ = std::fs::remove_file(p);
     }
 }
 
@@ -346,6 +385,35 @@ mod tests {
         assert_ne!(a, cache_name("0.1.0 2947055-dirty", "AMD EPYC"));
         assert_ne!(a, cache_name("0.1.0 2947055", "Intel Xeon"));
         assert!(a.starts_with("calibration-") && a.ends_with(".json") && a.len() == 33);
+    }
+
+    /// Saving keeps the newest calibration files only; other files stay.
+    #[test]
+    fn the_cache_keeps_the_newest_calibrations() {
+        let dir = tempfile::tempdir().unwrap();
+        let t0 = std::time::SystemTime::now() - std::time::Duration::from_secs(1000);
+        for i in 0..5u64 {
+            let p = dir.path().join(format!("calibration-{i:016x}.json"));
+            std::fs::write(&p, "{}").unwrap();
+            let f = std::fs::File::options().write(true).open(&p).unwrap();
+            f.set_modified(t0 + std::time::Duration::from_secs(i))
+                .unwrap();
+        }
+        std::fs::write(dir.path().join("other.json"), "{}").unwrap();
+        prune_cache(dir.path(), 2);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "calibration-0000000000000003.json",
+                "calibration-0000000000000004.json",
+                "other.json"
+            ]
+        );
     }
 
     #[test]

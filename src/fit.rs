@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
-use crate::data::{Cell, StrVec, Table, Values};
+use crate::data::{Cell, Table, Values};
 
 /// What to fit: the column names.
 #[derive(Clone, Debug)]
@@ -433,9 +433,10 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
 
 /// The fits as a table: `group`, `form`, `parameters`, `fits`,
 /// `rows`, `first_counterexample`.
+#[cfg(test)]
 pub fn forms_table(fits: &[FormFit]) -> Table {
     let s = |f: &dyn Fn(&FormFit) -> &str| -> Values {
-        let mut v = StrVec::default();
+        let mut v = crate::data::StrVec::default();
         for x in fits {
             v.push(f(x));
         }
@@ -477,6 +478,7 @@ pub fn render_markdown(title: &str, fits: &[FormFit]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::StrVec;
 
     fn table(n: i64, rule: &str, member: impl Fn(i64, i64) -> bool) -> Table {
         let (mut xs, mut ys, mut o, mut r) = (vec![], vec![], StrVec::default(), StrVec::default());

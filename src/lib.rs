@@ -35,29 +35,29 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
-pub mod check;
+pub(crate) mod check;
 pub mod cli;
 pub mod cmd;
-pub mod cost;
+pub(crate) mod cost;
 pub mod data;
-pub mod expr;
+pub(crate) mod expr;
 pub mod family;
-pub mod fit;
+pub(crate) mod fit;
 pub mod game;
 pub mod lattice;
 pub mod mem;
 pub mod params;
-pub mod period;
+pub(crate) mod period;
 #[cfg(test)]
 mod pipeline_tests;
-pub mod play;
-pub mod progress;
+pub(crate) mod play;
+pub(crate) mod progress;
 pub mod render;
-pub mod report;
+pub(crate) mod report;
 pub mod spec;
 pub mod store;
 pub mod sweep;
-pub mod view;
+pub(crate) mod view;
 
 use std::process::ExitCode;
 

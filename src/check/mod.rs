@@ -31,12 +31,16 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
-pub use crate::expr::{Ast, BinOp, Bound, Expr, ExprError, Span, Ty, syntax_check};
+pub use crate::expr::ExprError;
 pub use claims_doc::claims_doc;
 pub use markdown::render_markdown;
 pub use mutate::{Mutation, find_failing_mutation};
-pub use plan::{PlanError, check_plan, plan_errors};
-pub use table::{check_scoped, check_table, key_columns};
+pub use plan::check_plan;
+#[cfg(test)]
+pub use plan::plan_errors;
+pub use table::check_scoped;
+#[cfg(test)]
+pub use table::check_table;
 
 /// Rows per parallel chunk.
 pub(crate) const CHUNK: usize = 1 << 16;

@@ -14,6 +14,7 @@ use crate::spec::Parts;
 
 /// Evaluates `filter` (if any) then `claim` on every row of `table`, whose
 /// declaration (if known) gives the key columns and the cells' text.
+#[cfg(test)]
 pub fn check_table(
     table: &Table,
     ds: Option<&Dataset>,

@@ -1,5 +1,6 @@
 use super::*;
 use crate::data::{Column, Dataset, Dtype, Role, StrVec, Table, Values};
+use crate::expr::{Expr, syntax_check};
 
 /// The declaration of the Cond(1) test table: the rule labels a row, N is
 /// its position; the others are results or rule details.

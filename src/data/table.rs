@@ -467,17 +467,6 @@ impl Table {
                 .collect(),
         }
     }
-    /// The columns in the given order (those absent are skipped).
-    pub fn reordered(mut self, order: &[&str]) -> Table {
-        let mut out = Vec::with_capacity(self.columns.len());
-        for name in order {
-            if let Some(i) = self.columns.iter().position(|(n, _)| n == name) {
-                out.push(self.columns.swap_remove(i));
-            }
-        }
-        out.extend(self.columns);
-        Table { columns: out }
-    }
 }
 
 #[cfg(test)]

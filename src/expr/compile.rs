@@ -576,10 +576,6 @@ impl Expr {
         })
     }
 
-    /// The expression's text.
-    pub fn source(&self) -> &str {
-        &self.source
-    }
     /// The syntax tree.
     pub fn ast(&self) -> &Ast {
         &self.ast
@@ -589,6 +585,7 @@ impl Expr {
         &self.columns
     }
     /// Its static type.
+    #[cfg(test)]
     pub fn ty(&self) -> Ty {
         self.ty
     }

@@ -163,8 +163,8 @@ pub mod parse;
 #[cfg(test)]
 mod tests;
 
-pub use compile::{Bound, Expr, Ty};
-pub use parse::{Ast, BinOp, ExprError, Span};
+pub use compile::{Bound, Expr};
+pub use parse::{Ast, BinOp, ExprError};
 
 /// Checks an expression's syntax only (no table needed), e.g. when a spec
 /// is loaded.

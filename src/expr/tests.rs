@@ -3,8 +3,9 @@
 //! list values, the type errors, and that ranges and floats still lex as
 //! before. Expected values are worked out by hand from the rows below.
 
+use super::compile::Ty;
 use super::parse::{Ast, BinOp, Span, parse};
-use super::{Expr, ExprError, Ty};
+use super::{Expr, ExprError};
 use crate::data::{Cell, IntListVec, StrListVec, StructListVec, Table, Values};
 
 static MOVE_FIELDS: &[&str] = &["heap", "take"];

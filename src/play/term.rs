@@ -15,8 +15,6 @@ pub enum Paint {
     Dim,
     /// The last move.
     Red,
-    /// Hints and winning moves.
-    Green,
     /// Labels.
     Cyan,
 }
@@ -30,7 +28,6 @@ pub fn paint(text: &str, p: Paint, color: bool) -> String {
         Paint::Bold => "1",
         Paint::Dim => "2",
         Paint::Red => "1;31",
-        Paint::Green => "1;32",
         Paint::Cyan => "36",
     };
     format!("\x1b[{code}m{text}\x1b[0m")

@@ -35,8 +35,6 @@ use blocks::{
     Block, MAX_FIGURES, cell, code, files_in, href, inline_md, rel, slug, to_html, to_markdown,
 };
 
-pub use blocks::natural_key;
-
 /// What the report says, in numbers.
 #[derive(Clone, Debug, Default)]
 pub struct ReportSummary {
@@ -781,6 +779,7 @@ fn write_font(out: &Path) -> Result<Vec<PathBuf>> {
 
 /// Writes `OUT/REPORT.md` (the first page), `OUT/REPORT-<experiment>.md`
 /// (one page per experiment) and `OUT/REPORT.html` (everything, one page).
+#[cfg(test)]
 pub fn write_report(exps: &[Experiment], out: &Path) -> Result<ReportSummary> {
     write_report_with(exps, out, ReportOptions::default())
 }
