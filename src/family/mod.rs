@@ -29,6 +29,7 @@ pub mod note;
 pub mod octal;
 pub mod outofcore;
 pub mod parity;
+pub mod rules;
 pub mod solved;
 pub mod takeaway;
 #[cfg(test)]
@@ -42,6 +43,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &parity::Parity,
     &lines::Lines,
     &octal::Octal,
+    &rules::Rules,
     #[cfg(test)]
     &toy::Toy,
 ];

@@ -1,0 +1,195 @@
+//! A rule and its moves: the compiled conditions, and the positions a move
+//! leads to (one heap smaller, left whole or split in two, or two heaps
+//! smaller by the same take).
+
+use super::cond::{self, Cond, Env, V};
+use crate::game::Play;
+
+/// A complete rule: the conditions, the options and the parameters' values.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// `move:`.
+    pub mv: Cond,
+    /// `both:`.
+    pub both: Option<Cond>,
+    /// `split: true`.
+    pub split: bool,
+    /// The play convention.
+    pub play: Play,
+    /// The sweep's parameters and their values for this rule.
+    pub params: Vec<(String, i64)>,
+}
+
+/// One move from a position (heaps numbered from 0 in the position's order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The heap taken from.
+    pub heap: usize,
+    /// The second heap of a `both:` move.
+    pub heap2: Option<usize>,
+    /// The take.
+    pub take: u32,
+    /// With `split`: the smaller of the two heaps left (0: left whole).
+    pub split: u32,
+}
+
+/// The history a move may read: the opponent's previous take and the
+/// mover's own (0: none yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct History {
+    /// The opponent's previous take.
+    pub last: u32,
+    /// The mover's previous take.
+    pub mine: u32,
+}
+
+impl History {
+    /// After the mover takes `t`: the next mover's history.
+    pub fn after(self, t: u32) -> History {
+        History {
+            last: t,
+            mine: self.last,
+        }
+    }
+}
+
+fn opt(x: u32) -> V {
+    if x == 0 { V::Null } else { V::Int(x as i64) }
+}
+
+impl Rule {
+    /// The slots with the parameters filled in.
+    pub fn env(&self) -> Vec<V> {
+        let mut e = vec![V::Null; cond::PARAMS];
+        e.extend(self.params.iter().map(|(_, v)| V::Int(*v)));
+        e
+    }
+    /// Does a move's legality depend on the history?
+    pub fn history(&self) -> bool {
+        [cond::LAST, cond::MINE, cond::FIRST]
+            .iter()
+            .any(|&s| self.mv.reads(s))
+    }
+    /// Does a move's legality depend on the heap's size?
+    pub fn reads_n(&self) -> bool {
+        self.mv.reads(cond::N)
+    }
+    /// The moves read `t` and parameters only: a take set.
+    pub fn take_set_only(&self) -> bool {
+        !self.history() && !self.reads_n()
+    }
+    /// Are positions disjoint sums with Grundy values (normal play, no
+    /// history, no two-heap moves)?
+    pub fn has_grundy(&self) -> bool {
+        self.play == Play::Normal && !self.history() && self.both.is_none()
+    }
+    /// The history as the solver keys it: the parts the condition reads.
+    pub fn key_history(&self, h: History) -> History {
+        // The mover's take becomes the next mover's `mine`: kept when read.
+        let last = if self.mv.reads(cond::LAST) || self.mv.reads(cond::MINE) {
+            h.last
+        } else if self.mv.reads(cond::FIRST) {
+            h.last.min(1)
+        } else {
+            0
+        };
+        let mine = if self.mv.reads(cond::MINE) { h.mine } else { 0 };
+        History { last, mine }
+    }
+    /// Is taking `t` from a heap of `n` allowed after `h`? (`env` holds the
+    /// parameters.)
+    #[inline]
+    pub fn allows(&self, env: &mut Env, n: u32, t: u32, h: History) -> bool {
+        env[cond::N] = V::Int(n as i64);
+        env[cond::T] = V::Int(t as i64);
+        env[cond::LAST] = opt(h.last);
+        env[cond::MINE] = opt(h.mine);
+        env[cond::FIRST] = V::Bool(h.last == 0);
+        self.mv.allows(env)
+    }
+    /// Is taking `t` from both heaps of sizes `a ≤ b` allowed?
+    pub fn allows_both(&self, env: &mut Env, a: u32, b: u32, t: u32) -> bool {
+        let Some(c) = &self.both else {
+            return false;
+        };
+        env[cond::T] = V::Int(t as i64);
+        env[cond::N1] = V::Int(a.min(b) as i64);
+        env[cond::N2] = V::Int(a.max(b) as i64);
+        c.allows(env)
+    }
+    /// Every move from `heaps` after `h`, with the heaps it leaves (in the
+    /// position's order; a split adds the second part at the end).
+    pub fn moves(&self, env: &mut Env, heaps: &[u32], h: History, mut f: impl FnMut(Move, Vec<u32>)) {
+        for (i, &n) in heaps.iter().enumerate() {
+            for t in 1..=n {
+                if !self.allows(env, n, t, h) {
+                    continue;
+                }
+                let r = n - t;
+                let mut next = heaps.to_vec();
+                next[i] = r;
+                f(
+                    Move {
+                        heap: i,
+                        heap2: None,
+                        take: t,
+                        split: 0,
+                    },
+                    next.clone(),
+                );
+                if self.split {
+                    for a in 1..=r / 2 {
+                        let mut s = next.clone();
+                        s[i] = r - a;
+                        s.push(a);
+                        f(
+                            Move {
+                                heap: i,
+                                heap2: None,
+                                take: t,
+                                split: a,
+                            },
+                            s,
+                        );
+                    }
+                }
+            }
+        }
+        if self.both.is_some() {
+            for i in 0..heaps.len() {
+                for j in i + 1..heaps.len() {
+                    for t in 1..=heaps[i].min(heaps[j]) {
+                        if self.allows_both(env, heaps[i], heaps[j], t) {
+                            let mut next = heaps.to_vec();
+                            next[i] -= t;
+                            next[j] -= t;
+                            let m = Move {
+                                heap: i,
+                                heap2: Some(j),
+                                take: t,
+                                split: 0,
+                            };
+                            f(m, next);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /// The rule as the `rule` column writes it: the condition, the options,
+    /// the parameters' values.
+    pub fn label(&self) -> String {
+        let mut s = self.mv.source.clone();
+        if self.split {
+            s.push_str("; split");
+        }
+        if let Some(b) = &self.both {
+            s.push_str(&format!("; both: {}", b.source));
+        }
+        if !self.params.is_empty() {
+            let p: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            s.push_str(&format!(" [{}]", p.join(", ")));
+        }
+        s
+    }
+}

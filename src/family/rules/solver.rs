@@ -1,0 +1,157 @@
+//! The solvers: a heap's Grundy sequence where positions are disjoint sums
+//! (the take-away kernel for a take set, a per-size loop for a condition
+//! reading `n` or splitting), and the joint-state solver for the rest
+//! (history, misère play of several heaps or of splits, two-heap moves).
+
+use rustc_hash::FxHashMap;
+
+use super::cond::V;
+use super::game::{History, Move, Rule};
+use crate::family::takeaway::solver::grundy_sequence as takeaway_sequence;
+use crate::game::Play;
+
+/// Tokens in all beyond which misère play of a splitting rule is refused
+/// (its positions are whole sets of heaps, not sums).
+pub const SPLIT_MISERE_TOKENS: u64 = 40;
+
+/// The takes a take-set rule allows, `1..len` (parameters filled).
+pub fn take_set(rule: &Rule, len: usize) -> Vec<u32> {
+    let mut env = rule.env();
+    (1..len.max(1) as u32)
+        .filter(|&t| rule.allows(&mut env, t, t, History::default()))
+        .collect()
+}
+
+/// `G(0..len)` of one heap (normal play, no history, no two-heap moves).
+pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
+    if rule.take_set_only() && !rule.split {
+        let takes = take_set(rule, len);
+        if takes.is_empty() {
+            return vec![0; len];
+        }
+        return takeaway_sequence(&takes, len).to_vec();
+    }
+    let mut env = rule.env();
+    let mut g: Vec<u32> = Vec::with_capacity(len);
+    let mut seen: Vec<u32> = Vec::new();
+    let mark = |seen: &mut Vec<u32>, v: u32, n: u32| {
+        let v = v as usize;
+        if v >= seen.len() {
+            seen.resize(v + 1, u32::MAX);
+        }
+        seen[v] = n;
+    };
+    for n in 0..len as u32 {
+        for t in 1..=n {
+            if !rule.allows(&mut env, n, t, History::default()) {
+                continue;
+            }
+            let r = n - t;
+            mark(&mut seen, g[r as usize], n);
+            if rule.split {
+                for a in 1..=r / 2 {
+                    mark(&mut seen, g[a as usize] ^ g[(r - a) as usize], n);
+                }
+            }
+        }
+        let mex = (0..).find(|&v| seen.get(v).is_none_or(|&s| s != n)).unwrap_or(0);
+        g.push(mex as u32);
+    }
+    g
+}
+
+/// The joint-state solver: whether the player to move loses, memoised on
+/// the heaps (sorted, empty ones dropped) and the history the rule reads.
+pub struct Joint<'r> {
+    rule: &'r Rule,
+    env: Vec<V>,
+    memo: FxHashMap<(Vec<u32>, History), bool>,
+}
+
+impl<'r> Joint<'r> {
+    /// A solver for `rule`.
+    pub fn new(rule: &'r Rule) -> Joint<'r> {
+        Joint {
+            rule,
+            env: rule.env(),
+            memo: FxHashMap::default(),
+        }
+    }
+    /// Positions solved so far.
+    pub fn states(&self) -> usize {
+        self.memo.len()
+    }
+    /// Does the player to move from `heaps` after `h` lose?
+    pub fn loses(&mut self, heaps: &[u32], h: History) -> bool {
+        let mut c: Vec<u32> = heaps.iter().copied().filter(|&x| x > 0).collect();
+        c.sort_unstable();
+        let hk = self.rule.key_history(h);
+        if let Some(&v) = self.memo.get(&(c.clone(), hk)) {
+            return v;
+        }
+        let mut children = Vec::new();
+        self.rule
+            .moves(&mut self.env, &c, hk, |m, next| children.push((m.take, next)));
+        let v = if children.is_empty() {
+            self.rule.play == Play::Normal
+        } else {
+            !children
+                .into_iter()
+                .any(|(t, next)| self.loses(&next, hk.after(t)))
+        };
+        self.memo.insert((c, hk), v);
+        v
+    }
+    /// The winning moves from `heaps` at the start of a game.
+    pub fn winning_moves(&mut self, heaps: &[u32]) -> Vec<Move> {
+        let mut all = Vec::new();
+        let h = History::default();
+        self.rule
+            .moves(&mut self.env, heaps, h, |m, next| all.push((m, next)));
+        all.into_iter()
+            .filter(|(m, next)| self.loses(next, h.after(m.take)))
+            .map(|(m, _)| m)
+            .collect()
+    }
+}
+
+/// The winning moves from `heaps` by Grundy values `g` (normal play, a sum).
+pub fn grundy_winning_moves(rule: &Rule, g: &[u32], heaps: &[u32]) -> Vec<Move> {
+    let total = heaps.iter().fold(0, |x, &n| x ^ g[n as usize]);
+    let mut env = rule.env();
+    let mut out = Vec::new();
+    if total == 0 {
+        return out;
+    }
+    rule.moves(&mut env, heaps, History::default(), |m, next| {
+        if next.iter().fold(0, |x, &n| x ^ g[n as usize]) == 0 {
+            out.push(m);
+        }
+    });
+    out
+}
+
+/// Does `rule` allow any move at all from a heap of at most `max_n` (or,
+/// with two heaps, a two-heap move)? Tried on every size up to `max_n` at
+/// the start of a game and after every take up to it.
+pub fn allows_some_move(rule: &Rule, max_n: u32) -> bool {
+    let mut env = rule.env();
+    let starts = [History::default()];
+    for n in 1..=max_n {
+        for t in 1..=n {
+            if starts.iter().any(|&h| rule.allows(&mut env, n, t, h)) {
+                return true;
+            }
+            for l in 1..=max_n.min(64) {
+                let h = History { last: l, mine: 0 };
+                if rule.allows(&mut env, n, t, h) || rule.allows(&mut env, n, t, History { last: l, mine: l }) {
+                    return true;
+                }
+            }
+        }
+        if rule.both.is_some() && (1..=n).any(|t| rule.allows_both(&mut env, n, n, t)) {
+            return true;
+        }
+    }
+    false
+}
