@@ -645,8 +645,8 @@ fn values_held_once_evaluate_as_repeated() {
 fn square_and_prime_tests_match_the_written_lists() {
     let squares = [0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100];
     let primes = [
-        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83,
-        89, 97,
+        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89,
+        97,
     ];
     let xs: Vec<i64> = (-3..=100).collect();
     let t = Table::new().with("x", Values::Int(xs.clone()));

@@ -71,7 +71,10 @@ impl RulesCase {
                     n,
                 ),
             )
-            .with("heaps", Values::repeat(Values::Int(vec![self.heaps as i64]), n));
+            .with(
+                "heaps",
+                Values::repeat(Values::Int(vec![self.heaps as i64]), n),
+            );
         for p in PARAM_NAMES {
             let v = r.params.iter().find(|(k, _)| k == p);
             out.push(
@@ -115,7 +118,11 @@ impl RulesCase {
             let (is_p, value, wins) = match g {
                 Some(g) => {
                     let v = s.iter().fold(0, |x, &n| x ^ g[n as usize]);
-                    (v == 0, Some(v as i64), grundy_winning_moves(&self.rule, g, s))
+                    (
+                        v == 0,
+                        Some(v as i64),
+                        grundy_winning_moves(&self.rule, g, s),
+                    )
                 }
                 None => {
                     let p = joint.loses(s, Default::default());
@@ -134,7 +141,9 @@ impl RulesCase {
                 cols[0].push(None);
             }
             for i in 0..3 {
-                let v = (self.heaps > 1).then(|| s.get(i).map(|&x| x as i64)).flatten();
+                let v = (self.heaps > 1)
+                    .then(|| s.get(i).map(|&x| x as i64))
+                    .flatten();
                 cols[i + 1].push(v);
             }
         }
@@ -154,7 +163,11 @@ impl RulesCase {
     }
     fn periods(&self, seq: &Sequence) -> Table {
         let mut rows = PeriodRows::default();
-        rows.push(seq.period.as_ref(), &seq.evidence, seq.closed_form.as_deref());
+        rows.push(
+            seq.period.as_ref(),
+            &seq.evidence,
+            seq.closed_form.as_deref(),
+        );
         let head = Table::new()
             .with(
                 "values",

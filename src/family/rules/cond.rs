@@ -250,7 +250,11 @@ fn lower(
         Ast::Neg(x, _) => Op::Neg(go(x, reads, lets)?),
         Ast::Not(x, _) => Op::Not(go(x, reads, lets)?),
         Ast::Bin(op, l, r, _) => Op::Bin(*op, go(l, reads, lets)?, go(r, reads, lets)?),
-        Ast::Cond(c, x, y, _) => Op::Cond(go(c, reads, lets)?, go(x, reads, lets)?, go(y, reads, lets)?),
+        Ast::Cond(c, x, y, _) => Op::Cond(
+            go(c, reads, lets)?,
+            go(x, reads, lets)?,
+            go(y, reads, lets)?,
+        ),
         Ast::InList(x, items, neg, _, _) => {
             let x = go(x, reads, lets)?;
             let items = items
@@ -517,16 +521,24 @@ mod tests {
     #[test]
     fn the_claims_arithmetic_and_functions() {
         let r = c("n % t == 0 and t < n");
-        let ok: Vec<i64> = (1..=12).filter(|&t| r.allows(&env(12, t, None, None))).collect();
+        let ok: Vec<i64> = (1..=12)
+            .filter(|&t| r.allows(&env(12, t, None, None)))
+            .collect();
         assert_eq!(ok, vec![1, 2, 3, 4, 6]);
         let r = c("is_square(t)");
-        let ok: Vec<i64> = (1..=30).filter(|&t| r.allows(&env(30, t, None, None))).collect();
+        let ok: Vec<i64> = (1..=30)
+            .filter(|&t| r.allows(&env(30, t, None, None)))
+            .collect();
         assert_eq!(ok, vec![1, 4, 9, 16, 25]);
         let r = c("is_prime(t) and t in 1..k + 4");
-        let ok: Vec<i64> = (1..=30).filter(|&t| r.allows(&env(30, t, None, None))).collect();
+        let ok: Vec<i64> = (1..=30)
+            .filter(|&t| r.allows(&env(30, t, None, None)))
+            .collect();
         assert_eq!(ok, vec![2, 3, 5, 7]);
         let r = c("let h = n / 2; t <= h");
-        let ok: Vec<i64> = (1..=9).filter(|&t| r.allows(&env(9, t, None, None))).collect();
+        let ok: Vec<i64> = (1..=9)
+            .filter(|&t| r.allows(&env(9, t, None, None)))
+            .collect();
         assert_eq!(ok, vec![1, 2, 3, 4]);
         let e = env(0, 0, None, None);
         assert_eq!(c("t in [1, 3, 4]").take_bound(&e), Some(4));

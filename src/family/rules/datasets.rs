@@ -37,7 +37,12 @@ pub static RULE: &[Column] = &[
         Role::Label,
         "the rule: the `move:` condition, `; split` and `; both: ...` when they apply, and the parameters' values in brackets",
     ),
-    Column::new("move", Dtype::Cat, Role::Param, "the `move:` condition as written"),
+    Column::new(
+        "move",
+        Dtype::Cat,
+        Role::Param,
+        "the `move:` condition as written",
+    ),
     Column::new(
         "both",
         Dtype::Cat,
@@ -62,10 +67,34 @@ pub static RULE: &[Column] = &[
 ];
 
 static POSITION: &[Column] = &[
-    Column::new("N", Dtype::Int, Role::Position, "the heap size, with one heap; null with several").nullable(),
-    Column::new("N1", Dtype::Int, Role::Position, "heap A's size, with several heaps; null with one").nullable(),
-    Column::new("N2", Dtype::Int, Role::Position, "heap B's size; null with fewer heaps").nullable(),
-    Column::new("N3", Dtype::Int, Role::Position, "heap C's size; null with fewer heaps").nullable(),
+    Column::new(
+        "N",
+        Dtype::Int,
+        Role::Position,
+        "the heap size, with one heap; null with several",
+    )
+    .nullable(),
+    Column::new(
+        "N1",
+        Dtype::Int,
+        Role::Position,
+        "heap A's size, with several heaps; null with one",
+    )
+    .nullable(),
+    Column::new(
+        "N2",
+        Dtype::Int,
+        Role::Position,
+        "heap B's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N3",
+        Dtype::Int,
+        Role::Position,
+        "heap C's size; null with fewer heaps",
+    )
+    .nullable(),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     winning_column(
@@ -90,7 +119,12 @@ static PERIOD_HEAD: &[Column] = &[
         Role::Param,
         "the sequence: `grundy` (where positions have Grundy values) or `outcome` (P/N at the start of a game)",
     ),
-    Column::new("horizon", Dtype::Int, Role::Param, "the heap sizes computed, 0..horizon"),
+    Column::new(
+        "horizon",
+        Dtype::Int,
+        Role::Param,
+        "the heap sizes computed, 0..horizon",
+    ),
 ];
 
 /// `rule_periods`: one row per one-heap rule.
@@ -181,7 +215,15 @@ pub static PERIOD_TABLE: View = View {
     title: "Periods (minimal period, then minimal preperiod)",
     dataset: "rule_periods",
     kind: ViewKind::Listing {
-        columns: &["rule", "play", "values", "period", "preperiod", "status", "evidence"],
+        columns: &[
+            "rule",
+            "play",
+            "values",
+            "period",
+            "preperiod",
+            "status",
+            "evidence",
+        ],
         filter: &[],
     },
     only: &[],

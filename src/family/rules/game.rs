@@ -119,7 +119,13 @@ impl Rule {
     }
     /// Every move from `heaps` after `h`, with the heaps it leaves (in the
     /// position's order; a split adds the second part at the end).
-    pub fn moves(&self, env: &mut Env, heaps: &[u32], h: History, mut f: impl FnMut(Move, Vec<u32>)) {
+    pub fn moves(
+        &self,
+        env: &mut Env,
+        heaps: &[u32],
+        h: History,
+        mut f: impl FnMut(Move, Vec<u32>),
+    ) {
         for (i, &n) in heaps.iter().enumerate() {
             for t in 1..=n {
                 if !self.allows(env, n, t, h) {
@@ -187,7 +193,11 @@ impl Rule {
             s.push_str(&format!("; both: {}", b.source));
         }
         if !self.params.is_empty() {
-            let p: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let p: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             s.push_str(&format!(" [{}]", p.join(", ")));
         }
         s

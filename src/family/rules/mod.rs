@@ -72,7 +72,9 @@ impl Family for Rules {
         params::plan(sweep)
     }
     fn solve(&self, _pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
-        anyhow::bail!("`nimlab solve rules` is not available yet: run a sweep (`nimlab run`) with N the position's size")
+        anyhow::bail!(
+            "`nimlab solve rules` is not available yet: run a sweep (`nimlab run`) with N the position's size"
+        )
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {

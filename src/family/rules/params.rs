@@ -28,7 +28,9 @@ fn grid(sweep: &Node<'_>) -> Result<Grid, SpecError> {
         if SWEEP_KEYS.contains(&key.as_str()) || KEYS.contains(&key.as_str()) {
             continue;
         }
-        let node = sweep.get(key).ok_or_else(|| sweep.err(format!("`{key}` is empty")))?;
+        let node = sweep
+            .get(key)
+            .ok_or_else(|| sweep.err(format!("`{key}` is empty")))?;
         if !PARAM_NAMES.contains(&key.as_str()) {
             let mut all: Vec<&str> = KEYS.to_vec();
             all.extend_from_slice(PARAM_NAMES);
@@ -41,13 +43,19 @@ fn grid(sweep: &Node<'_>) -> Result<Grid, SpecError> {
                 quoted(PARAM_NAMES)
             )));
         }
-        out.push((key.clone(), node.ints(-MAX_HEAP, MAX_HEAP)?.into_iter().collect()));
+        out.push((
+            key.clone(),
+            node.ints(-MAX_HEAP, MAX_HEAP)?.into_iter().collect(),
+        ));
     }
     Ok(out)
 }
 
 fn quoted(v: &[&str]) -> String {
-    v.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+    v.iter()
+        .map(|a| format!("`{a}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Every combination of the grid's values.
@@ -71,8 +79,17 @@ fn combinations(g: &Grid) -> Vec<Vec<(String, i64)>> {
 /// A condition field, checked against the names it may read.
 fn condition(node: &Node<'_>, allowed: &[&str], params: &[String]) -> Result<Cond, SpecError> {
     let text = node.str()?;
-    Cond::compile(text, allowed, params)
-        .map_err(|m| node.err(format!("{m}\n(a condition may read {} and the parameters {})", quoted(allowed), if params.is_empty() { "(none)".to_string() } else { params.join(", ") })))
+    Cond::compile(text, allowed, params).map_err(|m| {
+        node.err(format!(
+            "{m}\n(a condition may read {} and the parameters {})",
+            quoted(allowed),
+            if params.is_empty() {
+                "(none)".to_string()
+            } else {
+                params.join(", ")
+            }
+        ))
+    })
 }
 
 /// The rule's conditions and options as the spec writes them (parameters
@@ -97,7 +114,10 @@ pub fn fields(sweep: &Node<'_>) -> Result<Fields, SpecError> {
     let grid = grid(sweep)?;
     let names: Vec<String> = grid.iter().map(|(n, _)| n.clone()).collect();
     let mv = condition(
-        &sweep.req("move", "the condition of a move, e.g. \"t <= 3\" or \"is_square(t)\"")?,
+        &sweep.req(
+            "move",
+            "the condition of a move, e.g. \"t <= 3\" or \"is_square(t)\"",
+        )?,
         &NAMES[..5],
         &names,
     )?;
@@ -116,7 +136,11 @@ pub fn fields(sweep: &Node<'_>) -> Result<Fields, SpecError> {
         None => false,
     };
     let plays = match sweep.get("play") {
-        Some(n) => n.words(PLAY_WORDS)?.into_iter().filter_map(Play::parse).collect(),
+        Some(n) => n
+            .words(PLAY_WORDS)?
+            .into_iter()
+            .filter_map(Play::parse)
+            .collect(),
         None => vec![Play::Normal],
     };
     let heaps = match sweep.get("heaps") {
@@ -185,7 +209,11 @@ fn horizon(rule: &Rule, max_n: usize, asked: Option<usize>) -> usize {
 pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
     let f = fields(sweep)?;
     let nnode = sweep.req("N", "heap sizes, e.g. `N: 0..1000`")?;
-    let mut sizes: Vec<u32> = nnode.ints(0, MAX_HEAP)?.into_iter().map(|x| x as u32).collect();
+    let mut sizes: Vec<u32> = nnode
+        .ints(0, MAX_HEAP)?
+        .into_iter()
+        .map(|x| x as u32)
+        .collect();
     sizes.sort_unstable();
     sizes.dedup();
     let max_n = *sizes.last().unwrap_or(&0);
@@ -219,7 +247,11 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
             }
             let max_n = *sizes.last().unwrap_or(&0);
             let case = RulesCase {
-                horizon: if heaps == 1 { horizon(&rule, max_n as usize, asked) } else { 0 },
+                horizon: if heaps == 1 {
+                    horizon(&rule, max_n as usize, asked)
+                } else {
+                    0
+                },
                 rule: rule.clone(),
                 heaps,
                 sizes,

@@ -118,7 +118,10 @@ fn witness(
         );
     }
     if rule.both.is_some() && rule.history() {
-        return (None, "a history with two-heap moves: no theorem applies".into());
+        return (
+            None,
+            "a history with two-heap moves: no theorem applies".into(),
+        );
     }
     let Some(s) = bound else {
         return (
@@ -135,14 +138,23 @@ fn witness(
             );
         }
         let w = octal_period(values, s);
-        return (w, format!("the octal periodicity theorem (largest take {s})"));
+        return (
+            w,
+            format!("the octal periodicity theorem (largest take {s})"),
+        );
     }
     if !rule.history() {
         let w = period::proven_state_period(values, s, s);
-        let what = if rule.has_grundy() { "values" } else { "outcomes" };
+        let what = if rule.has_grundy() {
+            "values"
+        } else {
+            "outcomes"
+        };
         return (
             w,
-            format!("a take set with largest take {s}: the {what} repeat over a full window of {s}"),
+            format!(
+                "a take set with largest take {s}: the {what} repeat over a full window of {s}"
+            ),
         );
     }
     let hs = histories(rule, s as u32);

@@ -54,7 +54,9 @@ pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
                 }
             }
         }
-        let mex = (0..).find(|&v| seen.get(v).is_none_or(|&s| s != n)).unwrap_or(0);
+        let mex = (0..)
+            .find(|&v| seen.get(v).is_none_or(|&s| s != n))
+            .unwrap_or(0);
         g.push(mex as u32);
     }
     g
@@ -90,8 +92,9 @@ impl<'r> Joint<'r> {
             return v;
         }
         let mut children = Vec::new();
-        self.rule
-            .moves(&mut self.env, &c, hk, |m, next| children.push((m.take, next)));
+        self.rule.moves(&mut self.env, &c, hk, |m, next| {
+            children.push((m.take, next))
+        });
         let v = if children.is_empty() {
             self.rule.play == Play::Normal
         } else {
@@ -144,7 +147,9 @@ pub fn allows_some_move(rule: &Rule, max_n: u32) -> bool {
             }
             for l in 1..=max_n.min(64) {
                 let h = History { last: l, mine: 0 };
-                if rule.allows(&mut env, n, t, h) || rule.allows(&mut env, n, t, History { last: l, mine: l }) {
+                if rule.allows(&mut env, n, t, h)
+                    || rule.allows(&mut env, n, t, History { last: l, mine: l })
+                {
                     return true;
                 }
             }
