@@ -4,9 +4,10 @@
 use super::datasets::{PARAM_NAMES, PERIODS, POSITIONS, SEQUENCES};
 use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
-use super::solver::{Joint, SPLIT_MISERE_TOKENS, grundy_sequence, grundy_winning_moves};
+use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
 use crate::cost::{Kernel, Work};
 use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
+use crate::family::takeaway::solver::Joint as TakeJoint;
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::PeriodRows;
@@ -107,7 +108,7 @@ impl RulesCase {
         }
         out
     }
-    fn positions(&self, g: Option<&[u32]>, joint: &mut Joint<'_>) -> Table {
+    fn positions(&self, how: &mut How<'_>) -> Table {
         let starts = self.starts();
         let rows = starts.len();
         let mut outcome = EnumVec::new(OUTCOMES, rows);
@@ -115,18 +116,32 @@ impl RulesCase {
         let mut moves = StructListVec::new(MOVE_FIELDS, rows);
         let mut cols: Vec<Vec<Option<i64>>> = vec![Vec::with_capacity(rows); 4];
         for s in &starts {
-            let (is_p, value, wins) = match g {
-                Some(g) => {
-                    let v = s.iter().fold(0, |x, &n| x ^ g[n as usize]);
+            let (is_p, value, wins) = match how {
+                How::Grundy(g) => {
+                    let v = s.iter().fold(0, |x, &n| x ^ g.get(n as usize));
                     (
                         v == 0,
                         Some(v as i64),
                         grundy_winning_moves(&self.rule, g, s),
                     )
                 }
-                None => {
+                How::Joint(joint) => {
                     let p = joint.loses(s, Default::default());
                     (p, None, if p { vec![] } else { joint.winning_moves(s) })
+                }
+                How::NoRepeat(j) => {
+                    let h: Vec<usize> = s.iter().map(|&x| x as usize).collect();
+                    let wins = j
+                        .winning_moves(&h, None)
+                        .into_iter()
+                        .map(|(heap, take)| Move {
+                            heap,
+                            heap2: None,
+                            take,
+                            split: 0,
+                        })
+                        .collect();
+                    (j.start_is_p(&h), None, wins)
                 }
             };
             outcome.push(outcome_code(is_p));
@@ -181,6 +196,16 @@ impl RulesCase {
     }
 }
 
+/// How a case's positions are answered.
+enum How<'r> {
+    /// Grundy values and nim-sums.
+    Grundy(Grundy),
+    /// The joint-state solver.
+    Joint(Joint<'r>),
+    /// `takeaway`'s solver of a take set with `no_repeat`.
+    NoRepeat(TakeJoint),
+}
+
 fn move_fields(m: &Move) -> [i64; 4] {
     [
         m.heap as i64 + 1,
@@ -231,14 +256,24 @@ impl Case for RulesCase {
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         self.check().map_err(anyhow::Error::msg)?;
         let len = self.max_n() as usize + 1;
+        let periods = self.heaps == 1 && ctx.wants("rule_periods");
+        let horizon = self.horizon.max(len - 1);
         let mut joint = Joint::new(&self.rule);
-        let seq = (self.heaps == 1 && ctx.wants("rule_periods"))
-            .then(|| periods::sequence(&self.rule, self.horizon.max(len - 1), &mut joint));
-        let g = self.by_grundy().then(|| match &seq {
-            Some(s) if s.grundy => s.values.clone(),
-            _ => grundy_sequence(&self.rule, len),
-        });
-        let mut out = vec![(&POSITIONS, self.positions(g.as_deref(), &mut joint))];
+        let (mut how, seq) = if let Some(takes) = self.rule.no_repeat_takes(horizon + 1) {
+            let seq = periods.then(|| periods::no_repeat_sequence(&self.rule, &takes, horizon));
+            let dims = vec![len; self.heaps];
+            let j = TakeJoint::solve(&dims, &takes, self.rule.play, true, &|_| {});
+            (How::NoRepeat(j), seq)
+        } else {
+            let seq = periods.then(|| periods::sequence(&self.rule, horizon, &mut joint));
+            let how = if self.by_grundy() {
+                How::Grundy(grundy_values(&self.rule, len))
+            } else {
+                How::Joint(joint)
+            };
+            (how, seq)
+        };
+        let mut out = vec![(&POSITIONS, self.positions(&mut how))];
         if let Some(s) = &seq {
             out.push((&PERIODS, self.periods(s)));
         }

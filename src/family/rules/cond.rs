@@ -196,7 +196,65 @@ fn bound(op: &Op, env: &Env) -> Option<i64> {
     }
 }
 
+/// Is `op` `n % t == 0` (or `mod(n, t) == 0`, either side of `==`)?
+fn is_divides(op: &Op) -> bool {
+    let rem = |x: &Op| match x {
+        Op::Bin(BinOp::Rem, a, b) => matches!((&**a, &**b), (Op::Var(N), Op::Var(T))),
+        Op::Call(Fun::Mod, args) => matches!(&args[..], [Op::Var(N), Op::Var(T)]),
+        _ => false,
+    };
+    let zero = |x: &Op| matches!(x, Op::Lit(V::Int(0)));
+    match op {
+        Op::Bin(BinOp::Eq, a, b) => (rem(a) && zero(b)) || (zero(a) && rem(b)),
+        _ => false,
+    }
+}
+
+/// Does `op` being true or null imply `t` divides `n` (a conjunct
+/// `n % t == 0`, which is never null since `1 ≤ t`)?
+fn implies_divides(op: &Op) -> bool {
+    match op {
+        Op::Bin(BinOp::And, a, b) => implies_divides(a) || implies_divides(b),
+        x => is_divides(x),
+    }
+}
+
 impl Cond {
+    /// Does the condition only allow takes that divide the heap (a conjunct
+    /// `n % t == 0`)? Then only the divisors of `n` are tried.
+    pub fn divisors_only(&self) -> bool {
+        implies_divides(&self.op)
+    }
+    /// `A and t != last` (either order) with `A` reading only `t` and
+    /// parameters: `A`, the take set of a `takeaway` rule with `no_repeat`.
+    pub fn no_repeat_part(&self) -> Option<Cond> {
+        let Op::Bin(BinOp::And, a, b) = &self.op else {
+            return None;
+        };
+        let is_ne = |x: &Op| match x {
+            Op::Bin(BinOp::Ne, l, r) => matches!(
+                (&**l, &**r),
+                (Op::Var(T), Op::Var(LAST)) | (Op::Var(LAST), Op::Var(T))
+            ),
+            _ => false,
+        };
+        let rest = match (is_ne(a), is_ne(b)) {
+            (true, false) => b,
+            (false, true) => a,
+            _ => return None,
+        };
+        if reads_any(rest, &|s| s < PARAMS && s != T) {
+            return None;
+        }
+        let mut reads = vec![false; self.reads.len()];
+        reads[T] = true;
+        reads[PARAMS..].copy_from_slice(&self.reads[PARAMS..]);
+        Some(Cond {
+            source: self.source.clone(),
+            op: (**rest).clone(),
+            reads,
+        })
+    }
     /// The largest take the condition can allow, where it states a bound
     /// (see [`bound`]), with the parameters of `env`.
     pub fn take_bound(&self, env: &Env) -> Option<u32> {
@@ -548,6 +606,16 @@ mod tests {
         assert_eq!(c("t <= n").take_bound(&e), None);
         assert_eq!(c("t <= k or t > 9").take_bound(&e), None);
         assert!(c("t in [1, 3, 4]").reads(T));
+        assert!(c("n % t == 0 and t < n").divisors_only());
+        assert!(c("t < n and 0 == mod(n, t)").divisors_only());
+        assert!(!c("n % t == 0 or t < n").divisors_only());
+        let e = env(0, 0, None, None);
+        let part = c("t <= k and t != last").no_repeat_part().unwrap();
+        assert_eq!(part.take_bound(&e), Some(3));
+        assert!(!part.reads(LAST));
+        assert!(c("last != t and t in [2, 5]").no_repeat_part().is_some());
+        assert!(c("t <= n and t != last").no_repeat_part().is_none());
+        assert!(c("t <= 5 and t != mine").no_repeat_part().is_none());
         assert!(!c("t in [1, 3, 4]").reads(N));
     }
 

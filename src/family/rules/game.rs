@@ -83,6 +83,26 @@ impl Rule {
     pub fn has_grundy(&self) -> bool {
         self.play == Play::Normal && !self.history() && self.both.is_none()
     }
+    /// The take set when the rule is a `takeaway` rule with `no_repeat`
+    /// (`<take set> and t != last`, no split, no two-heap moves), up to
+    /// `len` (or its stated largest take); `None` otherwise or when empty.
+    pub fn no_repeat_takes(&self, len: usize) -> Option<Vec<u32>> {
+        if self.split || self.both.is_some() {
+            return None;
+        }
+        let part = self.mv.no_repeat_part()?;
+        let mut env = self.env();
+        let top = part
+            .take_bound(&env)
+            .map_or(len, |b| (b as usize + 1).min(len));
+        let takes: Vec<u32> = (1..top as u32)
+            .filter(|&t| {
+                env[cond::T] = V::Int(t as i64);
+                part.allows(&env)
+            })
+            .collect();
+        (!takes.is_empty()).then_some(takes)
+    }
     /// The history as the solver keys it: the parts the condition reads.
     pub fn key_history(&self, h: History) -> History {
         // The mover's take becomes the next mover's `mine`: kept when read.
@@ -117,6 +137,28 @@ impl Rule {
         env[cond::N2] = V::Int(a.max(b) as i64);
         c.allows(env)
     }
+    /// The takes worth trying from a heap of `n` (into `out`, ascending):
+    /// the divisors of `n` when the condition demands `n % t == 0`, else
+    /// `1..=n`.
+    pub fn candidates(&self, n: u32, out: &mut Vec<u32>) {
+        out.clear();
+        if !self.mv.divisors_only() {
+            out.extend(1..=n);
+            return;
+        }
+        let mut high = Vec::new();
+        let mut d = 1u32;
+        while d as u64 * d as u64 <= n as u64 {
+            if n % d == 0 {
+                out.push(d);
+                if d != n / d {
+                    high.push(n / d);
+                }
+            }
+            d += 1;
+        }
+        out.extend(high.into_iter().rev());
+    }
     /// Every move from `heaps` after `h`, with the heaps it leaves (in the
     /// position's order; a split adds the second part at the end).
     pub fn moves(
@@ -126,8 +168,10 @@ impl Rule {
         h: History,
         mut f: impl FnMut(Move, Vec<u32>),
     ) {
+        let mut takes = Vec::new();
         for (i, &n) in heaps.iter().enumerate() {
-            for t in 1..=n {
+            self.candidates(n, &mut takes);
+            for &t in &takes {
                 if !self.allows(env, n, t, h) {
                     continue;
                 }

@@ -27,6 +27,7 @@ pub(crate) mod datasets;
 pub mod game;
 pub(crate) mod params;
 pub(crate) mod periods;
+pub(crate) mod solve;
 pub mod solver;
 
 #[cfg(test)]
@@ -71,10 +72,11 @@ impl Family for Rules {
     fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
     }
-    fn solve(&self, _pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
-        anyhow::bail!(
-            "`nimlab solve rules` is not available yet: run a sweep (`nimlab run`) with N the position's size"
-        )
+    fn cli_args(&self) -> &'static [crate::params::CliArg] {
+        solve::CLI_ARGS
+    }
+    fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
+        solve::solve(pos)
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {

@@ -16,7 +16,7 @@ use crate::params::{Node, SWEEP_KEYS, SpecError};
 pub const KEYS: &[&str] = &["move", "both", "split", "play", "heaps", "N", "horizon"];
 
 /// Heap sizes at most.
-const MAX_HEAP: i64 = 1 << 24;
+const MAX_HEAP: i64 = (1 << 24) - 1;
 
 /// The parameters of the grid: each name and its values.
 type Grid = Vec<(String, Vec<i64>)>;

@@ -14,14 +14,13 @@
 
 use super::game::{History, Rule};
 use super::solver::{Joint, grundy_sequence};
+use crate::family::takeaway::solver::Joint as TakeJoint;
 use crate::period::{self, Period, closed_form, observed_period, period_of, preperiod_for};
 
 /// One heap's values to the horizon and their period.
 pub struct Sequence {
     /// Grundy values (else outcomes: 0 for P, 1 for N).
     pub grundy: bool,
-    /// The values, `0..=horizon`.
-    pub values: Vec<u32>,
     /// The last heap size computed.
     pub horizon: usize,
     /// The period found.
@@ -62,18 +61,51 @@ fn histories(rule: &Rule, s: u32) -> Vec<History> {
     out
 }
 
-/// The values to `horizon` and their period.
-pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint<'_>) -> Sequence {
-    let bound = rule.mv.take_bound(&rule.env()).filter(|&s| s >= 1);
-    let grundy = rule.has_grundy();
-    let values: Vec<u32> = if grundy {
-        grundy_sequence(rule, horizon + 1)
+/// The values to `horizon` and their period, for a take set `takes` with
+/// `no_repeat` (`<take set> and t != last`), by `takeaway`'s solver.
+pub fn no_repeat_sequence(rule: &Rule, takes: &[u32], horizon: usize) -> Sequence {
+    let j = TakeJoint::solve(&[horizon + 1], takes, rule.play, true, &|_| {});
+    let values: Vec<u32> = (0..=horizon)
+        .map(|n| u32::from(!j.start_is_p(&[n])))
+        .collect();
+    let s = *takes.last().unwrap_or(&1) as usize;
+    let bounded = rule
+        .mv
+        .no_repeat_part()
+        .and_then(|p| p.take_bound(&rule.env()))
+        .is_some();
+    let (witness, why) = if bounded {
+        let states: Vec<Vec<bool>> = (0..=horizon)
+            .map(|n| {
+                std::iter::once(None)
+                    .chain(takes.iter().map(|&l| Some(l)))
+                    .map(|l| j.child_is_p(n, l))
+                    .collect()
+            })
+            .collect();
+        (
+            period::proven_state_period(&states, s, s),
+            format!(
+                "a history with largest take {s}: the joint state (the outcome after each last take) repeats over a full window of {s}"
+            ),
+        )
     } else {
-        (0..=horizon as u32)
-            .map(|n| u32::from(!joint.loses(&[n], History::default())))
-            .collect()
+        (
+            None,
+            "the condition states no largest take, so no window argument applies".to_string(),
+        )
     };
-    let (witness, why) = witness(rule, bound, &values, joint);
+    finish(values, false, horizon, witness, &why)
+}
+
+/// The period of `values` from a witness (else observed), with its evidence.
+fn finish(
+    values: Vec<u32>,
+    grundy: bool,
+    horizon: usize,
+    witness: Option<(usize, usize)>,
+    why: &str,
+) -> Sequence {
     let per = match witness {
         Some(w) => period_of(&values, Some(w)),
         None => observed_period(&values),
@@ -95,12 +127,26 @@ pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint<'_>) -> Sequence 
     });
     Sequence {
         grundy,
-        values,
         horizon,
         period: per,
         evidence,
         closed_form,
     }
+}
+
+/// The values to `horizon` and their period.
+pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint<'_>) -> Sequence {
+    let bound = rule.mv.take_bound(&rule.env()).filter(|&s| s >= 1);
+    let grundy = rule.has_grundy();
+    let values: Vec<u32> = if grundy {
+        grundy_sequence(rule, horizon + 1)
+    } else {
+        (0..=horizon as u32)
+            .map(|n| u32::from(!joint.loses(&[n], History::default())))
+            .collect()
+    };
+    let (witness, why) = witness(rule, bound, &values, joint);
+    finish(values, grundy, horizon, witness, &why)
 }
 
 /// A proven `(period, preperiod)` of a state sequence the values are a

@@ -7,22 +7,67 @@ use rustc_hash::FxHashMap;
 
 use super::cond::V;
 use super::game::{History, Move, Rule};
-use crate::family::takeaway::solver::grundy_sequence as takeaway_sequence;
+use crate::family::takeaway::solver::{Grundy as TakeGrundy, grundy_sequence as takeaway_sequence};
 use crate::game::Play;
 
 /// Tokens in all beyond which misère play of a splitting rule is refused
 /// (its positions are whole sets of heaps, not sums).
 pub const SPLIT_MISERE_TOKENS: u64 = 40;
 
-/// The takes a take-set rule allows, `1..len` (parameters filled).
+/// The takes a take-set rule allows, `1..len` (parameters filled), or up
+/// to the largest take the condition states.
 pub fn take_set(rule: &Rule, len: usize) -> Vec<u32> {
     let mut env = rule.env();
-    (1..len.max(1) as u32)
+    let top = rule
+        .mv
+        .take_bound(&env)
+        .map_or(len, |b| (b as usize + 1).min(len));
+    (1..top.max(1) as u32)
         .filter(|&t| rule.allows(&mut env, t, t, History::default()))
         .collect()
 }
 
-/// `G(0..len)` of one heap (normal play, no history, no two-heap moves).
+/// One heap's Grundy values: the take-away kernel's (kept as it made
+/// them), or plain.
+pub enum Grundy {
+    /// From the take-away kernel.
+    Take(TakeGrundy),
+    /// Plain values.
+    Plain(Vec<u32>),
+}
+
+impl Grundy {
+    /// `G(n)`.
+    #[inline]
+    pub fn get(&self, n: usize) -> u32 {
+        match self {
+            Grundy::Take(g) => g.get(n),
+            Grundy::Plain(v) => v[n],
+        }
+    }
+    /// The values as a plain vector.
+    pub fn to_vec(&self) -> Vec<u32> {
+        match self {
+            Grundy::Take(g) => g.to_vec(),
+            Grundy::Plain(v) => v.clone(),
+        }
+    }
+}
+
+/// `G(0..len)` of one heap (normal play, no history, no two-heap moves): a
+/// take set by the take-away kernel, else a loop over the sizes.
+pub fn grundy_values(rule: &Rule, len: usize) -> Grundy {
+    if rule.take_set_only() && !rule.split {
+        let takes = take_set(rule, len);
+        if !takes.is_empty() {
+            return Grundy::Take(takeaway_sequence(&takes, len));
+        }
+    }
+    Grundy::Plain(grundy_sequence(rule, len))
+}
+
+/// `G(0..len)` of one heap (normal play, no history, no two-heap moves),
+/// as plain values.
 pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
     if rule.take_set_only() && !rule.split {
         let takes = take_set(rule, len);
@@ -41,8 +86,10 @@ pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
         }
         seen[v] = n;
     };
+    let mut takes = Vec::new();
     for n in 0..len as u32 {
-        for t in 1..=n {
+        rule.candidates(n, &mut takes);
+        for &t in &takes {
             if !rule.allows(&mut env, n, t, History::default()) {
                 continue;
             }
@@ -63,11 +110,31 @@ pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
 }
 
 /// The joint-state solver: whether the player to move loses, memoised on
-/// the heaps (sorted, empty ones dropped) and the history the rule reads.
+/// the heaps (sorted, empty ones dropped) and the history the rule reads,
+/// packed into one `u128` ([`key`]).
 pub struct Joint<'r> {
     rule: &'r Rule,
     env: Vec<V>,
-    memo: FxHashMap<(Vec<u32>, History), bool>,
+    memo: FxHashMap<u128, bool>,
+}
+
+/// The memo's key of sorted non-empty `heaps` and history `h`: without
+/// splits at most three heaps of 24 bits each, with them (at most
+/// [`SPLIT_MISERE_TOKENS`] tokens) the heaps in unary, each `1…10`; then
+/// the history's two takes, 24 bits each.
+fn key(heaps: &[u32], h: History, split: bool) -> u128 {
+    let mut k: u128 = 0;
+    if split {
+        for &x in heaps {
+            k = (k << (x + 1)) | (((1u128 << x) - 1) << 1);
+        }
+    } else {
+        for &x in heaps {
+            k = (k << 24) | x as u128;
+        }
+        k |= (heaps.len() as u128) << 72;
+    }
+    (k << 48) | ((h.last as u128) << 24) | h.mine as u128
 }
 
 impl<'r> Joint<'r> {
@@ -88,7 +155,8 @@ impl<'r> Joint<'r> {
         let mut c: Vec<u32> = heaps.iter().copied().filter(|&x| x > 0).collect();
         c.sort_unstable();
         let hk = self.rule.key_history(h);
-        if let Some(&v) = self.memo.get(&(c.clone(), hk)) {
+        let k = key(&c, hk, self.rule.split);
+        if let Some(&v) = self.memo.get(&k) {
             return v;
         }
         let mut children = Vec::new();
@@ -102,7 +170,7 @@ impl<'r> Joint<'r> {
                 .into_iter()
                 .any(|(t, next)| self.loses(&next, hk.after(t)))
         };
-        self.memo.insert((c, hk), v);
+        self.memo.insert(k, v);
         v
     }
     /// The winning moves from `heaps` at the start of a game.
@@ -119,15 +187,15 @@ impl<'r> Joint<'r> {
 }
 
 /// The winning moves from `heaps` by Grundy values `g` (normal play, a sum).
-pub fn grundy_winning_moves(rule: &Rule, g: &[u32], heaps: &[u32]) -> Vec<Move> {
-    let total = heaps.iter().fold(0, |x, &n| x ^ g[n as usize]);
+pub fn grundy_winning_moves(rule: &Rule, g: &Grundy, heaps: &[u32]) -> Vec<Move> {
+    let total = heaps.iter().fold(0, |x, &n| x ^ g.get(n as usize));
     let mut env = rule.env();
     let mut out = Vec::new();
     if total == 0 {
         return out;
     }
     rule.moves(&mut env, heaps, History::default(), |m, next| {
-        if next.iter().fold(0, |x, &n| x ^ g[n as usize]) == 0 {
+        if next.iter().fold(0, |x, &n| x ^ g.get(n as usize)) == 0 {
             out.push(m);
         }
     });
