@@ -161,13 +161,12 @@ impl Rule {
     }
     /// Every move from `heaps` after `h`, with the heaps it leaves (in the
     /// position's order; a split adds the second part at the end).
-    pub fn moves(
-        &self,
-        env: &mut Env,
-        heaps: &[u32],
-        h: History,
-        mut f: impl FnMut(Move, Vec<u32>),
-    ) {
+    pub fn moves(&self, env: &mut Env, heaps: &[u32], h: History, mut f: impl FnMut(Move, &[u32])) {
+        let mut next = Vec::with_capacity(heaps.len() + 1);
+        let mut give = |m: Move| {
+            Rule::apply(heaps, &m, &mut next);
+            f(m, &next);
+        };
         let mut takes = Vec::new();
         for (i, &n) in heaps.iter().enumerate() {
             self.candidates(n, &mut takes);
@@ -175,33 +174,14 @@ impl Rule {
                 if !self.allows(env, n, t, h) {
                     continue;
                 }
-                let r = n - t;
-                let mut next = heaps.to_vec();
-                next[i] = r;
-                f(
-                    Move {
+                let splits = if self.split { (n - t) / 2 } else { 0 };
+                for split in 0..=splits {
+                    give(Move {
                         heap: i,
                         heap2: None,
                         take: t,
-                        split: 0,
-                    },
-                    next.clone(),
-                );
-                if self.split {
-                    for a in 1..=r / 2 {
-                        let mut s = next.clone();
-                        s[i] = r - a;
-                        s.push(a);
-                        f(
-                            Move {
-                                heap: i,
-                                heap2: None,
-                                take: t,
-                                split: a,
-                            },
-                            s,
-                        );
-                    }
+                        split,
+                    });
                 }
             }
         }
@@ -210,20 +190,29 @@ impl Rule {
                 for j in i + 1..heaps.len() {
                     for t in 1..=heaps[i].min(heaps[j]) {
                         if self.allows_both(env, heaps[i], heaps[j], t) {
-                            let mut next = heaps.to_vec();
-                            next[i] -= t;
-                            next[j] -= t;
-                            let m = Move {
+                            give(Move {
                                 heap: i,
                                 heap2: Some(j),
                                 take: t,
                                 split: 0,
-                            };
-                            f(m, next);
+                            });
                         }
                     }
                 }
             }
+        }
+    }
+    /// The heaps `m` leaves from `heaps` (into `out`; a split's second
+    /// part at the end), as [`Rule::moves`] gives them.
+    pub fn apply(heaps: &[u32], m: &Move, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(heaps);
+        out[m.heap] -= m.take + m.split;
+        if let Some(j) = m.heap2 {
+            out[j] -= m.take;
+        }
+        if m.split > 0 {
+            out.push(m.split);
         }
     }
     /// The rule as the `rule` column writes it: the condition, the options,

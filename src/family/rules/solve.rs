@@ -132,7 +132,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         let mut all = Vec::new();
         let mut env = rule.env();
         rule.moves(&mut env, &heaps, rule.key_history(hist), |m, next| {
-            all.push((m, next))
+            all.push((m, next.to_vec()))
         });
         let wins = all
             .into_iter()

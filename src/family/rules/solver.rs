@@ -159,16 +159,16 @@ impl<'r> Joint<'r> {
         if let Some(&v) = self.memo.get(&k) {
             return v;
         }
-        let mut children = Vec::new();
-        self.rule.moves(&mut self.env, &c, hk, |m, next| {
-            children.push((m.take, next))
-        });
-        let v = if children.is_empty() {
+        let mut moves = Vec::new();
+        self.rule.moves(&mut self.env, &c, hk, |m, _| moves.push(m));
+        let v = if moves.is_empty() {
             self.rule.play == Play::Normal
         } else {
-            !children
-                .into_iter()
-                .any(|(t, next)| self.loses(&next, hk.after(t)))
+            let mut next = Vec::with_capacity(c.len() + 1);
+            !moves.iter().any(|m| {
+                Rule::apply(&c, m, &mut next);
+                self.loses(&next, hk.after(m.take))
+            })
         };
         self.memo.insert(k, v);
         v
@@ -177,8 +177,9 @@ impl<'r> Joint<'r> {
     pub fn winning_moves(&mut self, heaps: &[u32]) -> Vec<Move> {
         let mut all = Vec::new();
         let h = History::default();
-        self.rule
-            .moves(&mut self.env, heaps, h, |m, next| all.push((m, next)));
+        self.rule.moves(&mut self.env, heaps, h, |m, next| {
+            all.push((m, next.to_vec()))
+        });
         all.into_iter()
             .filter(|(m, next)| self.loses(next, h.after(m.take)))
             .map(|(m, _)| m)
