@@ -1,6 +1,7 @@
 //! A case: one rule (its parameters' values, its play) and one heap count
 //! over the sweep's heap sizes; solving it and filling its rows.
 
+use super::cond;
 use super::datasets::{PARAM_NAMES, PERIODS, POSITIONS, SEQUENCES};
 use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
@@ -114,7 +115,7 @@ impl RulesCase {
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut grundy = Vec::with_capacity(rows);
         let mut moves = StructListVec::new(MOVE_FIELDS, rows);
-        let mut cols: Vec<Vec<Option<i64>>> = vec![Vec::with_capacity(rows); 4];
+        let mut cols: Vec<Vec<Option<i64>>> = (0..4).map(|_| Vec::with_capacity(rows)).collect();
         for s in &starts {
             let (is_p, value, wins) = match how {
                 How::Grundy(g) => {
@@ -231,14 +232,41 @@ impl Case for RulesCase {
     }
     fn cost(&self) -> u64 {
         let n = self.max_n().max(self.horizon as u32) as u64 + 1;
+        // Moves tried per position: the largest take the condition states,
+        // else every take.
+        let bound = self.rule.mv.take_bound(&self.rule.env());
+        let per = bound.map_or(n, |b| (b as u64).min(n)).max(1);
         if self.by_grundy() {
-            n.saturating_mul(n) / 2 + self.positions_count()
+            n.saturating_mul(per) / 2 + self.positions_count()
         } else {
-            let states = n.saturating_pow(self.heaps as u32);
-            states.saturating_mul(n).saturating_mul(4)
+            // The joint state: the heaps, and each take of the history the
+            // condition reads (up to the largest take, else to the heap).
+            let r = &self.rule.mv;
+            let hist = |read: bool| if read { per + 1 } else { 1 };
+            let first = u64::from(r.reads(cond::FIRST)) + 1;
+            let states = n
+                .saturating_pow(self.heaps as u32)
+                .saturating_mul(hist(r.reads(cond::LAST) || r.reads(cond::MINE)))
+                .saturating_mul(hist(r.reads(cond::MINE)))
+                .saturating_mul(first);
+            states.saturating_mul(per).saturating_mul(self.heaps as u64)
         }
     }
     fn work(&self, _keep: Option<&[String]>) -> Work {
+        let n = self.max_n().max(self.horizon as u32) as u64 + 1;
+        if let Some(takes) = self.rule.no_repeat_takes(n as usize) {
+            // `takeaway`'s solver, in its own units.
+            return if self.heaps == 1 && self.rule.play == Play::Normal {
+                vec![(Kernel::NoRepeat, n)]
+            } else {
+                let states = n.saturating_pow(self.heaps as u32);
+                let k = takes.len() as u64 * self.heaps as u64 / 2;
+                vec![(
+                    Kernel::Retrograde,
+                    states.saturating_mul(k).saturating_add(states),
+                )]
+            };
+        }
         let kernel = if self.by_grundy() && self.rule.take_set_only() && !self.rule.split {
             Kernel::Subtraction
         } else {

@@ -197,7 +197,7 @@ fn horizon(rule: &Rule, max_n: usize, asked: Option<usize>) -> usize {
     }
     let bound = rule.mv.take_bound(&rule.env());
     match bound {
-        Some(s) if !rule.reads_n() && !(rule.split && !rule.has_grundy()) => {
+        Some(s) if !rule.reads_n() && (!rule.split || rule.has_grundy()) => {
             max_n.max(64 * s as usize + 64).min(max_n.max(1 << 16))
         }
         _ => max_n,

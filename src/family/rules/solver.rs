@@ -214,7 +214,7 @@ pub fn allows_some_move(rule: &Rule, max_n: u32) -> bool {
             if starts.iter().any(|&h| rule.allows(&mut env, n, t, h)) {
                 return true;
             }
-            for l in 1..=max_n.min(64) {
+            for l in (1..=max_n.min(64)).filter(|_| rule.history()) {
                 let h = History { last: l, mine: 0 };
                 if rule.allows(&mut env, n, t, h)
                     || rule.allows(&mut env, n, t, History { last: l, mine: l })

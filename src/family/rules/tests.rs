@@ -230,11 +230,19 @@ impl Game for Brute {
     }
 }
 
+/// A spec for the brute force: `move:`, `both:`, `split:`, parameters.
+type Spec = (
+    &'static str,
+    Option<&'static str>,
+    bool,
+    &'static [(&'static str, i64)],
+);
+
 /// Every normative spec of the issue (one and two heaps, both plays, at
 /// small sizes): the family's outcomes equal the brute force's.
 #[test]
 fn normative_specs_agree_with_the_brute_force() {
-    let specs: &[(&str, Option<&str>, bool, &[(&str, i64)])] = &[
+    let specs: &[Spec] = &[
         ("is_square(t)", None, false, &[]),
         ("n % t == 0 and t < n", None, false, &[]),
         ("2 * t <= n", None, false, &[]),
