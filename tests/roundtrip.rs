@@ -416,6 +416,51 @@ fn every_method_answers_in_the_one_shape() {
             "search",
         ),
         ("octal", &["--code", "4.07", "--heaps", "0,12"], "period"),
+        (
+            "rules",
+            &["--move", "is_square(t)", "--heaps", "7,12"],
+            "grundy",
+        ),
+        (
+            "rules",
+            &[
+                "--move",
+                "t <= k and t != last",
+                "--k",
+                "3",
+                "--heaps",
+                "9,4",
+                "--last",
+                "2",
+            ],
+            "joint state",
+        ),
+        (
+            "rules",
+            &[
+                "--move",
+                "t <= 5 and t != mine",
+                "--heaps",
+                "11",
+                "--mine",
+                "3",
+                "--last",
+                "1",
+            ],
+            "joint state",
+        ),
+        (
+            "rules",
+            &["--move", "true", "--both", "true", "--heaps", "4,6"],
+            "joint state",
+        ),
+        (
+            "rules",
+            &[
+                "--move", "t <= 2", "--split", "--heaps", "9", "--play", "misere",
+            ],
+            "joint state",
+        ),
     ];
     let mut answered: Vec<&str> = cases.iter().map(|c| c.0).collect();
     answered.dedup();

@@ -287,6 +287,8 @@ enum Arith {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Func {
     V2,
+    IsSquare,
+    IsPrime,
     Floor,
     Ceil,
     Abs,
@@ -320,6 +322,18 @@ pub const FUNCTIONS: &[(&str, usize, usize, &str)] = &[
         1,
         1,
         "v2(n): the 2-adic valuation (largest e with 2^e | n); v2(0) is null",
+    ),
+    (
+        "is_square",
+        1,
+        1,
+        "is_square(n): n is a perfect square (0, 1, 4, 9, ...); false below 0",
+    ),
+    (
+        "is_prime",
+        1,
+        1,
+        "is_prime(n): n is a prime (2, 3, 5, 7, ...)",
     ),
     ("mod", 2, 2, "mod(a, b): the same as a % b (floor modulus)"),
     ("floor", 1, 1, "floor(x): largest integer ≤ x"),
@@ -695,6 +709,33 @@ fn of_tri<'a>(v: Option<bool>) -> V<'a> {
     v.map_or(V::Null, V::Bool)
 }
 
+/// Is `n` a perfect square (0, 1, 4, 9, ...)? False below 0.
+pub fn is_square(n: i64) -> bool {
+    if n < 0 {
+        return false;
+    }
+    let r = (n as f64).sqrt() as i64;
+    (r.saturating_sub(1)..=r + 1).any(|x| x >= 0 && x.checked_mul(x) == Some(n))
+}
+
+/// Is `n` a prime? (Trial division by 2, 3 and 6k ± 1.)
+pub fn is_prime(n: i64) -> bool {
+    if n < 4 {
+        return n >= 2;
+    }
+    if n % 2 == 0 || n % 3 == 0 {
+        return false;
+    }
+    let mut d = 5i64;
+    while d.saturating_mul(d) <= n {
+        if n % d == 0 || n % (d + 2) == 0 {
+            return false;
+        }
+        d += 6;
+    }
+    true
+}
+
 /// Floor division (rounds toward −∞); `None` on division by zero or overflow.
 pub fn div_floor(a: i64, b: i64) -> Option<i64> {
     if b == 0 {
@@ -998,6 +1039,11 @@ fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {
     match f {
         Func::V2 => match arg(0) {
             V::Int(n) => v2(n).map_or(V::Null, V::Int),
+            _ => V::Null,
+        },
+        Func::IsSquare | Func::IsPrime => match arg(0) {
+            V::Int(n) if f == Func::IsSquare => V::Bool(is_square(n)),
+            V::Int(n) => V::Bool(is_prime(n)),
             _ => V::Null,
         },
         Func::Floor | Func::Ceil => rounded(f == Func::Floor, arg(0)),
@@ -1872,6 +1918,18 @@ fn signature(name: &str, tys: &[Ty]) -> Signature {
         "min_gap" => sig(Some(Func::MinGap), int_list, "a list of integers", int),
         "max_gap" => sig(Some(Func::MaxGap), int_list, "a list of integers", int),
         "v2" => sig(Some(Func::V2), int_or_null, "an integer", int),
+        "is_square" => sig(
+            Some(Func::IsSquare),
+            int_or_null,
+            "an integer",
+            Res::Fixed(Ty::Bool),
+        ),
+        "is_prime" => sig(
+            Some(Func::IsPrime),
+            int_or_null,
+            "an integer",
+            Res::Fixed(Ty::Bool),
+        ),
         "mod" => sig(None, Ty::numeric, "numbers", Res::FloatIfAny),
         "floor" => sig(Some(Func::Floor), Ty::numeric, "a number", int),
         "ceil" => sig(Some(Func::Ceil), Ty::numeric, "a number", int),

@@ -638,3 +638,28 @@ fn values_held_once_evaluate_as_repeated() {
         }
     }
 }
+
+/// `is_square` and `is_prime` on -3..=100, row by row, against the squares
+/// and the primes below 100 written out by hand (OEIS A000290, A000040),
+/// and null for a null argument.
+#[test]
+fn square_and_prime_tests_match_the_written_lists() {
+    let squares = [0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100];
+    let primes = [
+        2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89,
+        97,
+    ];
+    let xs: Vec<i64> = (-3..=100).collect();
+    let t = Table::new().with("x", Values::Int(xs.clone()));
+    for (src, want) in [("is_square(x)", &squares[..]), ("is_prime(x)", &primes[..])] {
+        let e = Expr::compile_predicate(src, &t).unwrap();
+        let b = e.bind(&t).unwrap();
+        for (r, x) in xs.iter().enumerate() {
+            assert_eq!(b.test(r), Some(want.contains(x)), "{src} at x = {x}");
+        }
+    }
+    let e = Expr::compile_predicate("is_null(is_prime(null))", &t).unwrap();
+    assert_eq!(e.bind(&t).unwrap().test(0), Some(true));
+    assert!(super::compile::is_square(3_037_000_499 * 3_037_000_499));
+    assert!(!super::compile::is_prime(3_037_000_499 * 3));
+}

@@ -29,6 +29,7 @@ pub mod note;
 pub mod octal;
 pub mod outofcore;
 pub mod parity;
+pub mod rules;
 pub mod schema;
 pub mod solved;
 pub mod takeaway;
@@ -43,6 +44,7 @@ pub static FAMILIES: &[&dyn Family] = &[
     &parity::Parity,
     &lines::Lines,
     &octal::Octal,
+    &rules::Rules,
     #[cfg(test)]
     &toy::Toy,
 ];

@@ -1,0 +1,311 @@
+//! A case: one rule (its parameters' values, its play) and one heap count
+//! over the sweep's heap sizes; solving it and filling its rows.
+
+use super::cond;
+use super::datasets::{PARAM_NAMES, PERIODS, POSITIONS, SEQUENCES};
+use super::game::{Move, Rule};
+use super::periods::{self, Sequence};
+use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
+use crate::cost::{Kernel, Work};
+use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
+use crate::family::takeaway::solver::Joint as TakeJoint;
+use crate::family::{Case, CaseCtx, Output};
+use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
+use crate::period::PeriodRows;
+
+use super::datasets::MOVE_FIELDS;
+
+/// One rule and one heap count.
+pub struct RulesCase {
+    /// The rule.
+    pub rule: Rule,
+    /// The number of heaps.
+    pub heaps: usize,
+    /// The heap sizes of every heap.
+    pub sizes: Vec<u32>,
+    /// One heap: its sequence is computed to here for the period.
+    pub horizon: usize,
+}
+
+impl RulesCase {
+    fn max_n(&self) -> u32 {
+        self.sizes.iter().copied().max().unwrap_or(0)
+    }
+    fn positions_count(&self) -> u64 {
+        (self.sizes.len() as u64).saturating_pow(self.heaps as u32)
+    }
+    /// How the case is solved: by Grundy values of one heap, else jointly.
+    fn by_grundy(&self) -> bool {
+        self.rule.has_grundy()
+    }
+    /// Refuses misère play of a splitting rule beyond its search's reach.
+    pub fn check(&self) -> Result<(), String> {
+        let tokens = self.max_n() as u64 * self.heaps as u64;
+        if self.rule.split && !self.by_grundy() && tokens > SPLIT_MISERE_TOKENS {
+            return Err(format!(
+                "a splitting rule in misère play (or with a history) is not a sum of heaps: it is solved on the whole position, which this search does to {SPLIT_MISERE_TOKENS} tokens in all; this sweep reaches {tokens} (use smaller N or fewer heaps)"
+            ));
+        }
+        Ok(())
+    }
+    fn with_rule(&self, t: Table) -> Table {
+        let r = &self.rule;
+        let n = t.rows();
+        let label = |s: &str| Values::repeat(Values::Dict(DictVec::repeat(s, 1)), n);
+        let mut out = Table::new()
+            .with("rule", label(&r.label()))
+            .with("move", label(&r.mv.source))
+            .with(
+                "both",
+                match &r.both {
+                    Some(b) => label(&b.source),
+                    None => Values::Null(n),
+                },
+            )
+            .with("split", Values::repeat(Values::Bool(vec![r.split]), n))
+            .with(
+                "play",
+                Values::repeat(
+                    Values::Enum(EnumVec {
+                        levels: PLAYS,
+                        codes: vec![r.play.code()],
+                    }),
+                    n,
+                ),
+            )
+            .with(
+                "heaps",
+                Values::repeat(Values::Int(vec![self.heaps as i64]), n),
+            );
+        for p in PARAM_NAMES {
+            let v = r.params.iter().find(|(k, _)| k == p);
+            out.push(
+                p,
+                match v {
+                    Some((_, x)) => Values::repeat(Values::Int(vec![*x]), n),
+                    None => Values::Null(n),
+                },
+            );
+        }
+        for (name, v) in t.into_columns() {
+            out.push(&name, v);
+        }
+        out
+    }
+    /// Every starting position, in the order of the rows.
+    fn starts(&self) -> Vec<Vec<u32>> {
+        let mut out = vec![vec![]];
+        for _ in 0..self.heaps {
+            out = out
+                .into_iter()
+                .flat_map(|p| {
+                    self.sizes.iter().map(move |&n| {
+                        let mut q = p.clone();
+                        q.push(n);
+                        q
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+    fn positions(&self, how: &mut How<'_>) -> Table {
+        let starts = self.starts();
+        let rows = starts.len();
+        let mut outcome = EnumVec::new(OUTCOMES, rows);
+        let mut grundy = Vec::with_capacity(rows);
+        let mut moves = StructListVec::new(MOVE_FIELDS, rows);
+        let mut cols: Vec<Vec<Option<i64>>> = (0..4).map(|_| Vec::with_capacity(rows)).collect();
+        for s in &starts {
+            let (is_p, value, wins) = match how {
+                How::Grundy(g) => {
+                    let v = s.iter().fold(0, |x, &n| x ^ g.get(n as usize));
+                    (
+                        v == 0,
+                        Some(v as i64),
+                        grundy_winning_moves(&self.rule, g, s),
+                    )
+                }
+                How::Joint(joint) => {
+                    let p = joint.loses(s, Default::default());
+                    (p, None, if p { vec![] } else { joint.winning_moves(s) })
+                }
+                How::NoRepeat(j) => {
+                    let h: Vec<usize> = s.iter().map(|&x| x as usize).collect();
+                    let wins = j
+                        .winning_moves(&h, None)
+                        .into_iter()
+                        .map(|(heap, take)| Move {
+                            heap,
+                            heap2: None,
+                            take,
+                            split: 0,
+                        })
+                        .collect();
+                    (j.start_is_p(&h), None, wins)
+                }
+            };
+            outcome.push(outcome_code(is_p));
+            grundy.push(value);
+            for m in wins {
+                moves.push_item(&move_fields(&m));
+            }
+            moves.end_row();
+            if self.heaps == 1 {
+                cols[0].push(Some(s[0] as i64));
+            } else {
+                cols[0].push(None);
+            }
+            for i in 0..3 {
+                let v = (self.heaps > 1)
+                    .then(|| s.get(i).map(|&x| x as i64))
+                    .flatten();
+                cols[i + 1].push(v);
+            }
+        }
+        let mut t = Table::new();
+        for (name, c) in ["N", "N1", "N2", "N3"].iter().zip(cols) {
+            if c.iter().all(|x| x.is_none()) {
+                t.push(name, Values::Null(rows));
+            } else {
+                t.push(name, Values::OptInt(c));
+            }
+        }
+        let t = t
+            .with("outcome", Values::Enum(outcome))
+            .with("grundy", Values::OptInt(grundy))
+            .with("winning_moves", Values::StructList(moves));
+        self.with_rule(t)
+    }
+    fn periods(&self, seq: &Sequence) -> Table {
+        let mut rows = PeriodRows::default();
+        rows.push(
+            seq.period.as_ref(),
+            &seq.evidence,
+            seq.closed_form.as_deref(),
+        );
+        let head = Table::new()
+            .with(
+                "values",
+                Values::Enum(EnumVec {
+                    levels: SEQUENCES,
+                    codes: vec![if seq.grundy { 0 } else { 1 }],
+                }),
+            )
+            .with("horizon", Values::Int(vec![seq.horizon as i64]));
+        self.with_rule(rows.into_table(head))
+    }
+}
+
+/// How a case's positions are answered.
+enum How<'r> {
+    /// Grundy values and nim-sums.
+    Grundy(Grundy),
+    /// The joint-state solver.
+    Joint(Joint<'r>),
+    /// `takeaway`'s solver of a take set with `no_repeat`.
+    NoRepeat(TakeJoint),
+}
+
+fn move_fields(m: &Move) -> [i64; 4] {
+    [
+        m.heap as i64 + 1,
+        m.take as i64,
+        m.heap2.map_or(0, |j| j as i64 + 1),
+        m.split as i64,
+    ]
+}
+
+impl Case for RulesCase {
+    fn key(&self) -> String {
+        let play = match self.rule.play {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        };
+        format!(
+            "rules/{}/{play}/heaps={}/N={:?}/horizon={}",
+            self.rule.label(),
+            self.heaps,
+            self.sizes,
+            self.horizon
+        )
+    }
+    fn cost(&self) -> u64 {
+        let n = self.max_n().max(self.horizon as u32) as u64 + 1;
+        // Moves tried per position: the largest take the condition states,
+        // else every take.
+        let bound = self.rule.mv.take_bound(&self.rule.env());
+        let per = bound.map_or(n, |b| (b as u64).min(n)).max(1);
+        if self.by_grundy() {
+            n.saturating_mul(per) / 2 + self.positions_count()
+        } else {
+            // The joint state: the heaps, and each take of the history the
+            // condition reads (up to the largest take, else to the heap).
+            let r = &self.rule.mv;
+            let hist = |read: bool| if read { per + 1 } else { 1 };
+            let first = u64::from(r.reads(cond::FIRST)) + 1;
+            let states = n
+                .saturating_pow(self.heaps as u32)
+                .saturating_mul(hist(r.reads(cond::LAST) || r.reads(cond::MINE)))
+                .saturating_mul(hist(r.reads(cond::MINE)))
+                .saturating_mul(first);
+            states.saturating_mul(per).saturating_mul(self.heaps as u64)
+        }
+    }
+    fn work(&self, _keep: Option<&[String]>) -> Work {
+        let n = self.max_n().max(self.horizon as u32) as u64 + 1;
+        if let Some(takes) = self.rule.no_repeat_takes(n as usize) {
+            // `takeaway`'s solver, in its own units.
+            return if self.heaps == 1 && self.rule.play == Play::Normal {
+                vec![(Kernel::NoRepeat, n)]
+            } else {
+                let states = n.saturating_pow(self.heaps as u32);
+                let k = takes.len() as u64 * self.heaps as u64 / 2;
+                vec![(
+                    Kernel::Retrograde,
+                    states.saturating_mul(k).saturating_add(states),
+                )]
+            };
+        }
+        let kernel = if self.by_grundy() && self.rule.take_set_only() && !self.rule.split {
+            Kernel::Subtraction
+        } else {
+            Kernel::Octal
+        };
+        vec![(kernel, self.cost())]
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![("rule_positions", self.positions_count())];
+        if self.heaps == 1 {
+            v.push(("rule_periods", 1));
+        }
+        v
+    }
+    fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
+        self.check().map_err(anyhow::Error::msg)?;
+        let len = self.max_n() as usize + 1;
+        let periods = self.heaps == 1 && ctx.wants("rule_periods");
+        let horizon = self.horizon.max(len - 1);
+        let mut joint = Joint::new(&self.rule);
+        let (mut how, seq) = if let Some(takes) = self.rule.no_repeat_takes(horizon + 1) {
+            let seq = periods.then(|| periods::no_repeat_sequence(&self.rule, &takes, horizon));
+            let dims = vec![len; self.heaps];
+            let j = TakeJoint::solve(&dims, &takes, self.rule.play, true, &|_| {});
+            (How::NoRepeat(j), seq)
+        } else {
+            let seq = periods.then(|| periods::sequence(&self.rule, horizon, &mut joint));
+            let how = if self.by_grundy() {
+                How::Grundy(grundy_values(&self.rule, len))
+            } else {
+                How::Joint(joint)
+            };
+            (how, seq)
+        };
+        let mut out = vec![(&POSITIONS, self.positions(&mut how))];
+        if let Some(s) = &seq {
+            out.push((&PERIODS, self.periods(s)));
+        }
+        (ctx.progress)(self.cost());
+        Ok(out)
+    }
+}

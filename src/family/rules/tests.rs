@@ -1,0 +1,354 @@
+//! The rule family against independent computations: its twins in
+//! `takeaway` and `octal` (each family's own sweep), a brute-force
+//! [`Game`] whose moves are judged by the claims' evaluator (not the
+//! family's compiled conditions), and published sequences.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+
+use super::Rules;
+use crate::data::{Table, Values};
+use crate::expr::Expr;
+use crate::family::Family;
+use crate::family::{by_name, sweep_rows};
+use crate::game::{BruteOutcome, Game, Play};
+
+/// Each position's outcome, Grundy value and winning moves, keyed by its
+/// heaps, from a dataset of `family`.
+fn values(family: &str, yaml: &str, dataset: &str) -> BTreeMap<String, String> {
+    let f = by_name(family).unwrap();
+    let t = sweep_rows(f, yaml, dataset).unwrap().unwrap();
+    let mut out = BTreeMap::new();
+    for r in 0..t.rows() {
+        let key: Vec<String> = ["play", "N", "N1", "N2"]
+            .iter()
+            .map(|c| match t.cell(c, r) {
+                None | Some(crate::data::Cell::Null) => "-".to_string(),
+                Some(v) => format!("{v:?}"),
+            })
+            .collect();
+        let mut wins: Vec<Vec<i64>> = match t.cell("winning_moves", r) {
+            Some(crate::data::Cell::StructList(l, i)) => (0..l.row_len(i))
+                .map(|k| l.item(i, k)[..2].to_vec())
+                .collect(),
+            _ => vec![],
+        };
+        wins.sort();
+        let v = format!(
+            "{:?} {:?} {wins:?}",
+            t.cell("outcome", r),
+            t.cell("grundy", r)
+        );
+        out.insert(key.join(","), v);
+    }
+    out
+}
+
+/// Every takeaway rule form equals its rule-condition twin, value by
+/// value (outcome, Grundy value, winning moves), one and two heaps,
+/// normal and misère play.
+#[test]
+fn takeaway_forms_equal_their_condition_twins() {
+    let twins = [
+        ("take: {max: 5}", "move: \"t <= 5\""),
+        ("take: {min: 2, max: 4}", "move: \"2 <= t <= 4\""),
+        ("take: {set: [1, 3, 4]}", "move: \"t in [1, 3, 4]\""),
+        ("take: any", "move: \"true\""),
+        (
+            "take: {max: 4}\nno_repeat: true",
+            "move: \"t <= 4 and t != last\"",
+        ),
+        (
+            "take: {set: [2, 3]}\nno_repeat: true",
+            "move: \"t in [2, 3] and t != last\"",
+        ),
+    ];
+    for (take, mv) in twins {
+        for (heaps, n) in [(1, 40), (2, 10)] {
+            let common = format!("heaps: {heaps}\nN: 0..{n}\nplay: [normal, misere]\n");
+            let a = values("takeaway", &format!("{take}\n{common}"), "positions");
+            let b = values("rules", &format!("{mv}\n{common}"), "rule_positions");
+            assert_eq!(a.len(), b.len(), "{take} / {mv}, {heaps} heaps");
+            for (k, v) in &a {
+                assert_eq!(Some(v), b.get(k), "{take} / {mv} at {k}");
+            }
+        }
+    }
+}
+
+/// Octal codes with digits 3 (0 or 1 heap left) and 7 (0, 1 or 2) equal
+/// their `split: false` and `split: true` twins, one and two heaps.
+#[test]
+fn octal_codes_equal_their_split_twins() {
+    let twins = [
+        ("0.77", "move: \"t <= 2\"\nsplit: true"),
+        ("0.777", "move: \"t <= 3\"\nsplit: true"),
+        ("0.707", "move: \"t in [1, 3]\"\nsplit: true"),
+        ("0.33", "move: \"t <= 2\""),
+        ("0.303", "move: \"t in [1, 3]\""),
+    ];
+    for (code, rule) in twins {
+        for (heaps, n, plays) in [
+            (1, 60, "[normal]"),
+            (1, 20, "[misere]"),
+            (2, 12, "[normal]"),
+        ] {
+            let common = format!("heaps: {heaps}\nN: 0..{n}\nplay: {plays}\n");
+            let ds = if heaps == 1 {
+                "nim_values"
+            } else {
+                "positions"
+            };
+            let a = values("octal", &format!("code: \"{code}\"\n{common}"), ds);
+            let b = values("rules", &format!("{rule}\n{common}"), "rule_positions");
+            assert_eq!(a.len(), b.len(), "{code}, {heaps} heaps");
+            for (k, v) in &a {
+                let (x, y) = (v.split(' ').next(), b[k].split(' ').next());
+                assert_eq!(x, y, "{code} / {rule} at {k}: outcome");
+                if plays == "[normal]" {
+                    let g = |s: &str| s.split(' ').nth(1).unwrap().to_string();
+                    assert_eq!(g(v), g(&b[k]), "{code} at {k}: Grundy value");
+                }
+            }
+        }
+    }
+}
+
+/// The brute force: a position with its history, the condition judged by
+/// the claims' own evaluator on a one-row table.
+#[derive(Clone)]
+struct Brute {
+    rule: &'static BruteRule,
+    heaps: Vec<u32>,
+    last: Option<u32>,
+    mine: Option<u32>,
+}
+
+struct BruteRule {
+    mv: String,
+    both: Option<String>,
+    split: bool,
+    params: Vec<(String, i64)>,
+}
+
+impl PartialEq for Brute {
+    fn eq(&self, o: &Self) -> bool {
+        let mut a = self.heaps.clone();
+        let mut b = o.heaps.clone();
+        a.sort();
+        b.sort();
+        a == b && self.last == o.last && self.mine == o.mine
+    }
+}
+impl Eq for Brute {}
+impl Hash for Brute {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let mut a = self.heaps.clone();
+        a.sort();
+        a.hash(h);
+        self.last.hash(h);
+        self.mine.hash(h);
+    }
+}
+
+fn judge(
+    src: &str,
+    cols: &[(&str, Option<i64>)],
+    first: Option<bool>,
+    params: &[(String, i64)],
+) -> bool {
+    let mut t = Table::new();
+    for (n, v) in cols {
+        t.push(n, Values::OptInt(vec![*v]));
+    }
+    if let Some(f) = first {
+        t.push("first", Values::Bool(vec![f]));
+    }
+    for (n, v) in params {
+        t.push(n, Values::Int(vec![*v]));
+    }
+    let e = Expr::compile_predicate(src, &t).unwrap();
+    e.bind(&t).unwrap().test(0) != Some(false)
+}
+
+impl Game for Brute {
+    type Move = (usize, u32);
+    fn moves(&self) -> Vec<((usize, u32), Self)> {
+        let r = self.rule;
+        let o = |x: Option<u32>| x.map(i64::from);
+        let mut out = Vec::new();
+        let child = |heaps: Vec<u32>, t: u32| Brute {
+            rule: r,
+            heaps,
+            last: Some(t),
+            mine: self.last,
+        };
+        for (i, &n) in self.heaps.iter().enumerate() {
+            for t in 1..=n {
+                let cols = [
+                    ("n", Some(n as i64)),
+                    ("t", Some(t as i64)),
+                    ("last", o(self.last)),
+                    ("mine", o(self.mine)),
+                ];
+                if !judge(&r.mv, &cols, Some(self.last.is_none()), &r.params) {
+                    continue;
+                }
+                let rest = n - t;
+                let mut h = self.heaps.clone();
+                h[i] = rest;
+                out.push(((i, t), child(h.clone(), t)));
+                for a in (1..=rest / 2).filter(|_| r.split) {
+                    let mut s = h.clone();
+                    s[i] = rest - a;
+                    s.push(a);
+                    out.push(((i, t), child(s, t)));
+                }
+            }
+        }
+        if let Some(b) = &r.both {
+            for i in 0..self.heaps.len() {
+                for j in i + 1..self.heaps.len() {
+                    let (x, y) = (self.heaps[i], self.heaps[j]);
+                    for t in 1..=x.min(y) {
+                        let cols = [
+                            ("t", Some(t as i64)),
+                            ("n1", Some(x.min(y) as i64)),
+                            ("n2", Some(x.max(y) as i64)),
+                        ];
+                        if judge(b, &cols, None, &r.params) {
+                            let mut h = self.heaps.clone();
+                            h[i] -= t;
+                            h[j] -= t;
+                            out.push(((i, t), child(h, t)));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A spec for the brute force: `move:`, `both:`, `split:`, parameters.
+type Spec = (
+    &'static str,
+    Option<&'static str>,
+    bool,
+    &'static [(&'static str, i64)],
+);
+
+/// Every normative spec of the issue (one and two heaps, both plays, at
+/// small sizes): the family's outcomes equal the brute force's.
+#[test]
+fn normative_specs_agree_with_the_brute_force() {
+    let specs: &[Spec] = &[
+        ("is_square(t)", None, false, &[]),
+        ("n % t == 0 and t < n", None, false, &[]),
+        ("2 * t <= n", None, false, &[]),
+        ("is_prime(t)", None, false, &[]),
+        ("first ? t < n : t <= 2 * last", None, false, &[]),
+        ("t <= 5 and t != mine", None, false, &[]),
+        ("t <= 6 and (is_null(last) or t >= last)", None, false, &[]),
+        ("t <= 2", None, true, &[]),
+        ("true", Some("true"), false, &[]),
+        ("t <= k and t != last", None, false, &[("k", 3)]),
+        ("t <= k and t != last", None, false, &[("k", 4)]),
+    ];
+    for &(mv, both, split, params) in specs {
+        let params: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let rule: &'static BruteRule = Box::leak(Box::new(BruteRule {
+            mv: mv.into(),
+            both: both.map(String::from),
+            split,
+            params: params.clone(),
+        }));
+        let heap_counts: &[usize] = if both.is_some() { &[2] } else { &[1, 2] };
+        for &heaps in heap_counts {
+            let n = if heaps == 1 { 16 } else { 7 };
+            for play in [Play::Normal, Play::Misere] {
+                let mut yaml = format!(
+                    "move: \"{mv}\"\nheaps: {heaps}\nN: 0..{n}\nplay: {}\nsplit: {split}\n",
+                    play.as_str()
+                );
+                if let Some(b) = both {
+                    yaml.push_str(&format!("both: \"{b}\"\n"));
+                }
+                for (k, v) in &params {
+                    yaml.push_str(&format!("{k}: {v}\n"));
+                }
+                let t = sweep_rows(&Rules, &yaml, "rule_positions")
+                    .unwrap()
+                    .unwrap();
+                let mut brute = BruteOutcome::new(play);
+                let mut seen = HashMap::new();
+                for r in 0..t.rows() {
+                    let heaps_of: Vec<u32> = if heaps == 1 {
+                        vec![t.int("N", r).unwrap() as u32]
+                    } else {
+                        vec![
+                            t.int("N1", r).unwrap() as u32,
+                            t.int("N2", r).unwrap() as u32,
+                        ]
+                    };
+                    let g = Brute {
+                        rule,
+                        heaps: heaps_of.clone(),
+                        last: None,
+                        mine: None,
+                    };
+                    let p = brute.is_p(&g);
+                    let got = t.text("outcome", r).map(|s| s == "P");
+                    assert_eq!(got, Some(p), "{mv} {yaml} at {heaps_of:?}");
+                    seen.insert(heaps_of, p);
+                }
+                assert_eq!(seen.len(), (n as usize + 1).pow(heaps as u32), "{yaml}");
+            }
+        }
+    }
+}
+
+/// The subtract-a-square game's P-positions (OEIS A030193, its first
+/// terms) and Fibonacci nim's (the Fibonacci numbers), from the family.
+#[test]
+fn classic_loss_sets() {
+    let losses = |yaml: &str| -> Vec<i64> {
+        let t = sweep_rows(&Rules, yaml, "rule_positions").unwrap().unwrap();
+        (0..t.rows())
+            .filter(|&r| t.text("outcome", r) == Some("P"))
+            .map(|r| t.int("N", r).unwrap())
+            .collect()
+    };
+    assert_eq!(
+        losses("move: \"is_square(t)\"\nN: 0..73\n"),
+        vec![
+            0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57, 62, 65, 67, 72
+        ]
+    );
+    assert_eq!(
+        losses("move: \"first ? t < n : t <= 2 * last\"\nN: 0..100\n"),
+        vec![0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89]
+    );
+}
+
+/// Mistakes found when the spec is read, each naming its field.
+#[test]
+fn mistakes_are_refused_when_the_spec_is_read() {
+    let plan = |yaml: &str| {
+        let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+        Rules
+            .plan(&crate::params::Node::root(&v, "s.yaml"))
+            .err()
+            .expect("refused")
+    };
+    let e = plan("move: \"t != lst\"\nN: 0..9\n");
+    assert_eq!(e.field, "move");
+    assert!(e.message.contains("did you mean `last`"), "{}", e.message);
+    let e = plan("move: \"t + 1\"\nN: 0..9\n");
+    assert_eq!(e.field, "move");
+    let e = plan("move: \"t > n\"\nN: 0..9\n");
+    assert!(e.message.contains("allows no move"), "{}", e.message);
+    let e = plan("move: \"t <= 3\"\nplays: misere\nN: 0..9\n");
+    assert_eq!(e.field, "plays");
+    assert!(e.message.contains("did you mean `play`"), "{}", e.message);
+}
