@@ -69,9 +69,16 @@ impl MoveAccount {
                 .sum();
             groups.push(format!("{rest} more moves"));
         }
+        if n == 0 {
+            return format!(
+                "{} has no move. {}",
+                self.position,
+                capital(&self.conclusion)
+            );
+        }
         let moves = if n == 1 { "move" } else { "moves" };
         format!(
-            "{} has {n} {moves}. {}. {}.",
+            "{} has {n} {moves}. {}. {}",
             self.position,
             groups.join(". "),
             capital(&self.conclusion)
@@ -166,7 +173,7 @@ mod tests {
         };
         assert_eq!(
             a.text(),
-            "N = 29 has 3 moves. 1 move reaches 26, a loss: taking 3. 1 move reaches 28, a win: taking 1. 1 move reaches 27, a win: taking 2. Taking 3 wins."
+            "N = 29 has 3 moves. 1 move reaches 26, a loss: taking 3. 1 move reaches 28, a win: taking 1. 1 move reaches 27, a win: taking 2. Taking 3 wins"
         );
         // The same text twice is one line for two moves; past four lines
         // the rest are counted.
