@@ -376,6 +376,12 @@ impl ConjectureResult {
     pub fn drawing(&self) -> Option<(String, &str)> {
         self.result.as_ref().ok()?.drawing()
     }
+
+    /// Why the first counterexample has its value (its moves and where
+    /// they lead, where the family explains moves), if the family said.
+    pub fn first_reason(&self) -> Option<&str> {
+        self.result.as_ref().ok()?.first_reason()
+    }
 }
 
 impl CheckResult {
@@ -434,6 +440,20 @@ impl CheckResult {
                 .find_map(|p| p.first_counterexample.as_ref())
         })?;
         Some((row_text(&c.key, res), c.drawing.as_deref()?))
+    }
+
+    /// Why the first counterexample (overall, else of the first failing
+    /// part) has its value, if the family said.
+    pub fn first_reason(&self) -> Option<&str> {
+        self.counterexamples
+            .first()
+            .or_else(|| {
+                self.parts
+                    .iter()
+                    .find_map(|p| p.first_counterexample.as_ref())
+            })?
+            .reason
+            .as_deref()
     }
 }
 

@@ -31,6 +31,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::family::Family;
+
 pub use crate::expr::ExprError;
 pub use claims_doc::claims_doc;
 pub use markdown::render_markdown;
@@ -437,7 +439,7 @@ pub fn check_conjectures(
             let table = &*with_other(table, ds, c);
             let family = sweep.map(|s| s.family);
             let table = &*with_strategy(table, ds, family, c);
-            let explain = |t: &Table, row: usize| family?.explain(&c.dataset, t, row);
+            let explain = |t: &Table, row: usize| explain_row(family?, &c.dataset, t, row);
             let draw = |t: &Table, r: CheckResult| match family {
                 Some(f) => evidence::with_drawings(r, t, &c.dataset, f),
                 None => r,
@@ -757,4 +759,13 @@ pub fn mutations(
             (c.name.clone(), m)
         })
         .collect()
+}
+
+/// Why a row has its value: its first moves and where they lead where the
+/// family explains moves, else the family's one-line reason.
+fn explain_row(f: &dyn Family, dataset: &str, t: &Table, row: usize) -> Option<String> {
+    f.explains_moves()
+        .and_then(|e| e.first_moves(dataset, t, row))
+        .map(|a| a.text())
+        .or_else(|| f.explain(dataset, t, row))
 }

@@ -23,6 +23,7 @@ use crate::view::View;
 use watch::Watch;
 
 pub mod estimate;
+pub mod explain_moves;
 pub(crate) mod heaps;
 pub mod lines;
 pub mod note;
@@ -434,6 +435,14 @@ pub trait Family: Sync {
     /// their Grundy values, or a winning move. Default: no reason.
     fn explain(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
         let _ = (dataset, table, row);
+        None
+    }
+
+    /// The capability of explaining a stored position by its first moves
+    /// and where each leads ([`explain_moves::ExplainMoves`]), if the family
+    /// offers it; a counterexample then shows its moves rather than
+    /// [`Family::explain`]'s one line.
+    fn explains_moves(&self) -> Option<&dyn explain_moves::ExplainMoves> {
         None
     }
 

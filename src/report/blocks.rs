@@ -316,7 +316,7 @@ fn split_row(line: &str) -> Vec<String> {
 }
 
 fn html_table(h: &[String], rows: &[Vec<String>], o: &mut String) {
-    o.push_str("<table>\n<thead><tr>");
+    o.push_str("<div class=\"scroll\"><table>\n<thead><tr>");
     for c in h {
         let _ = write!(o, "<th>{}</th>", inline_html(c));
     }
@@ -328,7 +328,7 @@ fn html_table(h: &[String], rows: &[Vec<String>], o: &mut String) {
         }
         o.push_str("</tr>\n");
     }
-    o.push_str("</tbody>\n</table>\n");
+    o.push_str("</tbody>\n</table></div>\n");
 }
 
 fn md_file_html(text: &str, demote: u8, o: &mut String) {
@@ -384,12 +384,15 @@ table{border-collapse:collapse;margin:.5em 0;font-size:90%}\
 td,th{border:1px solid #bbb;padding:2px 6px;vertical-align:top;text-align:left}\
 th{background:#eee}code{background:#f4f4f4;padding:0 2px}\
 img{max-width:100%;border:1px solid #ddd;margin:.5em 0}h2{border-bottom:2px solid #444}\
-h3{border-bottom:1px solid #aaa}";
+h3{border-bottom:1px solid #aaa}\
+.scroll{overflow-x:auto;max-width:100%}pre{overflow-x:auto;max-width:100%}\
+@media (max-width:800px){body{display:block}#toc{position:static;width:auto;max-height:14em;\
+border-right:none;border-bottom:1px solid #ccc}main{padding:0 .5em}}";
 
 /// A whole page: the navigation (a sticky table of contents) and the body.
 pub fn html_page(title: &str, nav: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<nav id=\"toc\">\n{nav}</nav>\n<main>\n{body}</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<nav id=\"toc\">\n{nav}</nav>\n<main>\n{body}</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         esc(title)
     )
 }

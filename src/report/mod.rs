@@ -510,6 +510,9 @@ fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
         )));
         body.push(Block::Pre(picture.to_string()));
     }
+    if let Some(why) = r.first_reason() {
+        body.push(Block::Para(format!("**Move by move.** {}", cell(why))));
+    }
 }
 
 fn conjecture_row(e: &Experiment, r: &ConjectureResult, out: &Path) -> Vec<String> {

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
-use super::board::{Hex, Shape};
+use super::board::{Hex, Pt, Shape, canonical_sides, side_images};
 use super::components::Components;
 use super::dispatch::distinct_sets;
 use super::hexsum::HexSolver;
@@ -18,6 +18,7 @@ use super::params::{parse_shape_map, parse_takes};
 use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
 use crate::data::{Cell, Table};
+use crate::family::explain_moves::{MoveAccount, group};
 use crate::game::Play;
 use crate::params::{Node, parse_yaml};
 
@@ -222,4 +223,127 @@ fn regions(t: &Table, row: usize) -> Option<String> {
         values.len(),
         list.join(", ")
     ))
+}
+
+/// Report 000's name of an equiangular hexagon's region from its six sides:
+/// `A(x,y)` for a trapezoid (a line of y pieces is `A(1,y)`), `B(x,y)` for a
+/// parallelogram, `C(x,y,z)` for a pentagon, else `H(a,b,c,d,e,f)`; of the
+/// twelve symmetric readings, the first kind that fits with the smallest
+/// parameters.
+pub fn region_name(p: [u32; 6]) -> String {
+    let imgs = side_images(p);
+    let fit = |f: &dyn Fn(&[u32; 6]) -> Option<Shape>| {
+        imgs.iter().filter_map(f).min_by_key(|s| s.params())
+    };
+    let trapezoid = |s: &[u32; 6]| {
+        let (x, y) = (s[2], s[3]);
+        (s[1] == 1 && s[5] == 1 && s[4] == x && s[0] + 1 == x + y).then_some(Shape::Trapezoid(x, y))
+    };
+    let parallelogram = |s: &[u32; 6]| {
+        (s[2] == 1 && s[5] == 1 && s[0] == s[3] && s[1] == s[4])
+            .then_some(Shape::Parallelogram(s[1], s[0]))
+    };
+    let pentagon = |s: &[u32; 6]| {
+        let (x, y, z) = (s[2], s[3], s[1]);
+        (s[5] == 1 && s[0] + 1 == x + y && s[4] + 1 == x + z).then_some(Shape::Pentagon(x, y, z))
+    };
+    fit(&trapezoid)
+        .or_else(|| fit(&parallelogram))
+        .or_else(|| fit(&pentagon))
+        .unwrap_or(Shape::Hexagon(canonical_sides(p)))
+        .name()
+}
+
+/// A Grundy value as report 000 names it: `N1 (Grundy 1)`, `beyond N5
+/// (Grundy 7)`.
+fn class_text(g: u32) -> String {
+    format!("{} (Grundy {g})", super::class_of(g))
+}
+
+/// What one chord leaves, regions in order of their names: `A(1,2) +
+/// A(1,2), Grundy 2 ⊕ 2 = 0`, `A(1,4), Grundy 2`, or `nothing`; and the
+/// value it reaches.
+fn leaves(solver: &HexSolver, h: &Hex, c: super::hexsum::Chord) -> (String, u32) {
+    let (a, b) = HexSolver::split(h, c);
+    let mut parts: Vec<(String, u32)> = [a, b]
+        .into_iter()
+        .flatten()
+        .map(|x| (region_name(x.sides()), solver.grundy(x, &|_| {})))
+        .collect();
+    parts.sort();
+    let v = parts.iter().fold(0, |acc, p| acc ^ p.1);
+    let text = match parts.as_slice() {
+        [] => "nothing (the last piece taken)".to_string(),
+        [(n, g)] => format!("{n}, Grundy {g}"),
+        _ => {
+            let names: Vec<&str> = parts.iter().map(|p| p.0.as_str()).collect();
+            let vals: Vec<String> = parts.iter().map(|p| p.1.to_string()).collect();
+            format!("{}, Grundy {} = {v}", names.join(" + "), vals.join(" ⊕ "))
+        }
+    };
+    (text, v)
+}
+
+/// `(2,0)` for one piece, `the line (0,0)..(4,0)` for more.
+fn taken(cells: &[Pt]) -> String {
+    if cells.len() == 1 {
+        run_text(cells)
+    } else {
+        format!("the line {}", run_text(cells))
+    }
+}
+
+/// Report 000's boards (a hexagon-family board, `maximal`, normal play) by
+/// their moves: each distinct first move (a line of pieces taken whole) and
+/// the regions it leaves with their Grundy values and Nim-sum, grouped by
+/// the class reached (moves leaving the same regions on one line), and the
+/// smallest value no move reaches.
+pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
+    if !matches!(dataset, "positions" | "cuts") || t.text("play", row)? != "normal" {
+        return None;
+    }
+    let (shape, take) = board_and_take(t, row)?;
+    let sides = shape.sides()?;
+    if take != Take::Maximal {
+        return None;
+    }
+    let h = Hex::from_sides(sides);
+    if h.longest_chord() > MAX_CHORD {
+        return None;
+    }
+    let solver = HexSolver::new(h.longest_chord());
+    let (g, options) = solver.options(h, &|_| {});
+    let chords: Vec<_> = options
+        .into_iter()
+        .map(|(c, _)| (c, HexSolver::chord_cells(&h, c)))
+        .collect();
+    // Moves leaving the same regions: one line, `taking (1,0) or (3,0)`.
+    let mut by_leaves: Vec<(String, u32, Vec<String>)> = Vec::new();
+    for (c, cells) in distinct_sets(chords) {
+        let (to, v) = leaves(&solver, &h, c);
+        match by_leaves.iter_mut().find(|x| x.0 == to) {
+            Some(x) => x.2.push(taken(&cells)),
+            None => by_leaves.push((to, v, vec![taken(&cells)])),
+        }
+    }
+    let mut moves = Vec::new();
+    for (to, v, how) in by_leaves {
+        let line = format!("taking {} leaves {to}", how.join(" or "));
+        for _ in 0..how.len() {
+            moves.push((line.clone(), class_text(v), v));
+        }
+    }
+    let reached: std::collections::BTreeSet<u32> = moves.iter().map(|m| m.2).collect();
+    let got: Vec<String> = reached.iter().map(u32::to_string).collect();
+    let name = shape.name();
+    let conclusion = format!(
+        "the moves reach Grundy {} but not {g}: {name} has Grundy value {g} (the smallest value no move reaches), class {}",
+        got.join(", "),
+        super::class_of(g)
+    );
+    Some(MoveAccount {
+        position: name,
+        groups: group(moves),
+        conclusion,
+    })
 }

@@ -1391,3 +1391,61 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
         assert_eq!(c.shared_work(), [(Kernel::ChordMemo, memo)], "{}", c.key());
     }
 }
+
+/// A(1,5), a line of five pieces under `maximal`, by hand: A(1,1) = 1,
+/// A(1,2) = mex{0, 1} = 2, A(1,3) = mex{0, 2, 1 ⊕ 1} = 1, A(1,4) = mex{0, 1,
+/// 1 ⊕ 2} = 2. Its moves: the whole line leaves nothing (0); an end piece
+/// leaves A(1,4) (2); the second piece A(1,1) + A(1,3) (1 ⊕ 1 = 0); the
+/// middle one A(1,2) + A(1,2) (2 ⊕ 2 = 0). So 0 and 2 are reached, not 1:
+/// A(1,5) is N1, as the student reads from the listed moves.
+#[test]
+fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
+    use crate::data::{StrVec, Values};
+    use crate::family::explain_moves::ExplainMoves;
+    let s = |v: &str| Values::Str([v].into_iter().collect::<StrVec>());
+    let t = Table::new()
+        .with("board", s("trapezoid: [1, 5]"))
+        .with("take", s("maximal"))
+        .with("play", s("normal"))
+        .with("grundy", Values::OptInt(vec![Some(1)]));
+    let a = Lines.first_moves("positions", &t, 0).expect("an account");
+    assert_eq!(a.position, "A(1,5)");
+    assert_eq!(a.moves(), 6);
+    let groups: Vec<(&str, usize)> = a
+        .groups
+        .iter()
+        .map(|g| (g.leads_to.as_str(), g.count()))
+        .collect();
+    assert_eq!(groups, [("N2 (Grundy 0)", 4), ("N3 (Grundy 2)", 2)]);
+    let text = a.text();
+    for part in [
+        "taking (2,0) leaves A(1,2) + A(1,2), Grundy 2 ⊕ 2 = 0",
+        "taking (1,0) or (3,0) leaves A(1,1) + A(1,3), Grundy 1 ⊕ 1 = 0",
+        "taking (0,0) or (4,0) leaves A(1,4), Grundy 2",
+        "not 1: A(1,5) has Grundy value 1",
+        "class N1",
+    ] {
+        assert!(text.contains(part), "{part:?} in {text}");
+    }
+    // The regions are named as report 000 names them.
+    use super::explain::region_name;
+    assert_eq!(region_name([5, 1, 1, 5, 1, 1]), "A(1,5)");
+    assert_eq!(
+        region_name(Shape::Trapezoid(2, 7).sides().unwrap()),
+        "A(2,7)"
+    );
+    assert_eq!(
+        region_name(Shape::Parallelogram(2, 6).sides().unwrap()),
+        "B(2,6)"
+    );
+    assert_eq!(
+        region_name(Shape::Pentagon(2, 3, 4).sides().unwrap()),
+        "C(2,3,4)"
+    );
+    // Misère play has no Grundy value: no account.
+    let m = Table::new()
+        .with("board", s("trapezoid: [1, 5]"))
+        .with("take", s("maximal"))
+        .with("play", s("misere"));
+    assert_eq!(Lines.first_moves("positions", &m, 0), None);
+}

@@ -4,6 +4,7 @@
 
 use super::solver::{Mover, Solution, Variant, slot, table};
 use crate::data::Table;
+use crate::family::explain_moves::{MoveAccount, group};
 
 /// Options shown at most.
 const SHOWN: usize = 12;
@@ -102,6 +103,15 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
     if !matches!(dataset, "outcome" | "remoteness") {
         return None;
     }
+    let (variant, takes, s) = state_of(t, row)?;
+    match dataset {
+        "remoteness" => lengths(variant, &takes, s),
+        _ => Some(describe(variant, &takes, s)),
+    }
+}
+
+/// A row's variant, takes and state (its hands by their parity).
+fn state_of(t: &Table, row: usize) -> Option<(Variant, Vec<u32>, State)> {
     let variant = Variant::parse(t.text("variant", row)?)?;
     let takes = takes_of(t.text("take", row)?)?;
     let r = t.int("r", row)?;
@@ -118,10 +128,58 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
         r: r as usize,
         odd_to_move: t.text("mover", row)? != "even",
     };
-    match dataset {
-        "remoteness" => lengths(variant, &takes, s),
-        _ => Some(describe(variant, &takes, s)),
+    Some((variant, takes, s))
+}
+
+/// `(1,1,4), Even to move` or `(1,1,4) for the other player`.
+fn state_text(variant: Variant, n: &State) -> String {
+    match variant {
+        Variant::Sides => format!("({},{},{}), {} to move", n.a, n.b, n.r, who(variant, *n)),
+        Variant::OddWins => format!("({},{},{}) for the other player", n.a, n.b, n.r),
     }
+}
+
+/// An `outcome` row's state by its takes: each take and the state it
+/// leaves, grouped into takes that win for the taker and takes that leave
+/// the opponent a win, and who wins.
+pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
+    if dataset != "outcome" {
+        return None;
+    }
+    let (variant, takes, s) = state_of(t, row)?;
+    let opts = options(variant, &takes, s);
+    let here = format!("{} to move at ({},{},{})", who(variant, s), s.a, s.b, s.r);
+    if opts.is_empty() {
+        return Some(MoveAccount {
+            position: here,
+            groups: Vec::new(),
+            conclusion: describe(variant, &takes, s),
+        });
+    }
+    let moves = opts
+        .iter()
+        .map(|(tk, n, wins)| {
+            let m = format!("taking {tk} leaves {}", state_text(variant, n));
+            let to = if *wins {
+                "a state the opponent loses"
+            } else {
+                "a state the opponent wins"
+            };
+            (m, to.to_string(), u8::from(!wins))
+        })
+        .collect();
+    let conclusion = match opts.iter().find(|o| o.2) {
+        Some((tk, n, _)) => format!(
+            "{here} wins: taking {tk} leaves {}, which the opponent loses",
+            state_text(variant, n)
+        ),
+        None => format!("every take leaves a state the opponent wins: {here} loses"),
+    };
+    Some(MoveAccount {
+        position: here,
+        groups: group(moves),
+        conclusion,
+    })
 }
 
 /// How long the game lasts after each take from `s` (Smith's remoteness of

@@ -1124,3 +1124,46 @@ fn table_bytes_count_the_typed_vectors() {
         7 * positions.row_bytes()
     );
 }
+
+/// Counterexamples in moves, by hand (GAMES.md §2). Takes 1..2, (0,0,2) with
+/// Odd to move: taking 1 leaves (1,0,1), Even must take the last stone and
+/// both hands end odd, Odd's win; taking 2 leaves both hands even, Even's
+/// win. Takes 1..1, (1,0,1), Odd to move: the only take leaves (0,0,0).
+#[test]
+fn counterexamples_are_explained_by_their_takes() {
+    use crate::data::{StrVec, Table, Values};
+    use crate::family::explain_moves::ExplainMoves;
+    let row = |take: &str, r: i64, a: i64, mover: &str| {
+        let s = |x: &str| Values::Str([x].into_iter().collect::<StrVec>());
+        Table::new()
+            .with("variant", s("sides"))
+            .with("take", s(take))
+            .with("r", Values::Int(vec![r]))
+            .with("a_parity", Values::Int(vec![a]))
+            .with("b_parity", Values::Int(vec![0]))
+            .with("mover", s(mover))
+    };
+    let a = super::Parity
+        .first_moves("outcome", &row("max:2", 2, 0, "odd"), 0)
+        .expect("an account");
+    assert_eq!(
+        a.text(),
+        "Odd to move at (0,0,2) has 2 moves. 1 move reaches a state the opponent loses: \
+         taking 1 leaves (1,0,1), Even to move. 1 move reaches a state the opponent wins: \
+         taking 2 leaves (0,0,0), Even to move. Odd to move at (0,0,2) wins: taking 1 leaves \
+         (1,0,1), Even to move, which the opponent loses"
+    );
+    let a = super::Parity
+        .first_moves("outcome", &row("max:1", 1, 1, "odd"), 0)
+        .expect("an account");
+    assert_eq!(a.moves(), 1);
+    assert_eq!(
+        a.conclusion,
+        "every take leaves a state the opponent wins: Odd to move at (1,0,1) loses"
+    );
+    // Remoteness rows keep their account of the game's length.
+    assert_eq!(
+        super::Parity.first_moves("remoteness", &row("max:1", 1, 1, "odd"), 0),
+        None
+    );
+}

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::solver::{Grundy, Joint, grundy_sequence};
 use crate::data::{Cell, Table};
+use crate::family::explain_moves::{MoveAccount, group};
 use crate::game::Play;
 
 /// Joint states solved at most to explain one position.
@@ -177,8 +178,12 @@ pub(super) fn tuple(h: &[usize]) -> String {
     format!("({})", v.join(","))
 }
 
-/// Several heaps or `no_repeat`: every move from the position solved again.
-fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
+/// Every move of a row's position solved again (several heaps or
+/// `no_repeat`): the heaps, the moves, the heaps' Grundy values in normal
+/// play without `no_repeat` (else `None`) and the play.
+type Solved = (Vec<usize>, Vec<Opt>, Option<Grundy>, Play);
+
+fn solved_options(t: &Table, row: usize, no_repeat: bool) -> Option<Solved> {
     let heaps = heaps_of(t, row)?;
     let top = *heaps.iter().max()?;
     let all = takes(t, row, top as i64)?;
@@ -204,6 +209,12 @@ fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
         Joint::solve(&dims, &all, play, no_repeat, &|_| {})
     });
     let opts = options(&heaps, &all, values.as_ref(), joint.as_ref())?;
+    Some((heaps, opts, values, play))
+}
+
+/// Several heaps or `no_repeat`: every move from the position solved again.
+fn explain_solved(t: &Table, row: usize, no_repeat: bool) -> Option<String> {
+    let (heaps, opts, values, play) = solved_options(t, row, no_repeat)?;
     let here = tuple(&heaps);
     if opts.is_empty() {
         let who = if play == Play::Misere {
@@ -302,4 +313,131 @@ struct Opt {
     take: u32,
     next: Vec<usize>,
     value: String,
+}
+
+/// One heap without `no_repeat`: each take, the heap it leaves and that
+/// heap's Grundy value or outcome, read from the rows of the same rule.
+fn table_options(t: &Table, row: usize) -> Option<Vec<Opt>> {
+    let n = t.int("N", row)?;
+    let rule = t.text("rule", row)?;
+    let grundy = t.int("grundy", row).is_some();
+    let mut opts = Vec::new();
+    for take in takes(t, row, n)? {
+        let r = row_of(t, row, rule, n - take)?;
+        let value = if grundy {
+            t.int("grundy", r)?.to_string()
+        } else {
+            t.text("outcome", r)?.to_string()
+        };
+        opts.push(Opt {
+            text: move_text(1, 0, u32::try_from(take).ok()?),
+            take: u32::try_from(take).ok()?,
+            next: vec![usize::try_from(n - take).ok()?],
+            value,
+        });
+    }
+    Some(opts)
+}
+
+/// `taking 3 leaves 26`, `taking 1 from heap B leaves (0,0,1)`.
+fn move_words(o: &Opt, heaps: usize, no_repeat: bool) -> String {
+    let from = match o.text.chars().next() {
+        Some(c) if heaps > 1 => format!(" from heap {c}"),
+        _ => String::new(),
+    };
+    let next = if heaps == 1 {
+        o.next[0].to_string()
+    } else {
+        tuple(&o.next)
+    };
+    let barred = if no_repeat {
+        format!(" (the reply may not take {})", o.take)
+    } else {
+        String::new()
+    };
+    format!("taking {}{from} leaves {next}{barred}", o.take)
+}
+
+/// The reports' take-away positions by their moves: each take and the
+/// position it leaves, grouped into moves that leave a loss for the
+/// opponent (P) and moves that leave them a win (N), with the Grundy value
+/// of each in normal play; the conclusion says who wins and by which move.
+pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
+    if dataset != "positions" {
+        return None;
+    }
+    let no_repeat = matches!(t.cell("no_repeat", row), Some(Cell::Bool(true)));
+    let (heaps, opts, grundy, play) = if no_repeat || t.int("N", row).is_none() {
+        let (h, o, g, play) = solved_options(t, row, no_repeat)?;
+        (h, o, g.is_some(), play)
+    } else {
+        let n = usize::try_from(t.int("N", row)?).ok()?;
+        let play = if t.text("play", row)? == "misere" {
+            Play::Misere
+        } else {
+            Play::Normal
+        };
+        (
+            vec![n],
+            table_options(t, row)?,
+            t.int("grundy", row).is_some(),
+            play,
+        )
+    };
+    let here = if heaps.len() == 1 {
+        format!("a heap of {}", heaps[0])
+    } else {
+        tuple(&heaps)
+    };
+    let is_p = |o: &Opt| {
+        if grundy {
+            o.value == "0"
+        } else {
+            o.value == "P"
+        }
+    };
+    let start = if no_repeat {
+        " at the start of a game"
+    } else {
+        ""
+    };
+    let moves: Vec<(String, String, u8)> = opts
+        .iter()
+        .map(|o| {
+            let mut m = move_words(o, heaps.len(), no_repeat);
+            if grundy {
+                m = format!("{m} (Grundy {})", o.value);
+            }
+            let (to, k) = if is_p(o) {
+                ("a loss for the opponent (P)", 0)
+            } else {
+                ("a win for the opponent (N)", 1)
+            };
+            (m, to.to_string(), k)
+        })
+        .collect();
+    let position = format!("{here}{start}");
+    let win = opts.iter().find(|o| is_p(o));
+    let conclusion = match (win, opts.is_empty()) {
+        (_, true) => {
+            let who = if play == Play::Misere {
+                "wins"
+            } else {
+                "loses"
+            };
+            format!("no move: the player to move {who} ({} play)", play.as_str())
+        }
+        (Some(o), _) => format!(
+            "{here} is a win for the player to move (N): {}, a loss for the opponent",
+            move_words(o, heaps.len(), false)
+        ),
+        (None, _) => format!(
+            "every move leaves the opponent a win: {here} is a loss for the player to move (P)"
+        ),
+    };
+    Some(MoveAccount {
+        position,
+        groups: group(moves),
+        conclusion,
+    })
 }

@@ -879,3 +879,65 @@ fn column<'a>(t: &'a Table, name: &str) -> &'a Values {
         .map(|(_, v)| v)
         .unwrap()
 }
+
+/// Counterexamples in moves, by hand. Take 1..2, normal play, one heap:
+/// Grundy N mod 3, so from 4 taking 1 leaves 3 (0, a loss for the
+/// opponent) and taking 2 leaves 2 (2). Misère Nim (1,1,1): every move
+/// leaves two single stones, (0,1,1) and its images, from which the
+/// opponent takes one and leaves us the last: a loss for the mover.
+#[test]
+fn counterexamples_are_explained_by_their_moves() {
+    use crate::data::{StrVec, Values};
+    use crate::family::explain_moves::ExplainMoves;
+    let n = 7usize;
+    let strs = |f: &dyn Fn(usize) -> String| {
+        let v: Vec<String> = (0..n).map(f).collect();
+        Values::Str(v.iter().map(String::as_str).collect::<StrVec>())
+    };
+    let t = Table::new()
+        .with("rule", strs(&|_| "max:2".into()))
+        .with("take_min", Values::Int(vec![1; n]))
+        .with("take_max", Values::Int(vec![2; n]))
+        .with("play", strs(&|_| "normal".into()))
+        .with("no_repeat", Values::Bool(vec![false; n]))
+        .with("N", Values::Int((0..n as i64).collect()))
+        .with(
+            "grundy",
+            Values::OptInt((0..n as i64).map(|x| Some(x % 3)).collect()),
+        )
+        .with(
+            "outcome",
+            strs(&|i| if i % 3 == 0 { "P".into() } else { "N".into() }),
+        );
+    let a = Takeaway
+        .first_moves("positions", &t, 4)
+        .expect("an account");
+    assert_eq!(
+        a.text(),
+        "a heap of 4 has 2 moves. 1 move reaches a loss for the opponent (P): taking 1 leaves 3 \
+         (Grundy 0). 1 move reaches a win for the opponent (N): taking 2 leaves 2 (Grundy 2). \
+         A heap of 4 is a win for the player to move (N): taking 1 leaves 3, a loss for the opponent"
+    );
+    let s = |x: &str| Values::Str([x].into_iter().collect::<StrVec>());
+    let mut m = Table::new()
+        .with("rule", s("any"))
+        .with("take_min", Values::Int(vec![1]))
+        .with("take_max", Values::OptInt(vec![None]))
+        .with("play", s("misere"))
+        .with("no_repeat", Values::Bool(vec![false]))
+        .with("N", Values::OptInt(vec![None]));
+    for i in 1..=3 {
+        m = m.with(&format!("N{i}"), Values::Int(vec![1]));
+    }
+    let a = Takeaway
+        .first_moves("positions", &m, 0)
+        .expect("an account");
+    assert_eq!(a.groups.len(), 1);
+    assert_eq!(a.groups[0].leads_to, "a win for the opponent (N)");
+    assert_eq!(a.moves(), 3);
+    assert!(a.text().contains("taking 1 from heap A leaves (0,1,1)"));
+    assert!(
+        a.conclusion
+            .ends_with("(1,1,1) is a loss for the player to move (P)")
+    );
+}
