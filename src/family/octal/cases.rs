@@ -23,9 +23,27 @@ pub struct OctalCase {
     pub horizon: Horizon,
 }
 
+/// Rare parts assumed per splitting take and heap size in a sparse space
+/// (the sparse kernel's estimate: 0.454 has 16 rare positions, 0.16 49 in
+/// its first 2049 values; the kernel runs only when they are at most 1 in 16
+/// there and die out).
+const RARE_PARTS: u64 = 64;
+
 impl OctalCase {
     fn n_max(&self) -> u64 {
         self.ns.iter().copied().max().unwrap_or(0)
+    }
+    /// The sparse kernel's moves past the naive horizon, where the sweep
+    /// lets a splitting code go further: per heap size its takes and
+    /// [`RARE_PARTS`] rare parts per splitting take (an upper bound when the
+    /// first values show no sparse space: then the sparse kernel never runs).
+    fn sparse_work(&self) -> u64 {
+        if self.play != Play::Normal || !self.code.splits() {
+            return 0;
+        }
+        let extra = self.horizon.sparse.saturating_sub(self.horizon.naive) as u64;
+        let per_n = self.code.max_take() as u64 + RARE_PARTS * self.code.split_takes().len() as u64;
+        extra.saturating_mul(per_n)
     }
 }
 
@@ -53,15 +71,16 @@ impl Case for OctalCase {
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
         // The naive kernel's moves to the horizon (a proof may stop it
-        // sooner, which only solving tells; the sparse kernel, chosen from
-        // the first values, does less), and the rows' moves.
+        // sooner, and the adaptive kernel does less, which only solving
+        // tells), the sparse kernel's past it, and the rows' moves.
         let h = match self.play {
             Play::Misere => self.n_max() as usize,
             Play::Normal if self.code.splits() => self.horizon.naive,
             Play::Normal => self.horizon.naive.max(self.horizon.sparse),
         };
         let n_max = self.n_max() as usize;
-        let seq = super::kernel::naive_work(&self.code, h.max(n_max));
+        let seq =
+            super::kernel::naive_work(&self.code, h.max(n_max)).saturating_add(self.sparse_work());
         // Each row reads the moves of its heaps: on average those of a heap
         // size up to the largest.
         let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;

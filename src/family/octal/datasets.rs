@@ -76,7 +76,7 @@ static SEQUENCE: &[Column] = &[
         "kernel",
         Dtype::Enum(KERNELS),
         Role::Result,
-        "the kernel that computed the sequence: `naive` (every move of every heap) or `sparse` (the sparse-space method with `mask`); null in misère play",
+        "the kernel that computed the sequence: `naive` (every move of every heap), `sparse` (the sparse-space method with `mask`) or `adaptive` (a rare/common split rebuilt as the sequence grows, for a code without a fixed sparse space; `naive` when the naive kernel took over, with the adaptive kernel's work columns filled); null in misère play",
     )
     .nullable(),
     Column::new(
@@ -125,6 +125,34 @@ static SEQUENCE: &[Column] = &[
         Dtype::Int,
         Role::Result,
         "how many distinct common values were computed; null without a mask",
+    )
+    .nullable(),
+    Column::new(
+        "rebuilds",
+        Dtype::Int,
+        Role::Result,
+        "times the adaptive kernel rebuilt its rare/common split; null for another kernel",
+    )
+    .nullable(),
+    Column::new(
+        "rare_split_work",
+        Dtype::Int,
+        Role::Result,
+        "splits with a rare part the adaptive kernel examined; null for another kernel",
+    )
+    .nullable(),
+    Column::new(
+        "check_split_work",
+        Dtype::Int,
+        Role::Result,
+        "other splits the adaptive kernel examined to settle a value that could not be common; null for another kernel",
+    )
+    .nullable(),
+    Column::new(
+        "rebuild_work",
+        Dtype::Int,
+        Role::Result,
+        "heap sizes the adaptive kernel's builds and rebuilds of its split looked at; null for another kernel",
     )
     .nullable(),
 ];

@@ -28,10 +28,12 @@ pub enum Kernel {
     Naive,
     /// The sparse-space method with this mask.
     Sparse(u32),
+    /// The adaptive rare/common split ([`super::adaptive`]).
+    Adaptive,
 }
 
 /// The vocabulary of the `kernel` column.
-pub const KERNELS: &[&str] = &["naive", "sparse"];
+pub const KERNELS: &[&str] = &["naive", "sparse", "adaptive"];
 
 impl Kernel {
     /// Its code in [`KERNELS`].
@@ -39,12 +41,13 @@ impl Kernel {
         match self {
             Kernel::Naive => 0,
             Kernel::Sparse(_) => 1,
+            Kernel::Adaptive => 2,
         }
     }
     /// The mask, for the sparse kernel.
     pub fn mask(self) -> Option<u32> {
         match self {
-            Kernel::Naive => None,
+            Kernel::Naive | Kernel::Adaptive => None,
             Kernel::Sparse(m) => Some(m),
         }
     }
@@ -57,23 +60,23 @@ pub fn rare(v: u32, m: u32) -> bool {
 }
 
 /// Marks of the values seen for one heap: `stamp[v] == now` means seen.
-struct Seen {
+pub(super) struct Seen {
     stamp: Vec<u64>,
     now: u64,
 }
 
 impl Seen {
-    fn new() -> Seen {
+    pub(super) fn new() -> Seen {
         Seen {
             stamp: vec![0; 1024],
             now: 0,
         }
     }
-    fn next(&mut self) {
+    pub(super) fn next(&mut self) {
         self.now += 1;
     }
     #[inline]
-    fn mark(&mut self, v: u32) {
+    pub(super) fn mark(&mut self, v: u32) {
         let v = v as usize;
         if v >= self.stamp.len() {
             self.stamp.resize((v + 1).next_power_of_two(), 0);
@@ -87,11 +90,16 @@ impl Seen {
     fn mex(&self) -> u32 {
         (0..).find(|&v| !self.has(v)).unwrap_or(0)
     }
+    /// The smallest value from `v` on not seen.
+    #[inline]
+    pub(super) fn mex_from(&self, v: u32) -> u32 {
+        (v..).find(|&v| !self.has(v)).unwrap_or(v)
+    }
 }
 
 /// Marks the values of the moves of `n` that leave at most one heap.
 #[inline]
-fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut Seen) {
+pub(super) fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut Seen) {
     for (i, &d) in code.digits().iter().enumerate().skip(1) {
         if i > n {
             break;

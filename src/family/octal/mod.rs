@@ -21,6 +21,7 @@
 //! [`datasets`] and [`views`] (declared once), [`solve`] (`nimlab solve
 //! octal`), [`play`] (`nimlab play octal`, with `play.js` for its page).
 
+pub mod adaptive;
 #[cfg(test)]
 pub(crate) mod brute;
 pub(crate) mod cases;

@@ -1,5 +1,6 @@
 //! The columns every octal row shares, and the period rows.
 
+use super::adaptive::AdaptiveWork;
 use super::code::Code;
 use super::kernel::{self, KERNELS, rare};
 use super::periods;
@@ -141,6 +142,13 @@ pub fn period_row(code: &Code, play: Play, seq: &Sequence) -> Table {
             "common_values",
             Values::OptInt(vec![split.as_ref().map(|s| s.common as i64)]),
         );
+    let work = seq.adaptive;
+    let of = |f: fn(&AdaptiveWork) -> u64| Values::OptInt(vec![work.as_ref().map(|w| f(w) as i64)]);
+    let head = head
+        .with("rebuilds", of(|w| w.rebuilds))
+        .with("rare_split_work", of(|w| w.rare_splits))
+        .with("check_split_work", of(|w| w.check_splits))
+        .with("rebuild_work", of(|w| w.rebuild_work));
     let values = per.map(|p| {
         (p.preperiod..p.preperiod + p.period)
             .map(|n| seq.values.get(n) as i64)
@@ -208,6 +216,10 @@ pub fn misere_period_row(code: &Code, is_p: &[bool], seconds: f64) -> Table {
         .with("rare_values", Values::IntList(none.clone()))
         .with("rare_positions", Values::IntList(none))
         .with("rare_count", Values::OptInt(vec![None]))
-        .with("common_values", Values::OptInt(vec![None]));
+        .with("common_values", Values::OptInt(vec![None]))
+        .with("rebuilds", Values::OptInt(vec![None]))
+        .with("rare_split_work", Values::OptInt(vec![None]))
+        .with("check_split_work", Values::OptInt(vec![None]))
+        .with("rebuild_work", Values::OptInt(vec![None]));
     finish(rows.into_table(head), per.as_ref(), None, is_p, seconds)
 }

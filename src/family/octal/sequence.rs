@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::adaptive::{self, AdaptiveWork};
 use super::code::Code;
 use super::kernel::{self, Kernel, SparseStop};
 use super::periods;
@@ -70,6 +71,8 @@ pub struct Sequence {
     pub probe: Option<(u32, usize)>,
     /// The period, when the theorem proves one.
     pub period: Option<Period>,
+    /// What the adaptive kernel did, when it ran.
+    pub adaptive: Option<AdaptiveWork>,
     /// Seconds spent.
     pub seconds: f64,
 }
@@ -125,6 +128,9 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
             if let Some(probe) = sparse_mask(&g).filter(|_| h.sparse > target) {
                 return sparse_stages(code, g, probe, h.sparse, cancel, t0);
             }
+            if top > target && adaptive_pays(code, &g) {
+                return adaptive_stages(code, g, top, cancel, t0);
+            }
         }
         if target >= top {
             return Some(done(Values::Wide(g), Kernel::Naive, None, None, t0));
@@ -145,7 +151,66 @@ fn done(
         kernel,
         probe,
         period,
+        adaptive: None,
         seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// Does the adaptive kernel pay, judging by a trial on the first values:
+/// computing `G(1025..=2048)` again from the first 1025, it examines (splits
+/// with a rare part, splits checked, positions relisted by rebuilds) no more
+/// than the naive kernel's moves there.
+fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
+    const HALF: usize = PROBE / 2;
+    if g.len() <= PROBE || g.iter().any(|&v| v > u16::MAX as u32) {
+        return false;
+    }
+    let mut trial: Vec<u16> = g[..=HALF].iter().map(|&v| v as u16).collect();
+    let mut work = AdaptiveWork::default();
+    let never = AtomicBool::new(false);
+    if adaptive::extend(code, &mut trial, PROBE, &mut work, &never).is_err() {
+        return false;
+    }
+    let naive = kernel::naive_work(code, PROBE) - kernel::naive_work(code, HALF);
+    let spent = work.rare_splits + work.check_splits + work.rebuild_work;
+    spent <= naive
+}
+
+/// The adaptive kernel from the probe stage on, by stages of ×4, to `top`
+/// (the naive horizon: the same values, sooner); the naive kernel takes
+/// over for the stages left when a stage examined more than the naive
+/// kernel's moves, or a value does not fit 16 bits.
+fn adaptive_stages(
+    code: &Code,
+    first: Vec<u32>,
+    top: usize,
+    cancel: &AtomicBool,
+    t0: Instant,
+) -> Option<Sequence> {
+    let mut g: Vec<u16> = first.iter().map(|&v| v as u16).collect();
+    let mut work = AdaptiveWork::default();
+    let mut target = first.len() - 1;
+    loop {
+        let (from, spent) = (target, work.total());
+        target = (target * 4).min(top);
+        match adaptive::extend(code, &mut g, target, &mut work, cancel) {
+            Ok(()) => {}
+            Err(SparseStop::Cancelled) => return None,
+            Err(SparseStop::TooLarge(_)) => return naive_stages(code, first, top, cancel, t0),
+        }
+        let period = periods::proven(&g, code.max_take());
+        if period.is_some() || target >= top {
+            let mut s = done(Values::Narrow(g), Kernel::Adaptive, None, period, t0);
+            s.adaptive = Some(work);
+            return Some(s);
+        }
+        let naive = kernel::naive_work(code, target) - kernel::naive_work(code, from);
+        if work.total() - spent > naive {
+            let wide = g.iter().map(|&v| u32::from(v)).collect();
+            let mut s = naive_stages(code, wide, top, cancel, t0)?;
+            s.adaptive = Some(work);
+            return Some(s);
+        }
     }
 }
 
@@ -176,6 +241,28 @@ fn sparse_stages(
         if period.is_some() || target >= top {
             let kernel = Kernel::Sparse(probe.0);
             return Some(done(Values::Narrow(g), kernel, Some(probe), period, t0));
+        }
+    }
+}
+
+/// The naive kernel from `g` on, by stages of ×4 to `top` (the adaptive
+/// kernel's fallback when a value does not fit 16 bits).
+fn naive_stages(
+    code: &Code,
+    mut g: Vec<u32>,
+    top: usize,
+    cancel: &AtomicBool,
+    t0: Instant,
+) -> Option<Sequence> {
+    let mut target = g.len() - 1;
+    loop {
+        target = (target * 4).min(top);
+        if !kernel::naive_extend(code, &mut g, target, cancel) {
+            return None;
+        }
+        let period = periods::proven(&g, code.max_take());
+        if period.is_some() || target >= top {
+            return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }
     }
 }

@@ -571,3 +571,60 @@ fn naive_work_counts_the_moves_the_kernel_examines() {
     // (n = 3, 4, 5: 1 + 1 + 2) and after taking 2 (n = 4, 5: 1 + 1): 15.
     assert_eq!(kernel::naive_work(&Code::parse("0.77").unwrap(), 5), 15);
 }
+
+#[test]
+fn the_adaptive_kernel_equals_the_naive_one_on_random_codes() {
+    let mut rng = Rng(0x51ed_2701);
+    let mut rebuilds = 0;
+    let mut checked = 0;
+    let mut tested = 0;
+    while tested < 80 {
+        let c = rng.code(4);
+        if !c.splits() {
+            continue;
+        }
+        tested += 1;
+        let g = kernel::naive(&c, 2000, &NO).unwrap();
+        if g.iter().any(|&v| v > u16::MAX as u32) {
+            continue;
+        }
+        // Started from a few values or from a longer prefix.
+        let start = [1, 40, 300][tested % 3];
+        let mut a: Vec<u16> = g[..start].iter().map(|&v| v as u16).collect();
+        let mut work = super::adaptive::AdaptiveWork::default();
+        super::adaptive::extend(&c, &mut a, 2000, &mut work, &NO).unwrap();
+        let a: Vec<u32> = a.into_iter().map(u32::from).collect();
+        assert_eq!(a, g, "{} from {start}", c.text());
+        rebuilds += work.rebuilds;
+        checked += work.check_splits;
+    }
+    // Both of its paths ran: rebuilds of the split and checks of rare candidates.
+    assert!(rebuilds > 0 && checked > 0, "{rebuilds} {checked}");
+}
+
+#[test]
+fn the_adaptive_kernel_on_0_6_and_in_the_stages() {
+    // 0.6 has no fixed sparse space: the adaptive kernel rebuilds its split
+    // and gives the naive kernel's values.
+    let g = naive("0.6", 9000);
+    let mut a = vec![0u16];
+    let mut work = super::adaptive::AdaptiveWork::default();
+    super::adaptive::extend(&code("0.6"), &mut a, 9000, &mut work, &NO).unwrap();
+    assert!(work.rebuilds > 0, "{work:?}");
+    let a: Vec<u32> = a.into_iter().map(u32::from).collect();
+    assert_eq!(a, g);
+    // Through the stages (adaptive, or the naive kernel taking over): the
+    // same values, to the naive horizon.
+    for c in ["0.6", "0.566", "0.626", "0.042"] {
+        let h = Horizon {
+            naive: 9000,
+            sparse: 9000,
+        };
+        let seq = sequence::compute(&code(c), h, &NO).unwrap();
+        let g = naive(c, 9000);
+        assert_eq!(seq.values.len(), g.len(), "{c}");
+        for (n, &v) in g.iter().enumerate() {
+            assert_eq!(seq.values.get(n), v, "{c} n = {n}");
+        }
+    }
+}

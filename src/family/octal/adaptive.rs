@@ -1,0 +1,317 @@
+//! The adaptive rare/common kernel, for splitting codes without a fixed
+//! sparse space (after the "rc2" idea of Beling's octal solver).
+//!
+//! A set `C` of *common* values with `C ∩ (C ⊕ C) = ∅` (no two common values
+//! xor to a common one; 0 is never common) plays the part of the mask: a
+//! split whose two parts both have common values has a value in `C ⊕ C`,
+//! never a common value, so the common values among the moves of `n` come
+//! from the single-heap moves and the splits with a *rare* part (its value
+//! outside `C`). The mex of those moves is `G(n)` as soon as it could be
+//! common (in `C`, or unseen and addable to `C`); otherwise the other splits
+//! are scanned, smallest part first, until the candidate could be common or
+//! every split has been seen. Exact for any `C`; fast when rare positions
+//! are few.
+//!
+//! The split is chosen greedily, most frequent values first (ties: the
+//! smaller value), each made common when it can be. It is rebuilt when the
+//! value just computed is rare and has become at least as frequent as a
+//! common value (rare values should be the infrequent ones): the values more
+//! frequent keep their classes, the one just computed is made common if it
+//! can be (else nothing changes), and the rest are classified again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::code::Code;
+use super::kernel::{Seen, SparseStop, mark_simple};
+
+const UNSEEN: u8 = 0;
+const COMMON: u8 = 1;
+const RARE: u8 = 2;
+/// Values are 16-bit (as the sparse kernel's); a key is `2·G(a) + (a mod 2)`.
+const KEYS: usize = 1 << 17;
+
+/// The key of heap size `a` with value `v`.
+#[inline]
+fn key(v: u32, a: usize) -> u32 {
+    (v << 1) | (a as u32 & 1)
+}
+
+/// What the adaptive kernel did: its rebuilds and its work by kind of move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AdaptiveWork {
+    /// Times the split was rebuilt (a rebuild that changed it).
+    pub rebuilds: u64,
+    /// Heap sizes looked at again by the rebuilds (rare positions listed).
+    pub rebuild_work: u64,
+    /// Splits with a rare part examined (the list of rare positions).
+    pub rare_splits: u64,
+    /// Other splits examined to settle a candidate that could not be common.
+    pub check_splits: u64,
+}
+
+impl AdaptiveWork {
+    /// Every move and position examined.
+    pub fn total(&self) -> u64 {
+        self.rebuild_work + self.rare_splits + self.check_splits
+    }
+}
+
+/// The rare/common split of the keys for the splitting takes of one parity
+/// `d`: the parts `a + b` of a split of `n` have `key(a) ⊕ key(b) =
+/// key(candidate) ⊕ d`, so a candidate key `k` with `k ⊕ d ∉ C ⊕ C` is
+/// reached by no split with two common parts (the key `d` is never common).
+struct Split {
+    d: u32,
+    class: Vec<u8>,
+    common: Vec<u32>,
+    count: Vec<u32>,
+    rare_at: Vec<usize>,
+    /// One more than the largest value seen.
+    top: usize,
+}
+
+impl Split {
+    fn new(d: u32) -> Split {
+        Split {
+            d,
+            class: vec![UNSEEN; KEYS],
+            common: Vec::new(),
+            count: vec![0; KEYS],
+            rare_at: Vec::new(),
+            top: 1,
+        }
+    }
+
+    /// Could `v` be common (in `C`, or unseen and addable)?
+    #[inline]
+    fn can_be_common(&self, v: u32) -> bool {
+        match self.class.get(v as usize).copied().unwrap_or(RARE) {
+            COMMON => true,
+            RARE => false,
+            _ => v != self.d && self.addable(v),
+        }
+    }
+
+    /// Would `C ∪ {v}` keep `C ∩ (C ⊕ C) = ∅`?
+    fn addable(&self, v: u32) -> bool {
+        self.common
+            .iter()
+            .all(|&c| self.class[(v ^ c ^ self.d) as usize] != COMMON)
+    }
+
+    fn set(&mut self, v: u32, common: bool) {
+        self.class[v as usize] = if common { COMMON } else { RARE };
+        if common {
+            self.common.push(v);
+        }
+    }
+
+    /// Classifies the key `v`, of heap size `n`, and counts it.
+    fn push(&mut self, v: u32, n: usize) {
+        self.count[v as usize] += 1;
+        self.top = self.top.max(v as usize + 1);
+        if self.class[v as usize] == UNSEEN {
+            let common = v != self.d && self.addable(v);
+            self.set(v, common);
+        }
+        if n > 0 && self.class[v as usize] == RARE {
+            self.rare_at.push(n);
+        }
+    }
+
+    /// The values seen, most frequent first (ties: the smaller value).
+    fn by_frequency(&self) -> Vec<u32> {
+        let mut vs: Vec<u32> = (0..self.top as u32)
+            .filter(|&v| v != self.d && self.count[v as usize] > 0)
+            .collect();
+        vs.sort_by(|a, b| self.count[*b as usize].cmp(&self.count[*a as usize]));
+        vs
+    }
+
+    /// Has the rare value `x` become at least as frequent as a common one?
+    fn should_rebuild(&self, x: u32) -> bool {
+        let r = self.count[x as usize];
+        x != self.d
+            && self.common.iter().any(|&c| {
+                let n = self.count[c as usize];
+                n > 0 && ((c > x && r == n) || (c < x && r == n + 1))
+            })
+    }
+
+    /// Rebuilds the split after the rare value `x` became frequent; `false`
+    /// when `x` cannot be made common (nothing changes).
+    fn rebuild(&mut self, x: u32, g: &[u16]) -> bool {
+        let order = self.by_frequency();
+        let top = self.top;
+        let old = self.class[..top].to_vec();
+        self.class[..top].fill(UNSEEN);
+        self.common.clear();
+        self.class[self.d as usize] = RARE;
+        let mut rest = order.iter();
+        for &v in rest.by_ref() {
+            if v == x {
+                if !self.addable(v) {
+                    self.class[..top].copy_from_slice(&old);
+                    self.common = (0..top as u32)
+                        .filter(|&v| old[v as usize] == COMMON)
+                        .collect();
+                    return false;
+                }
+                self.set(v, true);
+                break;
+            }
+            self.set(v, old[v as usize] == COMMON);
+        }
+        for &v in rest {
+            let common = self.addable(v);
+            self.set(v, common);
+        }
+        self.relist(g);
+        true
+    }
+
+    /// A split from scratch for the values `g`.
+    fn build(&mut self, g: &[u16]) {
+        for (a, &v) in g.iter().enumerate() {
+            let k = key(v as u32, a) as usize;
+            self.count[k] += 1;
+            self.top = self.top.max(k + 1);
+        }
+        self.class[self.d as usize] = RARE;
+        for v in self.by_frequency() {
+            let common = self.addable(v);
+            self.set(v, common);
+        }
+        self.relist(g);
+    }
+
+    fn relist(&mut self, g: &[u16]) {
+        self.rare_at.clear();
+        let class = &self.class;
+        self.rare_at
+            .extend((1..g.len()).filter(|&a| class[key(g[a] as u32, a) as usize] == RARE));
+    }
+}
+
+/// The splits of the two parities of take (`None` where no take of that
+/// parity splits).
+type Splits = [Option<Split>; 2];
+
+fn splits_for(takes: &[usize], g: &[u16]) -> Splits {
+    [0, 1].map(|d| {
+        takes.iter().any(|&i| i % 2 == d).then(|| {
+            let mut s = Split::new(d as u32);
+            s.build(g);
+            s
+        })
+    })
+}
+
+/// Could the value `v` of `n` be common for every split?
+#[inline]
+fn can_be_common(splits: &Splits, v: u32, n: usize) -> bool {
+    v <= u16::MAX as u32 && splits.iter().flatten().all(|s| s.can_be_common(key(v, n)))
+}
+
+/// Extends `g` (the first values) to `G(0..=n_max)` with the adaptive
+/// kernel, adding what it did to `work`.
+pub fn extend(
+    code: &Code,
+    g: &mut Vec<u16>,
+    n_max: usize,
+    work: &mut AdaptiveWork,
+    cancel: &AtomicBool,
+) -> Result<(), SparseStop> {
+    let takes = code.split_takes();
+    let mut split = splits_for(&takes, g);
+    work.rebuild_work += g.len() as u64;
+    let mut seen = Seen::new();
+    g.reserve((n_max + 1).saturating_sub(g.len()));
+    for n in g.len()..=n_max {
+        if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
+            return Err(SparseStop::Cancelled);
+        }
+        seen.next();
+        mark_simple(code, &g[..], n, &mut seen);
+        for &i in &takes {
+            if n < i + 2 {
+                continue;
+            }
+            let r = n - i;
+            let Some(s) = &split[i % 2] else { continue };
+            let k = s.rare_at.partition_point(|&a| a < r);
+            work.rare_splits += k as u64;
+            for &a in &s.rare_at[..k] {
+                seen.mark((g[a] ^ g[r - a]) as u32);
+            }
+        }
+        let v = seen.mex_from(0);
+        let v = if can_be_common(&split, v, n) {
+            v
+        } else {
+            settle(g, &takes, n, v, &split, &mut seen, work)
+        };
+        if v > u16::MAX as u32 {
+            return Err(SparseStop::TooLarge(n));
+        }
+        g.push(v as u16);
+        let k = key(v, n);
+        for s in split.iter_mut().flatten() {
+            s.push(k, n);
+            if n > 0 && s.class[k as usize] == RARE && s.should_rebuild(k) && s.rebuild(k, g) {
+                work.rebuilds += 1;
+                work.rebuild_work += g.len() as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The candidate `v` could not be common: scans the splits of `n`, smallest
+/// part first, moving the candidate up past each value found, until it
+/// could be common or every split has been seen.
+fn settle(
+    g: &[u16],
+    takes: &[usize],
+    n: usize,
+    mut v: u32,
+    split: &Splits,
+    seen: &mut Seen,
+    work: &mut AdaptiveWork,
+) -> u32 {
+    let longest = takes
+        .iter()
+        .filter(|&&i| n >= i + 2)
+        .map(|&i| (n - i) / 2)
+        .max()
+        .unwrap_or(0);
+    for a in 1..=longest {
+        for &i in takes {
+            if n < i + 2 || a > (n - i) / 2 {
+                continue;
+            }
+            let x = (g[a] ^ g[n - i - a]) as u32;
+            work.check_splits += 1;
+            seen.mark(x);
+            if x == v {
+                v = seen.mex_from(v);
+                if can_be_common(split, v, n) {
+                    return v;
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Rare positions `n ≥ 1` of the greedy splits built from the values `g`
+/// (the larger of the two parities' counts), for a code with splitting
+/// takes `takes`.
+pub fn rare_count(takes: &[usize], g: &[u16]) -> usize {
+    splits_for(takes, g)
+        .iter()
+        .flatten()
+        .map(|s| s.rare_at.len())
+        .max()
+        .unwrap_or(0)
+}
