@@ -54,7 +54,7 @@ impl RulesCase {
         let label = |s: &str| Values::repeat(Values::Dict(DictVec::repeat(s, 1)), n);
         let mut out = Table::new()
             .with("rule", label(&r.label()))
-            .with("move", label(&r.mv.source))
+            .with("move_condition", label(&r.mv.source))
             .with(
                 "both",
                 match &r.both {
@@ -174,7 +174,7 @@ impl RulesCase {
         let t = t
             .with("outcome", Values::Enum(outcome))
             .with("grundy", Values::OptInt(grundy))
-            .with("winning_moves", Values::StructList(moves));
+            .with("winning_rule_moves", Values::StructList(moves));
         self.with_rule(t)
     }
     fn periods(&self, seq: &Sequence) -> Table {
@@ -288,9 +288,15 @@ impl Case for RulesCase {
         let horizon = self.horizon.max(len - 1);
         let mut joint = Joint::new(&self.rule);
         let (mut how, seq) = if let Some(takes) = self.rule.no_repeat_takes(horizon + 1) {
-            let seq = periods.then(|| periods::no_repeat_sequence(&self.rule, &takes, horizon));
-            let dims = vec![len; self.heaps];
+            // One heap whose period is asked: one table to the period's
+            // horizon (at least the largest heap) serves the positions too.
+            let dims = if periods {
+                vec![horizon + 1]
+            } else {
+                vec![len; self.heaps]
+            };
             let j = TakeJoint::solve(&dims, &takes, self.rule.play, true, &|_| {});
+            let seq = periods.then(|| periods::no_repeat_sequence(&self.rule, &takes, horizon, &j));
             (How::NoRepeat(j), seq)
         } else {
             let seq = periods.then(|| periods::sequence(&self.rule, horizon, &mut joint));

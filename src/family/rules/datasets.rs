@@ -38,10 +38,10 @@ pub static RULE: &[Column] = &[
         "the rule: the `move:` condition, `; split` and `; both: ...` when they apply, and the parameters' values in brackets",
     ),
     Column::new(
-        "move",
+        "move_condition",
         Dtype::Cat,
         Role::Param,
-        "the `move:` condition as written",
+        "the `move:` condition as written (`move` is a move elsewhere)",
     ),
     Column::new(
         "both",
@@ -98,7 +98,7 @@ static POSITION: &[Column] = &[
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     winning_column(
-        "winning_moves",
+        "winning_rule_moves",
         MOVE_FIELDS,
         "every winning move at the start of a game: take `take` from heap `heap` (1 = A), and from heap `heap2` too for a `both:` move (0: none), leaving the rest as two heaps, the smaller `split` (0: left whole); empty for a P-position (tables show `E`; a move as `3`, `A3`, `3/1` for a split, `AB2` for both)",
         move_text,
@@ -139,7 +139,7 @@ pub static DATASETS: &[&Dataset] = &[&POSITIONS, &PERIODS];
 
 fn move_text(t: &Table, row: usize, out: &mut String) {
     let one_heap = matches!(t.cell("heaps", row), Some(Cell::Int(1)));
-    write_moves(t, row, "winning_moves", !one_heap, out, |m, out| {
+    write_moves(t, row, "winning_rule_moves", !one_heap, out, |m, out| {
         if m[2] > 0 {
             out.push((b'A' + (m[2] as u8).saturating_sub(1)) as char);
         }
@@ -158,7 +158,7 @@ pub static WINNING_TABLE: View = View {
     kind: ViewKind::Grid {
         row: "N",
         column: "rule",
-        cell: "winning_moves",
+        cell: "winning_rule_moves",
         empty: "E",
         facet: None,
     },
@@ -202,7 +202,7 @@ pub static MOVE_TABLE: View = View {
     kind: ViewKind::Grid {
         row: "N2",
         column: "N1",
-        cell: "winning_moves",
+        cell: "winning_rule_moves",
         empty: "E",
         facet: Some("rule"),
     },

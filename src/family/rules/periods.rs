@@ -62,9 +62,9 @@ fn histories(rule: &Rule, s: u32) -> Vec<History> {
 }
 
 /// The values to `horizon` and their period, for a take set `takes` with
-/// `no_repeat` (`<take set> and t != last`), by `takeaway`'s solver.
-pub fn no_repeat_sequence(rule: &Rule, takes: &[u32], horizon: usize) -> Sequence {
-    let j = TakeJoint::solve(&[horizon + 1], takes, rule.play, true, &|_| {});
+/// `no_repeat` (`<take set> and t != last`), read from `takeaway`'s solver's
+/// table `j` of one heap to at least `horizon`.
+pub fn no_repeat_sequence(rule: &Rule, takes: &[u32], horizon: usize, j: &TakeJoint) -> Sequence {
     let values: Vec<u32> = (0..=horizon)
         .map(|n| u32::from(!j.start_is_p(&[n])))
         .collect();

@@ -27,7 +27,12 @@ fn values(family: &str, yaml: &str, dataset: &str) -> BTreeMap<String, String> {
                 Some(v) => format!("{v:?}"),
             })
             .collect();
-        let mut wins: Vec<Vec<i64>> = match t.cell("winning_moves", r) {
+        // takeaway's `winning_moves` (heap, take), the rules' `winning_rule_moves`
+        // (heap, take, heap2, split): their first two fields compared.
+        let cell = t
+            .cell("winning_moves", r)
+            .or_else(|| t.cell("winning_rule_moves", r));
+        let mut wins: Vec<Vec<i64>> = match cell {
             Some(crate::data::Cell::StructList(l, i)) => (0..l.row_len(i))
                 .map(|k| l.item(i, k)[..2].to_vec())
                 .collect(),
