@@ -538,4 +538,21 @@ fn board_names_its_family() {
         "triangle=4",
     ]);
     assert_eq!(a, b);
+    // `--threads` after the family too (the Slurm scripts put it there).
+    let o = nimlab(&[
+        "board",
+        "lines",
+        "solve",
+        "--triangle",
+        "4",
+        "--in-memory",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("on 1 threads"),
+        "{}",
+        text(&o.stderr)
+    );
 }

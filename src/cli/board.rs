@@ -21,6 +21,9 @@ pub struct BoardCli {
     /// What to do.
     #[command(subcommand)]
     pub action: BoardAction,
+    /// Worker threads (default: all cores), also accepted after the family.
+    #[arg(long, global = true)]
+    pub threads: Option<usize>,
 }
 
 /// The board subcommands.

@@ -33,11 +33,18 @@ pub fn board(family: &str, args: &[String]) -> Result<ExitCode> {
     let solver = solver(family)?;
     let (position, rest) = params::split_cli(args, solver.position_args());
     let words = std::iter::once(format!("nimlab board {family}")).chain(rest);
-    let action = match BoardCli::try_parse_from(words) {
-        Ok(cli) => cli.action,
+    let cli = match BoardCli::try_parse_from(words) {
+        Ok(cli) => cli,
         // Help and version are printed and exit 0; usage errors exit 2.
         Err(e) => e.exit(),
     };
+    if let Some(t) = cli.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global()
+            .context("cannot start the thread pool (give --threads once)")?;
+    }
+    let action = cli.action;
     let value = params::cli_to_map(&position, solver.position_args())?;
     let node = Node::root(&value, params::COMMAND_LINE);
     let cancel = super::ctrl_c_flag("complete slices are kept");
