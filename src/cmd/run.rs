@@ -247,8 +247,13 @@ fn dry_run_text(
     let mut all = Vec::new();
     for sw in &e.sweeps {
         let plan = sw.plan_estimate()?;
-        let est = sweep::estimate::estimate(sw, &plan, rates, threads, wrote);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
+        let sample = if problems.is_empty() {
+            sweep::sample::budget(e.sweeps.len())
+        } else {
+            0.0
+        };
+        let est = sweep::estimate::estimate(sw, &plan, rates, threads, wrote, sample);
         if !problems.is_empty() {
             refused = true;
             let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);
@@ -273,6 +278,9 @@ fn dry_run_text(
         );
         if let Some(d) = est.dominant_text() {
             let _ = writeln!(s, "    {d}");
+        }
+        if let Some(m) = est.sampled_text() {
+            let _ = writeln!(s, "    {m}");
         }
         let _ = writeln!(s, "    memory: {}", est.memory.text());
         for u in &est.unbounded {

@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use super::guard::{MemoryFigures, memory_figures};
+use super::sample::{self, Sampled};
 use crate::cost::{self, Kernel, Rates, Work};
 use crate::family::Plan;
 use crate::mem::human_bytes;
@@ -50,21 +51,28 @@ pub struct SweepEstimate {
     pub dominant: Option<(String, f64)>,
     /// Why some cases' work cannot be bounded (each once).
     pub unbounded: Vec<String>,
+    /// What solving some of the sweep's cases measured, which the case
+    /// times above follow ([`super::sample`]).
+    pub sampled: Option<Sampled>,
 }
 
 /// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`, in a
 /// process that has (`wrote`) or has not yet written a Parquet part: the
-/// run tells (its earlier sweeps, the calibration's probes).
+/// run tells (its earlier sweeps, the calibration's probes). With a
+/// `budget` (wall seconds, 0 for none), some of the sweep's own cases are
+/// solved first and the case times follow what they measured
+/// ([`super::sample`]).
 pub fn estimate(
     sweep: &Sweep,
     plan: &Plan,
     rates: &Rates,
     threads: usize,
     wrote: bool,
+    budget: f64,
 ) -> SweepEstimate {
     let threads = threads.max(1);
     let keep = sweep.datasets.as_deref();
-    let case_secs: Vec<f64> = plan
+    let model: Vec<f64> = plan
         .cases
         .iter()
         .map(|c| rates.secs(&c.work(keep)))
@@ -77,12 +85,21 @@ pub fn estimate(
         .unwrap_or_default();
     let output_bytes = output_bytes(sweep, plan);
     let writer = rates.secs(&[(Kernel::Writer, output_bytes)]);
-    let bound_secs: Vec<f64> = plan
+    let model_bound: Vec<f64> = plan
         .cases
         .iter()
         .map(|c| rates.secs(&c.work_at_most(keep)))
         .collect();
-    let shared_secs = rates.secs(&shared);
+    let mut shared_secs = rates.secs(&shared);
+    let (case_secs, bound_secs, sampled) =
+        measured_secs(plan, keep, (&model, &model_bound), shared_secs, budget);
+    if let Some(m) = sampled.as_ref().and_then(|s| s.shared_secs) {
+        shared_secs = m.max(if sampled_all(&sampled) {
+            0.0
+        } else {
+            shared_secs
+        });
+    }
     let chunks = super::chunks(&plan.cases).len();
     let overhead = overhead_secs(sweep, plan, chunks, rates);
     let fixed = shared_secs + writer + overhead;
@@ -116,7 +133,66 @@ pub fn estimate(
         output_bytes,
         dominant,
         unbounded,
+        sampled,
     }
+}
+
+/// Whether sampling finished every case it started.
+fn sampled_all(s: &Option<Sampled>) -> bool {
+    s.as_ref().is_some_and(|s| s.points.iter().all(|p| p.done))
+}
+
+/// Each case's seconds and seconds at most on one thread: the model's
+/// (`model`, `bound`), then, with a `budget`, as measured on some of the
+/// sweep's cases ([`super::sample`]): the cases the model gives seconds
+/// by the fit against those seconds, the cases it gives none (a kernel
+/// without a rate) by the fit against their [`crate::family::Case::cost`].
+fn measured_secs(
+    plan: &Plan,
+    keep: Option<&[String]>,
+    (model, bound): (&[f64], &[f64]),
+    shared: f64,
+    budget: f64,
+) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
+    if budget <= 0.0 || plan.cases.is_empty() {
+        return (model.to_vec(), bound.to_vec(), None);
+    }
+    let costed: Vec<f64> = model.iter().map(|&s| s.max(0.0)).collect();
+    let uncosted: Vec<f64> = plan
+        .cases
+        .iter()
+        .zip(model)
+        .map(|(c, &s)| if s > 0.0 { 0.0 } else { c.cost() as f64 })
+        .collect();
+    let has = |v: &[f64]| v.iter().any(|&x| x > 0.0);
+    let share = match (has(&costed), has(&uncosted)) {
+        (true, true) => budget / 2.0,
+        (true, false) => budget,
+        _ => 0.0,
+    };
+    let a = sample::sample(plan, keep, (&costed, true), shared, share);
+    let b = sample::sample(plan, keep, (&uncosted, false), 0.0, budget - a.spent);
+    let by = |f: Option<sample::Fit>, s: f64, m: f64| f.map_or(m, |f| f.secs(s));
+    let mut secs = Vec::with_capacity(model.len());
+    let mut at_most = Vec::with_capacity(model.len());
+    for i in 0..model.len() {
+        if model[i] > 0.0 {
+            secs.push(by(a.fit, model[i], model[i]));
+            at_most.push(by(a.fit, bound[i], bound[i]));
+        } else {
+            let s = by(b.fit, uncosted[i], model[i]);
+            secs.push(s);
+            at_most.push(s.max(bound[i]));
+        }
+    }
+    let merged = Sampled {
+        points: a.points.iter().chain(&b.points).copied().collect(),
+        fit: a.fit,
+        spent: a.spent + b.spent,
+        shared_secs: a.shared_secs,
+        model_ratio: a.model_ratio,
+    };
+    (secs, at_most, Some(merged))
 }
 
 /// The writing memory an estimate adds to the resident base: the measured
@@ -198,6 +274,31 @@ impl SweepEstimate {
         self.base_bytes
             .saturating_add(self.memory.peak)
             .saturating_add(self.writer_bytes)
+    }
+    /// What sampling measured, as a sentence: `measured on 4 of the
+    /// sweep's cases (0.42 s): 3.1× the model's time at the largest,
+    /// growing as size^1.2`.
+    pub fn sampled_text(&self) -> Option<String> {
+        let s = self.sampled.as_ref()?;
+        if s.points.is_empty() {
+            return (s.spent >= 0.01).then(|| format!("no case sampled ({:.2} s)", s.spent));
+        }
+        let n = s.points.len();
+        let mut t = format!(
+            "measured on {n} of the sweep's case{} ({:.2} s)",
+            if n == 1 { "" } else { "s" },
+            s.spent
+        );
+        if let (Some(r), Some(f)) = (s.model_ratio, s.fit) {
+            t += &format!(
+                ": {r:.2}× the model's time at the largest, growing as its size^{:.2}",
+                f.b
+            );
+        }
+        if s.points.iter().any(|p| !p.done) {
+            t += "; the largest stopped at the budget (its time is at least that)";
+        }
+        Some(t)
     }
     /// The dominant case, as a sentence.
     pub fn dominant_text(&self) -> Option<String> {
@@ -332,8 +433,8 @@ mod tests {
             binary: String::new(),
             cpu: String::new(),
         };
-        let fresh = estimate(sw, &plan, &rates, 1, false);
-        let after = estimate(sw, &plan, &rates, 1, true);
+        let fresh = estimate(sw, &plan, &rates, 1, false, 0.0);
+        let after = estimate(sw, &plan, &rates, 1, true, 0.0);
         assert_eq!((fresh.writer_bytes, after.writer_bytes), (3 << 20, 0));
         // The resident base is read at each call: compare without it.
         let peak = |x: &SweepEstimate| x.peak() - x.base_bytes;
