@@ -246,14 +246,14 @@ fn dry_run_text(
     let mut refused = false;
     let mut all = Vec::new();
     for sw in &e.sweeps {
-        let plan = sw.plan_estimate()?;
+        let plan = std::sync::Arc::new(sw.plan_estimate()?);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
         let sample = if problems.is_empty() {
             sweep::sample::budget(e.sweeps.len())
         } else {
             0.0
         };
-        let est = sweep::estimate::estimate(sw, &plan, rates, threads, wrote, sample);
+        let est = sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), sample);
         if !problems.is_empty() {
             refused = true;
             let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);

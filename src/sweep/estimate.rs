@@ -4,6 +4,8 @@
 //! CPU-hours, the peak memory (the guard's figures), the output size and the
 //! dominant case. Nothing is solved.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::guard::{MemoryFigures, memory_figures};
@@ -58,17 +60,37 @@ pub struct SweepEstimate {
 
 /// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`, in a
 /// process that has (`wrote`) or has not yet written a Parquet part: the
-/// run tells (its earlier sweeps, the calibration's probes). With a
-/// `budget` (wall seconds, 0 for none), some of the sweep's own cases are
-/// solved first and the case times follow what they measured
-/// ([`super::sample`]).
+/// run tells (its earlier sweeps, the calibration's probes).
 pub fn estimate(
     sweep: &Sweep,
     plan: &Plan,
     rates: &Rates,
     threads: usize,
     wrote: bool,
+) -> SweepEstimate {
+    estimate_with(sweep, plan, rates, (threads, wrote), None)
+}
+
+/// [`estimate`] measured on the sweep's own cases: within `budget` wall
+/// seconds some of them are solved first and the case times follow what
+/// they measured ([`super::sample`]). The dry run's: a case the budget
+/// stops is left behind on its thread.
+pub fn estimate_sampled(
+    sweep: &Sweep,
+    plan: &Arc<Plan>,
+    rates: &Rates,
+    (threads, wrote): (usize, bool),
     budget: f64,
+) -> SweepEstimate {
+    estimate_with(sweep, plan, rates, (threads, wrote), Some((plan, budget)))
+}
+
+fn estimate_with(
+    sweep: &Sweep,
+    plan: &Plan,
+    rates: &Rates,
+    (threads, wrote): (usize, bool),
+    sampling: Option<(&Arc<Plan>, f64)>,
 ) -> SweepEstimate {
     let threads = threads.max(1);
     let keep = sweep.datasets.as_deref();
@@ -92,7 +114,7 @@ pub fn estimate(
         .collect();
     let mut shared_secs = rates.secs(&shared);
     let (case_secs, bound_secs, sampled) =
-        measured_secs(plan, keep, (&model, &model_bound), shared_secs, budget);
+        measured_secs(sampling, keep, (&model, &model_bound), shared_secs);
     if let Some(m) = sampled.as_ref().and_then(|s| s.shared_secs) {
         shared_secs = m.max(if sampled_all(&sampled) {
             0.0
@@ -148,15 +170,14 @@ fn sampled_all(s: &Option<Sampled>) -> bool {
 /// by the fit against those seconds, the cases it gives none (a kernel
 /// without a rate) by the fit against their [`crate::family::Case::cost`].
 fn measured_secs(
-    plan: &Plan,
+    sampling: Option<(&Arc<Plan>, f64)>,
     keep: Option<&[String]>,
     (model, bound): (&[f64], &[f64]),
     shared: f64,
-    budget: f64,
 ) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
-    if budget <= 0.0 || plan.cases.is_empty() {
+    let Some((plan, budget)) = sampling.filter(|(p, b)| *b > 0.0 && !p.cases.is_empty()) else {
         return (model.to_vec(), bound.to_vec(), None);
-    }
+    };
     let costed: Vec<f64> = model.iter().map(|&s| s.max(0.0)).collect();
     let uncosted: Vec<f64> = plan
         .cases
@@ -433,8 +454,8 @@ mod tests {
             binary: String::new(),
             cpu: String::new(),
         };
-        let fresh = estimate(sw, &plan, &rates, 1, false, 0.0);
-        let after = estimate(sw, &plan, &rates, 1, true, 0.0);
+        let fresh = estimate(sw, &plan, &rates, 1, false);
+        let after = estimate(sw, &plan, &rates, 1, true);
         assert_eq!((fresh.writer_bytes, after.writer_bytes), (3 << 20, 0));
         // The resident base is read at each call: compare without it.
         let peak = |x: &SweepEstimate| x.peak() - x.base_bytes;

@@ -118,9 +118,8 @@ pub fn run_experiment(
         guard::check_plan(&exp.name, sweep, &plan)?;
         let planned = planning.span();
         let threads = rayon::current_num_threads();
-        let budget = sample::budget(exp.sweeps.len());
-        let est = crate::cost::current()
-            .map(|r| estimate::estimate(sweep, &plan, r, threads, *wrote, budget));
+        let est =
+            crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads, *wrote));
         let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         *wrote |= r.wrote_parts;

@@ -7,15 +7,16 @@
 //! solver path they do not represent (a rule, a board shape, a kernel
 //! nobody counted) shows here.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::family::{Case, CaseCtx, Plan};
+use crate::family::{CaseCtx, Plan};
 
 /// Cases shorter than this (process CPU seconds) are too short to time
 /// against their stated size: their time is dispatch and setup.
-const FLOOR_SECS: f64 = 5e-4;
+const FLOOR_SECS: f64 = 2e-3;
 /// The exponent of growth is kept within these (two points close together
 /// or noisy would give anything).
 const EXPONENT: (f64, f64) = (0.7, 1.6);
@@ -123,7 +124,7 @@ pub struct Sampled {
 /// was measured. `shared` is the shared work's modelled seconds: when the
 /// smallest case is far below it, its time is taken as the shared work's.
 pub fn sample(
-    plan: &Plan,
+    plan: &Arc<Plan>,
     keep: Option<&[String]>,
     (sizes, seconds): (&[f64], bool),
     shared: f64,
@@ -151,7 +152,7 @@ pub fn sample(
         if remaining <= 0.0 {
             break;
         }
-        let Some((secs, done)) = solve_within(plan.cases[i].as_ref(), keep, remaining) else {
+        let Some((secs, done)) = solve_within(plan, i, keep, remaining) else {
             // A case that cannot be solved here (an estimating plan's
             // stand-in): try the next larger.
             next = order
@@ -189,39 +190,41 @@ pub fn sample(
     out
 }
 
-/// Solves `case` (nothing written), stopped after `limit` wall seconds:
-/// its process CPU seconds and whether it finished (`None` when it failed).
-fn solve_within(case: &dyn Case, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool)> {
-    let cancel = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<()>();
-    std::thread::scope(|s| {
-        let cancel = &cancel;
-        s.spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) =
-                rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0)))
-            {
-                cancel.store(true, Ordering::Relaxed);
-            }
-        });
+/// Solves `case` (nothing written) on a thread of its own, given `limit`
+/// wall seconds: its process CPU seconds and whether it finished (`None`
+/// when it failed). Past the limit its cancel flag is set and it is left
+/// behind: not every solver polls the flag, and the dry run must answer
+/// within its budget (the process ends soon after; a run never samples).
+fn solve_within(
+    plan: &Arc<Plan>,
+    case: usize,
+    keep: Option<&[String]>,
+    limit: f64,
+) -> Option<(f64, bool)> {
+    let plan = Arc::clone(plan);
+    let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let (tx, rx) = mpsc::channel::<(f64, bool)>();
+    let cpu = super::phases::process_cpu();
+    std::thread::spawn(move || {
         let ctx = CaseCtx {
             progress: &|_| {},
-            cancel,
-            keep,
+            cancel: &flag,
+            keep: keep.as_deref(),
         };
-        let cpu = super::phases::process_cpu();
-        let r = case.solve(&ctx);
-        let secs = super::phases::process_cpu() - cpu;
-        drop(tx);
-        let stopped = cancel.load(Ordering::Relaxed);
-        match r {
-            Ok(out) => {
-                drop(std::hint::black_box(out));
-                Some((secs, !stopped))
-            }
-            Err(_) if stopped => Some((secs, false)),
-            Err(_) => None,
+        let out = plan.cases[case].solve(&ctx);
+        let ok = out.map(|o| drop(std::hint::black_box(o))).is_ok();
+        let _ = tx.send((super::phases::process_cpu(), ok));
+    });
+    match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
+        Ok((end, true)) => Some((end - cpu, true)),
+        Ok((_, false)) => None,
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            Some((super::phases::process_cpu() - cpu, false))
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -248,7 +251,7 @@ mod tests {
         assert_eq!(quad.b, EXPONENT.1);
         assert!((quad.secs(4.0) - 0.16).abs() < 1e-12);
         // Points under the floor are not timed; one point: proportional.
-        let one = fit(&[p(1.0, 1e-5), p(10.0, 0.02)]).unwrap();
+        let one = fit(&[p(1.0, 1e-4), p(10.0, 0.02)]).unwrap();
         assert_eq!(one.b, 1.0);
         assert!((one.secs(20.0) - 0.04).abs() < 1e-12);
         assert_eq!(fit(&[p(1.0, 1e-5)]), None);
@@ -265,7 +268,7 @@ mod tests {
             std::path::Path::new("t.yaml"),
         )
         .unwrap();
-        let plan = e.sweeps[0].plan().unwrap();
+        let plan = Arc::new(e.sweeps[0].plan().unwrap());
         let sizes: Vec<f64> = plan.cases.iter().map(|c| c.cost() as f64).collect();
         let s = sample(&plan, None, (&sizes, false), 0.0, 0.3);
         assert!(!s.points.is_empty());
