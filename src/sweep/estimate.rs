@@ -114,7 +114,7 @@ fn estimate_with(
         .collect();
     let mut shared_secs = rates.secs(&shared);
     let (case_secs, bound_secs, sampled) =
-        measured_secs(sampling, keep, (&model, &model_bound), shared_secs);
+        measured_secs(sampling, rates, keep, (&model, &model_bound), shared_secs);
     if let Some(m) = sampled.as_ref().and_then(|s| s.shared_secs) {
         shared_secs = m.max(if sampled_all(&sampled) {
             0.0
@@ -138,6 +138,15 @@ fn estimate_with(
         if !unbounded.contains(&u) {
             unbounded.push(u);
         }
+    }
+    if sampled
+        .as_ref()
+        .is_some_and(|s| s.points.iter().any(|p| !p.done))
+    {
+        unbounded.push(
+            "a case sampled by the dry run ran past its budget: its time is at least the figure measured, and the sweep's with it"
+                .to_string(),
+        );
     }
     let memory = memory_figures(plan, sweep.family.datasets(), keep, threads);
     SweepEstimate {
@@ -171,6 +180,7 @@ fn sampled_all(s: &Option<Sampled>) -> bool {
 /// without a rate) by the fit against their [`crate::family::Case::cost`].
 fn measured_secs(
     sampling: Option<(&Arc<Plan>, f64)>,
+    rates: &Rates,
     keep: Option<&[String]>,
     (model, bound): (&[f64], &[f64]),
     shared: f64,
@@ -191,8 +201,22 @@ fn measured_secs(
         (true, false) => budget,
         _ => 0.0,
     };
-    let a = sample::sample(plan, keep, (&costed, true), shared, share);
-    let b = sample::sample(plan, keep, (&uncosted, false), 0.0, budget - a.spent);
+    let secs_of = |c: &dyn crate::family::Case| rates.secs(&c.work(keep));
+    let cost_of = |c: &dyn crate::family::Case| {
+        if rates.secs(&c.work(keep)) > 0.0 {
+            0.0
+        } else {
+            c.cost() as f64
+        }
+    };
+    let a = sample::sample(plan, keep, (&costed, true), &secs_of, (shared, share));
+    let b = sample::sample(
+        plan,
+        keep,
+        (&uncosted, false),
+        &cost_of,
+        (0.0, budget - a.spent),
+    );
     let by = |f: Option<sample::Fit>, s: f64, m: f64| f.map_or(m, |f| f.secs(s));
     let mut secs = Vec::with_capacity(model.len());
     let mut at_most = Vec::with_capacity(model.len());
@@ -266,16 +290,23 @@ impl SweepEstimate {
     /// work may grow, its bound beside: `~3 s (at most 60 s) on 2 threads
     /// (0.002 CPU-hours, at most 0.033)`.
     pub fn headline(&self) -> String {
+        // An unbounded case's bound is a lower bound: "at least".
+        let word = if self.unbounded.is_empty() {
+            "at most"
+        } else {
+            "at least"
+        };
         let wall = above(self.wall_secs, self.wall_secs_at_most)
-            .map(|b| format!(" (at most {})", cost::human_secs(b)))
+            .map(|b| format!(" ({word} {})", cost::human_secs(b)))
             .unwrap_or_default();
         let cpu = above(self.cpu_secs, self.cpu_secs_at_most)
             .map(|b| format!(", at most {:.3}", b / 3600.0))
             .unwrap_or_default();
         format!(
-            "~{}{wall} on {} threads ({:.3} CPU-hours{cpu}), peak memory ~{} (at most {}), output ~{} before compression",
+            "~{}{wall} on {} thread{} ({:.3} CPU-hours{cpu}), peak memory ~{} (at most {}), output ~{} before compression",
             cost::human_secs(self.wall_secs),
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             self.cpu_secs / 3600.0,
             human_bytes(self.peak()),
             human_bytes(self.peak_bound()),

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::family::{CaseCtx, Plan};
+use crate::family::{Case, CaseCtx, Plan};
 
 /// Cases shorter than this (process CPU seconds) are too short to time
 /// against their stated size: their time is dispatch and setup.
@@ -94,10 +94,14 @@ pub fn fit(points: &[Point]) -> Option<Fit> {
         // Sizes within a factor 1.5 of each other say nothing of growth.
         if sxx < 0.16 { 1.0 } else { sxy / sxx }
     };
+    // Sizes spanning 16x and more tell growth up to the cube.
+    let span = good.iter().map(|p| p.size).fold(0.0, f64::max)
+        / good.iter().map(|p| p.size).fold(f64::MAX, f64::min);
+    let (lo, hi) = if span >= 16.0 { (0.5, 3.0) } else { EXPONENT };
     Some(Fit {
         s0: top.size,
         m0: top.secs,
-        b: b.clamp(EXPONENT.0, EXPONENT.1),
+        b: b.clamp(lo, hi),
     })
 }
 
@@ -127,8 +131,8 @@ pub fn sample(
     plan: &Arc<Plan>,
     keep: Option<&[String]>,
     (sizes, seconds): (&[f64], bool),
-    shared: f64,
-    budget: f64,
+    size_of: &dyn Fn(&dyn Case) -> f64,
+    (shared, budget): (f64, f64),
 ) -> Sampled {
     let started = Instant::now();
     let mut order: Vec<usize> = (0..plan.cases.len())
@@ -141,25 +145,36 @@ pub fn sample(
     // times its modelled seconds (and the shared work's, for the first)
     // fit in what is left, as not every solver notices the budget's flag
     // at once.
-    let affordable =
-        |s: f64, first: bool| !seconds || 3.0 * (s + if first { shared } else { 0.0 }) <= budget;
+    // The largest case scaled down first, when its family can: growth on
+    // its own solver path, and a fit that says which of the sweep's own
+    // cases the budget affords.
+    if let Some(&top) = order.last() {
+        let top = plan.cases[top].as_ref();
+        climb_scaled(&mut out, top, keep, size_of, &started, budget);
+    }
+    let affordable = |pts: &[Point], s: f64, first: bool| match fit(pts) {
+        Some(f) => 3.0 * f.secs(s) <= left(&started),
+        None => !seconds || 3.0 * (s + if first { shared } else { 0.0 }) <= budget,
+    };
     let mut next = order
         .first()
         .copied()
-        .filter(|&i| affordable(sizes[i], true));
+        .filter(|&i| affordable(&out.points, sizes[i], true));
     while let Some(i) = next {
         let remaining = left(&started);
         if remaining <= 0.0 {
             break;
         }
-        let Some((secs, done)) = solve_within(plan, i, keep, remaining) else {
+        let Some((secs, done)) =
+            solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
+        else {
             // A case that cannot be solved here (an estimating plan's
             // stand-in): try the next larger.
             next = order
                 .iter()
                 .copied()
                 .find(|&j| sizes[j] > sizes[i])
-                .filter(|&j| affordable(sizes[j], out.points.is_empty()));
+                .filter(|&j| affordable(&out.points, sizes[j], out.points.is_empty()));
             continue;
         };
         if out.points.is_empty() && shared > 0.0 && sizes[i] * 10.0 < shared {
@@ -190,18 +205,56 @@ pub fn sample(
     out
 }
 
+/// Solves scaled-down versions of the sweep's largest case `top` (1/256,
+/// 1/64, 1/16, 1/4 of its sizes) larger than what was measured, each when
+/// the fit so far says it takes at most a third of what is left: growth
+/// measured on the largest case's own solver path.
+fn climb_scaled(
+    out: &mut Sampled,
+    top: &dyn Case,
+    keep: Option<&[String]>,
+    size_of: &dyn Fn(&dyn Case) -> f64,
+    started: &Instant,
+    budget: f64,
+) {
+    let full = size_of(top);
+    let measured = |o: &Sampled| o.points.iter().map(|p| p.size).fold(0.0, f64::max);
+    if full <= 2.0 * measured(out) {
+        return;
+    }
+    for factor in [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.25] {
+        let Some(case) = top.scaled(factor) else {
+            return;
+        };
+        let size = size_of(case.as_ref());
+        let left = budget - started.elapsed().as_secs_f64();
+        let guess = fit(&out.points).map_or(0.0, |f| f.secs(size));
+        if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
+            continue;
+        }
+        let Some((secs, done)) = solve_within(Target::Scaled(case), keep, left) else {
+            return;
+        };
+        out.points.push(Point { size, secs, done });
+        if !done {
+            return;
+        }
+    }
+}
+
+/// A case to sample: one of the plan's, or one scaled down
+/// ([`crate::family::Case::scaled`]).
+enum Target {
+    Planned(Arc<Plan>, usize),
+    Scaled(Box<dyn Case>),
+}
+
 /// Solves `case` (nothing written) on a thread of its own, given `limit`
 /// wall seconds: its process CPU seconds and whether it finished (`None`
 /// when it failed). Past the limit its cancel flag is set and it is left
 /// behind: not every solver polls the flag, and the dry run must answer
 /// within its budget (the process ends soon after; a run never samples).
-fn solve_within(
-    plan: &Arc<Plan>,
-    case: usize,
-    keep: Option<&[String]>,
-    limit: f64,
-) -> Option<(f64, bool)> {
-    let plan = Arc::clone(plan);
+fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool)> {
     let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
@@ -213,7 +266,10 @@ fn solve_within(
             cancel: &flag,
             keep: keep.as_deref(),
         };
-        let out = plan.cases[case].solve(&ctx);
+        let out = match &target {
+            Target::Planned(plan, i) => plan.cases[*i].solve(&ctx),
+            Target::Scaled(case) => case.solve(&ctx),
+        };
         let ok = out.map(|o| drop(std::hint::black_box(o))).is_ok();
         let _ = tx.send((super::phases::process_cpu(), ok));
     });
@@ -270,7 +326,13 @@ mod tests {
         .unwrap();
         let plan = Arc::new(e.sweeps[0].plan().unwrap());
         let sizes: Vec<f64> = plan.cases.iter().map(|c| c.cost() as f64).collect();
-        let s = sample(&plan, None, (&sizes, false), 0.0, 0.3);
+        let s = sample(
+            &plan,
+            None,
+            (&sizes, false),
+            &|c| c.cost() as f64,
+            (0.0, 0.3),
+        );
         assert!(!s.points.is_empty());
         assert!(s.spent < 0.3 + 0.2, "spent {}", s.spent);
         let min = sizes.iter().copied().fold(f64::MAX, f64::min);
