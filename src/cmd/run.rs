@@ -304,12 +304,12 @@ fn counted(n: usize, what: &str) -> String {
 }
 
 /// The dry run's last line: the sweeps' estimates summed. A sweep whose
-/// work cannot be bounded makes the time "at least" (its bound is a lower
-/// bound), never "at most"; the peak memory has its bound.
+/// time is a lower bound makes the total "at least", never "at most"; the
+/// peak memory has its bound.
 fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
     let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
-    let unbounded = all.iter().any(|e| !e.unbounded.is_empty());
+    let unbounded = all.iter().any(|e| e.open_ended());
     let bound = match sweep::estimate::above(wall, bound) {
         _ if unbounded => format!(" (at least {})", crate::cost::human_secs(bound.max(wall))),
         Some(b) => format!(" (at most {})", crate::cost::human_secs(b)),

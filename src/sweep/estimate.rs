@@ -290,15 +290,11 @@ impl SweepEstimate {
     /// work may grow, its bound beside: `~3 s (at most 60 s) on 2 threads
     /// (0.002 CPU-hours, at most 0.033)`.
     pub fn headline(&self) -> String {
-        // An unbounded case's bound is a lower bound: "at least".
-        let word = if self.unbounded.is_empty() {
-            "at most"
-        } else {
-            "at least"
+        let wall = match above(self.wall_secs, self.wall_secs_at_most) {
+            Some(b) => format!(" (at most {})", cost::human_secs(b)),
+            None if self.open_ended() => " (at least: a lower bound)".to_string(),
+            None => String::new(),
         };
-        let wall = above(self.wall_secs, self.wall_secs_at_most)
-            .map(|b| format!(" ({word} {})", cost::human_secs(b)))
-            .unwrap_or_default();
         let cpu = above(self.cpu_secs, self.cpu_secs_at_most)
             .map(|b| format!(", at most {:.3}", b / 3600.0))
             .unwrap_or_default();
@@ -326,6 +322,11 @@ impl SweepEstimate {
         self.base_bytes
             .saturating_add(self.memory.peak)
             .saturating_add(self.writer_bytes)
+    }
+    /// Whether the time is a lower bound: some case's work cannot be
+    /// bounded and no bound above the expected time is known.
+    pub fn open_ended(&self) -> bool {
+        !self.unbounded.is_empty() && above(self.wall_secs, self.wall_secs_at_most).is_none()
     }
     /// What sampling measured, as a sentence: `measured on 4 of the
     /// sweep's cases (0.42 s): 3.1× the model's time at the largest,
