@@ -206,7 +206,7 @@ fn dry_run(nimlab: &str, spec: &std::path::Path, cache: &std::path::Path) -> Opt
     let wall = line.split_once(", ~")?.1;
     let wall = wall.split_once(" on 2 threads")?.0;
     let wall = wall.split_once(" (").map_or(wall, |x| x.0);
-    let peak = line.split_once("peak memory ~")?.1.split_once(',')?.0;
+    let peak = line.split_once("peak memory ~")?.1.split_once(" (")?.0;
     Some([secs(wall)?, bytes(peak)?])
 }
 
