@@ -339,12 +339,15 @@ pub fn human_secs(s: f64) -> String {
         format!("{s:.1} s")
     } else if s < 60.0 {
         format!("{s:.0} s")
-    } else if s < 3600.0 {
-        let m = (s / 60.0).floor();
-        format!("{m:.0} min {:.0} s", s - 60.0 * m)
+    } else if s < 3600.0 - 0.5 {
+        // Whole seconds first, so that 119.6 s reads 2 min 0 s, never 1 min 60 s.
+        let t = s.round();
+        let m = (t / 60.0).floor();
+        format!("{m:.0} min {:.0} s", t - 60.0 * m)
     } else if s < 3.0 * 86_400.0 {
-        let h = (s / 3600.0).floor();
-        format!("{h:.0} h {:02.0} min", (s - 3600.0 * h) / 60.0)
+        let t = (s / 60.0).round();
+        let h = (t / 60.0).floor();
+        format!("{h:.0} h {:02.0} min", t - 60.0 * h)
     } else {
         format!("{:.1} days", s / 86_400.0)
     }
@@ -427,6 +430,10 @@ mod tests {
     fn seconds_read_as_people_read_them() {
         assert_eq!(human_secs(0.42), "0.4 s");
         assert_eq!(human_secs(130.0), "2 min 10 s");
+        // Rounding carries into the minutes and hours.
+        assert_eq!(human_secs(599.6), "10 min 0 s");
+        assert_eq!(human_secs(3599.8), "1 h 00 min");
+        assert_eq!(human_secs(7199.0), "2 h 00 min");
         assert_eq!(human_secs(3600.0 * 3.0 + 300.0), "3 h 05 min");
         assert_eq!(human_secs(86_400.0 * 4.0), "4.0 days");
     }

@@ -55,7 +55,7 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
                 .find(|l| l.trim_start().starts_with("cond13-beyond:"))
                 .unwrap_or_else(|| panic!("{text}"));
             let (expected, rest) = line
-                .split_once(" cases in ")
+                .split_once(" in ")
                 .unwrap()
                 .1
                 .split_once(": ~")

@@ -227,9 +227,14 @@ fn dry_run_text(
     let mut refused = false;
     let mut all = Vec::new();
     for sw in &e.sweeps {
-        let plan = sw.plan_estimate()?;
-        let est = sweep::estimate::estimate(sw, &plan, rates, threads, wrote);
+        let plan = std::sync::Arc::new(sw.plan_estimate()?);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
+        let sample = if problems.is_empty() {
+            sweep::sample::budget(e.sweeps.len())
+        } else {
+            0.0
+        };
+        let est = sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), sample);
         if !problems.is_empty() {
             refused = true;
             let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);
@@ -246,14 +251,17 @@ fn dry_run_text(
         }
         let _ = writeln!(
             s,
-            "  {}: {} cases in {} chunks: {}",
+            "  {}: {} in {}: {}",
             sw.name,
-            est.cases,
-            est.chunks,
+            counted(est.cases, "case"),
+            counted(est.chunks, "chunk"),
             est.headline()
         );
         if let Some(d) = est.dominant_text() {
             let _ = writeln!(s, "    {d}");
+        }
+        if let Some(m) = est.sampled_text() {
+            let _ = writeln!(s, "    {m}");
         }
         let _ = writeln!(s, "    memory: {}", est.memory.text());
         for u in &est.unbounded {
@@ -267,20 +275,36 @@ fn dry_run_text(
     Ok((s, refused, all))
 }
 
-/// The dry run's last line: the sweeps' estimates summed.
+/// `1 case`, `3 cases`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The dry run's last line: the sweeps' estimates summed. A sweep whose
+/// time is a lower bound makes the total "at least", never "at most"; the
+/// peak memory has its bound.
 fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
     let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
-    let bound = sweep::estimate::above(wall, bound)
-        .map(|b| format!(" (at most {})", crate::cost::human_secs(b)))
-        .unwrap_or_default();
+    let unbounded = all.iter().any(|e| e.open_ended());
+    let bound = match sweep::estimate::above(wall, bound) {
+        _ if unbounded => format!(" (at least {})", crate::cost::human_secs(bound.max(wall))),
+        Some(b) => format!(" (at most {})", crate::cost::human_secs(b)),
+        None => String::new(),
+    };
+    let peak_bound = all.iter().map(|e| e.peak_bound()).max().unwrap_or(0);
     format!(
-        "total: {} sweeps, ~{}{bound} on {} threads ({:.3} CPU-hours), peak memory ~{}, output ~{} before compression\n",
-        all.len(),
+        "total: {}, ~{}{bound} on {} ({:.3} CPU-hours), peak memory ~{} (at most {}), output ~{} before compression\n",
+        counted(all.len(), "sweep"),
         crate::cost::human_secs(wall),
-        rayon::current_num_threads(),
+        counted(rayon::current_num_threads(), "thread"),
         cpu / 3600.0,
         crate::mem::human_bytes(peak),
+        crate::mem::human_bytes(peak_bound.max(peak)),
         crate::mem::human_bytes(out)
     )
 }
@@ -303,7 +327,7 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
             given - total.min(given)
         );
     }
-    s
+    s + "\n"
 }
 
 #[cfg(test)]

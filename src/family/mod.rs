@@ -223,6 +223,15 @@ pub trait Case: Send + Sync {
     fn splits(&self) -> bool {
         false
     }
+    /// The same case scaled down, on the same solver path (the same rule,
+    /// kernel and play), its sizes about `factor` (< 1) of its own: what
+    /// the dry run's estimate solves to measure how the case's time grows
+    /// ([`crate::sweep::sample`]) when solving the case itself would take
+    /// too long. Default: none (only the sweep's own cases are sampled).
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        let _ = factor;
+        None
+    }
     /// Solves the case.
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }

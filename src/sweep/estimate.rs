@@ -4,9 +4,12 @@
 //! CPU-hours, the peak memory (the guard's figures), the output size and the
 //! dominant case. Nothing is solved.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use super::guard::{MemoryFigures, memory_figures};
+use super::sample::{self, Sampled};
 use crate::cost::{self, Kernel, Rates, Work};
 use crate::family::Plan;
 use crate::mem::human_bytes;
@@ -50,6 +53,9 @@ pub struct SweepEstimate {
     pub dominant: Option<(String, f64)>,
     /// Why some cases' work cannot be bounded (each once).
     pub unbounded: Vec<String>,
+    /// What solving some of the sweep's cases measured, which the case
+    /// times above follow ([`super::sample`]).
+    pub sampled: Option<Sampled>,
 }
 
 /// The estimate of `sweep` planned as `plan`, at `rates`, on `threads`, in a
@@ -62,9 +68,33 @@ pub fn estimate(
     threads: usize,
     wrote: bool,
 ) -> SweepEstimate {
+    estimate_with(sweep, plan, rates, (threads, wrote), None)
+}
+
+/// [`estimate`] measured on the sweep's own cases: within `budget` wall
+/// seconds some of them are solved first and the case times follow what
+/// they measured ([`super::sample`]). The dry run's: a case the budget
+/// stops is left behind on its thread.
+pub fn estimate_sampled(
+    sweep: &Sweep,
+    plan: &Arc<Plan>,
+    rates: &Rates,
+    (threads, wrote): (usize, bool),
+    budget: f64,
+) -> SweepEstimate {
+    estimate_with(sweep, plan, rates, (threads, wrote), Some((plan, budget)))
+}
+
+fn estimate_with(
+    sweep: &Sweep,
+    plan: &Plan,
+    rates: &Rates,
+    (threads, wrote): (usize, bool),
+    sampling: Option<(&Arc<Plan>, f64)>,
+) -> SweepEstimate {
     let threads = threads.max(1);
     let keep = sweep.datasets.as_deref();
-    let case_secs: Vec<f64> = plan
+    let model: Vec<f64> = plan
         .cases
         .iter()
         .map(|c| rates.secs(&c.work(keep)))
@@ -77,12 +107,21 @@ pub fn estimate(
         .unwrap_or_default();
     let output_bytes = output_bytes(sweep, plan);
     let writer = rates.secs(&[(Kernel::Writer, output_bytes)]);
-    let bound_secs: Vec<f64> = plan
+    let model_bound: Vec<f64> = plan
         .cases
         .iter()
         .map(|c| rates.secs(&c.work_at_most(keep)))
         .collect();
-    let shared_secs = rates.secs(&shared);
+    let mut shared_secs = rates.secs(&shared);
+    let (case_secs, bound_secs, sampled) =
+        measured_secs(sampling, rates, keep, (&model, &model_bound), shared_secs);
+    if let Some(m) = sampled.as_ref().and_then(|s| s.shared_secs) {
+        shared_secs = m.max(if sampled_all(&sampled) {
+            0.0
+        } else {
+            shared_secs
+        });
+    }
     let chunks = super::chunks(&plan.cases).len();
     let overhead = overhead_secs(sweep, plan, chunks, rates);
     let fixed = shared_secs + writer + overhead;
@@ -100,6 +139,15 @@ pub fn estimate(
             unbounded.push(u);
         }
     }
+    if sampled
+        .as_ref()
+        .is_some_and(|s| s.points.iter().any(|p| !p.done))
+    {
+        unbounded.push(
+            "a case sampled by the dry run ran past its budget: its time is at least the figure measured, and the sweep's with it"
+                .to_string(),
+        );
+    }
     let memory = memory_figures(plan, sweep.family.datasets(), keep, threads);
     SweepEstimate {
         cases: plan.cases.len(),
@@ -116,7 +164,80 @@ pub fn estimate(
         output_bytes,
         dominant,
         unbounded,
+        sampled,
     }
+}
+
+/// Whether sampling finished every case it started.
+fn sampled_all(s: &Option<Sampled>) -> bool {
+    s.as_ref().is_some_and(|s| s.points.iter().all(|p| p.done))
+}
+
+/// Each case's seconds and seconds at most on one thread: the model's
+/// (`model`, `bound`), then, with a `budget`, as measured on some of the
+/// sweep's cases ([`super::sample`]): the cases the model gives seconds
+/// by the fit against those seconds, the cases it gives none (a kernel
+/// without a rate) by the fit against their [`crate::family::Case::cost`].
+fn measured_secs(
+    sampling: Option<(&Arc<Plan>, f64)>,
+    rates: &Rates,
+    keep: Option<&[String]>,
+    (model, bound): (&[f64], &[f64]),
+    shared: f64,
+) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
+    let Some((plan, budget)) = sampling.filter(|(p, b)| *b > 0.0 && !p.cases.is_empty()) else {
+        return (model.to_vec(), bound.to_vec(), None);
+    };
+    let costed: Vec<f64> = model.iter().map(|&s| s.max(0.0)).collect();
+    let uncosted: Vec<f64> = plan
+        .cases
+        .iter()
+        .zip(model)
+        .map(|(c, &s)| if s > 0.0 { 0.0 } else { c.cost() as f64 })
+        .collect();
+    let has = |v: &[f64]| v.iter().any(|&x| x > 0.0);
+    let share = match (has(&costed), has(&uncosted)) {
+        (true, true) => budget / 2.0,
+        (true, false) => budget,
+        _ => 0.0,
+    };
+    let secs_of = |c: &dyn crate::family::Case| rates.secs(&c.work(keep));
+    let cost_of = |c: &dyn crate::family::Case| {
+        if rates.secs(&c.work(keep)) > 0.0 {
+            0.0
+        } else {
+            c.cost() as f64
+        }
+    };
+    let a = sample::sample(plan, keep, (&costed, true), &secs_of, (shared, share));
+    let b = sample::sample(
+        plan,
+        keep,
+        (&uncosted, false),
+        &cost_of,
+        (0.0, budget - a.spent),
+    );
+    let by = |f: Option<sample::Fit>, s: f64, m: f64| f.map_or(m, |f| f.secs(s));
+    let mut secs = Vec::with_capacity(model.len());
+    let mut at_most = Vec::with_capacity(model.len());
+    for i in 0..model.len() {
+        if model[i] > 0.0 {
+            secs.push(by(a.fit, model[i], model[i]));
+            at_most.push(by(a.fit, bound[i], bound[i]));
+        } else {
+            let s = by(b.fit, uncosted[i], model[i]);
+            secs.push(s);
+            at_most.push(s.max(bound[i]));
+        }
+    }
+    let merged = Sampled {
+        points: a.points.iter().chain(&b.points).copied().collect(),
+        fit: a.fit,
+        spent: a.spent + b.spent,
+        shared_secs: a.shared_secs,
+        model_ratio: a.model_ratio,
+    };
+    (secs, at_most, Some(merged))
 }
 
 /// The writing memory an estimate adds to the resident base: the measured
@@ -169,16 +290,19 @@ impl SweepEstimate {
     /// work may grow, its bound beside: `~3 s (at most 60 s) on 2 threads
     /// (0.002 CPU-hours, at most 0.033)`.
     pub fn headline(&self) -> String {
-        let wall = above(self.wall_secs, self.wall_secs_at_most)
-            .map(|b| format!(" (at most {})", cost::human_secs(b)))
-            .unwrap_or_default();
+        let wall = match above(self.wall_secs, self.wall_secs_at_most) {
+            Some(b) => format!(" (at most {})", cost::human_secs(b)),
+            None if self.open_ended() => " (at least: a lower bound)".to_string(),
+            None => String::new(),
+        };
         let cpu = above(self.cpu_secs, self.cpu_secs_at_most)
             .map(|b| format!(", at most {:.3}", b / 3600.0))
             .unwrap_or_default();
         format!(
-            "~{}{wall} on {} threads ({:.3} CPU-hours{cpu}), peak memory ~{} (at most {}), output ~{} before compression",
+            "~{}{wall} on {} thread{} ({:.3} CPU-hours{cpu}), peak memory ~{} (at most {}), output ~{} before compression",
             cost::human_secs(self.wall_secs),
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             self.cpu_secs / 3600.0,
             human_bytes(self.peak()),
             human_bytes(self.peak_bound()),
@@ -198,6 +322,36 @@ impl SweepEstimate {
         self.base_bytes
             .saturating_add(self.memory.peak)
             .saturating_add(self.writer_bytes)
+    }
+    /// Whether the time is a lower bound: some case's work cannot be
+    /// bounded and no bound above the expected time is known.
+    pub fn open_ended(&self) -> bool {
+        !self.unbounded.is_empty() && above(self.wall_secs, self.wall_secs_at_most).is_none()
+    }
+    /// What sampling measured, as a sentence: `measured on 4 of the
+    /// sweep's cases (0.42 s): 3.1× the model's time at the largest,
+    /// growing as size^1.2`.
+    pub fn sampled_text(&self) -> Option<String> {
+        let s = self.sampled.as_ref()?;
+        if s.points.is_empty() {
+            return (s.spent >= 0.01).then(|| format!("no case sampled ({:.2} s)", s.spent));
+        }
+        let n = s.points.len();
+        let mut t = format!(
+            "measured on {n} of the sweep's case{} ({:.2} s)",
+            if n == 1 { "" } else { "s" },
+            s.spent
+        );
+        if let (Some(r), Some(f)) = (s.model_ratio, s.fit) {
+            t += &format!(
+                ": {r:.2}× the model's time at the largest, growing as its size^{:.2}",
+                f.b
+            );
+        }
+        if s.points.iter().any(|p| !p.done) {
+            t += "; the largest stopped at the budget (its time is at least that)";
+        }
+        Some(t)
     }
     /// The dominant case, as a sentence.
     pub fn dominant_text(&self) -> Option<String> {

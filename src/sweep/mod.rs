@@ -15,6 +15,7 @@ pub mod manifest;
 mod merge;
 pub mod phases;
 pub mod progress;
+pub mod sample;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

@@ -252,6 +252,24 @@ impl Case for TakeCase {
             .fold(rows, u64::saturating_add);
         vec![(self.one_heap_kernel(), work)]
     }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // Each heap's sizes cut to their first part, the horizon and the
+        // cap with them: the same rule on the same kernel.
+        let cut = |n: usize| ((n as f64 * factor).ceil() as usize).max(1);
+        let sizes: Vec<Vec<u64>> = self
+            .sizes
+            .iter()
+            .map(|h| h[..cut(h.len()).min(h.len())].to_vec())
+            .collect();
+        let mut c = self.clone();
+        c.sizes = Arc::new(sizes);
+        c.sizes_key = format!("{}/scaled={factor}", self.sizes_key);
+        if self.sizes.len() == 1 {
+            c.horizon = cut(self.horizon);
+            c.proof_cap = cut(self.proof_cap).max(c.horizon);
+        }
+        Some(Box::new(c))
+    }
     fn unbounded(&self) -> Option<String> {
         (self.sizes.len() == 1 && self.longest() > self.horizon).then(|| {
             format!(

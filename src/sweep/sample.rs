@@ -1,0 +1,341 @@
+//! The estimate measured on the sweep's own cases: within a time budget,
+//! some of the sweep's cases are solved (nothing written), from the
+//! smallest up to the largest the budget affords, and how their measured
+//! time grows with their stated size (the cost model's seconds, or
+//! [`Case::cost`] for a case stating no work) is fitted and extrapolated to
+//! every case. The cost model's kernels are measured on fixed inputs; a
+//! solver path they do not represent (a rule, a board shape, a kernel
+//! nobody counted) shows here.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::family::{Case, CaseCtx, Plan};
+
+/// Cases shorter than this (process CPU seconds) are too short to time
+/// against their stated size: their time is dispatch and setup.
+const FLOOR_SECS: f64 = 2e-3;
+/// The exponent of growth is kept within these (two points close together
+/// or noisy would give anything).
+const EXPONENT: (f64, f64) = (0.7, 1.6);
+/// A case whose bound on memory is beyond this is never solved to sample.
+const MEMORY_CAP: u64 = 1 << 30;
+
+/// Wall seconds of sampling per experiment, shared by its sweeps: the
+/// dry run of a spec stays under 2 s with its planning.
+const EXPERIMENT_BUDGET: f64 = 0.9;
+/// Wall seconds of sampling per sweep at most.
+const SWEEP_BUDGET: f64 = 0.45;
+
+/// The sampling budget of each sweep of an experiment of `sweeps` sweeps
+/// (`NIMLAB_SAMPLE=0` turns sampling off: the cost model alone).
+pub fn budget(sweeps: usize) -> f64 {
+    if std::env::var_os("NIMLAB_SAMPLE").is_some_and(|v| v == "0") {
+        return 0.0;
+    }
+    (EXPERIMENT_BUDGET / sweeps.max(1) as f64).min(SWEEP_BUDGET)
+}
+
+/// How measured time grows with a case's stated size: `secs(s) = m0 ·
+/// (s / s0)^b`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    /// The reference size (the largest case measured).
+    pub s0: f64,
+    /// Its measured seconds.
+    pub m0: f64,
+    /// The exponent.
+    pub b: f64,
+}
+
+impl Fit {
+    /// Seconds for a case of size `s` (none for size 0).
+    pub fn secs(&self, s: f64) -> f64 {
+        if s <= 0.0 {
+            0.0
+        } else {
+            self.m0 * (s / self.s0).powf(self.b)
+        }
+    }
+}
+
+/// One case solved: its stated size, the seconds it took, and whether it
+/// finished (else the seconds are a lower bound, the budget spent).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// Stated size.
+    pub size: f64,
+    /// Process CPU seconds (every thread).
+    pub secs: f64,
+    /// Finished within the budget.
+    pub done: bool,
+}
+
+/// Fits `points` (sizes > 0): anchored at the largest point timed above
+/// the floor, the exponent by least squares over the points above the
+/// floor (1 with one such point). `None` when no point is above it.
+pub fn fit(points: &[Point]) -> Option<Fit> {
+    let good: Vec<&Point> = points
+        .iter()
+        .filter(|p| p.size > 0.0 && p.secs >= FLOOR_SECS)
+        .collect();
+    let top = good.iter().max_by(|a, b| a.size.total_cmp(&b.size))?;
+    let b = if good.len() < 2 {
+        1.0
+    } else {
+        let xs: Vec<f64> = good.iter().map(|p| p.size.ln()).collect();
+        let ys: Vec<f64> = good.iter().map(|p| p.secs.ln()).collect();
+        let n = xs.len() as f64;
+        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+        // Sizes within a factor 1.5 of each other say nothing of growth.
+        if sxx < 0.16 { 1.0 } else { sxy / sxx }
+    };
+    // Sizes spanning 16x and more tell growth up to the cube.
+    let span = good.iter().map(|p| p.size).fold(0.0, f64::max)
+        / good.iter().map(|p| p.size).fold(f64::MAX, f64::min);
+    let (lo, hi) = if span >= 16.0 { (0.5, 3.0) } else { EXPONENT };
+    Some(Fit {
+        s0: top.size,
+        m0: top.secs,
+        b: b.clamp(lo, hi),
+    })
+}
+
+/// What sampling a sweep found.
+#[derive(Clone, Debug, Default)]
+pub struct Sampled {
+    /// The cases solved (finished or stopped at the budget).
+    pub points: Vec<Point>,
+    /// The fit of their time against their size, if any was timed.
+    pub fit: Option<Fit>,
+    /// Seconds the sampling took (wall).
+    pub spent: f64,
+    /// The first case's seconds when it built the sweep's shared work (a
+    /// chord table): the shared work's measured time.
+    pub shared_secs: Option<f64>,
+    /// The measured time over the model's at the largest case timed
+    /// (cases the model gives seconds).
+    pub model_ratio: Option<f64>,
+}
+
+/// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
+/// model's seconds when `seconds`) within `budget` wall seconds, the smallest first, then each time the largest
+/// the fit so far says takes at most a third of what is left; returns what
+/// was measured. `shared` is the shared work's modelled seconds: when the
+/// smallest case is far below it, its time is taken as the shared work's.
+pub fn sample(
+    plan: &Arc<Plan>,
+    keep: Option<&[String]>,
+    (sizes, seconds): (&[f64], bool),
+    size_of: &dyn Fn(&dyn Case) -> f64,
+    (shared, budget): (f64, f64),
+) -> Sampled {
+    let started = Instant::now();
+    let mut order: Vec<usize> = (0..plan.cases.len())
+        .filter(|&i| sizes[i] > 0.0 && plan.cases[i].memory() <= MEMORY_CAP)
+        .collect();
+    order.sort_by(|&a, &b| sizes[a].total_cmp(&sizes[b]));
+    let mut out = Sampled::default();
+    let left = |t: &Instant| budget - t.elapsed().as_secs_f64();
+    // Sizes in the model's seconds: a case is started only when three
+    // times its modelled seconds (and the shared work's, for the first)
+    // fit in what is left, as not every solver notices the budget's flag
+    // at once.
+    // The largest case scaled down first, when its family can: growth on
+    // its own solver path, and a fit that says which of the sweep's own
+    // cases the budget affords.
+    if let Some(&top) = order.last() {
+        let top = plan.cases[top].as_ref();
+        climb_scaled(&mut out, top, keep, size_of, &started, budget);
+    }
+    let affordable = |pts: &[Point], s: f64, first: bool| match fit(pts) {
+        Some(f) => 3.0 * f.secs(s) <= left(&started),
+        None => !seconds || 3.0 * (s + if first { shared } else { 0.0 }) <= budget,
+    };
+    let mut next = order
+        .first()
+        .copied()
+        .filter(|&i| affordable(&out.points, sizes[i], true));
+    while let Some(i) = next {
+        let remaining = left(&started);
+        if remaining <= 0.0 {
+            break;
+        }
+        let Some((secs, done)) =
+            solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
+        else {
+            // A case that cannot be solved here (an estimating plan's
+            // stand-in): try the next larger.
+            next = order
+                .iter()
+                .copied()
+                .find(|&j| sizes[j] > sizes[i])
+                .filter(|&j| affordable(&out.points, sizes[j], out.points.is_empty()));
+            continue;
+        };
+        if out.points.is_empty() && shared > 0.0 && sizes[i] * 10.0 < shared {
+            out.shared_secs = Some(secs);
+        } else {
+            out.points.push(Point {
+                size: sizes[i],
+                secs,
+                done,
+            });
+        }
+        if !done {
+            break;
+        }
+        let f = fit(&out.points);
+        let room = left(&started) / 3.0;
+        next = order.iter().rev().copied().find(|&j| {
+            let guess = f.map_or(0.0, |f| f.secs(sizes[j]));
+            sizes[j] >= 2.0 * sizes[i]
+                && (f.is_some() || sizes[j] <= 4.0 * sizes[i])
+                && guess <= room
+                && (!seconds || sizes[j] <= room)
+        });
+    }
+    out.fit = fit(&out.points);
+    out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
+    out.spent = started.elapsed().as_secs_f64();
+    out
+}
+
+/// Solves scaled-down versions of the sweep's largest case `top` (1/256,
+/// 1/64, 1/16, 1/4 of its sizes) larger than what was measured, each when
+/// the fit so far says it takes at most a third of what is left: growth
+/// measured on the largest case's own solver path.
+fn climb_scaled(
+    out: &mut Sampled,
+    top: &dyn Case,
+    keep: Option<&[String]>,
+    size_of: &dyn Fn(&dyn Case) -> f64,
+    started: &Instant,
+    budget: f64,
+) {
+    let full = size_of(top);
+    let measured = |o: &Sampled| o.points.iter().map(|p| p.size).fold(0.0, f64::max);
+    if full <= 2.0 * measured(out) {
+        return;
+    }
+    for factor in [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.25] {
+        let Some(case) = top.scaled(factor) else {
+            return;
+        };
+        let size = size_of(case.as_ref());
+        let left = budget - started.elapsed().as_secs_f64();
+        let guess = fit(&out.points).map_or(0.0, |f| f.secs(size));
+        if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
+            continue;
+        }
+        let Some((secs, done)) = solve_within(Target::Scaled(case), keep, left) else {
+            return;
+        };
+        out.points.push(Point { size, secs, done });
+        if !done {
+            return;
+        }
+    }
+}
+
+/// A case to sample: one of the plan's, or one scaled down
+/// ([`crate::family::Case::scaled`]).
+enum Target {
+    Planned(Arc<Plan>, usize),
+    Scaled(Box<dyn Case>),
+}
+
+/// Solves `case` (nothing written) on a thread of its own, given `limit`
+/// wall seconds: its process CPU seconds and whether it finished (`None`
+/// when it failed). Past the limit its cancel flag is set and it is left
+/// behind: not every solver polls the flag, and the dry run must answer
+/// within its budget (the process ends soon after; a run never samples).
+fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool)> {
+    let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&cancel);
+    let (tx, rx) = mpsc::channel::<(f64, bool)>();
+    let cpu = super::phases::process_cpu();
+    std::thread::spawn(move || {
+        let ctx = CaseCtx {
+            progress: &|_| {},
+            cancel: &flag,
+            keep: keep.as_deref(),
+        };
+        let out = match &target {
+            Target::Planned(plan, i) => plan.cases[*i].solve(&ctx),
+            Target::Scaled(case) => case.solve(&ctx),
+        };
+        let ok = out.map(|o| drop(std::hint::black_box(o))).is_ok();
+        let _ = tx.send((super::phases::process_cpu(), ok));
+    });
+    match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
+        Ok((end, true)) => Some((end - cpu, true)),
+        Ok((_, false)) => None,
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            Some((super::phases::process_cpu() - cpu, false))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(size: f64, secs: f64) -> Point {
+        Point {
+            size,
+            secs,
+            done: true,
+        }
+    }
+
+    /// Times growing as the square of the size give exponent 2, kept at
+    /// the cap; times proportional give 1; the fit passes through the
+    /// largest point.
+    #[test]
+    fn the_fit_follows_the_growth_within_its_bounds() {
+        let lin = fit(&[p(1.0, 0.01), p(4.0, 0.04), p(16.0, 0.16)]).unwrap();
+        assert!((lin.b - 1.0).abs() < 1e-9);
+        assert!((lin.secs(64.0) - 0.64).abs() < 1e-9);
+        let quad = fit(&[p(1.0, 0.01), p(4.0, 0.16)]).unwrap();
+        assert_eq!(quad.b, EXPONENT.1);
+        assert!((quad.secs(4.0) - 0.16).abs() < 1e-12);
+        // Points under the floor are not timed; one point: proportional.
+        let one = fit(&[p(1.0, 1e-4), p(10.0, 0.02)]).unwrap();
+        assert_eq!(one.b, 1.0);
+        assert!((one.secs(20.0) - 0.04).abs() < 1e-12);
+        assert_eq!(fit(&[p(1.0, 1e-5)]), None);
+    }
+
+    /// A real sweep: takeaway with heaps up to 3 sizes, its cases sampled
+    /// within the budget; the largest sampled is larger than the smallest,
+    /// the sampling stays within its budget (and a little beyond: a case
+    /// polls the flag now and then).
+    #[test]
+    fn sampling_climbs_to_larger_cases_within_the_budget() {
+        let e = crate::spec::from_text(
+            "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 2..6}\n    heaps: 3\n    N: 0..40\n",
+            std::path::Path::new("t.yaml"),
+        )
+        .unwrap();
+        let plan = Arc::new(e.sweeps[0].plan().unwrap());
+        let sizes: Vec<f64> = plan.cases.iter().map(|c| c.cost() as f64).collect();
+        let s = sample(
+            &plan,
+            None,
+            (&sizes, false),
+            &|c| c.cost() as f64,
+            (0.0, 0.3),
+        );
+        assert!(!s.points.is_empty());
+        assert!(s.spent < 0.3 + 0.2, "spent {}", s.spent);
+        let min = sizes.iter().copied().fold(f64::MAX, f64::min);
+        assert_eq!(s.points[0].size, min);
+    }
+}
