@@ -9,116 +9,35 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-/// A kernel whose rate is measured once per machine.
+/// A kernel whose rate is measured once per machine. Each family declares
+/// its own (a `const` beside its solver) and the probe measuring it
+/// ([`crate::family::Family::probes`]); the core knows only the writer's
+/// ([`WRITER`]). Names are unique: each names one kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kernel {
-    /// Takeaway, one heap: the subtraction kernel's values (heap sizes ×
-    /// takes where a value needs them).
-    Subtraction,
-    /// Takeaway, one heap, normal play with the no-repeat rule: heap sizes
-    /// (each costs about the same, whatever the take set).
-    NoRepeat,
-    /// Takeaway, several heaps: the retrograde kernel's positions × moves.
-    Retrograde,
-    /// Parity: positions × takes of its table.
-    Parity,
-    /// Octal games: the naive kernel's moves examined (a take per heap
-    /// size, and each way to split what is left).
-    Octal,
-    /// Lines, the chord solver keeping a board's moves: the board's chords
-    /// (each looked up, its two parts' values from the memo or the table),
-    /// with the board's row and winning runs made.
-    ChordLookups,
-    /// Lines, the census of a hexagon enumeration: boards, each one value
-    /// read from the chord table or the memo and counted.
-    ChordCensus,
-    /// Lines, the chord solver asked for values only (sequences keeping
-    /// periods or class counts) from a thin chord table (lines beyond the
-    /// memo's sides): pieces of each board × 4.
-    ChordValues,
-    /// Lines, the chord solver's memo filled on demand (a dense table):
-    /// chords evaluated, every chord of each class of hexagons inside a
-    /// board (`lines::memofill`) and of each board whose moves are kept.
-    ChordMemo,
-    /// [`Kernel::ChordMemo`] with the hashed memo (boards with lines too
-    /// long for the dense table).
-    ChordMemoHashed,
-    /// Lines, the chord table built bottom-up for a big sweep: its cells.
-    ChordTable,
-    /// Lines, the component solver: the moves inside each class of
-    /// connected sub-boards it memoises, and 12 per class for its canonical
-    /// form (`lines::subboards`, counted without solving).
-    ComponentMoves,
-    /// Lines, the exhaustive analysis: word operations (a move applied to
-    /// a word of 64 positions, and each word's own; `lines::retro::work`),
-    /// its in-word moves by the chunk table (`take: {max: P}`, `any`).
-    Exhaustive,
-    /// [`Kernel::Exhaustive`] with its in-word moves solved by rounds to a
-    /// fixpoint (`take: maximal`, boards under 20 pieces): the same unit,
-    /// each costing more.
-    ExhaustiveRounds,
-    /// The Parquet writer: bytes of rows (the declared columns' sizes).
-    Writer,
+pub struct Kernel {
+    name: &'static str,
+    unit: &'static str,
 }
 
 impl Kernel {
-    /// Every kernel.
-    pub const ALL: [Kernel; 15] = [
-        Kernel::Subtraction,
-        Kernel::NoRepeat,
-        Kernel::Retrograde,
-        Kernel::Parity,
-        Kernel::Octal,
-        Kernel::ChordLookups,
-        Kernel::ChordCensus,
-        Kernel::ChordValues,
-        Kernel::ChordMemo,
-        Kernel::ChordMemoHashed,
-        Kernel::ChordTable,
-        Kernel::ComponentMoves,
-        Kernel::Exhaustive,
-        Kernel::ExhaustiveRounds,
-        Kernel::Writer,
-    ];
+    /// A kernel named `name` (its name in the cache and in `nimlab
+    /// calibrate`'s table), whose unit of work is `unit`.
+    pub const fn new(name: &'static str, unit: &'static str) -> Kernel {
+        Kernel { name, unit }
+    }
     /// Its name in the cache and in `nimlab calibrate`'s table.
     pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Subtraction => "subtraction",
-            Kernel::NoRepeat => "no-repeat",
-            Kernel::Retrograde => "retrograde",
-            Kernel::Parity => "parity",
-            Kernel::Octal => "octal",
-            Kernel::ChordLookups => "chord-lookups",
-            Kernel::ChordCensus => "chord-census",
-            Kernel::ChordValues => "chord-values",
-            Kernel::ChordMemo => "chord-memo",
-            Kernel::ChordMemoHashed => "chord-memo-hashed",
-            Kernel::ChordTable => "chord-table",
-            Kernel::ComponentMoves => "component-moves",
-            Kernel::Exhaustive => "exhaustive",
-            Kernel::ExhaustiveRounds => "exhaustive-rounds",
-            Kernel::Writer => "writer",
-        }
+        self.name
     }
     /// What one unit is.
     pub fn unit(self) -> &'static str {
-        match self {
-            Kernel::Subtraction => "values",
-            Kernel::NoRepeat => "heap sizes",
-            Kernel::Retrograde => "positions × moves",
-            Kernel::Parity => "positions × takes",
-            Kernel::Octal => "moves examined",
-            Kernel::ChordLookups => "chords of boards with their moves kept",
-            Kernel::ChordCensus => "boards counted by the census",
-            Kernel::ChordValues => "pieces × 4 of boards valued",
-            Kernel::ChordMemo | Kernel::ChordMemoHashed => "chords evaluated",
-            Kernel::ChordTable => "table cells × extent",
-            Kernel::ComponentMoves => "moves in memoised components",
-            Kernel::Exhaustive | Kernel::ExhaustiveRounds => "word operations",
-            Kernel::Writer => "row bytes",
-        }
+        self.unit
     }
 }
+
+/// The Parquet writer: bytes of rows (the declared columns' sizes), every
+/// sweep.
+pub const WRITER: Kernel = Kernel::new("writer", "row bytes");
 
 /// Work: units per kernel.
 pub type Work = Vec<(Kernel, u64)>;
@@ -180,16 +99,17 @@ impl Rates {
             },
         })
     }
-    /// Reads the cache file's JSON (`None` when it is of another binary or
-    /// CPU, or malformed: then the machine is measured again).
-    pub fn from_json(v: &Value) -> Option<Rates> {
+    /// Reads the cache file's JSON, with a rate for each of `kernels`
+    /// (`None` when it is of another binary or CPU, lacks one of them, or is
+    /// malformed: then the machine is measured again).
+    pub fn from_json(v: &Value, kernels: &[Kernel]) -> Option<Rates> {
         let binary = v.get("binary")?.as_str()?.to_string();
         let cpu = v.get("cpu")?.as_str()?.to_string();
         if binary != binary_id() || cpu != cpu_model() {
             return None;
         }
         let map = v.get("units_per_second")?.as_object()?;
-        let per_sec = Kernel::ALL
+        let per_sec = kernels
             .iter()
             .map(|&k| Some((k, map.get(k.name())?.as_f64().filter(|r| *r > 0.0)?)))
             .collect::<Option<Vec<_>>>()?;
@@ -290,10 +210,11 @@ pub fn cache_name(binary: &str, cpu: &str) -> String {
     format!("calibration-{key:016x}.json")
 }
 
-/// The cached rates of this binary on this CPU, if any.
-pub fn cached() -> Option<Rates> {
+/// The cached rates of this binary on this CPU, if any, with a rate for
+/// each of `kernels`.
+pub fn cached(kernels: &[Kernel]) -> Option<Rates> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
-    Rates::from_json(&serde_json::from_str(&text).ok()?)
+    Rates::from_json(&serde_json::from_str(&text).ok()?, kernels)
 }
 
 /// Saves the rates (a cache: failing to write it only costs a measurement
@@ -357,10 +278,13 @@ pub fn human_secs(s: f64) -> String {
 mod tests {
     use super::*;
 
+    const SOME: Kernel = Kernel::new("some-kernel", "moves");
+
     #[test]
     fn rates_round_trip_through_the_cache_json_and_price_work() {
+        let kernels = [SOME, WRITER];
         let r = Rates {
-            per_sec: Kernel::ALL.iter().map(|&k| (k, 1000.0)).collect(),
+            per_sec: kernels.iter().map(|&k| (k, 1000.0)).collect(),
             overhead: Overhead {
                 case_secs: 1e-5,
                 file_secs: 2e-3,
@@ -369,13 +293,16 @@ mod tests {
             binary: binary_id(),
             cpu: cpu_model(),
         };
-        assert_eq!(Rates::from_json(&r.to_json()), Some(r.clone()));
+        assert_eq!(Rates::from_json(&r.to_json(), &kernels), Some(r.clone()));
         // 2000 units at 1000/s, then 500 at 1000/s: 2.5 s.
-        let w = [(Kernel::Octal, 2000), (Kernel::Writer, 500)];
+        let w = [(SOME, 2000), (WRITER, 500)];
         assert!((r.secs(&w) - 2.5).abs() < 1e-9);
         let mut other = r.to_json();
         other["cpu"] = json!("another CPU");
-        assert_eq!(Rates::from_json(&other), None);
+        assert_eq!(Rates::from_json(&other, &kernels), None);
+        // A kernel added since the cache was written: measured again.
+        let other = Kernel::new("other-kernel", "positions");
+        assert_eq!(Rates::from_json(&r.to_json(), &[SOME, other]), None);
     }
 
     /// Two binaries (or CPUs) keep their rates in files of their own, so
@@ -421,9 +348,9 @@ mod tests {
 
     #[test]
     fn work_adds_kernel_by_kernel() {
-        let mut a = vec![(Kernel::Octal, 2)];
-        add(&mut a, &[(Kernel::Writer, 3), (Kernel::Octal, 5)]);
-        assert_eq!(a, [(Kernel::Octal, 7), (Kernel::Writer, 3)]);
+        let mut a = vec![(SOME, 2)];
+        add(&mut a, &[(WRITER, 3), (SOME, 5)]);
+        assert_eq!(a, [(SOME, 7), (WRITER, 3)]);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub fn measure() -> Result<Rates> {
     let writer_bytes = pool.install(writer_memory_probe)?;
     let mut per_sec = pool.install(kernel_rates)?;
     let (units, secs) = pool.install(writer_probe)?;
-    per_sec.push((Kernel::Writer, rate(units, secs)));
+    per_sec.push((cost::WRITER, rate(units, secs)));
     let mut rates = Rates {
         per_sec,
         overhead: Overhead {
@@ -64,8 +64,8 @@ fn kernel_rates() -> Result<Vec<(Kernel, f64)>> {
             kernels.push(p.kernel);
         }
     }
-    // Each probe once, untimed: what a probe fills on first use (a chord
-    // memo it keeps, fresh memory) is not what its kernel's unit costs.
+    // Each probe once, untimed: what a probe fills on first use (a memo
+    // it keeps, fresh memory) is not what its kernel's unit costs.
     for p in &probes {
         (p.run)().with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
     }
@@ -254,7 +254,7 @@ fn writer_probe() -> Result<(u64, f64)> {
 /// were measured now (the writer's probes then wrote Parquet parts in this
 /// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
 pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
-    if let Some(r) = cost::cached() {
+    if let Some(r) = cost::cached(&family::kernels()) {
         return Ok((r, false));
     }
     if !quiet {

@@ -350,7 +350,10 @@ mod tests {
             "every shipped claim type-checks"
         );
         let rates = crate::cost::Rates {
-            per_sec: crate::cost::Kernel::ALL.iter().map(|&k| (k, 1e6)).collect(),
+            per_sec: crate::family::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
             overhead: crate::cost::Overhead::default(),
             binary: String::new(),
             cpu: String::new(),

@@ -245,6 +245,25 @@ pub struct Probe {
     pub run: fn() -> anyhow::Result<u64>,
 }
 
+/// The first part of `items` (about `factor` of them, at least one): a
+/// case's heap sizes or boards cut down for [`Case::scaled`].
+pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
+    let keep = ((items.len() as f64 * factor).ceil() as usize).clamp(1, items.len().max(1));
+    items[..keep.min(items.len())].to_vec()
+}
+
+/// Every kernel whose rate the cost model needs: each family's (those its
+/// probes measure, [`Family::probes`]) and the writer's.
+pub fn kernels() -> Vec<Kernel> {
+    let mut all = vec![crate::cost::WRITER];
+    for p in FAMILIES.iter().flat_map(|f| f.probes()) {
+        if !all.contains(&p.kernel) {
+            all.push(p.kernel);
+        }
+    }
+    all
+}
+
 /// The small sweeps (YAML) a family offers for measuring the fixed costs of a
 /// run (`nimlab calibrate`): the first family in [`FAMILIES`] offering them
 /// serves. `dataset` is the dataset the writer's probes write.

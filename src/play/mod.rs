@@ -71,8 +71,8 @@ impl Player {
 pub struct HtmlGame {
     /// The family's script.
     pub script: &'static str,
-    /// The data (the period of a take-away rule, a parity outcome table, a
-    /// board's P-position bitmap…) as JSON.
+    /// The data the script plays from (a rule's period, an outcome table,
+    /// a P-position bitmap…) as JSON.
     pub data: serde_json::Value,
 }
 
@@ -86,7 +86,7 @@ pub trait PlayGame {
     /// How the game is won and how to type a move, with an example.
     fn rules(&self) -> String;
     /// Starts a new game at the starting position; `first` moves first
-    /// (families whose players differ, such as parity's Odd and Even, need it).
+    /// (families whose two players differ in what they may do need it).
     fn start(&mut self, first: Player);
     /// The position as text (several lines, no trailing new line), the last
     /// move marked; `color` allows ANSI colours.

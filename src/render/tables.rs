@@ -16,8 +16,16 @@ use crate::view::{View, ViewKind};
 
 /// Largest pivot rendered as a PNG picture (cells); larger ones get Markdown/CSV only.
 const MAX_PNG_CELLS: usize = 40_000;
-/// Largest listing written as Markdown (rows); CSV always has everything.
+/// Largest PNG picture of a table (pixels, 48 MB of RGB while drawn): a
+/// table of thousands of rows of long cells is no picture anyone reads,
+/// and drawing it took more memory than solving it (a winning-move table
+/// of 10,000 heap sizes was 4 GB).
+const MAX_PNG_PIXELS: u64 = 16 << 20;
+/// Largest table written as Markdown (rows); the CSV has more.
 const MAX_MD_ROWS: usize = 5_000;
+/// Largest table written as CSV (rows: what a spreadsheet opens); the
+/// Parquet dataset has every row.
+const MAX_CSV_ROWS: usize = 1 << 20;
 
 /// A pivot table: row labels, column labels, cells (`None`: no row there).
 pub struct Pivot {
@@ -103,28 +111,35 @@ fn write_pivot(
     md.push_str("\n|---|");
     md.push_str(&"---|".repeat(p.cols.len()));
     md.push('\n');
-    for (r, name) in p.rows.iter().enumerate() {
-        let _ = write!(md, "| {} |", md_field(name));
+    for (r, name) in p.rows.iter().enumerate().take(MAX_CSV_ROWS) {
         let mut rec = vec![name.as_str()];
         for c in 0..p.cols.len() {
-            let v = if p.filled[r][c] {
+            rec.push(if p.filled[r][c] {
                 p.cells[r][c].as_str()
             } else {
                 ""
-            };
-            let _ = write!(md, " {} |", md_field(v));
-            rec.push(v);
+            });
         }
-        md.push('\n');
+        if r < MAX_MD_ROWS {
+            md.push('|');
+            for v in &rec {
+                let _ = write!(md, " {} |", md_field(v));
+            }
+            md.push('\n');
+        }
         csv.write_record(&rec)?;
     }
+    md.push_str(&cut_note(p.rows.len(), stem));
     let mut files = vec![
         dir.join(format!("{stem}.md")),
         dir.join(format!("{stem}.csv")),
     ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], &csv.into_inner().context("cannot write CSV")?)?;
-    if p.rows.len() * p.cols.len() <= MAX_PNG_CELLS {
+    let (width, height) = png_size(title, p);
+    if p.rows.len() * p.cols.len() <= MAX_PNG_CELLS
+        && u64::from(width) * u64::from(height) <= MAX_PNG_PIXELS
+    {
         let png = dir.join(format!("{stem}.png"));
         table_png(&png, title, p, highlight)?;
         files.push(png);
@@ -168,7 +183,7 @@ fn listing(
     md.push_str("\n|");
     md.push_str(&"---|".repeat(columns.len()));
     md.push('\n');
-    for i in 0..d.t.rows() {
+    for i in 0..d.t.rows().min(MAX_CSV_ROWS) {
         let rec: Vec<String> = columns.iter().map(|c| d.text(c, i)).collect();
         if i < MAX_MD_ROWS {
             md.push('|');
@@ -179,13 +194,7 @@ fn listing(
         }
         csv.write_record(&rec)?;
     }
-    if d.t.rows() > MAX_MD_ROWS {
-        let _ = writeln!(
-            md,
-            "\n({} more rows in {stem}.csv)",
-            d.t.rows() - MAX_MD_ROWS
-        );
-    }
+    md.push_str(&cut_note(d.t.rows(), stem));
     let files = vec![
         dir.join(format!("{stem}.md")),
         dir.join(format!("{stem}.csv")),
@@ -195,9 +204,30 @@ fn listing(
     Ok(files)
 }
 
-/// A picture of a table, laid out like the reports' printed tables.
-fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
-    ensure_font();
+/// What a table of `rows` rows cut short says: where its other rows are
+/// (empty when nothing is cut).
+fn cut_note(rows: usize, stem: &str) -> String {
+    if rows > MAX_CSV_ROWS {
+        format!(
+            "\n({} more rows: the first {MAX_CSV_ROWS} are in {stem}.csv, every row in the sweep's Parquet dataset)\n",
+            rows - MAX_MD_ROWS
+        )
+    } else if rows > MAX_MD_ROWS {
+        format!("\n({} more rows in {stem}.csv)\n", rows - MAX_MD_ROWS)
+    } else {
+        String::new()
+    }
+}
+
+/// The pixels of [`table_png`]'s picture of `g`: its width and height.
+fn png_size(title: &str, g: &Pivot) -> (u32, u32) {
+    let (width, height, ..) = png_layout(title, g);
+    (width, height)
+}
+
+/// The layout of [`table_png`]'s picture: width, height, the row
+/// labels' and each column's width in pixels.
+fn png_layout(title: &str, g: &Pivot) -> (u32, u32, u32, Vec<u32>) {
     let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
     let char_w = 8u32;
     let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
@@ -214,12 +244,23 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
         .max(corner.chars().count()) as u32;
     let col_px: Vec<u32> = widths.iter().map(|w| w.max(&2) * char_w + 12).collect();
     let head_px = head_w * char_w + 12;
-    let row_h = 18u32;
-    let top = 34u32;
     let width = (head_px + col_px.iter().sum::<u32>() + 2)
         .max(title.chars().count() as u32 * 8 + 20)
         .min(30_000);
-    let height = (top + row_h * (rows.len() as u32 + 1) + 2).min(30_000);
+    let height = (PNG_TOP + PNG_ROW_H * (rows.len() as u32 + 1) + 2).min(30_000);
+    (width, height, head_px, col_px)
+}
+
+/// A table picture's title band and row height (pixels).
+const PNG_TOP: u32 = 34;
+const PNG_ROW_H: u32 = 18;
+
+/// A picture of a table, laid out like the reports' printed tables.
+fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
+    ensure_font();
+    let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
+    let (width, height, head_px, col_px) = png_layout(title, g);
+    let (row_h, top) = (PNG_ROW_H, PNG_TOP);
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
     let area = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;

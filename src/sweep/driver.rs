@@ -345,6 +345,8 @@ fn timings(dir: &SweepDir, mine: &[&Chunk]) -> Vec<serde_json::Value> {
 mod tests {
     use super::*;
     use crate::cost::{Kernel, Overhead, Rates};
+
+    const UNITS: Kernel = Kernel::new("test", "units");
     use crate::family::estimate::Estimated;
     use crate::progress::eta_secs;
 
@@ -354,13 +356,13 @@ mod tests {
     #[test]
     fn the_time_left_follows_the_cost_model_not_the_cases_done() {
         let rates = Rates {
-            per_sec: vec![(Kernel::Octal, 1e6)],
+            per_sec: vec![(UNITS, 1e6)],
             overhead: Overhead::default(),
             binary: String::new(),
             cpu: String::new(),
         };
         let case = |units: u64| Estimated {
-            work: vec![(Kernel::Octal, units)],
+            work: vec![(UNITS, units)],
             ..Estimated::default()
         };
         let cases = [case(1000), case(1000), case(1000), case(1_000_000_000)];

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::guard::{MemoryFigures, memory_figures};
 use super::sample::{self, Sampled};
-use crate::cost::{self, Kernel, Rates, Work};
+use crate::cost::{self, Rates, Work};
 use crate::family::Plan;
 use crate::mem::human_bytes;
 use crate::spec::Sweep;
@@ -106,22 +106,15 @@ fn estimate_with(
         .max_by(|a, b| rates.secs(a).total_cmp(&rates.secs(b)))
         .unwrap_or_default();
     let output_bytes = output_bytes(sweep, plan);
-    let writer = rates.secs(&[(Kernel::Writer, output_bytes)]);
+    let writer = rates.secs(&[(cost::WRITER, output_bytes)]);
     let model_bound: Vec<f64> = plan
         .cases
         .iter()
         .map(|c| rates.secs(&c.work_at_most(keep)))
         .collect();
-    let mut shared_secs = rates.secs(&shared);
+    let shared_secs = rates.secs(&shared);
     let (case_secs, bound_secs, sampled) =
         measured_secs(sampling, rates, keep, (&model, &model_bound), shared_secs);
-    if let Some(m) = sampled.as_ref().and_then(|s| s.shared_secs) {
-        shared_secs = m.max(if sampled_all(&sampled) {
-            0.0
-        } else {
-            shared_secs
-        });
-    }
     let chunks = super::chunks(&plan.cases).len();
     let overhead = overhead_secs(sweep, plan, chunks, rates);
     let fixed = shared_secs + writer + overhead;
@@ -166,11 +159,6 @@ fn estimate_with(
         unbounded,
         sampled,
     }
-}
-
-/// Whether sampling finished every case it started.
-fn sampled_all(s: &Option<Sampled>) -> bool {
-    s.as_ref().is_some_and(|s| s.points.iter().all(|p| p.done))
 }
 
 /// Each case's seconds and seconds at most on one thread: the model's
@@ -234,7 +222,6 @@ fn measured_secs(
         points: a.points.iter().chain(&b.points).copied().collect(),
         fit: a.fit,
         spent: a.spent + b.spent,
-        shared_secs: a.shared_secs,
         model_ratio: a.model_ratio,
     };
     (secs, at_most, Some(merged))
@@ -478,7 +465,10 @@ mod tests {
         let sw = &e.sweeps[0];
         let plan = sw.plan().unwrap();
         let rates = Rates {
-            per_sec: Kernel::ALL.iter().map(|&k| (k, 1e6)).collect(),
+            per_sec: crate::family::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
             overhead: cost::Overhead {
                 writer_bytes: 3 << 20,
                 ..cost::Overhead::default()

@@ -79,8 +79,8 @@ pub fn dataset_rows(plan: &Plan, keep: Option<&[String]>) -> Vec<(&'static str, 
 /// A sweep's memory as the guard counts it (and `--dry-run` prints it): each
 /// case's own estimate ([`Case::memory`]: its solver's tables, the component
 /// memo up to `memo_gib`, a period's horizon extended up to `proof_cap`),
-/// what is shared by the sweep's cases once ([`Case::shared_memory`], the
-/// chord table), and the writer's buffers: each thread holds a chunk's
+/// what is shared by the sweep's cases once ([`Case::shared_memory`], a
+/// table they all read), and the writer's buffers: each thread holds a chunk's
 /// tables (rows × the declared columns' bytes, twice for the Parquet
 /// encoder) until they are written.
 #[derive(Clone, Debug, PartialEq)]

@@ -114,9 +114,6 @@ pub struct Sampled {
     pub fit: Option<Fit>,
     /// Seconds the sampling took (wall).
     pub spent: f64,
-    /// The first case's seconds when it built the sweep's shared work (a
-    /// chord table): the shared work's measured time.
-    pub shared_secs: Option<f64>,
     /// The measured time over the model's at the largest case timed
     /// (cases the model gives seconds).
     pub model_ratio: Option<f64>,
@@ -125,8 +122,8 @@ pub struct Sampled {
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
 /// model's seconds when `seconds`) within `budget` wall seconds, the smallest first, then each time the largest
 /// the fit so far says takes at most a third of what is left; returns what
-/// was measured. `shared` is the shared work's modelled seconds: when the
-/// smallest case is far below it, its time is taken as the shared work's.
+/// was measured. `shared` is the shared work's modelled seconds: a sweep
+/// with shared work is not sampled.
 pub fn sample(
     plan: &Arc<Plan>,
     keep: Option<&[String]>,
@@ -135,14 +132,19 @@ pub fn sample(
     (shared, budget): (f64, f64),
 ) -> Sampled {
     let started = Instant::now();
-    let mut order: Vec<usize> = (0..plan.cases.len())
-        .filter(|&i| sizes[i] > 0.0 && plan.cases[i].memory() <= MEMORY_CAP)
-        .collect();
-    order.sort_by(|&a, &b| sizes[a].total_cmp(&sizes[b]));
     let mut out = Sampled::default();
+    // Cases sharing work (a table built once for the sweep) are not
+    // solved here: the first would build the shared work, which no
+    // budget stops and every later case waits for.
+    if shared > 0.0 || plan.cases.iter().any(|c| !c.shared_work().is_empty()) {
+        out.spent = started.elapsed().as_secs_f64();
+        return out;
+    }
+    let mut order: Vec<usize> = (0..plan.cases.len()).filter(|&i| sizes[i] > 0.0).collect();
+    order.sort_by(|&a, &b| sizes[a].total_cmp(&sizes[b]));
     let left = |t: &Instant| budget - t.elapsed().as_secs_f64();
     // Sizes in the model's seconds: a case is started only when three
-    // times its modelled seconds (and the shared work's, for the first)
+    // times its modelled seconds
     // fit in what is left, as not every solver notices the budget's flag
     // at once.
     // The largest case scaled down first, when its family can: growth on
@@ -152,14 +154,15 @@ pub fn sample(
         let top = plan.cases[top].as_ref();
         climb_scaled(&mut out, top, keep, size_of, &started, budget);
     }
-    let affordable = |pts: &[Point], s: f64, first: bool| match fit(pts) {
+    order.retain(|&i| plan.cases[i].memory() <= MEMORY_CAP);
+    let affordable = |pts: &[Point], s: f64| match fit(pts) {
         Some(f) => 3.0 * f.secs(s) <= left(&started),
-        None => !seconds || 3.0 * (s + if first { shared } else { 0.0 }) <= budget,
+        None => !seconds || 3.0 * s <= budget,
     };
     let mut next = order
         .first()
         .copied()
-        .filter(|&i| affordable(&out.points, sizes[i], true));
+        .filter(|&i| affordable(&out.points, sizes[i]));
     while let Some(i) = next {
         let remaining = left(&started);
         if remaining <= 0.0 {
@@ -174,18 +177,14 @@ pub fn sample(
                 .iter()
                 .copied()
                 .find(|&j| sizes[j] > sizes[i])
-                .filter(|&j| affordable(&out.points, sizes[j], out.points.is_empty()));
+                .filter(|&j| affordable(&out.points, sizes[j]));
             continue;
         };
-        if out.points.is_empty() && shared > 0.0 && sizes[i] * 10.0 < shared {
-            out.shared_secs = Some(secs);
-        } else {
-            out.points.push(Point {
-                size: sizes[i],
-                secs,
-                done,
-            });
-        }
+        out.points.push(Point {
+            size: sizes[i],
+            secs,
+            done,
+        });
         if !done {
             break;
         }
@@ -226,6 +225,9 @@ fn climb_scaled(
         let Some(case) = top.scaled(factor) else {
             return;
         };
+        if case.memory() > MEMORY_CAP {
+            continue;
+        }
         let size = size_of(case.as_ref());
         let left = budget - started.elapsed().as_secs_f64();
         let guess = fit(&out.points).map_or(0.0, |f| f.secs(size));

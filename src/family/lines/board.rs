@@ -247,6 +247,24 @@ impl Shape {
             Shape::Mask(rows) => format!("mask {}", rows.join("/")),
         }
     }
+    /// The same shape a step smaller (a row or a column less; a mask
+    /// without its last row), for an estimate's scaled-down cases; `None`
+    /// for a hexagon (its sides are tied together) or a single row.
+    pub fn shrunk(&self) -> Option<Shape> {
+        let less = |v: u32| (v > 1).then(|| v - 1);
+        Some(match self {
+            Shape::Triangle(n) => Shape::Triangle(less(*n)?),
+            Shape::Trapezoid(x, y) if y >= x => Shape::Trapezoid(*x, less(*y)?),
+            Shape::Trapezoid(x, y) => Shape::Trapezoid(less(*x)?, *y),
+            Shape::Parallelogram(x, y) if y >= x => Shape::Parallelogram(*x, less(*y)?),
+            Shape::Parallelogram(x, y) => Shape::Parallelogram(less(*x)?, *y),
+            Shape::Pentagon(x, y, z) if y >= x && y >= z => Shape::Pentagon(*x, less(*y)?, *z),
+            Shape::Pentagon(x, y, z) if x >= z => Shape::Pentagon(less(*x)?, *y, *z),
+            Shape::Pentagon(x, y, z) => Shape::Pentagon(*x, *y, less(*z)?),
+            Shape::Mask(rows) if rows.len() > 1 => Shape::Mask(rows[..rows.len() - 1].to_vec()),
+            Shape::Mask(_) | Shape::Hexagon(_) => return None,
+        })
+    }
     /// The named parameters `(x, y, z)` (triangle: `x = n`).
     pub fn params(&self) -> [Option<u32>; 3] {
         match *self {

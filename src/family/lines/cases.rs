@@ -55,7 +55,7 @@ impl LinesCase {
         method_for(&self.group.shapes[0], self.take, self.play, self.grundy)
     }
     /// The chords of each board the chord solver can value: what it looks
-    /// up to keep the board's moves ([`Kernel::ChordLookups`]).
+    /// up to keep the board's moves ([`super::kernels::CHORD_LOOKUPS`]).
     fn board_chords(&self) -> impl Iterator<Item = u64> + '_ {
         let sides = self.group.shapes.iter().filter_map(Shape::sides);
         sides.map(|p| super::memofill::chords(super::chordtab::Hx::from_sides(p)))
@@ -92,6 +92,30 @@ impl LinesCase {
             return self.memo_budget;
         }
         (48u64 << n.min(58)).min(self.memo_budget)
+    }
+    /// The case's one board shrunk ([`Shape::shrunk`]) until its cost is at
+    /// most `factor` of its own, on the same solver.
+    fn shrunk_board(&self, factor: f64) -> Option<Shape> {
+        let first = &self.group.shapes[0];
+        let method = self.method();
+        let target = self.cost() as f64 * factor;
+        let mut s = first.shrunk()?;
+        loop {
+            if method_for(&s, self.take, self.play, self.grundy) != method {
+                return None;
+            }
+            let mut probe = self.clone();
+            probe.group = Arc::new(Group {
+                shapes: vec![s.clone()],
+                label: String::new(),
+                along: None,
+                census: None,
+            });
+            if probe.cost() as f64 <= target {
+                return Some(s);
+            }
+            s = s.shrunk()?;
+        }
     }
     /// A block of a hexagon enumeration solved by chords: its enumeration's
     /// census ([`super::census`]) counts the classes, per largest side.
@@ -145,20 +169,23 @@ impl Case for LinesCase {
             // A memo filled on demand holds every value (the sweep's shared
             // work); else the values come from a table.
             return match (wants(POSITIONS.name) || self.pictures, self.memo_fill) {
-                (true, _) => vec![(Kernel::ChordLookups, self.board_chords().sum())],
+                (true, _) => vec![(super::kernels::CHORD_LOOKUPS, self.board_chords().sum())],
                 (false, Some(_)) => Vec::new(),
-                (false, None) => vec![(Kernel::ChordValues, self.cost())],
+                (false, None) => vec![(super::kernels::CHORD_VALUES, self.cost())],
             };
         }
         if self.counts || self.method() == Method::Exhaustive {
             let mut w = self.exhaustive_work();
             if self.method() == Method::Components {
                 // Normal play with counts: the Grundy values too.
-                crate::cost::add(&mut w, &[(Kernel::ComponentMoves, self.component_work())]);
+                crate::cost::add(
+                    &mut w,
+                    &[(super::kernels::COMPONENT_MOVES, self.component_work())],
+                );
             }
             return w;
         }
-        vec![(Kernel::ComponentMoves, self.component_work())]
+        vec![(super::kernels::COMPONENT_MOVES, self.component_work())]
     }
     fn shared_work(&self) -> crate::cost::Work {
         match (&self.hex, self.thin) {
@@ -167,6 +194,31 @@ impl Case for LinesCase {
             (Some(_), Some((_, length))) => chord_table_work(self.shared_memory(), length),
             (Some(_), None) => table_work(self.hex_side, self.hex_boards),
         }
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // A sweep's shared chord table or memo, or an enumeration's block,
+        // is the sweep's own: such cases are sampled as they are.
+        if self.hex.is_some() || self.group.census.is_some() {
+            return None;
+        }
+        let shapes = if self.group.shapes.len() > 1 {
+            crate::family::scaled_prefix(&self.group.shapes, factor)
+        } else {
+            vec![self.shrunk_board(factor)?]
+        };
+        let along = self
+            .group
+            .along
+            .as_ref()
+            .map(|(name, v)| (name.clone(), v[..shapes.len().min(v.len())].to_vec()));
+        let mut c = self.clone();
+        c.group = Arc::new(Group {
+            shapes,
+            label: format!("{} (scaled)", self.group.label),
+            along,
+            census: None,
+        });
+        Some(Box::new(c))
     }
     fn splits(&self) -> bool {
         // The component solver values the root's moves in parallel on its
@@ -363,8 +415,8 @@ impl LinesCase {
             let (ops, rounds) =
                 retro::work(b.len(), &moves, self.play).unwrap_or((1u64 << b.len().min(62), true));
             let kernel = match rounds {
-                true => Kernel::ExhaustiveRounds,
-                false => Kernel::Exhaustive,
+                true => super::kernels::EXHAUSTIVE_ROUNDS,
+                false => super::kernels::EXHAUSTIVE,
             };
             crate::cost::add(&mut w, &[(kernel, ops)]);
         }
@@ -454,8 +506,8 @@ const WIN_BYTES: f64 = 64.0;
 /// solver holds one up front, else hashed.
 pub(crate) fn memo_kernel(hex_side: u32, boards: usize) -> Kernel {
     match HexSolver::upfront_bytes(hex_side, boards) {
-        0 => Kernel::ChordMemoHashed,
-        _ => Kernel::ChordMemo,
+        0 => super::kernels::CHORD_MEMO_HASHED,
+        _ => super::kernels::CHORD_MEMO,
     }
 }
 
@@ -480,7 +532,7 @@ pub(crate) fn chord_table_work(bytes: u64, extent: u32) -> crate::cost::Work {
     match bytes / 2 {
         0 => Vec::new(),
         cells => vec![(
-            Kernel::ChordTable,
+            super::kernels::CHORD_TABLE,
             cells.saturating_mul(u64::from(extent) + 1),
         )],
     }

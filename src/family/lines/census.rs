@@ -332,7 +332,7 @@ impl Case for CensusCase {
         self.boards as u64
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(crate::cost::Kernel::ChordCensus, self.boards as u64)]
+        vec![(super::kernels::CHORD_CENSUS, self.boards as u64)]
     }
     fn shared_work(&self) -> crate::cost::Work {
         self.shared.clone()

@@ -42,6 +42,7 @@ pub mod datasets;
 pub(crate) mod dispatch;
 pub(crate) mod explain;
 pub(crate) mod hexsum;
+pub(crate) mod kernels;
 mod memo;
 pub(crate) mod memofill;
 mod outofcore;
@@ -144,68 +145,67 @@ impl Family for Lines {
         solve::CLI_ARGS
     }
     fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::cost::Kernel;
         use crate::family::{Probe, probe_sweep};
         vec![
             Probe {
-                kernel: Kernel::ChordLookups,
+                kernel: kernels::CHORD_LOOKUPS,
                 run: probe_lookups,
             },
             Probe {
-                kernel: Kernel::ChordCensus,
+                kernel: kernels::CHORD_CENSUS,
                 run: probe_census,
             },
             Probe {
-                kernel: Kernel::ChordValues,
+                kernel: kernels::CHORD_VALUES,
                 run: || {
                     crate::family::probe_sweep_keeping(
                         &Lines,
                         "board: {parallelogram: [1..3, 1025..1100]}\ntake: maximal\nalong: y\n",
-                        Kernel::ChordValues,
+                        kernels::CHORD_VALUES,
                         Some(&["periods".to_string()]),
                     )
                 },
             },
             Probe {
-                kernel: Kernel::ComponentMoves,
+                kernel: kernels::COMPONENT_MOVES,
                 run: || {
                     probe_sweep(
                         &Lines,
                         "board: {triangle: 6}\ntake: {max: 1}\n",
-                        Kernel::ComponentMoves,
+                        kernels::COMPONENT_MOVES,
                     )
                 },
             },
             Probe {
-                kernel: Kernel::Exhaustive,
+                kernel: kernels::EXHAUSTIVE,
                 run: || {
                     probe_sweep(
                         &Lines,
                         "board: {parallelogram: [5, 5]}\ntake: [{max: 2}, {max: 3}, any]\nplay: misere\n",
-                        Kernel::Exhaustive,
+                        kernels::EXHAUSTIVE,
                     )
                 },
             },
             Probe {
-                kernel: Kernel::ExhaustiveRounds,
+                kernel: kernels::EXHAUSTIVE_ROUNDS,
                 run: || {
                     probe_sweep(
                         &Lines,
                         "board: {parallelogram: [5, 5]}\ntake: maximal\nplay: misere\n",
-                        Kernel::ExhaustiveRounds,
+                        kernels::EXHAUSTIVE_ROUNDS,
                     )
                 },
             },
             Probe {
-                kernel: Kernel::ChordMemo,
+                kernel: kernels::CHORD_MEMO,
                 run: || memofill::probe(false),
             },
             Probe {
-                kernel: Kernel::ChordMemoHashed,
+                kernel: kernels::CHORD_MEMO_HASHED,
                 run: || memofill::probe(true),
             },
             Probe {
-                kernel: Kernel::ChordTable,
+                kernel: kernels::CHORD_TABLE,
                 run: cases::probe_chord_table,
             },
         ]
@@ -262,7 +262,7 @@ mod tests;
 /// before its boards are read.
 const PROBE_HEXAGONS: &str = "board: {hexagons: {max_side: 16}}\ntake: maximal\n";
 
-/// `nimlab calibrate`'s probe of [`crate::cost::Kernel::ChordLookups`]:
+/// `nimlab calibrate`'s probe of [`kernels::CHORD_LOOKUPS`]:
 /// every hexagon with sides up to 16, its row and winning runs kept.
 fn probe_lookups() -> anyhow::Result<u64> {
     static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
@@ -270,12 +270,12 @@ fn probe_lookups() -> anyhow::Result<u64> {
     crate::family::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
-        crate::cost::Kernel::ChordLookups,
+        kernels::CHORD_LOOKUPS,
         Some(&keep),
     )
 }
 
-/// `nimlab calibrate`'s probe of [`crate::cost::Kernel::ChordCensus`]: the
+/// `nimlab calibrate`'s probe of [`kernels::CHORD_CENSUS`]: the
 /// census of every hexagon with sides up to 16.
 fn probe_census() -> anyhow::Result<u64> {
     static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
@@ -291,7 +291,7 @@ fn probe_census() -> anyhow::Result<u64> {
     crate::family::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
-        crate::cost::Kernel::ChordCensus,
+        kernels::CHORD_CENSUS,
         Some(&keep),
     )
 }

@@ -10,7 +10,7 @@ use super::dispatch::{Method, feasibility, method_for};
 use super::hexsum::{self, HexSolver};
 use super::rules::Take;
 use super::{Group, views};
-use crate::cost::{Kernel, Work};
+use crate::cost::Work;
 use crate::family::estimate::Estimated;
 use crate::family::note::Note;
 use crate::family::{Case, Plan};
@@ -1150,7 +1150,7 @@ fn counted_blocks(
                         hint: "use smaller boards",
                         // As the exact block: nothing when the census has
                         // every value kept, else the chord solver's moves.
-                        work: vec![(Kernel::ChordLookups, lookups)],
+                        work: vec![(super::kernels::CHORD_LOOKUPS, lookups)],
                         work_else: Vec::new(),
                         work_needs: BLOCK_WORK_NEEDS,
                         shared_work: shared_work.clone(),

@@ -1349,15 +1349,17 @@ fn explained_first_moves_by_chords_equal_components() {
 /// only the values of a listed board needs nothing beyond the memo.
 #[test]
 fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
-    use crate::cost::Kernel;
     let plan = |yaml: &str| {
         let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
         Lines.plan(&Node::root(&v, "t.yaml")).unwrap()
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
-    assert_eq!(p.cases[0].work(None), [(Kernel::ChordLookups, 9)]);
+    assert_eq!(p.cases[0].work(None), [(super::kernels::CHORD_LOOKUPS, 9)]);
     let memo = super::memofill::reached(&[[2; 6]]).1;
-    assert_eq!(p.cases[0].shared_work(), [(Kernel::ChordMemo, memo)]);
+    assert_eq!(
+        p.cases[0].shared_work(),
+        [(super::kernels::CHORD_MEMO, memo)]
+    );
     let keep = ["periods".to_string()];
     assert_eq!(p.cases[0].work(Some(&keep)), []);
     // Every hexagon with sides ≤ 5: the census counts its boards, and the
@@ -1365,10 +1367,15 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let p = plan("board: {hexagons: {max_side: 5}}\ntake: maximal");
     let boards = hexagons(1, 5, u64::MAX).len() as u64;
     let census = p.cases.iter().find(|c| c.key().contains("census")).unwrap();
-    assert_eq!(census.work(None), [(Kernel::ChordCensus, boards)]);
+    assert_eq!(census.work(None), [(super::kernels::CHORD_CENSUS, boards)]);
     let memo = super::memofill::reached(&[[5; 6]]).1;
     for c in &p.cases {
-        assert_eq!(c.shared_work(), [(Kernel::ChordMemo, memo)], "{}", c.key());
+        assert_eq!(
+            c.shared_work(),
+            [(super::kernels::CHORD_MEMO, memo)],
+            "{}",
+            c.key()
+        );
     }
     let chords: u64 = hexagons(1, 5, u64::MAX)
         .iter()
@@ -1378,7 +1385,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
         .cases
         .iter()
         .flat_map(|c| c.work(None))
-        .filter(|(k, _)| *k == Kernel::ChordLookups)
+        .filter(|(k, _)| *k == super::kernels::CHORD_LOOKUPS)
         .map(|(_, n)| n)
         .sum();
     assert_eq!(lookups, chords);
@@ -1388,7 +1395,12 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let memo = super::memofill::reached(&hexagons(1, 5, 12)).1;
     assert!(memo < super::memofill::reached(&[[5; 6]]).1);
     for c in &p.cases {
-        assert_eq!(c.shared_work(), [(Kernel::ChordMemo, memo)], "{}", c.key());
+        assert_eq!(
+            c.shared_work(),
+            [(super::kernels::CHORD_MEMO, memo)],
+            "{}",
+            c.key()
+        );
     }
 }
 

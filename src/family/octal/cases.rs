@@ -86,10 +86,27 @@ impl Case for OctalCase {
         let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;
         let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
         let moves = rows.saturating_mul(per_heap * self.heaps as u64);
-        vec![(crate::cost::Kernel::Octal, seq.saturating_add(moves))]
+        vec![(super::kernels::OCTAL, seq.saturating_add(moves))]
     }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // The heap sizes and both horizons cut: the same code and play on
+        // the same kernels.
+        let cut = |n: usize| ((n as f64 * factor).ceil() as usize).max(1);
+        let ns = crate::family::scaled_prefix(&self.ns, factor);
+        let n_max = ns.iter().copied().max().unwrap_or(0) as usize;
+        Some(Box::new(OctalCase {
+            code: self.code.clone(),
+            play: self.play,
+            heaps: self.heaps,
+            horizon: Horizon {
+                naive: cut(self.horizon.naive).max(n_max),
+                sparse: cut(self.horizon.sparse).max(n_max),
+            },
+            ns,
+        }))
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let n = self.ns.len() as u64;

@@ -28,6 +28,7 @@ pub(crate) mod cases;
 pub mod code;
 pub(crate) mod datasets;
 pub mod kernel;
+pub(crate) mod kernels;
 pub(crate) mod misere;
 pub(crate) mod params;
 pub(crate) mod periods;
@@ -89,10 +90,9 @@ impl Family for Octal {
         solve::CLI_ARGS
     }
     fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::cost::Kernel;
         use crate::family::Probe;
         vec![Probe {
-            kernel: Kernel::Octal,
+            kernel: kernels::OCTAL,
             run: kernel_probe,
         }]
     }

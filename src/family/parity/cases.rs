@@ -92,7 +92,16 @@ impl Case for ParityCase {
         len * self.take.takes().len() as u64 / 4 + len + rows
     }
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(crate::cost::Kernel::Parity, self.cost())]
+        vec![(super::kernels::PARITY, self.cost())]
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // The pile sizes and the horizon cut: the same variant and takes.
+        let mut c = self.clone();
+        let rs = crate::family::scaled_prefix(&self.rs, factor);
+        c.rs_key = format!("{}/scaled={factor}", self.rs_key);
+        c.rs = Arc::new(rs);
+        c.horizon = (self.horizon as f64 * factor).ceil() as usize;
+        Some(Box::new(c))
     }
     fn memory(&self) -> u64 {
         // The table may be extended (×4 at a time) up to MAX_HORIZON until

@@ -44,6 +44,7 @@ pub(crate) mod brute;
 pub(crate) mod cases;
 pub(crate) mod datasets;
 pub(crate) mod explain;
+pub(crate) mod kernels;
 pub(crate) mod params;
 pub(crate) mod play;
 pub(crate) mod rows;
@@ -152,15 +153,14 @@ impl Family for Parity {
         solve::CLI_ARGS
     }
     fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::cost::Kernel;
         use crate::family::{Probe, probe_sweep};
         vec![Probe {
-            kernel: Kernel::Parity,
+            kernel: kernels::PARITY,
             run: || {
                 probe_sweep(
                     &Parity,
                     "variant: sides\nk: 1..12\nr: 0..3000\n",
-                    Kernel::Parity,
+                    kernels::PARITY,
                 )
             },
         }]

@@ -6,7 +6,7 @@ use super::datasets::{PARAM_NAMES, PERIODS, POSITIONS, SEQUENCES};
 use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
 use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
-use crate::cost::{Kernel, Work};
+use crate::cost::Work;
 use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
 use crate::family::takeaway::solver::Joint as TakeJoint;
 use crate::family::{Case, CaseCtx, Output};
@@ -16,6 +16,7 @@ use crate::period::PeriodRows;
 use super::datasets::MOVE_FIELDS;
 
 /// One rule and one heap count.
+#[derive(Clone)]
 pub struct RulesCase {
     /// The rule.
     pub rule: Rule,
@@ -257,22 +258,30 @@ impl Case for RulesCase {
         if let Some(takes) = self.rule.no_repeat_takes(n as usize) {
             // `takeaway`'s solver, in its own units.
             return if self.heaps == 1 && self.rule.play == Play::Normal {
-                vec![(Kernel::NoRepeat, n)]
+                vec![(crate::family::takeaway::kernels::NO_REPEAT, n)]
             } else {
                 let states = n.saturating_pow(self.heaps as u32);
                 let k = takes.len() as u64 * self.heaps as u64 / 2;
                 vec![(
-                    Kernel::Retrograde,
+                    crate::family::takeaway::kernels::RETROGRADE,
                     states.saturating_mul(k).saturating_add(states),
                 )]
             };
         }
         let kernel = if self.by_grundy() && self.rule.take_set_only() && !self.rule.split {
-            Kernel::Subtraction
+            crate::family::takeaway::kernels::SUBTRACTION
         } else {
-            Kernel::Octal
+            crate::family::octal::kernels::OCTAL
         };
         vec![(kernel, self.cost())]
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // The heap sizes and the horizon cut: the same rule on the same
+        // solver.
+        let mut c = self.clone();
+        c.sizes = crate::family::scaled_prefix(&self.sizes, factor);
+        c.horizon = ((self.horizon as f64 * factor).ceil() as usize).max(c.max_n() as usize);
+        Some(Box::new(c))
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut v = vec![("rule_positions", self.positions_count())];

@@ -104,7 +104,7 @@ impl TakeCase {
         let k = self.rule.take.takes(self.horizon.min(64)).len() as u64;
         if self.sizes.len() == 1 {
             let per = match self.one_heap_kernel() {
-                Kernel::Subtraction if !self.rule.has_grundy_values() => k,
+                super::kernels::SUBTRACTION if !self.rule.has_grundy_values() => k,
                 _ => 1,
             };
             (len as u64)
@@ -123,9 +123,9 @@ impl TakeCase {
     /// size in misère play).
     fn one_heap_kernel(&self) -> Kernel {
         if self.rule.no_repeat && self.rule.play == Play::Normal {
-            Kernel::NoRepeat
+            super::kernels::NO_REPEAT
         } else {
-            Kernel::Subtraction
+            super::kernels::SUBTRACTION
         }
     }
     /// Memory with one heap's sequences computed to `len` heap sizes.
@@ -234,7 +234,7 @@ impl Case for TakeCase {
     fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
         let kernel = match self.sizes.len() {
             1 => self.one_heap_kernel(),
-            _ => Kernel::Retrograde,
+            _ => super::kernels::RETROGRADE,
         };
         vec![(kernel, self.cost())]
     }

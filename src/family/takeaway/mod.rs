@@ -27,6 +27,7 @@ pub(crate) mod cases;
 pub(crate) mod datasets;
 pub(crate) mod explain;
 pub(crate) mod induction;
+pub(crate) mod kernels;
 pub(crate) mod lattices;
 pub(crate) mod moves;
 pub(crate) mod one_heap;
@@ -183,36 +184,35 @@ impl Family for Takeaway {
         })
     }
     fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::cost::Kernel;
         use crate::family::{Probe, probe_sweep};
         vec![
             Probe {
-                kernel: Kernel::Subtraction,
+                kernel: kernels::SUBTRACTION,
                 run: || {
                     probe_sweep(
                         &Takeaway,
                         "take: {max: 2..30}\nplay: [normal, misere]\nN: 0..3000\n",
-                        Kernel::Subtraction,
+                        kernels::SUBTRACTION,
                     )
                 },
             },
             Probe {
-                kernel: Kernel::NoRepeat,
+                kernel: kernels::NO_REPEAT,
                 run: || {
                     probe_sweep(
                         &Takeaway,
                         "take: {max: 2..33}\nno_repeat: true\nN: 0..20000\n",
-                        Kernel::NoRepeat,
+                        kernels::NO_REPEAT,
                     )
                 },
             },
             Probe {
-                kernel: Kernel::Retrograde,
+                kernel: kernels::RETROGRADE,
                 run: || {
                     probe_sweep(
                         &Takeaway,
                         "take: {max: 2..4}\nheaps: 2\nplay: misere\nN: 0..120\n",
-                        Kernel::Retrograde,
+                        kernels::RETROGRADE,
                     )
                 },
             },

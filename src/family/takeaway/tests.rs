@@ -787,7 +787,6 @@ fn col_text(t: &Table, c: &str, i: usize) -> String {
 /// the 11 rows read once (4 units each).
 #[test]
 fn work_at_most_counts_each_extension_to_the_cap() {
-    use crate::cost::Kernel;
     let case = |take: TakeForm, no_repeat: bool| {
         let rule = Rule {
             take,
@@ -804,17 +803,17 @@ fn work_at_most_counts_each_extension_to_the_cap() {
     };
     // Normal play: one unit per heap size.
     let c = case(TakeForm::Range(1, 2), false);
-    assert_eq!(c.work(None), vec![(Kernel::Subtraction, 100 + 44)]);
+    assert_eq!(c.work(None), vec![(super::kernels::SUBTRACTION, 100 + 44)]);
     assert_eq!(
         c.work_at_most(None),
-        vec![(Kernel::Subtraction, 100 + 400 + 1600 + 2000 + 44)]
+        vec![(super::kernels::SUBTRACTION, 100 + 400 + 1600 + 2000 + 44)]
     );
     // no_repeat, normal play: a unit of its own kernel per heap size.
     let c = case(TakeForm::Range(1, 3), true);
-    assert_eq!(c.work(None), vec![(Kernel::NoRepeat, 100 + 44)]);
+    assert_eq!(c.work(None), vec![(super::kernels::NO_REPEAT, 100 + 44)]);
     assert_eq!(
         c.work_at_most(None),
-        vec![(Kernel::NoRepeat, 100 + 400 + 1600 + 2000 + 44)]
+        vec![(super::kernels::NO_REPEAT, 100 + 400 + 1600 + 2000 + 44)]
     );
     // Any take (Nim): no period to prove, nothing extended.
     let c = case(TakeForm::Any, false);
