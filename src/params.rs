@@ -142,8 +142,11 @@ impl<'a> Node<'a> {
         let map = self.expect_map()?;
         for k in map.keys() {
             if !allowed.contains(&k.as_str()) {
+                let near = crate::data::nearest_name(k, allowed)
+                    .map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default();
                 let mut e = self.err(format!(
-                    "unknown field `{k}`; allowed here: {}",
+                    "unknown field `{k}`{near}; allowed here: {}",
                     allowed
                         .iter()
                         .map(|a| format!("`{a}`"))

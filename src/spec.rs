@@ -833,6 +833,18 @@ mod parts_tests {
         assert!(empty.contains("non-empty list of parts"), "{empty}");
         let unknown = msg("    parts: [{name: a, where: 'N < 1', when: x}]\n");
         assert!(unknown.contains("unknown field `when`"), "{unknown}");
+        // A misspelt field names the one meant.
+        let Err(typo) = crate::spec::from_text(
+            "sweeps:\n  - name: a\n    family: takeaway\n    tkae: {max: 3}\n",
+            std::path::Path::new("t.yaml"),
+        ) else {
+            panic!("a misspelt field is refused");
+        };
+        let typo = typo.to_string();
+        assert!(
+            typo.contains("unknown field `tkae` (did you mean `take`?)"),
+            "{typo}"
+        );
     }
 
     /// A spec with the experiment's `terms:` before its `HEAD`.

@@ -50,7 +50,7 @@ fn takeaway(r: &mut Rng) -> String {
     };
     let heaps = r.int(1, 3);
     let n = match heaps {
-        1 => r.int(2000, 200_000),
+        1 => r.int(2000, 60_000),
         2 => r.int(100, 1000),
         _ => r.int(20, 70),
     };
@@ -146,12 +146,35 @@ fn lines(r: &mut Rng) -> String {
     format!("    family: lines\n    board: {board}\n    take: {take}\n    play: {play}\n")
 }
 
+/// A rules sweep: a condition a student might write, one heap or two.
+fn rules(r: &mut Rng) -> String {
+    let cond = r.pick(&[
+        "t <= 3",
+        "is_square(t)",
+        "t in [1, 3, 4]",
+        "2 * t <= n",
+        "t <= 4 and t != last",
+        "n % t == 0 and t < n",
+        "is_prime(t) or t == 1",
+    ]);
+    let (heaps, n) = if r.int(0, 1) == 0 {
+        (1, r.int(300, 4000))
+    } else {
+        (2, r.int(20, 120))
+    };
+    let play = r.pick(&["normal", "misere"]);
+    format!(
+        "    family: rules\n    move: \"{cond}\"\n    heaps: {heaps}\n    N: 0..{n}\n    play: {play}\n"
+    )
+}
+
 /// The `i`-th random spec: families in turn.
 fn spec(r: &mut Rng, i: usize) -> String {
-    let body = match i % 4 {
+    let body = match i % 5 {
         0 => takeaway(r),
         1 => parity(r),
         2 => octal(r),
+        3 => rules(r),
         _ => lines(r),
     };
     format!("experiment: rand-{i:02}\nsweeps:\n  - name: s\n{body}")
@@ -264,7 +287,7 @@ fn random_specs_are_estimated_within_bounds() {
     let count: usize = std::env::var("NIMLAB_RANDOM_SPECS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(16);
+        .unwrap_or(20);
     let seed: u64 = std::env::var("NIMLAB_RANDOM_SEED")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -245,6 +245,25 @@ pub struct Probe {
     pub run: fn() -> anyhow::Result<u64>,
 }
 
+/// A short, stable text for a list of integers in a case key: a range
+/// (`0..400`), or its length and a hash (`list3:…`), never the whole list.
+pub fn ints_key(v: &[u64]) -> String {
+    if v.is_empty() {
+        return "none".into();
+    }
+    let contiguous = v.windows(2).all(|w| w[1] == w[0] + 1);
+    if contiguous {
+        format!("{}..{}", v[0], v[v.len() - 1])
+    } else {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        format!(
+            "list{}:{:016x}",
+            v.len(),
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        )
+    }
+}
+
 /// The first part of `items` (about `factor` of them, at least one): a
 /// case's heap sizes or boards cut down for [`Case::scaled`].
 pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {

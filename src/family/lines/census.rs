@@ -325,7 +325,12 @@ impl Case for CensusCase {
         let e = &self.e;
         format!(
             "lines/census/v1/sides={}..{}/pieces={}/take=maximal/play=normal",
-            e.min_side, e.max_side, e.max_pieces
+            e.min_side,
+            e.max_side,
+            match e.max_pieces {
+                u64::MAX => "any".to_string(),
+                k => k.to_string(),
+            }
         )
     }
     fn cost(&self) -> u64 {

@@ -50,11 +50,11 @@ impl OctalCase {
 impl Case for OctalCase {
     fn key(&self) -> String {
         format!(
-            "octal/{}/{}/heaps={}/N={:?}/horizon={}/{}",
+            "octal/{}/{}/heaps={}/N={}/horizon={}/{}",
             self.code.text(),
             self.play.as_str(),
             self.heaps,
-            self.ns,
+            crate::family::ints_key(&self.ns),
             self.horizon.naive,
             self.horizon.sparse
         )

@@ -77,7 +77,7 @@ impl Case for ParityCase {
             self.rs_key,
             self.horizon,
             self.outcome,
-            ints_key(&at),
+            crate::family::ints_key(&at),
             if self.strip {
                 self.strip_to.map_or("auto".to_string(), |t| t.to_string())
             } else {
@@ -151,23 +151,5 @@ impl Case for ParityCase {
             out.push((&datasets::POSITIONS, self.positions_table(&s)?));
         }
         Ok(out)
-    }
-}
-
-/// A short, stable text for a list of integers (a range, or a hash).
-pub(crate) fn ints_key(v: &[u64]) -> String {
-    if v.is_empty() {
-        return "none".into();
-    }
-    let contiguous = v.windows(2).all(|w| w[1] == w[0] + 1);
-    if contiguous {
-        format!("{}..{}", v[0], v[v.len() - 1])
-    } else {
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-        format!(
-            "list{}:{:016x}",
-            v.len(),
-            xxhash_rust::xxh3::xxh3_64(&bytes)
-        )
     }
 }

@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
-use super::cases::{ParityCase, ints_key};
+use super::cases::ParityCase;
 use super::solver::{VARIANT_WORDS, Variant};
 use super::{TakeSet, datasets, join, views};
+use crate::family::ints_key;
 use crate::family::{Case, Plan};
 use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;

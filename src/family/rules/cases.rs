@@ -224,10 +224,10 @@ impl Case for RulesCase {
             Play::Misere => "misere",
         };
         format!(
-            "rules/{}/{play}/heaps={}/N={:?}/horizon={}",
+            "rules/{}/{play}/heaps={}/N={}/horizon={}",
             self.rule.label(),
             self.heaps,
-            self.sizes,
+            crate::family::ints_key(&self.sizes.iter().map(|&n| u64::from(n)).collect::<Vec<_>>()),
             self.horizon
         )
     }

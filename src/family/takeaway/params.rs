@@ -428,20 +428,7 @@ pub(crate) fn sizes_key(sizes: &[Vec<u64>]) -> String {
     sizes
         .iter()
         .enumerate()
-        .map(|(i, v)| {
-            let contiguous = v.windows(2).all(|w| w[1] == w[0] + 1);
-            if contiguous {
-                format!("N{}={}..{}", i + 1, v[0], v[v.len() - 1])
-            } else {
-                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
-                format!(
-                    "N{}=list{}:{:016x}",
-                    i + 1,
-                    v.len(),
-                    xxhash_rust::xxh3::xxh3_64(&bytes)
-                )
-            }
-        })
+        .map(|(i, v)| format!("N{}={}", i + 1, crate::family::ints_key(v)))
         .collect::<Vec<_>>()
         .join("/")
 }
