@@ -330,3 +330,50 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
     drop(area);
     write_atomic(path, &png_bytes(&rgb, (width, height))?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pivot of `rows` rows, each cell `width` characters.
+    fn pivot(rows: usize, cols: usize, width: usize) -> Pivot {
+        Pivot {
+            corner: "N".into(),
+            rows: (0..rows).map(|r| r.to_string()).collect(),
+            cols: (0..cols).map(|c| format!("c{c}")).collect(),
+            cells: vec![vec!["x".repeat(width); cols]; rows],
+            filled: vec![vec![true; cols]; rows],
+        }
+    }
+
+    /// A winning-move table of 10,000 rows of long cells under the cell
+    /// limit is written as Markdown (cut at 5,000 rows, saying where the
+    /// rest is) and CSV (whole), but drawn as no picture: 10,000 rows of
+    /// 18 pixels are beyond the pixel limit whatever the width. A small
+    /// table is drawn.
+    #[test]
+    fn a_tall_table_is_not_drawn_and_its_markdown_is_cut() {
+        let big = pivot(10_000, 3, 200);
+        assert!(big.rows.len() * big.cols.len() <= MAX_PNG_CELLS);
+        let (w, h) = png_size("t", &big);
+        assert!(u64::from(w) * u64::from(h) > MAX_PNG_PIXELS, "{w}×{h}");
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_pivot(&big, dir.path(), "big", "t", "").unwrap();
+        assert!(files.iter().all(|f| f.extension().unwrap() != "png"));
+        let md = std::fs::read_to_string(dir.path().join("big.md")).unwrap();
+        assert_eq!(
+            md.lines().filter(|l| l.starts_with("| ")).count(),
+            1 + MAX_MD_ROWS
+        );
+        assert!(
+            md.contains("5000 more rows in big.csv"),
+            "{}",
+            &md[md.len() - 80..]
+        );
+        let csv = std::fs::read_to_string(dir.path().join("big.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 1 + 10_000);
+        let small = pivot(20, 3, 5);
+        let files = write_pivot(&small, dir.path(), "small", "t", "").unwrap();
+        assert!(files.iter().any(|f| f.extension().unwrap() == "png"));
+    }
+}
