@@ -238,6 +238,8 @@ async function layout(browser, width, height) {
         bad.push(href + ' (no such anchor)');
     }
   }
+  const csvs = links.filter((h) => /\.csv$/.test(h)).length;
+  check(csvs > 0, csvs + ' CSV files linked beside the tables');
   check(links.length > 0 && bad.length === 0, links.length + ' links resolve' + (bad.length ? '; not: ' + bad.slice(0, 5).join(', ') : ''));
   check(problems.length === 0, 'console clean' + (problems.length ? ': ' + problems.slice(0, 5).join(' | ') : ''));
   // A laptop and a phone: the page as a student opens it.

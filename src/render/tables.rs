@@ -14,8 +14,11 @@ use super::text::{Data, md_field, suffix, titled};
 use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
 
-/// Largest pivot rendered as a PNG picture (cells); larger ones get Markdown/CSV only.
-const MAX_PNG_CELLS: usize = 40_000;
+/// Rows and columns a pivot's PNG picture draws at most: a larger table is
+/// drawn up to there, its title saying so (the Markdown and CSV have it
+/// all), so that no picture costs more memory than the data it shows.
+const MAX_PNG_ROWS: usize = 100;
+const MAX_PNG_COLS: usize = 40;
 /// Largest listing written as Markdown (rows); CSV always has everything.
 const MAX_MD_ROWS: usize = 5_000;
 
@@ -124,12 +127,31 @@ fn write_pivot(
     ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], &csv.into_inner().context("cannot write CSV")?)?;
-    if p.rows.len() * p.cols.len() <= MAX_PNG_CELLS {
-        let png = dir.join(format!("{stem}.png"));
-        table_png(&png, title, p, highlight)?;
-        files.push(png);
-    }
+    let png = dir.join(format!("{stem}.png"));
+    let (shown, title) = bounded(p, title);
+    table_png(&png, &title, shown.as_ref().unwrap_or(p), highlight)?;
+    files.push(png);
     Ok(files)
+}
+
+/// The part of a pivot its picture draws (`None`: all of it) and the
+/// picture's title, which says where the table is cut.
+fn bounded(p: &Pivot, title: &str) -> (Option<Pivot>, String) {
+    let (nr, nc) = (p.rows.len(), p.cols.len());
+    if nr <= MAX_PNG_ROWS && nc <= MAX_PNG_COLS {
+        return (None, title.to_string());
+    }
+    let (r, c) = (nr.min(MAX_PNG_ROWS), nc.min(MAX_PNG_COLS));
+    let part = Pivot {
+        corner: p.corner.clone(),
+        rows: p.rows[..r].to_vec(),
+        cols: p.cols[..c].to_vec(),
+        cells: p.cells[..r].iter().map(|row| row[..c].to_vec()).collect(),
+        filled: p.filled[..r].iter().map(|row| row[..c].to_vec()).collect(),
+    };
+    let title =
+        format!("{title} (drawn: {r} of {nr} rows, {c} of {nc} columns; all in the .md and .csv)");
+    (Some(part), title)
 }
 
 /// A `Listing` view: the selected rows and columns (columns null on every
@@ -288,4 +310,53 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
     area.present().map_err(perr)?;
     drop(area);
     write_atomic(path, &png_bytes(&rgb, (width, height))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pivot of `r` rows and `c` columns, cell (i, j) = "i,j".
+    fn pivot(r: usize, c: usize) -> Pivot {
+        Pivot {
+            corner: "N \\ rule".into(),
+            rows: (0..r).map(|i| i.to_string()).collect(),
+            cols: (0..c).map(|j| format!("max:{j}")).collect(),
+            cells: (0..r)
+                .map(|i| (0..c).map(|j| format!("{i},{j}")).collect())
+                .collect(),
+            filled: vec![vec![true; c]; r],
+        }
+    }
+
+    #[test]
+    fn a_large_table_is_drawn_up_to_a_size_and_says_so() {
+        let (part, title) = bounded(&pivot(30_000, 3), "Winning moves");
+        let part = part.expect("cut");
+        assert_eq!((part.rows.len(), part.cols.len()), (MAX_PNG_ROWS, 3));
+        assert_eq!(
+            part.cells[MAX_PNG_ROWS - 1][2],
+            format!("{},2", MAX_PNG_ROWS - 1)
+        );
+        assert!(
+            title.contains("drawn: 100 of 30000 rows, 3 of 3 columns"),
+            "{title}"
+        );
+        let (part, title) = bounded(&pivot(10, 500), "T");
+        assert_eq!(part.expect("cut").cols.len(), MAX_PNG_COLS);
+        assert!(title.contains("40 of 500 columns"));
+        let (part, title) = bounded(&pivot(100, 40), "T");
+        assert!(part.is_none() && title == "T");
+        // The picture of a cut table stays small.
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_pivot(&pivot(3_000, 60), dir.path(), "t", "T", "E").unwrap();
+        let png = std::fs::read(&files[2]).unwrap();
+        let (w, h) = (
+            u32::from_be_bytes(png[16..20].try_into().unwrap()),
+            u32::from_be_bytes(png[20..24].try_into().unwrap()),
+        );
+        assert!(h < 2_000 && w < 6_000, "{w} × {h}");
+        let csv = std::fs::read_to_string(&files[1]).unwrap();
+        assert_eq!(csv.lines().count(), 3_001);
+    }
 }

@@ -316,7 +316,10 @@ fn intro(e: &Experiment, out: &Path) -> Vec<Block> {
     if !e.description.is_empty() {
         body.push(Block::Para(cell(&e.description)));
     }
-    let mut links = vec![format!("spec `{}`", e.file.display())];
+    let mut links = vec![format!(
+        "regenerate: `nimlab run {} --out DIR`",
+        e.file.display()
+    )];
     for f in ["manifest.json", "conjectures.md"] {
         if edir.join(f).is_file() {
             links.push(format!("[{f}]({})", href(&rel(&edir.join(f), out))));
