@@ -2,7 +2,8 @@
 // would meet it: the console stays clean (no error, no failed request),
 // every image loads (all sweeps opened) and every link resolves (a file
 // that exists, or an anchor on the page); saves a screenshot of the first
-// screen beside the report (report-first-screen.png).
+// screen beside the report (report-first-screen.png). Then at 1366 and
+// 390 px (a laptop, a phone) as a student opens it: see `layout`.
 // Run by scripts/test-report-html.sh, which installs Chromium (Debian) and
 // playwright-core (npm), as the play-page test does.
 //
@@ -24,6 +25,94 @@ function check(cond, what) {
     failed += 1;
     console.log('FAIL ' + what);
   }
+}
+
+// The page at one screen size: no horizontal overflow of the page (sweeps
+// folded and all opened), a text column wide enough to read, the five
+// reports' titles on the first screen, verdicts in colour (failures red,
+// holds green) and failures first within each report, the filter hiding a
+// verdict, the table of contents folded on a phone; a screenshot of the
+// first screen (report-WIDTH.png).
+async function layout(browser, width, height) {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.goto('file://' + page_file, { waitUntil: 'load' });
+  await page.evaluate(() => document.fonts.ready);
+  const at = `at ${width} px:`;
+  const shot = path.join(dir, `report-${width}.png`);
+  await page.screenshot({ path: shot });
+  check(fs.existsSync(shot), `${at} screenshot of the first screen: ${shot}`);
+  const overflow = () =>
+    page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+  let o = await overflow();
+  check(o.page <= o.view, `${at} no horizontal overflow, sweeps folded (page ${o.page} px, screen ${o.view} px)`);
+  const titles = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('main a[href^="#exp-report-"]')).map((a) => {
+      const r = a.getBoundingClientRect();
+      return { text: a.innerText, top: r.top, bottom: r.bottom };
+    }),
+  );
+  const seen = titles.filter((t) => t.top >= 0 && t.bottom <= height);
+  check(
+    titles.length === 5 && seen.length === 5,
+    `${at} the five reports' titles on the first screen (${seen.map((t) => t.text).join(' · ') || 'none'})`,
+  );
+  const column = await page.evaluate(() =>
+    Math.min(...Array.from(document.querySelectorAll('main p')).slice(0, 5).map((p) => p.getBoundingClientRect().width)),
+  );
+  check(column >= 300, `${at} text column ${column.toFixed(0)} px wide (at least 300 px)`);
+  if (width < 800) {
+    const tocHeight = await page.evaluate(() => document.getElementById('toc').getBoundingClientRect().height);
+    check(tocHeight < 80, `${at} the table of contents is folded (${tocHeight.toFixed(0)} px tall)`);
+  }
+  const colours = await page.evaluate(() => {
+    const colour = (sel) => {
+      const e = document.querySelector(sel);
+      return e ? getComputedStyle(e).borderLeftColor : null;
+    };
+    return { fails: colour('.claim.v-fails'), holds: colour('.claim.v-holds'), partly: colour('.claim.v-partly') };
+  });
+  const rgb = (c) => (c || '').match(/\d+/g)?.map(Number) || [0, 0, 0];
+  const [fr, fg] = rgb(colours.fails);
+  const [hr, hg] = rgb(colours.holds);
+  check(fr > 150 && fg < 80 && hg > 100 && hr < 60, `${at} verdicts in colour (fails ${colours.fails}, holds ${colours.holds}, partly ${colours.partly})`);
+  // Within each report, no claim that fails comes after one that holds.
+  const order = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('h3[id^="conj-"]')).map((h) => {
+      const v = [];
+      for (let e = h.nextElementSibling; e && e.tagName !== 'H2' && e.tagName !== 'H3'; e = e.nextElementSibling)
+        if (e.classList.contains('claim')) v.push(e.dataset.verdict);
+      const firstHolds = v.indexOf('holds');
+      return { id: h.id, late: firstHolds >= 0 && v.slice(firstHolds).includes('fails') };
+    }),
+  );
+  const late = order.filter((x) => x.late).map((x) => x.id);
+  check(order.length > 0 && late.length === 0, `${at} failures first in every report` + (late.length ? '; not in ' + late.join(', ') : ''));
+  if (width >= 800) {
+    await page.click('#filter input[value="holds"]');
+    const hidden = await page.evaluate(() => {
+      const h = Array.from(document.querySelectorAll('.claim.v-holds'));
+      const f = Array.from(document.querySelectorAll('.claim.v-fails'));
+      return { holds: h.filter((e) => e.getClientRects().length === 0).length, all: h.length, failsShown: f.filter((e) => e.getClientRects().length > 0).length };
+    });
+    check(hidden.all > 0 && hidden.holds === hidden.all && hidden.failsShown > 0, `${at} the filter hides the ${hidden.all} claims that hold and keeps the failures`);
+    await page.click('#filter input[value="holds"]');
+  }
+  const glossary = await page.evaluate(() => {
+    const g = document.getElementById('glossary');
+    return g ? g.nextElementSibling.innerText : '';
+  });
+  check(['Grundy value', 'mex', 'partly', 'true by construction', 'P-position'].every((w) => glossary.includes(w)), `${at} the glossary explains P/N, Grundy value, mex and the verdicts`);
+  const summaries = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('h2[id^="exp-report-"]')).map((h) => {
+      const next = h.parentElement.querySelector('#summary-' + h.id.slice(4));
+      return next !== null;
+    }),
+  );
+  check(summaries.length === 5 && summaries.every((x) => x), `${at} each report's section has its summary`);
+  await page.evaluate(() => document.querySelectorAll('main details').forEach((d) => (d.open = true)));
+  o = await overflow();
+  check(o.page <= o.view, `${at} no horizontal overflow with every sweep open (page ${o.page} px, screen ${o.view} px)`);
+  await page.close();
 }
 
 (async () => {
@@ -149,8 +238,12 @@ function check(cond, what) {
         bad.push(href + ' (no such anchor)');
     }
   }
+  const csvs = links.filter((h) => /\.csv$/.test(h)).length;
+  check(csvs > 0, csvs + ' CSV files linked beside the tables');
   check(links.length > 0 && bad.length === 0, links.length + ' links resolve' + (bad.length ? '; not: ' + bad.slice(0, 5).join(', ') : ''));
   check(problems.length === 0, 'console clean' + (problems.length ? ': ' + problems.slice(0, 5).join(' | ') : ''));
+  // A laptop and a phone: the page as a student opens it.
+  for (const [width, height] of [[1366, 768], [390, 844]]) await layout(browser, width, height);
   await browser.close();
   console.log(`report page: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);

@@ -147,3 +147,39 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     assert!(!e.status.success());
     assert!(String::from_utf8_lossy(&e.stderr).contains("nimlab run"));
 }
+
+/// Octal counterexamples in moves, in conjectures.md and on the page.
+/// Kayles (0.77) is 0, 1, 2, 3 for N = 0..3 (OEIS A002186): N mod 3 first
+/// fails at 3, whose moves leave 2 (Grundy 2), 1 + 1 (1 ⊕ 1 = 0) and 1
+/// (Grundy 1), mex 3. Misère 0.07 from 2: the only move takes the last two
+/// tokens and loses, so 2 is a loss for the player to move.
+#[test]
+fn octal_counterexamples_name_their_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let spec = fixture("report/octal-moves.yaml");
+    ok(&nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        dir.path(),
+    ));
+    let md = std::fs::read_to_string(out.join("octal-moves/conjectures.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
+    for s in [
+        "a heap of 3 (0.77, normal play) has 3 moves",
+        "1 move reaches Grundy 0, a loss for the opponent (P): taking 1 leaves 1 + 1 (Grundy 1 ⊕ 1 = 0)",
+        "1 move reaches Grundy 1: taking 2 leaves 1",
+        "the mex) is 3",
+        "a heap of 2 (0.07, misere play) has 1 move",
+        "taking 2 leaves nothing",
+        "is a loss for the player to move (P)",
+    ] {
+        assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
+        assert!(html.contains(s), "REPORT.html lacks {s:?}");
+    }
+}

@@ -30,15 +30,26 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
         .filter(|(_, n)| *n > 0)
         .map(|(v, n)| format!("{n} {v}"))
         .collect();
+    // A claim that holds only under an assumption says so in the count as
+    // in its verdict (`holds, assuming …`), as docs/claims.md does.
+    let assumed = results
+        .iter()
+        .filter(|r| r.verdict() == Verdict::Holds && !r.conjecture.assumes.is_empty())
+        .count();
     let _ = writeln!(
         s,
-        "{} conjecture{}: {}.\n",
+        "{} conjecture{}: {}{}.\n",
         results.len(),
         if results.len() == 1 { "" } else { "s" },
         if counts.is_empty() {
             "none".to_string()
         } else {
             counts.join(", ")
+        },
+        if assumed > 0 {
+            format!(" ({assumed} of the holds only under an assumption, named in the verdict)")
+        } else {
+            String::new()
         }
     );
     if results.is_empty() {
@@ -61,7 +72,7 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
         }
         let where_ = format!("{} / {}", c.sweep, c.dataset);
         let verdict = match r.verdict() {
-            Verdict::Holds => "holds".to_string(),
+            Verdict::Holds => md_cell(&r.verdict_text()),
             Verdict::Fails => "**FAILS**".to_string(),
             Verdict::Partly => "**partly**".to_string(),
             v => format!("*{v}*"),

@@ -730,7 +730,9 @@ pub fn write_conjectures(e: &Experiment, out: &Path) -> anyhow::Result<Vec<Conje
 /// For each conjecture that holds (or is vacuous or undetermined): a
 /// one-cell change of a row in its scope that would make it fail, or `None`
 /// when none of the changes tried does (the encoding may be unable to
-/// fail). Conjectures that fail on the data are left out.
+/// fail). A conjecture that fails or holds partly is tried on the rows of
+/// its scope where it holds (named `name (where it holds)`): a part that
+/// holds but could not have failed is found there too.
 pub fn mutations(
     e: &Experiment,
     out: &Path,
@@ -740,7 +742,6 @@ pub fn mutations(
     results
         .iter()
         .enumerate()
-        .filter(|(_, r)| !mutate::already_fails(r.verdict()))
         .map(|(i, r)| {
             let c = &r.conjecture;
             let table = tables.get(i);
@@ -750,6 +751,13 @@ pub fn mutations(
             if !c.strategy.is_empty() {
                 let why = "a strategy played out reads no stored result (the family's moves only): a wrong move of the strategy refutes it, not a cell";
                 return (c.name.clone(), Err(why.to_string()));
+            }
+            if mutate::already_fails(r.verdict()) {
+                let m = match table {
+                    Ok(t) => mutate::where_it_holds(t, ds, c.filter.as_deref(), &c.claim),
+                    Err(err) => Err(err.clone()),
+                };
+                return (format!("{} (where it holds)", c.name), m);
             }
             let m = match table {
                 Ok(t) => find_failing_mutation(t, ds, c.filter.as_deref(), &c.claim)

@@ -333,6 +333,40 @@ fn refuting_change(one: &Table, col: &str, filter: Option<&str>, claim: &str) ->
     })
 }
 
+/// For a claim that fails or holds partly: a one-cell change of a row
+/// where it holds (in its scope) that makes it false there, so that a part
+/// that holds but could not have failed is found as in a claim that
+/// holds. An error when it holds on no row (nothing to try).
+pub fn where_it_holds(
+    table: &Table,
+    ds: Option<&Dataset>,
+    filter: Option<&str>,
+    claim: &str,
+) -> Result<Option<Mutation>, String> {
+    let test = |e: &str| -> Result<Vec<Option<bool>>, String> {
+        let x = Expr::compile_predicate(e, table).map_err(|e| e.to_string())?;
+        let b = x.bind(table).map_err(|e| e.to_string())?;
+        Ok((0..table.rows()).map(|r| b.test(r)).collect())
+    };
+    let scope = match filter {
+        Some(f) => test(f)?,
+        None => vec![Some(true); table.rows()],
+    };
+    let holds = test(claim)?;
+    let rows: Vec<usize> = (0..table.rows())
+        .filter(|&r| scope[r] == Some(true) && holds[r] == Some(true))
+        .collect();
+    if rows.is_empty() {
+        return Err("it holds on no row of its scope: no part to try".into());
+    }
+    let part = table.take_rows(&rows);
+    let m = find_failing_mutation(&part, ds, filter, claim).map_err(|e| e.to_string())?;
+    Ok(m.map(|m| Mutation {
+        row: rows[m.row],
+        ..m
+    }))
+}
+
 /// Does a verdict already show the claim can fail?
 pub fn already_fails(v: Verdict) -> bool {
     matches!(v, Verdict::Fails | Verdict::Partly)

@@ -1161,3 +1161,32 @@ fn names_an_expression_reads() {
     );
     assert!(names_in("N ==", &mut n).is_none());
 }
+
+/// `--mutate` on a claim that fails: tried where it holds. "The losses
+/// of take 1..2 are the multiples of 3 and of 4" fails at 4 (an
+/// N-position) and holds at 0, 3, 6, 9 (P) and 1, 2, 5, … (N): a change of
+/// the outcome on one of those rows makes it false there. A claim that
+/// holds nowhere has nothing to try; one that fails and whose holding part
+/// reads keys only (`N >= 1`, false at 0) cannot fail where it holds.
+#[test]
+fn mutations_of_a_failing_claim_are_tried_where_it_holds() {
+    let t = takeaway_table();
+    let claim = r#"outcome == "P" <=> (N % 3 == 0 or N % 4 == 0)"#;
+    let m = mutate::where_it_holds(&t, Some(&COND1), Some("take_max == 2"), claim)
+        .unwrap()
+        .expect("the part where it holds can fail");
+    assert_eq!(m.column, "outcome");
+    let n = t.int("N", m.row).unwrap();
+    let p = t.text("outcome", m.row) == Some("P");
+    assert_eq!(t.int("take_max", m.row), Some(2));
+    assert_eq!(
+        p,
+        n % 3 == 0 || n % 4 == 0,
+        "row {} (N = {n}) is where it holds",
+        m.row
+    );
+    let nowhere = mutate::where_it_holds(&t, Some(&COND1), None, "N < 0");
+    assert!(nowhere.unwrap_err().contains("no part"));
+    let keys = mutate::where_it_holds(&t, Some(&COND1), None, "N >= 1");
+    assert_eq!(keys, Ok(None));
+}

@@ -112,6 +112,7 @@ fn heatmap(
     CellFig {
         cells: coloured(d, (x, y), value),
         cats: all.categories(value),
+        names: all.class_names(value),
         xr: (xr.0 as f64 - 0.5, xr.1 as f64 + 0.5),
         yr: (yr.0 as f64 - 0.5, yr.1 as f64 + 0.5),
         xl: x.to_string(),
@@ -149,6 +150,7 @@ fn strip(
     CellFig {
         cells,
         cats: all.categories(value),
+        names: all.class_names(value),
         xr: (xr.0 as f64 - 0.5, xr.1 as f64 + 0.5),
         yr: (-0.5, names.len() as f64 - 0.5),
         xl: x.to_string(),
@@ -180,6 +182,7 @@ fn cells(
     CellFig {
         cells,
         cats: all.categories(value),
+        names: all.class_names(value),
         xr: (cx - span / 2.0, cx + span / 2.0),
         yr: (cy - span / 2.0, cy + span / 2.0),
         xl: String::new(),
@@ -255,17 +258,19 @@ fn save_any(fig: &dyn FigureAny, dir: &Path, stem: &str, size: (u32, u32)) -> Re
     Ok(vec![png, svg])
 }
 
-/// A colour per category: a fixed, colour-blind-friendly cycle.
+/// A colour per category: a fixed, colour-blind-friendly cycle; the first
+/// five (Grundy 0..4, report 000's five classes) far apart: blue, orange,
+/// green, pink, black.
 fn palette(i: usize) -> RGBColor {
     const P: [RGBColor; 12] = [
         RGBColor(0, 114, 178),
         RGBColor(230, 159, 0),
         RGBColor(0, 158, 115),
         RGBColor(204, 121, 167),
-        RGBColor(86, 180, 233),
+        RGBColor(0, 0, 0),
         RGBColor(213, 94, 0),
         RGBColor(240, 228, 66),
-        RGBColor(0, 0, 0),
+        RGBColor(86, 180, 233),
         RGBColor(150, 150, 150),
         RGBColor(120, 60, 160),
         RGBColor(140, 90, 40),
@@ -324,6 +329,8 @@ impl Figure for ScatterFig {
 struct CellFig {
     cells: Vec<(f64, f64, String)>,
     cats: Vec<String>,
+    /// A category's name in the source's notation (`N2` for Grundy 0).
+    names: HashMap<String, String>,
     xr: (f64, f64),
     yr: (f64, f64),
     xl: String,
@@ -350,7 +357,13 @@ impl Figure for CellFig {
             .cats
             .iter()
             .enumerate()
-            .map(|(i, c)| (format!("{} = {c}", self.legend), palette(i)))
+            .map(|(i, c)| {
+                let text = match self.names.get(c) {
+                    Some(name) => format!("{name} ({} {c})", self.legend),
+                    None => format!("{} = {c}", self.legend),
+                };
+                (text, palette(i))
+            })
             .collect();
         let texts: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
         let width = root.dim_in_pixel().0;

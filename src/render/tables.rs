@@ -14,13 +14,11 @@ use super::text::{Data, md_field, suffix, titled};
 use crate::store::write_atomic;
 use crate::view::{View, ViewKind};
 
-/// Largest pivot rendered as a PNG picture (cells); larger ones get Markdown/CSV only.
-const MAX_PNG_CELLS: usize = 40_000;
-/// Largest PNG picture of a table (pixels, 48 MB of RGB while drawn): a
-/// table of thousands of rows of long cells is no picture anyone reads,
-/// and drawing it took more memory than solving it (a winning-move table
-/// of 10,000 heap sizes was 4 GB).
-const MAX_PNG_PIXELS: u64 = 16 << 20;
+/// Rows and columns a pivot's PNG picture draws at most: a larger table is
+/// drawn up to there, its title saying so (the Markdown and CSV have it
+/// all), so that no picture costs more memory than the data it shows.
+const MAX_PNG_ROWS: usize = 100;
+const MAX_PNG_COLS: usize = 40;
 /// Largest table written as Markdown (rows); the CSV has more.
 const MAX_MD_ROWS: usize = 5_000;
 /// Largest table written as CSV (rows: what a spreadsheet opens); the
@@ -78,7 +76,7 @@ fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> 
         .collect();
     let mut cells = vec![vec![String::new(); cols.len()]; rows.len()];
     let mut filled = vec![vec![false; cols.len()]; rows.len()];
-    for i in 0..d.t.rows() {
+    for i in 0..d.t.rows().min(MAX_CSV_ROWS) {
         let (r, c) = (ri[d.text(row, i).as_str()], ci[d.text(column, i).as_str()]);
         let v = d.text(cell, i);
         cells[r][c] = if v.is_empty() { empty.to_string() } else { v };
@@ -136,15 +134,31 @@ fn write_pivot(
     ];
     write_atomic(&files[0], md.as_bytes())?;
     write_atomic(&files[1], &csv.into_inner().context("cannot write CSV")?)?;
-    let (width, height) = png_size(title, p);
-    if p.rows.len() * p.cols.len() <= MAX_PNG_CELLS
-        && u64::from(width) * u64::from(height) <= MAX_PNG_PIXELS
-    {
-        let png = dir.join(format!("{stem}.png"));
-        table_png(&png, title, p, highlight)?;
-        files.push(png);
-    }
+    let png = dir.join(format!("{stem}.png"));
+    let (shown, title) = bounded(p, title);
+    table_png(&png, &title, shown.as_ref().unwrap_or(p), highlight)?;
+    files.push(png);
     Ok(files)
+}
+
+/// The part of a pivot its picture draws (`None`: all of it) and the
+/// picture's title, which says where the table is cut.
+fn bounded(p: &Pivot, title: &str) -> (Option<Pivot>, String) {
+    let (nr, nc) = (p.rows.len(), p.cols.len());
+    if nr <= MAX_PNG_ROWS && nc <= MAX_PNG_COLS {
+        return (None, title.to_string());
+    }
+    let (r, c) = (nr.min(MAX_PNG_ROWS), nc.min(MAX_PNG_COLS));
+    let part = Pivot {
+        corner: p.corner.clone(),
+        rows: p.rows[..r].to_vec(),
+        cols: p.cols[..c].to_vec(),
+        cells: p.cells[..r].iter().map(|row| row[..c].to_vec()).collect(),
+        filled: p.filled[..r].iter().map(|row| row[..c].to_vec()).collect(),
+    };
+    let title =
+        format!("{title} (drawn: {r} of {nr} rows, {c} of {nc} columns; all in the .md and .csv)");
+    (Some(part), title)
 }
 
 /// A `Listing` view: the selected rows and columns (columns null on every
@@ -183,7 +197,7 @@ fn listing(
     md.push_str("\n|");
     md.push_str(&"---|".repeat(columns.len()));
     md.push('\n');
-    for i in 0..d.t.rows().min(MAX_CSV_ROWS) {
+    for i in 0..d.t.rows() {
         let rec: Vec<String> = columns.iter().map(|c| d.text(c, i)).collect();
         if i < MAX_MD_ROWS {
             md.push('|');
@@ -219,15 +233,9 @@ fn cut_note(rows: usize, stem: &str) -> String {
     }
 }
 
-/// The pixels of [`table_png`]'s picture of `g`: its width and height.
-fn png_size(title: &str, g: &Pivot) -> (u32, u32) {
-    let (width, height, ..) = png_layout(title, g);
-    (width, height)
-}
-
-/// The layout of [`table_png`]'s picture: width, height, the row
-/// labels' and each column's width in pixels.
-fn png_layout(title: &str, g: &Pivot) -> (u32, u32, u32, Vec<u32>) {
+/// A picture of a table, laid out like the reports' printed tables.
+fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
+    ensure_font();
     let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
     let char_w = 8u32;
     let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
@@ -244,23 +252,12 @@ fn png_layout(title: &str, g: &Pivot) -> (u32, u32, u32, Vec<u32>) {
         .max(corner.chars().count()) as u32;
     let col_px: Vec<u32> = widths.iter().map(|w| w.max(&2) * char_w + 12).collect();
     let head_px = head_w * char_w + 12;
+    let row_h = 18u32;
+    let top = 34u32;
     let width = (head_px + col_px.iter().sum::<u32>() + 2)
         .max(title.chars().count() as u32 * 8 + 20)
         .min(30_000);
-    let height = (PNG_TOP + PNG_ROW_H * (rows.len() as u32 + 1) + 2).min(30_000);
-    (width, height, head_px, col_px)
-}
-
-/// A table picture's title band and row height (pixels).
-const PNG_TOP: u32 = 34;
-const PNG_ROW_H: u32 = 18;
-
-/// A picture of a table, laid out like the reports' printed tables.
-fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
-    ensure_font();
-    let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
-    let (width, height, head_px, col_px) = png_layout(title, g);
-    let (row_h, top) = (PNG_ROW_H, PNG_TOP);
+    let height = (top + row_h * (rows.len() as u32 + 1) + 2).min(30_000);
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
     let area = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;
@@ -335,45 +332,67 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
 mod tests {
     use super::*;
 
-    /// A pivot of `rows` rows, each cell `width` characters.
-    fn pivot(rows: usize, cols: usize, width: usize) -> Pivot {
+    /// A pivot of `r` rows and `c` columns, cell (i, j) = "i,j".
+    fn pivot(r: usize, c: usize) -> Pivot {
         Pivot {
-            corner: "N".into(),
-            rows: (0..rows).map(|r| r.to_string()).collect(),
-            cols: (0..cols).map(|c| format!("c{c}")).collect(),
-            cells: vec![vec!["x".repeat(width); cols]; rows],
-            filled: vec![vec![true; cols]; rows],
+            corner: "N \\ rule".into(),
+            rows: (0..r).map(|i| i.to_string()).collect(),
+            cols: (0..c).map(|j| format!("max:{j}")).collect(),
+            cells: (0..r)
+                .map(|i| (0..c).map(|j| format!("{i},{j}")).collect())
+                .collect(),
+            filled: vec![vec![true; c]; r],
         }
     }
 
-    /// A winning-move table of 10,000 rows of long cells under the cell
-    /// limit is written as Markdown (cut at 5,000 rows, saying where the
-    /// rest is) and CSV (whole), but drawn as no picture: 10,000 rows of
-    /// 18 pixels are beyond the pixel limit whatever the width. A small
-    /// table is drawn.
     #[test]
-    fn a_tall_table_is_not_drawn_and_its_markdown_is_cut() {
-        let big = pivot(10_000, 3, 200);
-        assert!(big.rows.len() * big.cols.len() <= MAX_PNG_CELLS);
-        let (w, h) = png_size("t", &big);
-        assert!(u64::from(w) * u64::from(h) > MAX_PNG_PIXELS, "{w}×{h}");
+    fn a_large_table_is_drawn_up_to_a_size_and_says_so() {
+        let (part, title) = bounded(&pivot(30_000, 3), "Winning moves");
+        let part = part.expect("cut");
+        assert_eq!((part.rows.len(), part.cols.len()), (MAX_PNG_ROWS, 3));
+        assert_eq!(
+            part.cells[MAX_PNG_ROWS - 1][2],
+            format!("{},2", MAX_PNG_ROWS - 1)
+        );
+        assert!(
+            title.contains("drawn: 100 of 30000 rows, 3 of 3 columns"),
+            "{title}"
+        );
+        let (part, title) = bounded(&pivot(10, 500), "T");
+        assert_eq!(part.expect("cut").cols.len(), MAX_PNG_COLS);
+        assert!(title.contains("40 of 500 columns"));
+        let (part, title) = bounded(&pivot(100, 40), "T");
+        assert!(part.is_none() && title == "T");
+        // The picture of a cut table stays small.
         let dir = tempfile::tempdir().unwrap();
-        let files = write_pivot(&big, dir.path(), "big", "t", "").unwrap();
-        assert!(files.iter().all(|f| f.extension().unwrap() != "png"));
-        let md = std::fs::read_to_string(dir.path().join("big.md")).unwrap();
+        let files = write_pivot(&pivot(3_000, 60), dir.path(), "t", "T", "E").unwrap();
+        let png = std::fs::read(&files[2]).unwrap();
+        let (w, h) = (
+            u32::from_be_bytes(png[16..20].try_into().unwrap()),
+            u32::from_be_bytes(png[20..24].try_into().unwrap()),
+        );
+        assert!(h < 2_000 && w < 6_000, "{w} × {h}");
+        let csv = std::fs::read_to_string(&files[1]).unwrap();
+        assert_eq!(csv.lines().count(), 3_001);
+    }
+
+    /// A pivot's Markdown stops at 5,000 rows and says where the rest is;
+    /// its CSV has them all.
+    #[test]
+    fn a_tall_tables_markdown_is_cut_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_pivot(&pivot(6_000, 2), dir.path(), "t", "T", "E").unwrap();
+        let md = std::fs::read_to_string(&files[0]).unwrap();
         assert_eq!(
             md.lines().filter(|l| l.starts_with("| ")).count(),
             1 + MAX_MD_ROWS
         );
         assert!(
-            md.contains("5000 more rows in big.csv"),
+            md.contains("(1000 more rows in t.csv)"),
             "{}",
-            &md[md.len() - 80..]
+            &md[md.len() - 60..]
         );
-        let csv = std::fs::read_to_string(dir.path().join("big.csv")).unwrap();
-        assert_eq!(csv.lines().count(), 1 + 10_000);
-        let small = pivot(20, 3, 5);
-        let files = write_pivot(&small, dir.path(), "small", "t", "").unwrap();
-        assert!(files.iter().any(|f| f.extension().unwrap() == "png"));
+        let csv = std::fs::read_to_string(&files[1]).unwrap();
+        assert_eq!(csv.lines().count(), 6_001);
     }
 }

@@ -93,6 +93,22 @@ impl Data<'_> {
         }
         v
     }
+    /// The names the dataset gives the Grundy values, from its `class`
+    /// column where it has one (report 000's classes: 0 is N2, 1 is N1, 2
+    /// N3, 3 N4, 4 N5, more "beyond N5"), one per value; empty otherwise.
+    pub fn class_names(&self, col: &str) -> HashMap<String, String> {
+        let mut m = HashMap::new();
+        if col != "grundy" || self.t.column("class").is_none() {
+            return m;
+        }
+        for i in 0..self.t.rows() {
+            let c = self.text("class", i);
+            if !c.is_empty() {
+                m.entry(self.text(col, i)).or_insert(c);
+            }
+        }
+        m
+    }
     /// Smallest and largest integer of a column ((0, 1) when it has none).
     pub fn int_range(&self, col: &str) -> (i64, i64) {
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);

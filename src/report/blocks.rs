@@ -30,6 +30,11 @@ pub enum Block {
     Pre(String),
     /// A collapsed block: its summary (inline Markdown) and content.
     Details(String, Vec<Block>),
+    /// A claim: its verdict class (`fails`, `holds`, … coloured and
+    /// filtered on the HTML page) and its blocks.
+    Claim(String, Vec<Block>),
+    /// HTML only (a form): nothing in Markdown.
+    Html(String),
 }
 
 pub fn slug(s: &str) -> String {
@@ -155,6 +160,8 @@ pub fn to_markdown(blocks: &[Block]) -> String {
                     to_markdown(inner)
                 );
             }
+            Block::Claim(_, inner) => s.push_str(&to_markdown(inner)),
+            Block::Html(_) => {}
             Block::Heading(l, t, id) => {
                 let _ = writeln!(
                     s,
@@ -378,7 +385,15 @@ margin:0;line-height:1.4;display:flex;align-items:flex-start}\
 border-right:1px solid #ccc;font-size:85%;background:#fafafa;box-sizing:border-box}\
 #toc ul{padding-left:1em;margin:.2em 0}main{flex:1;min-width:0;max-width:1200px;padding:0 1em}\
 details{border:1px solid #ddd;margin:.5em 0;padding:0 .5em}summary{cursor:pointer;font-weight:bold;padding:.3em 0}\
-.v-fails{color:#b00;font-weight:bold}.v-holds{color:#070}\
+.claim{border-left:5px solid #999;padding:0 .6em;margin:.8em 0}\
+.claim.v-fails{border-left-color:#c00;background:#fff6f6}.claim.v-partly{border-left-color:#d80;background:#fffaf0}\
+.claim.v-holds{border-left-color:#080}.claim.v-construction{border-left-color:#57a}\
+.v-fails h4,label.v-fails{color:#b00}.v-partly h4,label.v-partly{color:#a50}\
+.v-holds h4,label.v-holds{color:#070}.v-construction h4,label.v-construction{color:#369}\
+.hide-fails .claim.v-fails,.hide-partly .claim.v-partly,.hide-holds .claim.v-holds,\
+.hide-construction .claim.v-construction,.hide-other .claim.v-other{display:none}\
+.filter{margin:.3em 0}.filter label{white-space:nowrap;margin-right:.5em}#toc-fold>summary{font-size:110%}\
+p,li,h1,h2,h3,h4,summary{overflow-wrap:break-word}.front li{margin:.3em 0}\
 @media print{#toc{display:none}details{border:none}}\
 table{border-collapse:collapse;margin:.5em 0;font-size:90%}\
 td,th{border:1px solid #bbb;padding:2px 6px;vertical-align:top;text-align:left}\
@@ -386,8 +401,9 @@ th{background:#eee}code{background:#f4f4f4;padding:0 2px}\
 img{max-width:100%;border:1px solid #ddd;margin:.5em 0}h2{border-bottom:2px solid #444}\
 h3{border-bottom:1px solid #aaa}\
 .scroll{overflow-x:auto;max-width:100%}pre{overflow-x:auto;max-width:100%}\
-@media (max-width:800px){body{display:block}#toc{position:static;width:auto;max-height:14em;\
-border-right:none;border-bottom:1px solid #ccc}main{padding:0 .5em}}";
+@media (max-width:800px){body{display:block}#toc{position:static;width:auto;max-height:70vh;\
+border-right:none;border-bottom:1px solid #ccc}main{padding:0 .5em}h1{font-size:150%;margin:.4em 0}\
+.front{font-size:90%}.front ul{padding-left:1.2em}}";
 
 /// A whole page: the navigation (a sticky table of contents) and the body.
 pub fn html_page(title: &str, nav: &str, body: &str) -> String {
@@ -397,10 +413,17 @@ pub fn html_page(title: &str, nav: &str, body: &str) -> String {
     )
 }
 
-/// Opens the collapsed sweep a link points into.
+/// Opens the collapsed sweep a link points into; folds the table of
+/// contents on a narrow screen (and after a link in it is followed there);
+/// hides the claims of a verdict unticked in the filter.
 const SCRIPT: &str = "function openTarget(){var id=decodeURIComponent(location.hash.slice(1));\
 if(!id)return;var e=document.getElementById(id);while(e){if(e.tagName==='DETAILS')e.open=true;e=e.parentElement;}}\
-window.addEventListener('hashchange',openTarget);openTarget();";
+window.addEventListener('hashchange',openTarget);openTarget();\
+(function(){var t=document.getElementById('toc-fold'),narrow=window.matchMedia('(max-width:800px)');\
+if(t&&narrow.matches)t.open=false;\
+if(t)t.addEventListener('click',function(e){if(e.target.tagName==='A'&&narrow.matches)t.open=false;});\
+var f=document.getElementById('filter');\
+if(f)f.addEventListener('change',function(e){var c=e.target;if(c.value)document.body.classList.toggle('hide-'+c.value,!c.checked);});})();";
 
 /// Inline Markdown as HTML (for the table of contents).
 pub fn inline(s: &str) -> String {
@@ -446,6 +469,15 @@ pub fn to_html(blocks: &[Block]) -> String {
                     to_html(inner)
                 );
             }
+            Block::Claim(class, inner) => {
+                let _ = writeln!(
+                    o,
+                    "<div class=\"claim v-{0}\" data-verdict=\"{0}\">\n{1}</div>",
+                    esc(class),
+                    to_html(inner)
+                );
+            }
+            Block::Html(h) => o.push_str(h),
         }
     }
     o
@@ -468,6 +500,12 @@ impl Block {
                 summary,
                 inner.iter().map(Block::to_json).collect::<Vec<_>>()
             ]),
+            Block::Claim(class, inner) => json!([
+                "c",
+                class,
+                inner.iter().map(Block::to_json).collect::<Vec<_>>()
+            ]),
+            Block::Html(h) => json!(["html", h]),
         }
     }
 
@@ -504,6 +542,15 @@ impl Block {
                     .map(Block::from_json)
                     .collect::<Option<_>>()?,
             ),
+            "c" => Block::Claim(
+                s(1)?,
+                a.get(2)?
+                    .as_array()?
+                    .iter()
+                    .map(Block::from_json)
+                    .collect::<Option<_>>()?,
+            ),
+            "html" => Block::Html(s(1)?),
             _ => return None,
         })
     }
@@ -573,6 +620,8 @@ mod tests {
             Block::Table(vec!["h".into()], vec![vec!["c".into()]]),
             Block::Image("alt".into(), "f.png".into()),
             Block::Md("# t".into(), 3),
+            Block::Claim("fails".into(), vec![Block::Para("q".into())]),
+            Block::Html("<form></form>".into()),
         ];
         for b in blocks {
             assert_eq!(Block::from_json(&b.to_json()), Some(b));

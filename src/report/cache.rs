@@ -59,7 +59,7 @@ fn exe_identity() -> &'static str {
 }
 
 /// Names and sizes of the files directly in `dir` (the report's own
-/// `forms.md` and grids left out), sorted.
+/// `forms*` files and grids left out), sorted.
 fn listing(dir: &Path) -> String {
     let mut v: Vec<String> = fs::read_dir(dir)
         .into_iter()
@@ -67,7 +67,7 @@ fn listing(dir: &Path) -> String {
         .flatten()
         .filter(|e| {
             let n = e.file_name().to_string_lossy().to_string();
-            n != "forms.md" && !n.starts_with("grid-")
+            !n.starts_with("forms") && !n.starts_with("grid-")
         })
         .map(|e| {
             let len = e.metadata().map(|m| m.len()).unwrap_or(0);

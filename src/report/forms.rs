@@ -40,7 +40,7 @@ pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Resu
         let status = ds.column(crate::period::STATUS);
         let link = href(&rel(&dir.dataset_dir(ds.name), out));
         let mut rows = Vec::new();
-        for i in 0..t.rows().min(MAX_TABLE_ROWS) {
+        for i in 0..t.rows() {
             let text = |c: &crate::data::Column| {
                 let mut s = String::new();
                 cell_text(&t, c.name, i, Some(c), &mut s);
@@ -53,13 +53,18 @@ pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Resu
                 cell(if f.is_empty() { "no period found" } else { &f }),
             ]);
         }
+        let head = ["sequence", "status", "closed form"];
+        let csv_path = dir.tables_dir().join(format!("forms-{}.csv", ds.name));
+        write_csv(&csv_path, &head, &rows)?;
+        rows.truncate(MAX_TABLE_ROWS);
         blocks.push(Block::Para(format!(
-            "**Proposed formulas** ({}: proven = a theorem covers the repeat, observed = seen on the range given). Data: [{}]({link}/)",
+            "**Proposed formulas** ({}: proven = a theorem covers the repeat, observed = seen on the range given). Data: [{}]({link}/) · [CSV]({})",
             ds.doc.trim_end_matches('.'),
-            ds.name
+            ds.name,
+            href(&rel(&csv_path, out))
         )));
         blocks.push(Block::Table(
-            vec!["sequence".into(), "status".into(), "closed form".into()],
+            head.iter().map(|h| h.to_string()).collect(),
             rows,
         ));
         if t.rows() > MAX_TABLE_ROWS {
@@ -124,12 +129,60 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         let md = fit::render_markdown(&format!("Simple forms of the loss sets — {title}"), &fits);
         let path = dir.tables_dir().join("forms.md");
         write_atomic(&path, md.as_bytes())?;
-        forms_list(&fits, &rel(&path, out), (x, y), blocks);
+        let csv_path = dir.tables_dir().join("forms.csv");
+        let rows: Vec<Vec<String>> = fits
+            .iter()
+            .map(|f| {
+                vec![
+                    f.group.clone(),
+                    f.form.clone(),
+                    f.parameters.clone(),
+                    f.fits.to_string(),
+                    f.rows.to_string(),
+                    f.counterexample.clone(),
+                ]
+            })
+            .collect();
+        let head = [
+            "group",
+            "form",
+            "parameters",
+            "fits",
+            "rows",
+            "counterexample",
+        ];
+        write_csv(&csv_path, &head, &rows)?;
+        forms_list(
+            &fits,
+            &rel(&path, out),
+            &rel(&csv_path, out),
+            (x, y),
+            blocks,
+        );
     }
     Ok(())
 }
 
-fn forms_list(fits: &[fit::FormFit], link: &str, (x, y): (&str, &str), blocks: &mut Vec<Block>) {
+/// A table as CSV (the csv crate), written atomically: what a student opens
+/// in a spreadsheet beside the table shown. Cells as shown, Markdown
+/// escapes (`\|`) undone.
+fn write_csv(path: &Path, head: &[&str], rows: &[Vec<String>]) -> Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(head)?;
+    for r in rows {
+        w.write_record(r.iter().map(|c| c.replace("\\|", "|")))?;
+    }
+    write_atomic(path, &w.into_inner()?)?;
+    Ok(())
+}
+
+fn forms_list(
+    fits: &[fit::FormFit],
+    link: &str,
+    csv: &str,
+    (x, y): (&str, &str),
+    blocks: &mut Vec<Block>,
+) {
     let mut groups: Vec<&str> = Vec::new();
     for f in fits {
         if !groups.contains(&f.group.as_str()) {
@@ -161,8 +214,9 @@ fn forms_list(fits: &[fit::FormFit], link: &str, (x, y): (&str, &str), blocks: &
         ));
     }
     blocks.push(Block::Para(format!(
-        "**Proposed formulas for the loss sets over ({x}, {y})** (fitted to the data: {x} ≡ {y} (mod q); ⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋; {x} ≡ {y} ≡ 0 (mod q); lattice shifts — [all forms with counterexamples]({})):",
-        href(link)
+        "**Proposed formulas for the loss sets over ({x}, {y})** (fitted to the data: {x} ≡ {y} (mod q); ⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋; {x} ≡ {y} ≡ 0 (mod q); lattice shifts — [all forms with counterexamples]({}) · [CSV]({})):",
+        href(link),
+        href(csv)
     )));
     blocks.push(Block::List(items));
 }

@@ -19,6 +19,7 @@ mod blocks;
 pub mod cache;
 mod forms;
 mod grid;
+mod student;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -163,6 +164,8 @@ struct ExpPart {
     sweeps: Vec<SweepPart>,
     claims: Vec<Claim>,
     claim_blocks: Vec<Block>,
+    /// The summary in sentences at the top of its section.
+    summary: Vec<Block>,
 }
 
 /// How the report stage goes.
@@ -270,7 +273,9 @@ fn claims_part(
             return Ok((c, b));
         }
     }
-    let results = check::check_conjectures(e, out, &check::CheckOptions::default());
+    let mut results = check::check_conjectures(e, out, &check::CheckOptions::default());
+    // Failures first within a report (a stable sort: spec order otherwise).
+    results.sort_by_key(|r| student::verdict_rank(&r.verdict_text()));
     let mut blocks = Vec::new();
     conjecture_section(e, &results, out, &mut blocks);
     let claims: Vec<Claim> = results
@@ -293,15 +298,28 @@ fn claims_part(
 /// An experiment's introduction: title, description, links.
 fn intro(e: &Experiment, out: &Path) -> Vec<Block> {
     let edir = out.join(&e.name);
-    let mut body = vec![Block::Heading(
-        2,
-        format!("{} — {}", e.name, cell(&e.title)),
-        format!("exp-{}", slug(&e.name)),
-    )];
+    let heading = match student::source(&e.name) {
+        Some(_) => format!(
+            "{} — {}",
+            student::short_name(&e.name, &e.title),
+            cell(e.title.split_once(": ").map_or(e.title.as_str(), |t| t.1))
+        ),
+        None => format!("{} — {}", e.name, cell(&e.title)),
+    };
+    let mut body = vec![Block::Heading(2, heading, format!("exp-{}", slug(&e.name)))];
+    if let Some(src) = student::source(&e.name) {
+        body.push(Block::Para(format!(
+            "「{}」, {}. *The game:* {}",
+            src.zh, src.venue, src.game
+        )));
+    }
     if !e.description.is_empty() {
         body.push(Block::Para(cell(&e.description)));
     }
-    let mut links = vec![format!("spec `{}`", e.file.display())];
+    let mut links = vec![format!(
+        "regenerate: `nimlab run {} --out DIR`",
+        e.file.display()
+    )];
     for f in ["manifest.json", "conjectures.md"] {
         if edir.join(f).is_file() {
             links.push(format!("[{f}]({})", href(&rel(&edir.join(f), out))));
@@ -462,8 +480,19 @@ fn conjecture_section(
         results.len(),
         counts.join(", ")
     )));
+    let related = student::related(e);
     for r in results {
-        claim_blocks(e, r, body);
+        let mut b = Vec::new();
+        claim_blocks(e, r, &mut b);
+        let i = e
+            .conjectures
+            .iter()
+            .position(|c| c.name == r.conjecture.name);
+        if let Some(line) = i.and_then(|i| student::related_line(e, &related[i])) {
+            b.push(line);
+        }
+        let class = student::verdict_class(&r.verdict_text());
+        body.push(Block::Claim(class.to_string(), b));
     }
     let rows = results.iter().map(|r| conjecture_row(e, r, out)).collect();
     body.push(Block::Details(
@@ -636,6 +665,16 @@ fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block>
         );
     }
     b.push(Block::Para(line + "."));
+    let fronts: Vec<(&str, &str, &[Claim])> = parts
+        .iter()
+        .map(|p| (p.name.as_str(), p.title.as_str(), p.claims.as_slice()))
+        .collect();
+    b.extend(student::front(&fronts, page_of));
+    b.extend(student::glossary());
+    if page_of("x").is_empty() {
+        // The one HTML page: the sections follow.
+        return b;
+    }
     for p in parts {
         let page = page_of(&p.name);
         b.push(Block::Heading(
@@ -673,24 +712,29 @@ fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block>
 fn exp_blocks(p: &ExpPart) -> Vec<Block> {
     let mut b = vec![Block::Para("[← the report](REPORT.md)".into())];
     b.extend(p.intro.iter().cloned());
+    b.extend(p.summary.iter().cloned());
+    b.extend(p.claim_blocks.iter().cloned());
     for s in &p.sweeps {
         b.push(Block::Heading(3, s.title.clone(), s.anchor.clone()));
         b.extend(s.blocks.iter().cloned());
     }
-    b.extend(p.claim_blocks.iter().cloned());
     b
 }
 
 /// The whole report as one HTML page: the first page, then every
 /// experiment with its sweeps collapsed; a sticky table of contents.
 fn html(parts: &[ExpPart]) -> String {
-    let mut nav = String::from("<p><a href=\"#top\"><b>nimlab report</b></a></p>\n<ul>\n");
+    let mut nav = String::from(
+        "<details id=\"toc-fold\" open><summary>Contents</summary>\n<p><a href=\"#top\"><b>nimlab report</b></a> · <a href=\"#glossary\">Glossary</a></p>\n",
+    );
+    nav.push_str(student::FILTER_HTML);
+    nav.push_str("<ul>\n");
     for p in parts {
         let _ = writeln!(
             nav,
             "<li><a href=\"#exp-{}\">{}</a><ul>",
             slug(&p.name),
-            blocks::inline(&p.name)
+            blocks::inline(&student::short_name(&p.name, &p.title))
         );
         if !p.claims.is_empty() {
             let _ = writeln!(
@@ -709,11 +753,21 @@ fn html(parts: &[ExpPart]) -> String {
         }
         nav.push_str("</ul></li>\n");
     }
-    nav.push_str("</ul>\n");
+    nav.push_str("</ul>\n</details>\n");
     // On the one page, links to an experiment's page are anchors.
     let mut body = to_html(&first_page(parts, &|_| String::new()));
     for p in parts {
         body.push_str(&to_html(&p.intro));
+        body.push_str(&to_html(&p.summary));
+        body.push_str(&to_html(&p.claim_blocks));
+        if !p.sweeps.is_empty() {
+            let _ = writeln!(
+                body,
+                "<h3 id=\"data-{}\">{}: data and figures</h3>",
+                slug(&p.name),
+                blocks::inline(&student::short_name(&p.name, &p.title))
+            );
+        }
         for s in &p.sweeps {
             let _ = writeln!(
                 body,
@@ -724,7 +778,6 @@ fn html(parts: &[ExpPart]) -> String {
             body.push_str(&to_html(&s.blocks));
             body.push_str("</details>\n");
         }
-        body.push_str(&to_html(&p.claim_blocks));
     }
     blocks::html_page("nimlab report", &nav, &body)
 }
@@ -758,6 +811,7 @@ fn build(exps: &[Experiment], out: &Path, opts: ReportOptions) -> Result<Vec<Exp
                 name: e.name.clone(),
                 title: e.title.clone(),
                 intro: intro(e, out),
+                summary: student::summary(e, &claims),
                 sweeps,
                 claims,
                 claim_blocks,
@@ -793,7 +847,8 @@ pub fn write_report_with(
     out: &Path,
     opts: ReportOptions,
 ) -> Result<ReportSummary> {
-    let parts = build(exps, out, opts)?;
+    let mut parts = build(exps, out, opts)?;
+    parts.sort_by_key(|p| student::order_key(&p.name));
     let md = out.join("REPORT.md");
     let html_path = out.join("REPORT.html");
     let first = first_page(&parts, &|n| exp_page_name(n));

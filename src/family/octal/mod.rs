@@ -27,6 +27,7 @@ pub(crate) mod brute;
 pub(crate) mod cases;
 pub mod code;
 pub(crate) mod datasets;
+pub(crate) mod explain;
 pub mod kernel;
 pub(crate) mod kernels;
 pub(crate) mod misere;
@@ -95,6 +96,9 @@ impl Family for Octal {
             kernel: kernels::OCTAL,
             run: kernel_probe,
         }]
+    }
+    fn explains_moves(&self) -> Option<&dyn crate::family::explain_moves::ExplainMoves> {
+        Some(self)
     }
     fn solve_schema(&self) -> &'static str {
         include_str!("solve.schema.json")
