@@ -16,6 +16,11 @@ use crate::view::{View, ViewKind};
 
 /// Largest pivot rendered as a PNG picture (cells); larger ones get Markdown/CSV only.
 const MAX_PNG_CELLS: usize = 40_000;
+/// Longest cell drawn whole in a pivot's PNG picture (characters); a longer
+/// one is cut with `…` there (Markdown and CSV have it whole). A cell of
+/// every winning move of a splitting rule runs to thousands of characters,
+/// and the picture's pixels with it (1.2 GB for Kayles to N = 1000).
+const MAX_PNG_CELL_CHARS: usize = 48;
 /// Largest listing written as Markdown (rows); CSV always has everything.
 const MAX_MD_ROWS: usize = 5_000;
 
@@ -196,12 +201,25 @@ fn listing(
 }
 
 /// A picture of a table, laid out like the reports' printed tables.
+/// `v` as a PNG cell draws it: cut to [`MAX_PNG_CELL_CHARS`] with `…`.
+fn clipped(v: &str) -> std::borrow::Cow<'_, str> {
+    match v.char_indices().nth(MAX_PNG_CELL_CHARS - 1) {
+        Some((i, _)) if v.chars().count() > MAX_PNG_CELL_CHARS => format!("{}…", &v[..i]).into(),
+        _ => v.into(),
+    }
+}
+
 fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
     ensure_font();
-    let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
+    let (corner, rows, cols) = (&g.corner, &g.rows, &g.cols);
+    let m: Vec<Vec<std::borrow::Cow<'_, str>>> = g
+        .cells
+        .iter()
+        .map(|r| r.iter().map(|v| clipped(v)).collect())
+        .collect();
     let char_w = 8u32;
     let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
-    for r in m {
+    for r in &m {
         for (c, v) in r.iter().enumerate() {
             widths[c] = widths[c].max(v.chars().count() as u32);
         }
@@ -271,6 +289,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
         x += head_px as i32;
         for (c, v) in m[r].iter().enumerate() {
             let w = col_px[c] as i32;
+            let v: &str = v;
             if !highlight.is_empty() && v == highlight {
                 area.draw(&Rectangle::new(
                     [(x, y), (x + w, y + row_h as i32)],

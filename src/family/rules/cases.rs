@@ -8,7 +8,7 @@ use super::periods::{self, Sequence};
 use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
 use crate::cost::{Kernel, Work};
 use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
-use crate::family::takeaway::solver::Joint as TakeJoint;
+use crate::family::takeaway::solver::{Joint as TakeJoint, MULTI};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::PeriodRows;
@@ -92,63 +92,58 @@ impl RulesCase {
         }
         out
     }
-    /// Every starting position, in the order of the rows.
-    fn starts(&self) -> Vec<Vec<u32>> {
-        let mut out = vec![vec![]];
-        for _ in 0..self.heaps {
-            out = out
-                .into_iter()
-                .flat_map(|p| {
-                    self.sizes.iter().map(move |&n| {
-                        let mut q = p.clone();
-                        q.push(n);
-                        q
-                    })
-                })
-                .collect();
+    /// Calls `f` on every starting position, in the order of the rows (the
+    /// last heap counting fastest), with no allocation per position.
+    fn each_start(&self, mut f: impl FnMut(&[u32])) {
+        if self.sizes.is_empty() {
+            return;
         }
-        out
+        let mut at = vec![0usize; self.heaps];
+        let mut s: Vec<u32> = vec![self.sizes[0]; self.heaps];
+        loop {
+            f(&s);
+            let Some(i) = (0..self.heaps)
+                .rev()
+                .find(|&i| at[i] + 1 < self.sizes.len())
+            else {
+                return;
+            };
+            at[i] += 1;
+            s[i] = self.sizes[at[i]];
+            for j in i + 1..self.heaps {
+                at[j] = 0;
+                s[j] = self.sizes[0];
+            }
+        }
     }
     fn positions(&self, how: &mut How<'_>) -> Table {
-        let starts = self.starts();
-        let rows = starts.len();
+        let rows = self.positions_count() as usize;
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut grundy = Vec::with_capacity(rows);
         let mut moves = StructListVec::new(MOVE_FIELDS, rows);
         let mut cols: Vec<Vec<Option<i64>>> = (0..4).map(|_| Vec::with_capacity(rows)).collect();
-        for s in &starts {
-            let (is_p, value, wins) = match how {
+        let mut wins: Vec<Move> = Vec::new();
+        self.each_start(|s| {
+            wins.clear();
+            let (is_p, value) = match how {
                 How::Grundy(g) => {
                     let v = s.iter().fold(0, |x, &n| x ^ g.get(n as usize));
-                    (
-                        v == 0,
-                        Some(v as i64),
-                        grundy_winning_moves(&self.rule, g, s),
-                    )
+                    wins.extend(grundy_winning_moves(&self.rule, g, s));
+                    (v == 0, Some(v as i64))
                 }
                 How::Joint(joint) => {
                     let p = joint.loses(s, Default::default());
-                    (p, None, if p { vec![] } else { joint.winning_moves(s) })
+                    if !p {
+                        wins.extend(joint.winning_moves(s));
+                    }
+                    (p, None)
                 }
-                How::NoRepeat(j) => {
-                    let h: Vec<usize> = s.iter().map(|&x| x as usize).collect();
-                    let wins = j
-                        .winning_moves(&h, None)
-                        .into_iter()
-                        .map(|(heap, take)| Move {
-                            heap,
-                            heap2: None,
-                            take,
-                            split: 0,
-                        })
-                        .collect();
-                    (j.start_is_p(&h), None, wins)
-                }
+                How::NoRepeat(j) => no_repeat_start(j, s, &mut wins),
             };
             outcome.push(outcome_code(is_p));
             grundy.push(value);
-            for m in wins {
-                moves.push_item(&move_fields(&m));
+            for m in &wins {
+                moves.push_item(&move_fields(m));
             }
             moves.end_row();
             if self.heaps == 1 {
@@ -162,7 +157,7 @@ impl RulesCase {
                     .flatten();
                 cols[i + 1].push(v);
             }
-        }
+        });
         let mut t = Table::new();
         for (name, c) in ["N", "N1", "N2", "N3"].iter().zip(cols) {
             if c.iter().all(|x| x.is_none()) {
@@ -205,6 +200,34 @@ enum How<'r> {
     Joint(Joint<'r>),
     /// `takeaway`'s solver of a take set with `no_repeat`.
     NoRepeat(TakeJoint),
+}
+
+/// A start `s` by `takeaway`'s no-repeat table `j`: whether it is a
+/// P-position, and its winning moves (into `wins`). The table's code of a
+/// position already says them (none, the single winning take, or several)
+/// except with several heaps or several winning takes, where they are
+/// scanned.
+fn no_repeat_start(j: &TakeJoint, s: &[u32], wins: &mut Vec<Move>) -> (bool, Option<i64>) {
+    let mut at = [0usize; 3];
+    for (a, &x) in at.iter_mut().zip(s) {
+        *a = x as usize;
+    }
+    let h = &at[..s.len()];
+    let code = j.code[j.index(h)];
+    let take = |(heap, take)| Move {
+        heap,
+        heap2: None,
+        take,
+        split: 0,
+    };
+    if code != 0 {
+        if s.len() == 1 && code != MULTI {
+            wins.push(take((0, code)));
+        } else {
+            wins.extend(j.winning_moves(h, None).into_iter().map(take));
+        }
+    }
+    (j.start_is_p(h), None)
 }
 
 fn move_fields(m: &Move) -> [i64; 4] {
