@@ -116,7 +116,7 @@ impl RulesCase {
             }
         }
     }
-    fn positions(&self, how: &mut How<'_>) -> Table {
+    fn positions(&self, how: &mut How) -> Table {
         let rows = self.positions_count() as usize;
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut grundy = Vec::with_capacity(rows);
@@ -193,11 +193,11 @@ impl RulesCase {
 }
 
 /// How a case's positions are answered.
-enum How<'r> {
+enum How {
     /// Grundy values and nim-sums.
     Grundy(Grundy),
     /// The joint-state solver.
-    Joint(Joint<'r>),
+    Joint(Joint),
     /// `takeaway`'s solver of a take set with `no_repeat`.
     NoRepeat(TakeJoint),
 }

@@ -154,7 +154,7 @@ fn finish(
 }
 
 /// The values to `horizon` and their period.
-pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint<'_>) -> Sequence {
+pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint) -> Sequence {
     let bound = rule.mv.take_bound(&rule.env()).filter(|&s| s >= 1);
     let grundy = rule.has_grundy();
     let values: Vec<u32> = if grundy {
@@ -174,7 +174,7 @@ fn witness(
     rule: &Rule,
     bound: Option<u32>,
     values: &[u32],
-    joint: &mut Joint<'_>,
+    joint: &mut Joint,
 ) -> (Option<(usize, usize)>, String) {
     if rule.reads_n() {
         return (

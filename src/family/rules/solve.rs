@@ -40,7 +40,7 @@ fn one_int(pos: &Node<'_>, key: &str) -> anyhow::Result<Option<i64>> {
 }
 
 /// The rule of one position's arguments.
-fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
+pub(crate) fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
     let mut params = Vec::new();
     for p in PARAM_NAMES {
         if let Some(v) = one_int(pos, p)? {
@@ -76,7 +76,7 @@ fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
     })
 }
 
-fn move_text(m: &Move, several: bool) -> String {
+pub(crate) fn move_text(m: &Move, several: bool) -> String {
     let letter = |i: usize| ((b'A' + i as u8) as char).to_string();
     let mut s = String::new();
     if several || m.heap2.is_some() {
