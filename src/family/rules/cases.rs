@@ -7,7 +7,7 @@ use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
 use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
 use crate::cost::{Kernel, Work};
-use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
+use crate::data::{DictVec, EnumVec, StructField, StructListVec, Table, Values};
 use crate::family::takeaway::solver::{Joint as TakeJoint, MULTI};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
@@ -118,10 +118,12 @@ impl RulesCase {
     }
     fn positions(&self, how: &mut How) -> Table {
         let rows = self.positions_count() as usize;
+        let d = self.heaps;
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut grundy = Vec::with_capacity(rows);
-        let mut moves = StructListVec::new(MOVE_FIELDS, rows);
-        let mut cols: Vec<Vec<Option<i64>>> = (0..4).map(|_| Vec::with_capacity(rows)).collect();
+        let mut moves = MoveRows::new(rows, d == 1, &self.rule);
+        // N with one heap, N1..Nd with several.
+        let mut cols: Vec<Vec<Option<i64>>> = (0..d).map(|_| Vec::with_capacity(rows)).collect();
         let mut wins: Vec<Move> = Vec::new();
         self.each_start(|s| {
             wins.clear();
@@ -142,34 +144,32 @@ impl RulesCase {
             };
             outcome.push(outcome_code(is_p));
             grundy.push(value);
-            for m in &wins {
-                moves.push_item(&move_fields(m));
-            }
-            moves.end_row();
-            if self.heaps == 1 {
-                cols[0].push(Some(s[0] as i64));
-            } else {
-                cols[0].push(None);
-            }
-            for i in 0..3 {
-                let v = (self.heaps > 1)
-                    .then(|| s.get(i).map(|&x| x as i64))
-                    .flatten();
-                cols[i + 1].push(v);
+            moves.push(&wins);
+            for (c, &x) in cols.iter_mut().zip(s) {
+                c.push(Some(x as i64));
             }
         });
+        let mut cols = cols.into_iter();
         let mut t = Table::new();
-        for (name, c) in ["N", "N1", "N2", "N3"].iter().zip(cols) {
-            if c.iter().all(|x| x.is_none()) {
+        let mut col = |t: &mut Table, name: &str, here: bool| match cols.next().filter(|_| here) {
+            Some(c) => t.push(name, Values::OptInt(c)),
+            None => t.push(name, Values::Null(rows)),
+        };
+        if d == 1 {
+            col(&mut t, "N", true);
+            for name in ["N1", "N2", "N3"] {
                 t.push(name, Values::Null(rows));
-            } else {
-                t.push(name, Values::OptInt(c));
+            }
+        } else {
+            t.push("N", Values::Null(rows));
+            for (i, name) in ["N1", "N2", "N3"].iter().enumerate() {
+                col(&mut t, name, i < d);
             }
         }
         let t = t
             .with("outcome", Values::Enum(outcome))
             .with("grundy", Values::OptInt(grundy))
-            .with("winning_rule_moves", Values::StructList(moves));
+            .with("winning_rule_moves", Values::StructList(moves.finish()));
         self.with_rule(t)
     }
     fn periods(&self, seq: &Sequence) -> Table {
@@ -220,14 +220,73 @@ fn no_repeat_start(j: &TakeJoint, s: &[u32], wins: &mut Vec<Move>) -> (bool, Opt
         take,
         split: 0,
     };
-    if code != 0 {
-        if s.len() == 1 && code != MULTI {
-            wins.push(take((0, code)));
-        } else {
-            wins.extend(j.winning_moves(h, None).into_iter().map(take));
+    match code {
+        0 => {}
+        c if s.len() == 1 && c != MULTI => wins.push(take((0, c))),
+        _ if s.len() == 1 && j.play == Play::Normal => {
+            // Several: the takes whose child is P after them (no winning
+            // take there, or that very take), as `TakeJoint::winning_moves`
+            // finds them in normal play, read off the codes.
+            let n = h[0];
+            for &t in j.takes.iter().take_while(|&&t| t as usize <= n) {
+                let c = j.code[n - t as usize];
+                if c == 0 || c == t {
+                    wins.push(take((0, t)));
+                }
+            }
         }
+        _ => wins.extend(j.winning_moves(h, None).into_iter().map(take)),
     }
     (j.start_is_p(h), None)
+}
+
+/// The winning moves of the rows, field by field: the heap with one heap,
+/// the second heap without `both:` and the split without `split` are the
+/// same on every move.
+struct MoveRows {
+    offsets: Vec<usize>,
+    fields: [Vec<i64>; 4],
+    same: [Option<i64>; 4],
+}
+
+impl MoveRows {
+    fn new(rows: usize, one_heap: bool, rule: &Rule) -> MoveRows {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        MoveRows {
+            offsets,
+            fields: Default::default(),
+            same: [
+                one_heap.then_some(1),
+                None,
+                rule.both.is_none().then_some(0),
+                (!rule.split).then_some(0),
+            ],
+        }
+    }
+    fn push(&mut self, wins: &[Move]) {
+        for m in wins {
+            for (f, x) in move_fields(m).into_iter().enumerate() {
+                if self.same[f].is_none() {
+                    self.fields[f].push(x);
+                }
+            }
+        }
+        let end = self.offsets.last().unwrap() + wins.len();
+        self.offsets.push(end);
+    }
+    fn finish(self) -> StructListVec {
+        let fields = self
+            .fields
+            .into_iter()
+            .zip(self.same)
+            .map(|(v, same)| match same {
+                Some(x) => StructField::Same(x),
+                None => StructField::Items(v),
+            })
+            .collect();
+        StructListVec::from_fields(MOVE_FIELDS, self.offsets, fields)
+    }
 }
 
 fn move_fields(m: &Move) -> [i64; 4] {
