@@ -55,22 +55,71 @@ pub struct RulesGame {
     engine: RefCell<Engine>,
 }
 
-/// Builds the game from `solve`'s arguments (`--move`, `--heaps`, ...).
+/// Builds the game from `solve`'s arguments (`--move`, `--heaps`, ...) or
+/// a sweep's fields (`heaps: D` with `N` or `N1`..`ND`, one value each).
 pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     let mut keys: Vec<&str> = solve::CLI_ARGS.iter().map(|a| a.name).collect();
     keys.retain(|k| *k != "last" && *k != "mine");
+    keys.extend(["N", "N1", "N2", "N3"]);
     p.expect_keys(&keys)?;
+    if let Some(n) = p.get("play")
+        && n.value().is_array()
+    {
+        return Err(n
+            .err("a game is played under one convention: give --play normal or --play misere")
+            .into());
+    }
     let rule = solve::rule(p)?;
-    let heaps: Vec<u32> = p
-        .req("heaps", "the heap sizes, e.g. --heaps 12 or --heaps 3,5")?
-        .ints(0, (1 << 24) - 1)?
-        .into_iter()
-        .map(|x| x as u32)
-        .collect();
+    let heaps = parse_heaps(p)?;
+    Ok(Box::new(RulesGame::new(rule, heaps)?))
+}
+
+/// One value of a field a sweep may give as a range.
+fn one(n: &Node<'_>, lo: i64, hi: i64) -> Result<i64> {
+    let v = n.ints(lo, hi)?;
+    if v.len() != 1 {
+        return Err(n
+            .err(format!(
+                "{} values; a game needs one: give --{} <value>",
+                v.len(),
+                n.path()
+            ))
+            .into());
+    }
+    Ok(v[0])
+}
+
+/// The heaps: `--heaps 3,5` (their sizes), or a sweep's `heaps: D` (one
+/// to three) with `N` or `N1`..`ND`.
+fn parse_heaps(p: &Node<'_>) -> Result<Vec<u32>> {
+    const MAX: i64 = (1 << 24) - 1;
+    let ns = ["N", "N1", "N2", "N3"].iter().any(|k| p.get(k).is_some());
+    let heaps = match p.get("heaps") {
+        Some(h) if !ns => h
+            .ints(0, MAX)?
+            .into_iter()
+            .map(|x| x as u32)
+            .collect::<Vec<_>>(),
+        h => {
+            let d = match h {
+                Some(h) => one(&h, 1, 3)? as usize,
+                None => 1,
+            };
+            let mut out = Vec::new();
+            for i in 1..=d {
+                let node = p
+                    .get(&format!("N{i}"))
+                    .or_else(|| p.get("N"))
+                    .ok_or_else(|| p.err(format!("missing N{i} (or N): the size of heap {i}")))?;
+                out.push(one(&node, 0, MAX)? as u32);
+            }
+            out
+        }
+    };
     if heaps.is_empty() || heaps.len() > 26 {
         bail!("heaps: give 1 to 26 heaps (named A to Z)");
     }
-    Ok(Box::new(RulesGame::new(rule, heaps)?))
+    Ok(heaps)
 }
 
 /// A move as the core carries it: heap, second heap + 1, take, split.
@@ -174,7 +223,7 @@ impl RulesGame {
     }
 
     fn to_move(&self) -> Player {
-        if self.played.len() % 2 == 0 {
+        if self.played.len().is_multiple_of(2) {
             self.first
         } else {
             self.first.other()
@@ -732,6 +781,32 @@ mod tests {
             rule("true", Some("true"), false, Play::Normal, None),
             vec![4, 6],
         );
+    }
+
+    /// A sweep's fields make a game when each has one value.
+    #[test]
+    fn a_sweep_makes_a_game() {
+        let make = |yaml: &str| {
+            let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+            game(&Node::root(&v, "s.yaml")).map(|g| g.title())
+        };
+        let t = make("move: \"t <= k and t != last\"\nk: 3\nheaps: 2\nN1: 5\nN2: 7\n").unwrap();
+        assert!(t.contains("heaps 5 7"), "{t}");
+        let e = make("move: \"t <= k\"\nk: 2..15\nN: 9\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("14 values") && e.contains("--k"), "{e}");
+        let e = make("move: \"t <= 3\"\nN: 0..1000\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("1001 values") && e.contains("--N"), "{e}");
+        let e = make("move: \"t <= 3\"\nN: 9\nplay: [normal, misere]\n")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("--play normal"), "{e}");
     }
 
     /// Typed moves: the dataset's notation, checked against the rule.

@@ -36,7 +36,16 @@ fn one_int(pos: &Node<'_>, key: &str) -> anyhow::Result<Option<i64>> {
     let Some(n) = pos.get(key) else {
         return Ok(None);
     };
-    Ok(Some(n.int(-(1 << 24), 1 << 24)?))
+    let v = n.ints(-(1 << 24), 1 << 24)?;
+    if v.len() != 1 {
+        return Err(n
+            .err(format!(
+                "{} values; one position needs one: give --{key} <value>",
+                v.len()
+            ))
+            .into());
+    }
+    Ok(Some(v[0]))
 }
 
 /// The rule of one position's arguments.
