@@ -60,7 +60,6 @@ pub struct RulesGame {
 pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     let mut keys: Vec<&str> = solve::CLI_ARGS.iter().map(|a| a.name).collect();
     keys.retain(|k| *k != "last" && *k != "mine");
-    keys.extend(["N", "N1", "N2", "N3"]);
     p.expect_keys(&keys)?;
     if let Some(n) = p.get("play")
         && n.value().is_array()

@@ -30,6 +30,11 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("b", CliForm::Yaml),
     CliArg::new("c", CliForm::Yaml),
     CliArg::new("d", CliForm::Yaml),
+    // `nimlab play` from a sweep: `heaps: D` with N or N1..N3.
+    CliArg::new("N", CliForm::Yaml),
+    CliArg::new("N1", CliForm::Yaml),
+    CliArg::new("N2", CliForm::Yaml),
+    CliArg::new("N3", CliForm::Yaml),
 ];
 
 fn one_int(pos: &Node<'_>, key: &str) -> anyhow::Result<Option<i64>> {
@@ -134,7 +139,7 @@ fn position_map(heaps: &[u32], hist: History) -> serde_json::Map<String, serde_j
 /// `nimlab solve rules`.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     let mut keys: Vec<&str> = CLI_ARGS.iter().map(|a| a.name).collect();
-    keys.retain(|k| *k != "N");
+    keys.retain(|k| !["N", "N1", "N2", "N3"].contains(k));
     pos.expect_keys(&keys)?;
     let rule = rule(pos)?;
     let heaps: Vec<u32> = pos
