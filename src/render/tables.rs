@@ -20,7 +20,7 @@ const MAX_PNG_CELLS: usize = 40_000;
 /// one is cut with `…` there (Markdown and CSV have it whole). A cell of
 /// every winning move of a splitting rule runs to thousands of characters,
 /// and the picture's pixels with it (1.2 GB for Kayles to N = 1000).
-const MAX_PNG_CELL_CHARS: usize = 48;
+const MAX_PNG_CELL_CHARS: usize = 64;
 /// Largest listing written as Markdown (rows); CSV always has everything.
 const MAX_MD_ROWS: usize = 5_000;
 
