@@ -149,6 +149,10 @@ const games = [
     ['computer', false, 'computer'], // Dawson's Kayles 6 + 9: nim-values 3 ⊕ 0 ≠ 0, an N-position
     ['me', true, 'person'],
   ]],
+  ['rules-cond13.html', 'heaps', [
+    ['computer', false, 'computer'], // Cond(1,3), k = 3, heap 9: 9 is not a multiple of 4, an N-position
+    ['me', true, 'person'],
+  ]],
 ];
 
 // Checks of a page's data against values found by hand, before it is played.

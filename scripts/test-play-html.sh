@@ -43,6 +43,7 @@ $nimlab play lines --regular 3 --html "$out/hexagon-3.html"
 $nimlab play takeaway --heaps 9,13 --take max:3 --no-repeat true --play misere --html "$out/no-repeat.html"
 $nimlab play octal --code 0.77 --heaps 5,7 --play misere --html "$out/kayles-misere.html"
 $nimlab play octal --code 0.07 --heaps 6,9 --html "$out/dawson.html"
+$nimlab play rules --move "t <= k and t != last" --k 3 --heaps 9 --html "$out/rules-cond13.html"
 # A board too large for a page is refused with its size, and no file is written.
 rm -f "$out/too-big.html"
 if $nimlab play lines --triangle 7 --html "$out/too-big.html" 2>"$out/too-big.err"; then

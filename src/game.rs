@@ -89,6 +89,66 @@ pub const GRUNDY_COLUMN: Column = Column::new(
 )
 .nullable();
 
+/// The heap-size columns of heap games' position datasets, shared by
+/// `takeaway` and `rules`: `N` (one heap) and `N1`..`N6` (several).
+static HEAP_SIZES: [Column; 7] = [
+    Column::new(
+        "N",
+        Dtype::Int,
+        Role::Position,
+        "the heap size, with one heap; null with several",
+    )
+    .nullable(),
+    Column::new(
+        "N1",
+        Dtype::Int,
+        Role::Position,
+        "heap A's size, with several heaps; null with one",
+    )
+    .nullable(),
+    Column::new(
+        "N2",
+        Dtype::Int,
+        Role::Position,
+        "heap B's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N3",
+        Dtype::Int,
+        Role::Position,
+        "heap C's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N4",
+        Dtype::Int,
+        Role::Position,
+        "heap D's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N5",
+        Dtype::Int,
+        Role::Position,
+        "heap E's size; null with fewer heaps",
+    )
+    .nullable(),
+    Column::new(
+        "N6",
+        Dtype::Int,
+        Role::Position,
+        "heap F's size; null with fewer heaps",
+    )
+    .nullable(),
+];
+
+/// The heap-size columns for up to `d` heaps (1 to 6): `N`, `N1`..`Nd`, a
+/// group of a dataset ([`crate::data::Dataset::groups`]).
+pub const fn heap_size_columns(d: usize) -> &'static [Column] {
+    HEAP_SIZES.split_at(d + 1).0
+}
+
 /// A game given by its moves: the reference for every fast solver.
 pub trait Game: Clone + Eq + Hash {
     /// A move, as shown to the user.

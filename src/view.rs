@@ -202,3 +202,43 @@ pub struct View {
     /// one-heap tables of a sweep with `heaps: [1, 2]`.
     pub only: &'static [(&'static str, &'static str)],
 }
+
+impl View {
+    /// Two heaps: the P-positions (N1, N2) of `dataset`'s rows with
+    /// `heaps` 2, one scatter per `rule` (the heap families share it).
+    pub const fn loss_scatter(title: &'static str, dataset: &'static str) -> View {
+        View {
+            name: "loss_scatter",
+            title,
+            dataset,
+            kind: ViewKind::Scatter {
+                x: "N1",
+                y: "N2",
+                filter: Some(("outcome", "P")),
+                facet: Some("rule"),
+            },
+            only: &[("heaps", "2")],
+        }
+    }
+    /// Two heaps: the winning moves of column `cell` (rows N2, columns N1,
+    /// `E` for a P-position), one table per `rule`.
+    pub const fn move_table(
+        title: &'static str,
+        dataset: &'static str,
+        cell: &'static str,
+    ) -> View {
+        View {
+            name: "move_table",
+            title,
+            dataset,
+            kind: ViewKind::Grid {
+                row: "N2",
+                column: "N1",
+                cell,
+                empty: "E",
+                facet: Some("rule"),
+            },
+            only: &[("heaps", "2")],
+        }
+    }
+}

@@ -19,6 +19,11 @@ use crate::view::{View, ViewKind};
 /// all), so that no picture costs more memory than the data it shows.
 const MAX_PNG_ROWS: usize = 100;
 const MAX_PNG_COLS: usize = 40;
+/// Longest cell drawn whole in a pivot's PNG picture (characters); a longer
+/// one is cut with `…` there (Markdown and CSV have it whole). A cell of
+/// every winning move of a splitting rule runs to thousands of characters,
+/// and the picture's pixels with it (1.2 GB for Kayles to N = 1000).
+const MAX_PNG_CELL_CHARS: usize = 64;
 /// Largest table written as Markdown (rows); the CSV has more.
 const MAX_MD_ROWS: usize = 5_000;
 /// Largest table written as CSV (rows: what a spreadsheet opens); the
@@ -233,13 +238,26 @@ fn cut_note(rows: usize, stem: &str) -> String {
     }
 }
 
+/// `v` as a PNG cell draws it: cut to [`MAX_PNG_CELL_CHARS`] with `…`.
+fn clipped(v: &str) -> std::borrow::Cow<'_, str> {
+    match v.char_indices().nth(MAX_PNG_CELL_CHARS - 1) {
+        Some((i, _)) if v.chars().count() > MAX_PNG_CELL_CHARS => format!("{}…", &v[..i]).into(),
+        _ => v.into(),
+    }
+}
+
 /// A picture of a table, laid out like the reports' printed tables.
 fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
     ensure_font();
-    let (corner, rows, cols, m) = (&g.corner, &g.rows, &g.cols, &g.cells);
+    let (corner, rows, cols) = (&g.corner, &g.rows, &g.cols);
+    let m: Vec<Vec<std::borrow::Cow<'_, str>>> = g
+        .cells
+        .iter()
+        .map(|r| r.iter().map(|v| clipped(v)).collect())
+        .collect();
     let char_w = 8u32;
     let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
-    for r in m {
+    for r in &m {
         for (c, v) in r.iter().enumerate() {
             widths[c] = widths[c].max(v.chars().count() as u32);
         }
@@ -309,6 +327,7 @@ fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()>
         x += head_px as i32;
         for (c, v) in m[r].iter().enumerate() {
             let w = col_px[c] as i32;
+            let v: &str = v;
             if !highlight.is_empty() && v == highlight {
                 area.draw(&Rectangle::new(
                     [(x, y), (x + w, y + row_h as i32)],

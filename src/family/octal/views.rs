@@ -74,18 +74,8 @@ pub static PERIOD_TABLE: View = View {
 };
 
 /// Two heaps: the P-positions (N1, N2).
-pub static LOSS_SCATTER: View = View {
-    name: "loss_scatter",
-    title: "P-positions (N1, N2): G(N1) = G(N2)",
-    dataset: "positions",
-    kind: ViewKind::Scatter {
-        x: "N1",
-        y: "N2",
-        filter: Some(("outcome", "P")),
-        facet: Some("rule"),
-    },
-    only: &[("heaps", "2")],
-};
+pub static LOSS_SCATTER: View =
+    View::loss_scatter("P-positions (N1, N2): G(N1) = G(N2)", "positions");
 
 /// The P-positions of several heaps.
 pub static P_POSITIONS: View = View {

@@ -7,8 +7,8 @@ use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
 use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
 use crate::cost::Work;
-use crate::data::{DictVec, EnumVec, StructListVec, Table, Values};
-use crate::family::takeaway::solver::Joint as TakeJoint;
+use crate::data::{DictVec, EnumVec, StructField, StructListVec, Table, Values};
+use crate::family::takeaway::solver::{Joint as TakeJoint, MULTI};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::PeriodRows;
@@ -93,89 +93,84 @@ impl RulesCase {
         }
         out
     }
-    /// Every starting position, in the order of the rows.
-    fn starts(&self) -> Vec<Vec<u32>> {
-        let mut out = vec![vec![]];
-        for _ in 0..self.heaps {
-            out = out
-                .into_iter()
-                .flat_map(|p| {
-                    self.sizes.iter().map(move |&n| {
-                        let mut q = p.clone();
-                        q.push(n);
-                        q
-                    })
-                })
-                .collect();
+    /// Calls `f` on every starting position, in the order of the rows (the
+    /// last heap counting fastest), with no allocation per position.
+    fn each_start(&self, mut f: impl FnMut(&[u32])) {
+        if self.sizes.is_empty() {
+            return;
         }
-        out
+        let mut at = vec![0usize; self.heaps];
+        let mut s: Vec<u32> = vec![self.sizes[0]; self.heaps];
+        loop {
+            f(&s);
+            let Some(i) = (0..self.heaps)
+                .rev()
+                .find(|&i| at[i] + 1 < self.sizes.len())
+            else {
+                return;
+            };
+            at[i] += 1;
+            s[i] = self.sizes[at[i]];
+            for j in i + 1..self.heaps {
+                at[j] = 0;
+                s[j] = self.sizes[0];
+            }
+        }
     }
-    fn positions(&self, how: &mut How<'_>) -> Table {
-        let starts = self.starts();
-        let rows = starts.len();
+    fn positions(&self, how: &mut How) -> Table {
+        let rows = self.positions_count() as usize;
+        let d = self.heaps;
         let mut outcome = EnumVec::new(OUTCOMES, rows);
         let mut grundy = Vec::with_capacity(rows);
-        let mut moves = StructListVec::new(MOVE_FIELDS, rows);
-        let mut cols: Vec<Vec<Option<i64>>> = (0..4).map(|_| Vec::with_capacity(rows)).collect();
-        for s in &starts {
-            let (is_p, value, wins) = match how {
+        let mut moves = MoveRows::new(rows, d == 1, &self.rule);
+        // N with one heap, N1..Nd with several.
+        let mut cols: Vec<Vec<Option<i64>>> = (0..d).map(|_| Vec::with_capacity(rows)).collect();
+        let mut wins: Vec<Move> = Vec::new();
+        self.each_start(|s| {
+            wins.clear();
+            let (is_p, value) = match how {
                 How::Grundy(g) => {
                     let v = s.iter().fold(0, |x, &n| x ^ g.get(n as usize));
-                    (
-                        v == 0,
-                        Some(v as i64),
-                        grundy_winning_moves(&self.rule, g, s),
-                    )
+                    wins.extend(grundy_winning_moves(&self.rule, g, s));
+                    (v == 0, Some(v as i64))
                 }
                 How::Joint(joint) => {
                     let p = joint.loses(s, Default::default());
-                    (p, None, if p { vec![] } else { joint.winning_moves(s) })
+                    if !p {
+                        wins.extend(joint.winning_moves(s));
+                    }
+                    (p, None)
                 }
-                How::NoRepeat(j) => {
-                    let h: Vec<usize> = s.iter().map(|&x| x as usize).collect();
-                    let wins = j
-                        .winning_moves(&h, None)
-                        .into_iter()
-                        .map(|(heap, take)| Move {
-                            heap,
-                            heap2: None,
-                            take,
-                            split: 0,
-                        })
-                        .collect();
-                    (j.start_is_p(&h), None, wins)
-                }
+                How::NoRepeat(j) => no_repeat_start(j, s, &mut wins),
             };
             outcome.push(outcome_code(is_p));
             grundy.push(value);
-            for m in wins {
-                moves.push_item(&move_fields(&m));
+            moves.push(&wins);
+            for (c, &x) in cols.iter_mut().zip(s) {
+                c.push(Some(x as i64));
             }
-            moves.end_row();
-            if self.heaps == 1 {
-                cols[0].push(Some(s[0] as i64));
-            } else {
-                cols[0].push(None);
-            }
-            for i in 0..3 {
-                let v = (self.heaps > 1)
-                    .then(|| s.get(i).map(|&x| x as i64))
-                    .flatten();
-                cols[i + 1].push(v);
-            }
-        }
+        });
+        let mut cols = cols.into_iter();
         let mut t = Table::new();
-        for (name, c) in ["N", "N1", "N2", "N3"].iter().zip(cols) {
-            if c.iter().all(|x| x.is_none()) {
+        let mut col = |t: &mut Table, name: &str, here: bool| match cols.next().filter(|_| here) {
+            Some(c) => t.push(name, Values::OptInt(c)),
+            None => t.push(name, Values::Null(rows)),
+        };
+        if d == 1 {
+            col(&mut t, "N", true);
+            for name in ["N1", "N2", "N3"] {
                 t.push(name, Values::Null(rows));
-            } else {
-                t.push(name, Values::OptInt(c));
+            }
+        } else {
+            t.push("N", Values::Null(rows));
+            for (i, name) in ["N1", "N2", "N3"].iter().enumerate() {
+                col(&mut t, name, i < d);
             }
         }
         let t = t
             .with("outcome", Values::Enum(outcome))
             .with("grundy", Values::OptInt(grundy))
-            .with("winning_rule_moves", Values::StructList(moves));
+            .with("winning_rule_moves", Values::StructList(moves.finish()));
         self.with_rule(t)
     }
     fn periods(&self, seq: &Sequence) -> Table {
@@ -199,13 +194,100 @@ impl RulesCase {
 }
 
 /// How a case's positions are answered.
-enum How<'r> {
+enum How {
     /// Grundy values and nim-sums.
     Grundy(Grundy),
     /// The joint-state solver.
-    Joint(Joint<'r>),
+    Joint(Joint),
     /// `takeaway`'s solver of a take set with `no_repeat`.
     NoRepeat(TakeJoint),
+}
+
+/// A start `s` by `takeaway`'s no-repeat table `j`: whether it is a
+/// P-position, and its winning moves (into `wins`). The table's code of a
+/// position already says them (none, the single winning take, or several)
+/// except with several heaps or several winning takes, where they are
+/// scanned.
+fn no_repeat_start(j: &TakeJoint, s: &[u32], wins: &mut Vec<Move>) -> (bool, Option<i64>) {
+    let mut at = [0usize; 3];
+    for (a, &x) in at.iter_mut().zip(s) {
+        *a = x as usize;
+    }
+    let h = &at[..s.len()];
+    let code = j.code[j.index(h)];
+    let take = |(heap, take)| Move {
+        heap,
+        heap2: None,
+        take,
+        split: 0,
+    };
+    match code {
+        0 => {}
+        c if s.len() == 1 && c != MULTI => wins.push(take((0, c))),
+        _ if s.len() == 1 && j.play == Play::Normal => {
+            // Several: the takes whose child is P after them (no winning
+            // take there, or that very take), as `TakeJoint::winning_moves`
+            // finds them in normal play, read off the codes.
+            let n = h[0];
+            for &t in j.takes.iter().take_while(|&&t| t as usize <= n) {
+                let c = j.code[n - t as usize];
+                if c == 0 || c == t {
+                    wins.push(take((0, t)));
+                }
+            }
+        }
+        _ => wins.extend(j.winning_moves(h, None).into_iter().map(take)),
+    }
+    (j.start_is_p(h), None)
+}
+
+/// The winning moves of the rows, field by field: the heap with one heap,
+/// the second heap without `both:` and the split without `split` are the
+/// same on every move.
+struct MoveRows {
+    offsets: Vec<usize>,
+    fields: [Vec<i64>; 4],
+    same: [Option<i64>; 4],
+}
+
+impl MoveRows {
+    fn new(rows: usize, one_heap: bool, rule: &Rule) -> MoveRows {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        MoveRows {
+            offsets,
+            fields: Default::default(),
+            same: [
+                one_heap.then_some(1),
+                None,
+                rule.both.is_none().then_some(0),
+                (!rule.split).then_some(0),
+            ],
+        }
+    }
+    fn push(&mut self, wins: &[Move]) {
+        for m in wins {
+            for (f, x) in move_fields(m).into_iter().enumerate() {
+                if self.same[f].is_none() {
+                    self.fields[f].push(x);
+                }
+            }
+        }
+        let end = self.offsets.last().unwrap() + wins.len();
+        self.offsets.push(end);
+    }
+    fn finish(self) -> StructListVec {
+        let fields = self
+            .fields
+            .into_iter()
+            .zip(self.same)
+            .map(|(v, same)| match same {
+                Some(x) => StructField::Same(x),
+                None => StructField::Items(v),
+            })
+            .collect();
+        StructListVec::from_fields(MOVE_FIELDS, self.offsets, fields)
+    }
 }
 
 fn move_fields(m: &Move) -> [i64; 4] {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
 use crate::family::heaps::{winning_column, write_moves};
-use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
+use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN, heap_size_columns};
 use crate::period::PERIOD_COLUMNS;
 use crate::view::{View, ViewKind};
 
@@ -67,34 +67,6 @@ pub static RULE: &[Column] = &[
 ];
 
 static POSITION: &[Column] = &[
-    Column::new(
-        "N",
-        Dtype::Int,
-        Role::Position,
-        "the heap size, with one heap; null with several",
-    )
-    .nullable(),
-    Column::new(
-        "N1",
-        Dtype::Int,
-        Role::Position,
-        "heap A's size, with several heaps; null with one",
-    )
-    .nullable(),
-    Column::new(
-        "N2",
-        Dtype::Int,
-        Role::Position,
-        "heap B's size; null with fewer heaps",
-    )
-    .nullable(),
-    Column::new(
-        "N3",
-        Dtype::Int,
-        Role::Position,
-        "heap C's size; null with fewer heaps",
-    )
-    .nullable(),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     winning_column(
@@ -109,7 +81,7 @@ static POSITION: &[Column] = &[
 pub static POSITIONS: Dataset = Dataset {
     name: "rule_positions",
     doc: "One row per rule and starting position: its outcome, Grundy value (normal play of a sum of heaps, no history) and winning moves.",
-    groups: &[RULE, POSITION],
+    groups: &[RULE, heap_size_columns(3), POSITION],
 };
 
 static PERIOD_HEAD: &[Column] = &[
@@ -181,33 +153,14 @@ pub static VALUE_STRIP: View = View {
 };
 
 /// Two heaps: the loss set.
-pub static LOSS_SCATTER: View = View {
-    name: "loss_scatter",
-    title: "P-positions (N1, N2)",
-    dataset: "rule_positions",
-    kind: ViewKind::Scatter {
-        x: "N1",
-        y: "N2",
-        filter: Some(("outcome", "P")),
-        facet: Some("rule"),
-    },
-    only: &[("heaps", "2")],
-};
+pub static LOSS_SCATTER: View = View::loss_scatter("P-positions (N1, N2)", "rule_positions");
 
 /// Two heaps: winning moves.
-pub static MOVE_TABLE: View = View {
-    name: "move_table",
-    title: "Winning moves (A3: take 3 from heap A; AB2: 2 from both; E: P-position)",
-    dataset: "rule_positions",
-    kind: ViewKind::Grid {
-        row: "N2",
-        column: "N1",
-        cell: "winning_rule_moves",
-        empty: "E",
-        facet: Some("rule"),
-    },
-    only: &[("heaps", "2")],
-};
+pub static MOVE_TABLE: View = View::move_table(
+    "Winning moves (A3: take 3 from heap A; AB2: 2 from both; E: P-position)",
+    "rule_positions",
+    "winning_rule_moves",
+);
 
 /// The periods.
 pub static PERIOD_TABLE: View = View {

@@ -27,6 +27,7 @@ pub(crate) mod datasets;
 pub mod game;
 pub(crate) mod params;
 pub(crate) mod periods;
+pub mod play;
 pub(crate) mod solve;
 pub mod solver;
 
@@ -80,6 +81,9 @@ impl Family for Rules {
     }
     fn solve(&self, pos: &Node<'_>, _watch: &dyn Watch) -> anyhow::Result<Answer> {
         solve::solve(pos)
+    }
+    fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
+        play::game(params)
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {

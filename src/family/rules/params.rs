@@ -234,7 +234,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                 if sizes.len() < before {
                     notes.push(
                         Note::new(format!(
-                            "heap sizes beyond {reach} left out for `{}` ({}, {heaps} heap(s)): misère play of a splitting rule is not a sum of heaps and is solved on the whole position, to {SPLIT_MISERE_TOKENS} tokens in all",
+                            "N: heap sizes above {reach} refused for `{}` ({} play, {heaps} heap(s)): misère play of a splitting rule is not a sum of heaps; it is solved on the whole position, to {SPLIT_MISERE_TOKENS} tokens in all",
                             rule.label(),
                             rule.play.as_str()
                         ))

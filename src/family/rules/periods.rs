@@ -15,6 +15,7 @@
 use super::game::{History, Rule};
 use super::solver::{Joint, grundy_sequence};
 use crate::family::takeaway::solver::Joint as TakeJoint;
+use crate::game::Play;
 use crate::period::{self, Period, closed_form, observed_period, period_of, preperiod_for};
 
 /// One heap's values to the horizon and their period.
@@ -75,16 +76,8 @@ pub fn no_repeat_sequence(rule: &Rule, takes: &[u32], horizon: usize, j: &TakeJo
         .and_then(|p| p.take_bound(&rule.env()))
         .is_some();
     let (witness, why) = if bounded {
-        let states: Vec<Vec<bool>> = (0..=horizon)
-            .map(|n| {
-                std::iter::once(None)
-                    .chain(takes.iter().map(|&l| Some(l)))
-                    .map(|l| j.child_is_p(n, l))
-                    .collect()
-            })
-            .collect();
         (
-            period::proven_state_period(&states, s, s),
+            no_repeat_witness(rule, takes, horizon, j),
             format!(
                 "a history with largest take {s}: the joint state (the outcome after each last take) repeats over a full window of {s}"
             ),
@@ -96,6 +89,32 @@ pub fn no_repeat_sequence(rule: &Rule, takes: &[u32], horizon: usize, j: &TakeJo
         )
     };
     finish(values, false, horizon, witness, &why)
+}
+
+/// The proven period of the joint state of `takeaway`'s no-repeat table
+/// `j` (one heap, to `horizon`): the outcome after each last take (none, or
+/// each take), with window the largest take. In normal play that state is
+/// a one-to-one function of the table's code (0: P after any take; a take
+/// `c`: P after `c` only; several: after none), so the codes themselves
+/// are compared; in misère play the states are laid out flat.
+fn no_repeat_witness(
+    rule: &Rule,
+    takes: &[u32],
+    horizon: usize,
+    j: &TakeJoint,
+) -> Option<(usize, usize)> {
+    let s = *takes.last().unwrap_or(&1) as usize;
+    if rule.play == Play::Normal {
+        return period::proven_state_period(&j.code[..=horizon], s, s);
+    }
+    let width = takes.len() + 1;
+    let mut flat = Vec::with_capacity((horizon + 1) * width);
+    for n in 0..=horizon {
+        flat.push(j.child_is_p(n, None));
+        flat.extend(takes.iter().map(|&l| j.child_is_p(n, Some(l))));
+    }
+    let states: Vec<&[bool]> = flat.chunks(width).collect();
+    period::proven_state_period(&states, s, s)
 }
 
 /// The period of `values` from a witness (else observed), with its evidence.
@@ -135,7 +154,7 @@ fn finish(
 }
 
 /// The values to `horizon` and their period.
-pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint<'_>) -> Sequence {
+pub fn sequence(rule: &Rule, horizon: usize, joint: &mut Joint) -> Sequence {
     let bound = rule.mv.take_bound(&rule.env()).filter(|&s| s >= 1);
     let grundy = rule.has_grundy();
     let values: Vec<u32> = if grundy {
@@ -155,7 +174,7 @@ fn witness(
     rule: &Rule,
     bound: Option<u32>,
     values: &[u32],
-    joint: &mut Joint<'_>,
+    joint: &mut Joint,
 ) -> (Option<(usize, usize)>, String) {
     if rule.reads_n() {
         return (

@@ -30,17 +30,31 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("b", CliForm::Yaml),
     CliArg::new("c", CliForm::Yaml),
     CliArg::new("d", CliForm::Yaml),
+    // `nimlab play` from a sweep: `heaps: D` with N or N1..N3.
+    CliArg::new("N", CliForm::Yaml),
+    CliArg::new("N1", CliForm::Yaml),
+    CliArg::new("N2", CliForm::Yaml),
+    CliArg::new("N3", CliForm::Yaml),
 ];
 
 fn one_int(pos: &Node<'_>, key: &str) -> anyhow::Result<Option<i64>> {
     let Some(n) = pos.get(key) else {
         return Ok(None);
     };
-    Ok(Some(n.int(-(1 << 24), 1 << 24)?))
+    let v = n.ints(-(1 << 24), 1 << 24)?;
+    if v.len() != 1 {
+        return Err(n
+            .err(format!(
+                "{} values; one position needs one: give --{key} <value>",
+                v.len()
+            ))
+            .into());
+    }
+    Ok(Some(v[0]))
 }
 
 /// The rule of one position's arguments.
-fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
+pub(crate) fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
     let mut params = Vec::new();
     for p in PARAM_NAMES {
         if let Some(v) = one_int(pos, p)? {
@@ -76,7 +90,7 @@ fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
     })
 }
 
-fn move_text(m: &Move, several: bool) -> String {
+pub(crate) fn move_text(m: &Move, several: bool) -> String {
     let letter = |i: usize| ((b'A' + i as u8) as char).to_string();
     let mut s = String::new();
     if several || m.heap2.is_some() {
@@ -125,7 +139,7 @@ fn position_map(heaps: &[u32], hist: History) -> serde_json::Map<String, serde_j
 /// `nimlab solve rules`.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
     let mut keys: Vec<&str> = CLI_ARGS.iter().map(|a| a.name).collect();
-    keys.retain(|k| *k != "N");
+    keys.retain(|k| !["N", "N1", "N2", "N3"].contains(k));
     pos.expect_keys(&keys)?;
     let rule = rule(pos)?;
     let heaps: Vec<u32> = pos

@@ -112,8 +112,8 @@ pub fn grundy_sequence(rule: &Rule, len: usize) -> Vec<u32> {
 /// The joint-state solver: whether the player to move loses, memoised on
 /// the heaps (sorted, empty ones dropped) and the history the rule reads,
 /// packed into one `u128` ([`key`]).
-pub struct Joint<'r> {
-    rule: &'r Rule,
+pub struct Joint {
+    rule: Rule,
     env: Vec<V>,
     memo: FxHashMap<u128, bool>,
 }
@@ -137,11 +137,11 @@ fn key(heaps: &[u32], h: History, split: bool) -> u128 {
     (k << 48) | ((h.last as u128) << 24) | h.mine as u128
 }
 
-impl<'r> Joint<'r> {
+impl Joint {
     /// A solver for `rule`.
-    pub fn new(rule: &'r Rule) -> Joint<'r> {
+    pub fn new(rule: &Rule) -> Joint {
         Joint {
-            rule,
+            rule: rule.clone(),
             env: rule.env(),
             memo: FxHashMap::default(),
         }

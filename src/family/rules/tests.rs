@@ -357,3 +357,57 @@ fn mistakes_are_refused_when_the_spec_is_read() {
     assert_eq!(e.field, "plays");
     assert!(e.message.contains("did you mean `play`"), "{}", e.message);
 }
+
+/// Misère play of a splitting rule is not a sum of heaps: solved on the
+/// whole position to 40 tokens in all (misère Kayles equal to `octal`'s own
+/// search of 0.77 there), heap sizes beyond refused with a note naming `N`
+/// (the sweep still runs as written), and `nimlab solve` refusing beyond.
+#[test]
+fn misere_splitting_rules_stop_at_forty_tokens() {
+    let a = values(
+        "octal",
+        "code: \"0.77\"\nN: 0..40\nplay: [misere]\n",
+        "nim_values",
+    );
+    let b = values(
+        "rules",
+        "move: \"t <= 2\"\nsplit: true\nN: 0..40\nplay: [misere]\n",
+        "rule_positions",
+    );
+    assert_eq!(a.len(), 41);
+    assert_eq!(a.len(), b.len());
+    for (k, v) in &a {
+        assert_eq!(
+            v.split(' ').next(),
+            b[k].split(' ').next(),
+            "misère Kayles at {k}"
+        );
+    }
+    let yaml = "move: \"t <= 2\"\nsplit: true\nheaps: [1, 2]\nN: 0..1000\nplay: [normal, misere]\n";
+    let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+    let plan = Rules
+        .plan(&crate::params::Node::root(&v, "s.yaml"))
+        .unwrap();
+    let rows: Vec<u64> = plan.cases.iter().map(|c| c.rows()[0].1).collect();
+    // normal 1 heap, 2 heaps; misère 1 heap (N <= 40), 2 heaps (N <= 20).
+    assert_eq!(rows, vec![1001, 1001 * 1001, 41, 21 * 21]);
+    let notes: Vec<String> = plan.notes.iter().map(|n| n.to_string()).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("N: heap sizes above 40 refused"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].starts_with("N: heap sizes above 20 refused"),
+        "{notes:?}"
+    );
+    let solve = |heaps: &str| {
+        let y = format!("move: \"t <= 2\"\nsplit: true\nplay: misere\nheaps: {heaps}\n");
+        let v = crate::params::parse_yaml(&y, "s.yaml").unwrap();
+        super::solve::solve(&crate::params::Node::root(&v, "s.yaml"))
+    };
+    let e = solve("[21, 20]").err().expect("refused").to_string();
+    assert!(e.contains("40 tokens") && e.contains("41"), "{e}");
+    let ok = solve("[20, 20]").unwrap();
+    assert!(ok.text.contains("outcome:"), "{}", ok.text);
+}

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
-use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
+use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN, heap_size_columns};
 use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS, STATUS, STATUSES};
 
 use crate::family::heaps::{winning_column, write_moves};
@@ -63,55 +63,6 @@ pub static RULE: &[Column] = &[
 
 /// The position and what is known of it.
 static POSITION: &[Column] = &[
-    Column::new(
-        "N",
-        Dtype::Int,
-        Role::Position,
-        "the heap size, with one heap; null with several",
-    )
-    .nullable(),
-    Column::new(
-        "N1",
-        Dtype::Int,
-        Role::Position,
-        "heap A's size, with several heaps; null with one",
-    )
-    .nullable(),
-    Column::new(
-        "N2",
-        Dtype::Int,
-        Role::Position,
-        "heap B's size; null with fewer heaps",
-    )
-    .nullable(),
-    Column::new(
-        "N3",
-        Dtype::Int,
-        Role::Position,
-        "heap C's size; null with fewer heaps",
-    )
-    .nullable(),
-    Column::new(
-        "N4",
-        Dtype::Int,
-        Role::Position,
-        "heap D's size; null with fewer heaps",
-    )
-    .nullable(),
-    Column::new(
-        "N5",
-        Dtype::Int,
-        Role::Position,
-        "heap E's size; null with fewer heaps",
-    )
-    .nullable(),
-    Column::new(
-        "N6",
-        Dtype::Int,
-        Role::Position,
-        "heap F's size; null with fewer heaps",
-    )
-    .nullable(),
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     winning_column(
@@ -126,7 +77,7 @@ static POSITION: &[Column] = &[
 pub static POSITIONS: Dataset = Dataset {
     name: "positions",
     doc: "One row per position and rule: its outcome, Grundy value and winning moves.",
-    groups: &[RULE, POSITION],
+    groups: &[RULE, heap_size_columns(6), POSITION],
 };
 
 static PERIOD_HEAD: &[Column] = &[

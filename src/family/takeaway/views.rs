@@ -53,33 +53,14 @@ pub static PERIOD_TABLE: View = View {
 };
 
 /// Report 004's two-heap tables: which heap, how many (`A3`, `B4`).
-pub static MOVE_TABLE: View = View {
-    name: "move_table",
-    title: "Winning moves (A3: take 3 from heap A; E: P-position)",
-    dataset: "positions",
-    kind: ViewKind::Grid {
-        row: "N2",
-        column: "N1",
-        cell: "winning_moves",
-        empty: "E",
-        facet: Some("rule"),
-    },
-    only: &[("heaps", "2")],
-};
+pub static MOVE_TABLE: View = View::move_table(
+    "Winning moves (A3: take 3 from heap A; E: P-position)",
+    "positions",
+    "winning_moves",
+);
 
 /// Report 004's scatter plots of two-heap loss sets.
-pub static LOSS_SCATTER: View = View {
-    name: "loss_scatter",
-    title: "P-positions (N1, N2)",
-    dataset: "positions",
-    kind: ViewKind::Scatter {
-        x: "N1",
-        y: "N2",
-        filter: Some(("outcome", "P")),
-        facet: Some("rule"),
-    },
-    only: &[("heaps", "2")],
-};
+pub static LOSS_SCATTER: View = View::loss_scatter("P-positions (N1, N2)", "positions");
 
 /// The P-positions of several heaps.
 pub static P_POSITIONS: View = View {
