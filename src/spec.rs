@@ -835,14 +835,14 @@ mod parts_tests {
         assert!(unknown.contains("unknown field `when`"), "{unknown}");
         // A misspelt field names the one meant.
         let Err(typo) = crate::spec::from_text(
-            "sweeps:\n  - name: a\n    family: takeaway\n    tkae: {max: 3}\n",
+            "sweeps:\n  - name: a\n    family: takeaway\n    take: {max: 3}\n    heap: 2\n",
             std::path::Path::new("t.yaml"),
         ) else {
             panic!("a misspelt field is refused");
         };
         let typo = typo.to_string();
         assert!(
-            typo.contains("unknown field `tkae` (did you mean `take`?)"),
+            typo.contains("unknown field `heap` (did you mean `heaps`?)"),
             "{typo}"
         );
     }

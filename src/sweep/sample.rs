@@ -338,6 +338,8 @@ mod tests {
         assert!(!s.points.is_empty());
         assert!(s.spent < 0.3 + 0.2, "spent {}", s.spent);
         let min = sizes.iter().copied().fold(f64::MAX, f64::min);
-        assert_eq!(s.points[0].size, min);
+        // The small end first: a scaled-down copy of the largest case, or
+        // the smallest case.
+        assert!(s.points[0].size <= min, "{:?}", s.points);
     }
 }
