@@ -97,12 +97,27 @@ fn sparse_mask(g: &[u32]) -> Option<(u32, usize)> {
     (count * 16 <= g.len() && !late).then_some((mask, count))
 }
 
+/// Grundy's game (`4!.0`): Flammenkamp's sparse space, every bit but the
+/// lowest (a value is rare when it has an even number of ones above bit 0;
+/// 360 of its first 2049 values are, too many for [`sparse_mask`], but
+/// they die out: 1287 are known to 2^35). With its rare positions among
+/// `g`.
+fn published_mask(code: &Code, g: &[u32]) -> Option<(u32, usize)> {
+    const GRUNDY_MASK: u32 = !1;
+    (code.text() == "4!.0").then(|| {
+        let count = g[1..]
+            .iter()
+            .filter(|&&v| kernel::rare(v, GRUNDY_MASK))
+            .count();
+        (GRUNDY_MASK, count)
+    })
+}
+
 /// Computes `code`'s sequence: stages of ×4 until a period is proven or the
 /// horizon is reached; a splitting code whose first 2049 values show a
 /// sparse space goes on with the sparse kernel. `None` when cancelled.
 pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence> {
     let t0 = Instant::now();
-    let t = code.max_take();
     // A splitting code is computed naively to the horizon, and at least to
     // the probe stage when the sparse horizon is further.
     let top = if !code.splits() {
@@ -119,13 +134,16 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
         if !kernel::naive_extend(code, &mut g, target, cancel) {
             return None;
         }
-        let period = periods::proven(&g, t);
+        let period = periods::proven_code(code, &g);
         if period.is_some() {
             return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }
-        if code.splits() && !probed && target >= PROBE {
+        // Three common parts xor to a common value: the sparse and adaptive
+        // kernels are for codes that leave at most two heaps.
+        if code.splits() && !code.triples() && !probed && target >= PROBE {
             probed = true;
-            if let Some(probe) = sparse_mask(&g).filter(|_| h.sparse > target) {
+            let probe = published_mask(code, &g).or_else(|| sparse_mask(&g));
+            if let Some(probe) = probe.filter(|_| h.sparse > target) {
                 return sparse_stages(code, g, probe, h.sparse, cancel, t0);
             }
             if top > target && adaptive_pays(code, &g) {
@@ -198,7 +216,7 @@ fn adaptive_stages(
             Err(SparseStop::Cancelled) => return None,
             Err(SparseStop::TooLarge(_)) => return naive_stages(code, first, top, cancel, t0),
         }
-        let period = periods::proven(&g, code.max_take());
+        let period = periods::proven_code(code, &g);
         if period.is_some() || target >= top {
             let mut s = done(Values::Narrow(g), Kernel::Adaptive, None, period, t0);
             s.adaptive = Some(work);
@@ -237,7 +255,7 @@ fn sparse_stages(
             Err(SparseStop::Cancelled) => return None,
             Err(SparseStop::TooLarge(_)) => return Some(naive(first)),
         }
-        let period = periods::proven(&g, code.max_take());
+        let period = periods::proven_code(code, &g);
         if period.is_some() || target >= top {
             let kernel = Kernel::Sparse(probe.0);
             return Some(done(Values::Narrow(g), kernel, Some(probe), period, t0));
@@ -260,7 +278,7 @@ fn naive_stages(
         if !kernel::naive_extend(code, &mut g, target, cancel) {
             return None;
         }
-        let period = periods::proven(&g, code.max_take());
+        let period = periods::proven_code(code, &g);
         if period.is_some() || target >= top {
             return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }
