@@ -146,7 +146,7 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
             if let Some(probe) = probe.filter(|_| h.sparse > target) {
                 return sparse_stages(code, g, probe, h.sparse, cancel, t0);
             }
-            if top > target && adaptive_pays(code, &g) {
+            if top > target && adaptive_pays(code, &g, top) {
                 return adaptive_stages(code, g, top, cancel, t0);
             }
         }
@@ -174,11 +174,25 @@ fn done(
     }
 }
 
+/// The naive kernel's moves per heap size from `from + 1` to `to`.
+fn naive_rate(code: &Code, from: usize, to: usize) -> f64 {
+    let moves = kernel::naive_work(code, to) - kernel::naive_work(code, from);
+    moves as f64 / to.saturating_sub(from).max(1) as f64
+}
+
+/// The stage after the one ending at `target`, up to `top`.
+fn next_stage(target: usize, top: usize) -> usize {
+    (target * 4).min(top)
+}
+
 /// Does the adaptive kernel pay, judging by a trial on the first values:
 /// computing `G(1025..=2048)` again from the first 1025, it examines (splits
-/// with a rare part, splits checked, positions relisted by rebuilds) no more
-/// than the naive kernel's moves there.
-fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
+/// with a rare part, splits checked, positions relisted by rebuilds) per
+/// heap size no more than the naive kernel's moves per heap size in the
+/// next stage (which it would otherwise compute: the naive kernel's moves
+/// per heap grow with the heap, the adaptive kernel's with its rare
+/// positions only).
+fn adaptive_pays(code: &Code, g: &[u32], top: usize) -> bool {
     const HALF: usize = PROBE / 2;
     if g.len() <= PROBE || g.iter().any(|&v| v > u16::MAX as u32) {
         return false;
@@ -189,15 +203,14 @@ fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
     if adaptive::extend(code, &mut trial, PROBE, &mut work, &never).is_err() {
         return false;
     }
-    let naive = kernel::naive_work(code, PROBE) - kernel::naive_work(code, HALF);
     let spent = work.rare_splits + work.check_splits + work.rebuild_work;
-    spent <= naive
+    spent as f64 / (PROBE - HALF) as f64 <= naive_rate(code, PROBE, next_stage(PROBE, top))
 }
 
 /// The adaptive kernel from the probe stage on, by stages of ×4, to `top`
 /// (the naive horizon: the same values, sooner); the naive kernel takes
-/// over for the stages left when a stage examined more than the naive
-/// kernel's moves, or a value does not fit 16 bits.
+/// over for the stages left when a stage examined more per heap size than
+/// the naive kernel would in the next, or a value does not fit 16 bits.
 fn adaptive_stages(
     code: &Code,
     first: Vec<u32>,
@@ -210,7 +223,7 @@ fn adaptive_stages(
     let mut target = first.len() - 1;
     loop {
         let (from, spent) = (target, work.total());
-        target = (target * 4).min(top);
+        target = next_stage(target, top);
         match adaptive::extend(code, &mut g, target, &mut work, cancel) {
             Ok(()) => {}
             Err(SparseStop::Cancelled) => return None,
@@ -222,8 +235,10 @@ fn adaptive_stages(
             s.adaptive = Some(work);
             return Some(s);
         }
-        let naive = kernel::naive_work(code, target) - kernel::naive_work(code, from);
-        if work.total() - spent > naive {
+        // Handed over when this stage examined more per heap size than the
+        // naive kernel would in the next.
+        let rate = (work.total() - spent) as f64 / (target - from).max(1) as f64;
+        if rate > naive_rate(code, target, next_stage(target, top)) {
             let wide = g.iter().map(|&v| u32::from(v)).collect();
             let mut s = naive_stages(code, wide, top, cancel, t0)?;
             s.adaptive = Some(work);
