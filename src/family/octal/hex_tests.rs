@@ -51,7 +51,7 @@ impl Rng {
                     self.next() % if hex { 16 } else { 8 }
                 };
                 text.push_str(&format!("{d:X}"));
-                if d & 12 != 0 && self.next() % 3 == 0 {
+                if d & 12 != 0 && self.next().is_multiple_of(3) {
                     text.push('!');
                 }
                 if i == 0 {

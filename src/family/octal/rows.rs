@@ -99,6 +99,10 @@ pub fn period_row(code: &Code, play: Play, seq: &Sequence) -> Table {
             let obs = seq.values.observed();
             let e = match &obs {
                 Some(p) => format!("{}; {p}", periods::Theorem::of(code).unproven(computed_to)),
+                None if periods::Theorem::of(code) == periods::Theorem::None => format!(
+                    "no period observed up to n = {computed_to} (none can be proven: {})",
+                    "no periodicity theorem holds when the heaps left must differ"
+                ),
                 None => format!("no period proven or observed up to n = {computed_to}"),
             };
             (obs, e)
