@@ -222,6 +222,7 @@ pub fn extend(
     work: &mut AdaptiveWork,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
+    debug_assert!(!code.triples(), "three common parts xor to a common value");
     let takes = code.split_takes();
     let mut split = splits_for(&takes, g);
     work.rebuild_work += g.len() as u64;
@@ -241,15 +242,21 @@ pub fn extend(
             let Some(s) = &split[i % 2] else { continue };
             let k = s.rare_at.partition_point(|&a| a < r);
             work.rare_splits += k as u64;
-            for &a in &s.rare_at[..k] {
-                seen.mark((g[a] ^ g[r - a]) as u32);
+            if code.unequal(i) {
+                for &a in s.rare_at[..k].iter().filter(|&&a| 2 * a != r) {
+                    seen.mark((g[a] ^ g[r - a]) as u32);
+                }
+            } else {
+                for &a in &s.rare_at[..k] {
+                    seen.mark((g[a] ^ g[r - a]) as u32);
+                }
             }
         }
         let v = seen.mex_from(0);
         let v = if can_be_common(&split, v, n) {
             v
         } else {
-            settle(g, &takes, n, v, &split, &mut seen, work)
+            settle(g, code, &takes, n, v, &split, &mut seen, work)
         };
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
@@ -270,8 +277,10 @@ pub fn extend(
 /// The candidate `v` could not be common: scans the splits of `n`, smallest
 /// part first, moving the candidate up past each value found, until it
 /// could be common or every split has been seen.
+#[allow(clippy::too_many_arguments)]
 fn settle(
     g: &[u16],
+    code: &Code,
     takes: &[usize],
     n: usize,
     mut v: u32,
@@ -287,7 +296,7 @@ fn settle(
         .unwrap_or(0);
     for a in 1..=longest {
         for &i in takes {
-            if n < i + 2 || a > (n - i) / 2 {
+            if n < i + 2 || a > (n - i) / 2 || (2 * a == n - i && code.unequal(i)) {
                 continue;
             }
             let x = (g[a] ^ g[n - i - a]) as u32;

@@ -1,5 +1,6 @@
-//! The reference: an octal game as a plain [`Game`], a position the sorted
-//! list of its heaps, every move of every heap; the shared brute-force
+//! The reference: an octal (or hexadecimal, or `!`) game as a plain
+//! [`Game`], a position the sorted list of its heaps, every move of every
+//! heap read from the digits here; the shared brute-force
 //! solvers ([`crate::game::BruteGrundy`], [`crate::game::BruteOutcome`])
 //! search it with no nim-sum and no shortcut.
 
@@ -52,10 +53,24 @@ impl Game for Heaps {
                 if i > 0 && d & 2 != 0 && r > 0 {
                     leave(vec![r], 0, r);
                 }
+                // `!`: the heaps left must all differ.
+                let u = self.code.unequal(i as usize);
                 if d & 4 != 0 {
                     for a in 1..r {
-                        if a <= r - a {
+                        if a < r - a || (a == r - a && !u) {
                             leave(vec![a, r - a], a, r - a);
+                        }
+                    }
+                }
+                // Hexadecimal bit 8: three non-empty heaps a ≤ b ≤ c.
+                if d & 8 != 0 {
+                    for a in 1..r {
+                        for b in 1..r - a {
+                            let c = r - a - b;
+                            let sorted = a <= b && b <= c;
+                            if sorted && (!u || (a < b && b < c)) {
+                                leave(vec![a, b, c], a, c);
+                            }
                         }
                     }
                 }

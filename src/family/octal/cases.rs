@@ -1,6 +1,6 @@
 //! A case (one code, play and heap count): solving it and filling its rows.
 
-use super::code::Code;
+use super::code::{Code, Split};
 use super::datasets::{NIM_VALUES, PERIODS, POSITIONS, SPLIT_FIELDS};
 use super::misere::{self, Misere};
 use super::rows::{game_columns, period_row};
@@ -154,8 +154,8 @@ impl OctalCase {
             grundy.push(Some(v as i64));
             outcome.push(outcome_code(v == 0));
             for s in self.code.moves(n) {
-                if v != 0 && g(s.left) ^ g(s.right) == 0 {
-                    moves.push_item(&[1, s.take as i64, s.left as i64, s.right as i64]);
+                if v != 0 && s.parts().fold(0, |x, h| x ^ g(h)) == 0 {
+                    moves.push_item(&split_item(1, &s));
                 }
             }
             moves.end_row();
@@ -186,12 +186,12 @@ impl OctalCase {
             outcome.push(outcome_code(p[n as usize]));
             for s in self.code.moves(n) {
                 let to_p = if self.code.splits() {
-                    m.is_p(&[s.left, s.right])
+                    m.is_p(&s.parts().collect::<Vec<_>>())
                 } else {
                     s.right > 0 && p[s.right as usize]
                 };
                 if to_p {
-                    moves.push_item(&[1, s.take as i64, s.left as i64, s.right as i64]);
+                    moves.push_item(&split_item(1, &s));
                 }
             }
             moves.end_row();
@@ -232,9 +232,8 @@ impl OctalCase {
             for (j, &h) in pos.iter().enumerate() {
                 let want = g(h) ^ x;
                 for s in self.code.moves(h) {
-                    if x != 0 && g(s.left) ^ g(s.right) == want {
-                        let item = [j as i64 + 1, s.take as i64, s.left as i64, s.right as i64];
-                        moves.push_item(&item);
+                    if x != 0 && s.parts().fold(0, |a, h| a ^ g(h)) == want {
+                        moves.push_item(&split_item(j + 1, &s));
                     }
                 }
             }
@@ -249,4 +248,16 @@ impl OctalCase {
             .with("grundy", Values::OptInt(grundy))
             .with("winning_splits", Values::StructList(moves))
     }
+}
+
+/// A winning move as its [`SPLIT_FIELDS`] item: heap (from 1), take, the
+/// heaps left (`left`, `right`, and `middle` when three are left).
+fn split_item(heap: usize, s: &Split) -> [i64; 5] {
+    [
+        heap as i64,
+        s.take as i64,
+        s.left as i64,
+        s.right as i64,
+        s.mid as i64,
+    ]
 }

@@ -10,8 +10,9 @@ use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
 use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS};
 
 /// The fields of one winning move: from heap `heap` (1 = N1; 1 with one
-/// heap) take `take` tokens, leaving heaps `left` and `right` (0: none).
-pub const SPLIT_FIELDS: &[&str] = &["heap", "take", "left", "right"];
+/// heap) take `take` tokens, leaving heaps `left` and `right` (0: none),
+/// and `middle` between them when a hexadecimal digit leaves three (else 0).
+pub const SPLIT_FIELDS: &[&str] = &["heap", "take", "left", "right", "middle"];
 
 /// The game, on every row of every octal dataset.
 pub static GAME: &[Column] = &[
@@ -54,7 +55,7 @@ static ONE_HEAP: &[Column] = &[
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     splits_column(
-        "every winning move: take `take` from heap `heap` (1 with one heap), leaving the heaps `left` ≤ `right` (0: none); empty for a P-position (tables show `E`, and a move as `2:1+3`, take 2 leaving 1 and 3)",
+        "every winning move: take `take` from heap `heap` (1 with one heap), leaving the heaps `left` ≤ `right` (0: none) and `middle` between them when three are left (hexadecimal codes; else 0); empty for a P-position (tables show `E`, and a move as `2:1+3`, take 2 leaving 1 and 3)",
     ),
 ];
 
@@ -190,7 +191,7 @@ static SEVERAL: &[Column] = &[
     OUTCOME_COLUMN,
     GRUNDY_COLUMN,
     splits_column(
-        "every winning move: take `take` from heap `heap` (1 = N1), leaving the heaps `left` ≤ `right` (0: none); empty for a P-position",
+        "every winning move: take `take` from heap `heap` (1 = N1), leaving the heaps `left` ≤ `right` (0: none) and `middle` between them when three are left (hexadecimal codes; else 0); empty for a P-position",
     ),
 ];
 
@@ -210,18 +211,22 @@ const fn splits_column(doc: &'static str) -> Column {
 }
 
 /// Moves as `2:1+3` (take 2 leaving 1 and 3), `1:4` (leaving one heap of 4),
-/// `3:` (leaving nothing); `B2:1+3` with several heaps.
+/// `3:` (leaving nothing), `1:1+2+4` (three heaps); `B2:1+3` with several
+/// heaps.
 fn split_text(t: &Table, row: usize, out: &mut String) {
     let several = t.cell("N1", row).is_some();
     write_moves(t, row, "winning_splits", several, out, |m, out| {
         let _ = write!(out, "{}:", m[1]);
-        match (m[2], m[3]) {
-            (0, 0) => {}
-            (0, b) => {
+        match (m[2], m[3], m[4]) {
+            (0, 0, _) => {}
+            (0, b, _) => {
                 let _ = write!(out, "{b}");
             }
-            (a, b) => {
+            (a, b, 0) => {
                 let _ = write!(out, "{a}+{b}");
+            }
+            (a, b, c) => {
+                let _ = write!(out, "{a}+{c}+{b}");
             }
         }
     });

@@ -116,7 +116,8 @@ pub(super) fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, s
 /// The moves the naive kernel examines computing `G(0..=n_max)`: per heap
 /// size `n`, one per take `1..=min(n, t)` ([`mark_simple`]), and for each
 /// splitting take `i` the `⌊(n − i)/2⌋` ways to split what is left; the
-/// cost model's unit of the octal kernel.
+/// cost model's unit of the octal kernel. (Codes with `!` skip the equal
+/// split, one move per size fewer; the count is then an upper bound.)
 pub fn naive_work(code: &Code, n_max: usize) -> u64 {
     let (l, t) = (n_max as u64, code.max_take() as u64);
     let simple = if l >= t {
@@ -131,7 +132,18 @@ pub fn naive_work(code: &Code, n_max: usize) -> u64 {
         .filter(|&&i| i as u64 <= l)
         .map(|&i| (l - i as u64).saturating_mul(l - i as u64) / 4)
         .fold(0, u64::saturating_add);
-    simple.saturating_add(splits)
+    // Three heaps: about Σ_{m ≤ M} m²/12 ways (the partitions of m into
+    // three parts), with M = n_max − i.
+    let triples: u64 = code
+        .triple_takes()
+        .iter()
+        .filter(|&&i| i as u64 <= l)
+        .map(|&i| {
+            let m = l - i as u64;
+            m.saturating_mul(m + 1).saturating_mul(2 * m + 1) / 72
+        })
+        .fold(0, u64::saturating_add);
+    simple.saturating_add(splits).saturating_add(triples)
 }
 
 /// The naive kernel: `G(0..=n_max)`. Returns `None` when cancelled.
@@ -143,7 +155,16 @@ pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>>
 /// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel;
 /// `false` when cancelled.
 pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &AtomicBool) -> bool {
-    let splits = code.split_takes();
+    let splits: Vec<(usize, bool)> = code
+        .split_takes()
+        .into_iter()
+        .map(|i| (i, code.unequal(i)))
+        .collect();
+    let triples: Vec<(usize, bool)> = code
+        .triple_takes()
+        .into_iter()
+        .map(|i| (i, code.unequal(i)))
+        .collect();
     let mut seen = Seen::new();
     for n in g.len()..=n_max {
         if n % 4096 == 0 && cancel.load(Ordering::Relaxed) {
@@ -151,17 +172,40 @@ pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &Atomic
         }
         seen.next();
         mark_simple(code, &g[..], n, &mut seen);
-        for &i in &splits {
+        for &(i, unequal) in &splits {
             if n >= i + 2 {
                 let r = n - i;
-                for a in 1..=r / 2 {
+                // Unequal heaps: a < r − a.
+                let top = if unequal { (r - 1) / 2 } else { r / 2 };
+                for a in 1..=top {
                     seen.mark(g[a] ^ g[r - a]);
                 }
+            }
+        }
+        for &(i, unequal) in &triples {
+            if n >= i + 3 {
+                mark_triples(&g[..], n - i, unequal, &mut seen);
             }
         }
         g.push(seen.mex());
     }
     true
+}
+
+/// Marks the values of every way to leave three heaps `a ≤ b ≤ c` of total
+/// `r` (`a < b < c` when they must differ).
+fn mark_triples(g: &[u32], r: usize, unequal: bool, seen: &mut Seen) {
+    for a in 1..=r / 3 {
+        let (from, to) = if unequal {
+            (a + 1, (r - a).saturating_sub(1) / 2)
+        } else {
+            (a, (r - a) / 2)
+        };
+        let ga = g[a];
+        for b in from..=to {
+            seen.mark(ga ^ g[b] ^ g[r - a - b]);
+        }
+    }
 }
 
 /// Why the sparse kernel stopped.
@@ -194,7 +238,10 @@ pub fn sparse_extend(
     mask: u32,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    // Mask 0 would make every value rare (no common value to find).
+    // Mask 0 would make every value rare (no common value to find). Three
+    // common parts xor to a common value: codes leaving three heaps are
+    // for the naive kernel only.
+    debug_assert!(!code.triples());
     let mask = mask.max(1);
     let splits = code.split_takes();
     let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
@@ -213,11 +260,14 @@ pub fn sparse_extend(
                 continue;
             }
             let r = n - i;
+            let unequal = code.unequal(i);
             for &a in &rare_at {
                 if a >= r {
                     break;
                 }
-                seen.mark((g[a] ^ g[r - a]) as u32);
+                if !(unequal && 2 * a == r) {
+                    seen.mark((g[a] ^ g[r - a]) as u32);
+                }
             }
         }
         let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
@@ -226,7 +276,7 @@ pub fn sparse_extend(
         let v = if missing.is_empty() {
             c
         } else {
-            find_rare(g, &splits, n, &missing, &mut need).unwrap_or(c)
+            find_rare(g, code, &splits, n, &missing, &mut need).unwrap_or(c)
         };
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
@@ -244,6 +294,7 @@ pub fn sparse_extend(
 /// that no split reaches, or `None` when every one is reached.
 fn find_rare(
     g: &[u16],
+    code: &Code,
     splits: &[usize],
     n: usize,
     missing: &[u32],
@@ -264,7 +315,7 @@ fn find_rare(
         .unwrap_or(0);
     for a in 1..=longest {
         for &i in splits {
-            if n < i + 2 || a > (n - i) / 2 {
+            if n < i + 2 || a > (n - i) / 2 || (2 * a == n - i && code.unequal(i)) {
                 continue;
             }
             let v = (g[a] ^ g[n - i - a]) as usize;

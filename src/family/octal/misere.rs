@@ -44,7 +44,7 @@ impl Misere {
             for s in self.code.moves(h) {
                 let mut next: Vec<u64> = heaps.to_vec();
                 next.remove(j);
-                next.extend([s.left, s.right].into_iter().filter(|&x| x > 0));
+                next.extend(s.parts());
                 out.push((j, s, next));
             }
         }
@@ -66,7 +66,7 @@ impl Misere {
                 any = true;
                 let mut next = key.clone();
                 next.remove(j);
-                next.extend([s.left, s.right].into_iter().filter(|&x| x > 0));
+                next.extend(s.parts());
                 if self.is_p(&next) {
                     v = false;
                     break;

@@ -40,6 +40,8 @@ pub(crate) mod solve;
 pub(crate) mod views;
 
 #[cfg(test)]
+mod hex_tests;
+#[cfg(test)]
 mod misere_tests;
 #[cfg(test)]
 mod tests;

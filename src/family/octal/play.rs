@@ -80,23 +80,33 @@ pub fn game(params: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     }))
 }
 
+/// A move as a number: heap, take, middle and smallest heap left (heaps
+/// are below 2^16; the largest follows from the others).
 fn encode(j: usize, s: Split) -> Move {
-    Move(((j as u64) << 48) | (s.take << 32) | s.left)
+    Move(((j as u64) << 48) | (s.take << 32) | (s.mid << 16) | s.left)
 }
 
 impl OctalGame {
     fn decode(&self, m: Move) -> (usize, Split) {
         let j = (m.0 >> 48) as usize;
         let take = (m.0 >> 32) & 0xffff;
-        let left = m.0 & 0xffff_ffff;
+        let (mid, left) = ((m.0 >> 16) & 0xffff, m.0 & 0xffff);
         let h = self.heaps[j];
-        let right = h - take - left;
-        (j, Split { take, left, right })
+        let right = h - take - left - mid;
+        (
+            j,
+            Split {
+                take,
+                left,
+                mid,
+                right,
+            },
+        )
     }
     fn after(&self, m: Move) -> Vec<u64> {
         let (j, s) = self.decode(m);
         let mut v: Vec<u64> = self.heaps[..j].to_vec();
-        v.extend([s.left, s.right].into_iter().filter(|&x| x > 0));
+        v.extend(s.parts());
         v.extend(&self.heaps[j + 1..]);
         v
     }
@@ -135,9 +145,19 @@ impl PlayGame for OctalGame {
             Play::Misere => "who cannot move wins (misère)",
         };
         format!(
-            "Code {}: take i tokens from one heap and leave what digit d_i allows (1: nothing, 2: one heap, 4: two heaps); {last}. \
+            "Code {}: take i tokens from one heap and leave what digit d_i allows (1: nothing, 2: one heap, 4: two heaps{}){}; {last}. \
              Type A2 (take 2 from heap A, leave one heap or nothing) or A2:1+4 (take 2, leave 1 and 4); with one heap, 2 or 2:1+4.",
-            self.code.text()
+            self.code.text(),
+            if self.code.triples() {
+                ", 8: three heaps, as 1+2+4"
+            } else {
+                ""
+            },
+            if self.code.any_unequal() {
+                ", `!`: the heaps left all differ"
+            } else {
+                ""
+            },
         )
     }
     fn start(&mut self, _first: Player) {
@@ -178,20 +198,15 @@ impl PlayGame for OctalGame {
             .trim()
             .parse()
             .map_err(|_| format!("cannot read {input:?}; {}", self.rules()))?;
-        let (left, right) = match split {
-            None => (0, h.saturating_sub(take)),
-            Some(s) => {
-                let (a, b) = s.split_once('+').ok_or_else(|| {
-                    format!("after `:` come the two heaps left, as 1+4 (in {input:?})")
-                })?;
-                let (a, b): (u64, u64) = (
-                    a.trim().parse().map_err(|_| format!("cannot read {a:?}"))?,
-                    b.trim().parse().map_err(|_| format!("cannot read {b:?}"))?,
-                );
-                (a.min(b), a.max(b))
-            }
+        let want = match split {
+            None => Split {
+                take,
+                left: 0,
+                mid: 0,
+                right: h.saturating_sub(take),
+            },
+            Some(s) => heaps_left(take, s, input)?,
         };
-        let want = Split { take, left, right };
         if self.code.moves(h).contains(&want) {
             Ok(encode(j, want))
         } else {
@@ -216,7 +231,9 @@ impl PlayGame for OctalGame {
         } else {
             String::new()
         };
-        if s.left > 0 {
+        if s.mid > 0 {
+            format!("{heap}{}:{}+{}+{}", s.take, s.left, s.mid, s.right)
+        } else if s.left > 0 {
             format!("{heap}{}:{}+{}", s.take, s.left, s.right)
         } else {
             format!("{heap}{}", s.take)
@@ -356,4 +373,34 @@ fn key_text(heaps: &[u64]) -> String {
         .map(|h| h.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// The heaps after `:` in a typed move, `1+4` (or `1+2+4`), as a split.
+fn heaps_left(take: u64, text: &str, input: &str) -> Result<Split, String> {
+    let mut parts = text
+        .split('+')
+        .map(|a| {
+            a.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("cannot read {a:?}"))
+        })
+        .collect::<Result<Vec<u64>, String>>()?;
+    parts.sort_unstable();
+    match parts[..] {
+        [a, b] => Ok(Split {
+            take,
+            left: a,
+            mid: 0,
+            right: b,
+        }),
+        [a, b, c] => Ok(Split {
+            take,
+            left: a,
+            mid: b,
+            right: c,
+        }),
+        _ => Err(format!(
+            "after `:` come the two (or three) heaps left, as 1+4 (in {input:?})"
+        )),
+    }
 }

@@ -94,12 +94,14 @@ pub fn period_row(code: &Code, play: Play, seq: &Sequence) -> Table {
     let computed_to = len - 1;
     let is_p: Vec<bool> = (0..len).map(|n| seq.values.get(n) == 0).collect();
     let (per, evidence) = match seq.period {
-        Some(p) => (Some(p), periods::evidence(&p, code.max_take(), computed_to)),
+        Some(p) => (Some(p), periods::evidence(&p, code, computed_to)),
         None => {
             let obs = seq.values.observed();
             let e = match &obs {
-                Some(p) => format!(
-                    "not proven: the theorem's window 2e + 2p + t exceeds n = {computed_to}; {p}"
+                Some(p) => format!("{}; {p}", periods::Theorem::of(code).unproven(computed_to)),
+                None if periods::Theorem::of(code) == periods::Theorem::None => format!(
+                    "no period observed up to n = {computed_to} (none can be proven: {})",
+                    "no periodicity theorem holds when the heaps left must differ"
                 ),
                 None => format!("no period proven or observed up to n = {computed_to}"),
             };

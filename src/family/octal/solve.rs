@@ -22,8 +22,9 @@ pub const CLI_ARGS: &[CliArg] = &[
 ];
 
 /// The largest heap `solve` answers in normal play (the sequence is computed
-/// to it, unless a period is proven sooner).
-const MAX_HEAP: i64 = 1_000_000;
+/// to it, unless a period is proven sooner; 2^27 values of a sparse-space
+/// code such as Grundy's game take 256 MB).
+const MAX_HEAP: i64 = 1 << 27;
 
 /// The code and play of `--code`/`--play` or `--rule "0.77 misere"`.
 pub fn rule(pos: &Node<'_>) -> Result<(Code, Play), SpecError> {
@@ -82,9 +83,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         .map(|&(j, s)| WinningMove {
             text: move_text(heaps.len(), j, s),
             to: position(&after(&heaps, j, s)),
-            extra: solved::map(
-                json!({"heap": j + 1, "take": s.take, "left": s.left, "right": s.right}),
-            ),
+            extra: solved::map(split_json(j, &s)),
         })
         .collect();
     let text = answer_text(&heaps, &code, play, is_p, grundy, &winning_moves);
@@ -183,7 +182,7 @@ fn normal(code: &Code, heaps: &[u64]) -> anyhow::Result<(bool, Option<u64>, Move
     for (j, &h) in heaps.iter().enumerate() {
         let want = g(h) ^ x;
         for s in code.moves(h) {
-            if x != 0 && g(s.left) ^ g(s.right) == want {
+            if x != 0 && s.parts().fold(0, |a, h| a ^ g(h)) == want {
                 moves.push((j, s));
             }
         }
@@ -199,7 +198,7 @@ fn normal(code: &Code, heaps: &[u64]) -> anyhow::Result<(bool, Option<u64>, Move
 /// The heaps after a move (the heap moved replaced by what is left, in place).
 fn after(heaps: &[u64], j: usize, s: Split) -> Vec<u64> {
     let mut v: Vec<u64> = heaps[..j].to_vec();
-    v.extend([s.left, s.right].into_iter().filter(|&x| x > 0));
+    v.extend(s.parts());
     v.extend(&heaps[j + 1..]);
     v
 }
@@ -211,10 +210,20 @@ pub fn move_text(heaps: usize, j: usize, s: Split) -> String {
     } else {
         String::new()
     };
-    let left = match (s.left, s.right) {
-        (0, 0) => "nothing".to_string(),
-        (0, r) => r.to_string(),
-        (a, b) => format!("{a}+{b}"),
+    let left = match (s.left, s.mid, s.right) {
+        (0, _, 0) => "nothing".to_string(),
+        (0, _, r) => r.to_string(),
+        (a, 0, b) => format!("{a}+{b}"),
+        (a, m, b) => format!("{a}+{m}+{b}"),
     };
     format!("take {}{from} leaving {left}", s.take)
+}
+
+/// A winning move's fields (`middle` only when three heaps are left).
+fn split_json(j: usize, s: &Split) -> serde_json::Value {
+    let mut v = json!({"heap": j + 1, "take": s.take, "left": s.left, "right": s.right});
+    if s.mid > 0 {
+        v["middle"] = json!(s.mid);
+    }
+    v
 }

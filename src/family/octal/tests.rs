@@ -362,7 +362,7 @@ fn lines_on_one_row_is_kayles_and_0_777() {
 #[test]
 fn codes_are_validated_with_what_is_allowed() {
     for (bad, says) in [
-        ("0.78", "not an octal digit"),
+        ("0.7G", "not a digit 0..7 (octal) or 8..F"),
         ("1.07", "d0 = 1 is not allowed"),
         ("2.7", "d0 = 2 is not allowed"),
         ("0.", "empty code"),
@@ -384,13 +384,13 @@ fn codes_are_validated_with_what_is_allowed() {
 fn a_spec_mistake_names_the_field() {
     let f = family::by_name("octal").unwrap();
     let v = params::parse_yaml(
-        "family: octal\ncode: ['0.77', '0.87']\nN: 0..10\n",
+        "family: octal\ncode: ['0.77', '0.G7']\nN: 0..10\n",
         "x.yaml",
     )
     .unwrap();
     let e = f.plan(&Node::root(&v, "x.yaml")).err().unwrap().to_string();
     assert!(
-        e.starts_with("x.yaml: field `code[1]`: \"0.87\": '8'"),
+        e.starts_with("x.yaml: field `code[1]`: \"0.G7\": 'G'"),
         "{e}"
     );
     let v = params::parse_yaml(
