@@ -132,15 +132,6 @@ fn estimate_with(
             unbounded.push(u);
         }
     }
-    if sampled
-        .as_ref()
-        .is_some_and(|s| s.points.iter().any(|p| !p.done))
-    {
-        unbounded.push(
-            "a case sampled by the dry run ran past its budget: its time is at least the figure measured, and the sweep's with it"
-                .to_string(),
-        );
-    }
     let memory = memory_figures(plan, sweep.family.datasets(), keep, threads);
     SweepEstimate {
         cases: plan.cases.len(),

@@ -15,8 +15,13 @@ use std::time::{Duration, Instant};
 use crate::family::{Case, CaseCtx, Plan};
 
 /// Cases shorter than this (process CPU seconds) are too short to time
-/// against their stated size: their time is dispatch and setup.
-const FLOOR_SECS: f64 = 2e-3;
+/// against their stated size: their time is dispatch and setup as much as
+/// work.
+const FLOOR_SECS: f64 = 0.005;
+/// A fit from one point alone needs a point this long (seconds): one
+/// short point says its setup's cost, not the work's (one case of 2 ms set
+/// against a model's microsecond made a sweep of seconds read 26 min).
+const ONE_POINT_SECS: f64 = 0.05;
 /// The exponent of growth is kept within these (two points close together
 /// or noisy would give anything).
 const EXPONENT: (f64, f64) = (0.7, 1.6);
@@ -73,15 +78,42 @@ pub struct Point {
     pub done: bool,
 }
 
-/// Fits `points` (sizes > 0): anchored at the largest point timed above
-/// the floor, the exponent by least squares over the points above the
-/// floor (1 with one such point). `None` when no point is above it.
+/// Fits `points` (sizes > 0): anchored at the largest finished point
+/// timed above the floor, the exponent by least squares over the finished
+/// points above the floor (1 with one such point, which must then be
+/// [`ONE_POINT_SECS`] long). A point stopped at the budget is a lower
+/// bound: where it took longer than the fit says, the fit is raised to
+/// it. `None` when no point qualifies.
 pub fn fit(points: &[Point]) -> Option<Fit> {
+    let finished: Vec<Point> = points.iter().filter(|p| p.done).copied().collect();
+    let stopped = points.iter().filter(|p| !p.done && p.size > 0.0);
+    let mut f = fit_finished(&finished).or_else(|| {
+        let p = stopped.clone().max_by(|a, b| a.secs.total_cmp(&b.secs))?;
+        (p.secs >= ONE_POINT_SECS).then_some(Fit {
+            s0: p.size,
+            m0: p.secs,
+            b: 1.0,
+        })
+    })?;
+    for p in stopped {
+        let at = f.secs(p.size);
+        if p.secs > at && at > 0.0 {
+            f.m0 *= p.secs / at;
+        }
+    }
+    Some(f)
+}
+
+/// [`fit`] of finished points.
+fn fit_finished(points: &[Point]) -> Option<Fit> {
     let good: Vec<&Point> = points
         .iter()
         .filter(|p| p.size > 0.0 && p.secs >= FLOOR_SECS)
         .collect();
     let top = good.iter().max_by(|a, b| a.size.total_cmp(&b.size))?;
+    if good.len() < 2 && top.secs < ONE_POINT_SECS {
+        return None;
+    }
     let b = if good.len() < 2 {
         1.0
     } else {
@@ -302,17 +334,29 @@ mod tests {
     /// largest point.
     #[test]
     fn the_fit_follows_the_growth_within_its_bounds() {
-        let lin = fit(&[p(1.0, 0.01), p(4.0, 0.04), p(16.0, 0.16)]).unwrap();
+        let lin = fit(&[p(1.0, 0.1), p(4.0, 0.4), p(16.0, 1.6)]).unwrap();
         assert!((lin.b - 1.0).abs() < 1e-9);
-        assert!((lin.secs(64.0) - 0.64).abs() < 1e-9);
-        let quad = fit(&[p(1.0, 0.01), p(4.0, 0.16)]).unwrap();
+        assert!((lin.secs(64.0) - 6.4).abs() < 1e-9);
+        let quad = fit(&[p(1.0, 0.1), p(4.0, 1.6)]).unwrap();
         assert_eq!(quad.b, EXPONENT.1);
-        assert!((quad.secs(4.0) - 0.16).abs() < 1e-12);
-        // Points under the floor are not timed; one point: proportional.
-        let one = fit(&[p(1.0, 1e-4), p(10.0, 0.02)]).unwrap();
+        assert!((quad.secs(4.0) - 1.6).abs() < 1e-12);
+        // Points under the floor are not timed; one point: proportional,
+        // if it is long enough to be the work's and not its setup's.
+        let one = fit(&[p(1.0, 1e-3), p(10.0, 0.2)]).unwrap();
         assert_eq!(one.b, 1.0);
-        assert!((one.secs(20.0) - 0.04).abs() < 1e-12);
+        assert!((one.secs(20.0) - 0.4).abs() < 1e-12);
+        assert_eq!(fit(&[p(10.0, 0.03)]), None);
         assert_eq!(fit(&[p(1.0, 1e-5)]), None);
+        // A point stopped at the budget is a lower bound that raises the
+        // fit where it took longer than the fit says.
+        let stopped = Point {
+            size: 16.0,
+            secs: 3.2,
+            done: false,
+        };
+        let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
+        assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
+        assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
     }
 
     /// A real sweep: takeaway with heaps up to 3 sizes, its cases sampled
