@@ -237,6 +237,26 @@ impl<'a> Node<'a> {
         }
         Ok(v)
     }
+    /// One integer in `lo..=hi` where a sweep may give a range or a list:
+    /// a game (`nimlab play`) needs one value, and the error says how
+    /// many were given and which option picks one.
+    pub fn one_int(&self, lo: i64, hi: i64) -> Result<i64, SpecError> {
+        let v = self.ints(lo, hi)?;
+        match v.as_slice() {
+            [x] => Ok(*x),
+            _ => {
+                let range = match (v.first(), v.last()) {
+                    (Some(a), Some(b)) => format!(" ({a}..{b})"),
+                    _ => String::new(),
+                };
+                Err(self.err(format!(
+                    "{} values{range}; a game needs one: give --{} <value>",
+                    v.len(),
+                    self.path()
+                )))
+            }
+        }
+    }
     /// Integers in `[lo, hi]` given as a number, a range string `"a..b"` (both
     /// ends included), `"a..b by s"`, a map `{from, to, step}`, or a list of any
     /// of these. The result keeps the given order and may not be empty.
@@ -646,6 +666,24 @@ mod tests {
             node_ints("x: {from: 1, to: 7, step: 3}").unwrap(),
             vec![1, 4, 7]
         );
+    }
+
+    /// A game's option takes one value; a range is refused saying how many
+    /// it holds and which option picks one.
+    #[test]
+    fn a_game_needs_one_value() {
+        let one = |yaml: &str| {
+            let v = parse_yaml(yaml, "t.yaml").unwrap();
+            Node::root(&v, "t.yaml").req("k", "")?.one_int(0, 100)
+        };
+        assert_eq!(one("k: 7").unwrap(), 7);
+        let e = one("k: 2..15").unwrap_err();
+        assert!(
+            e.message
+                .contains("14 values (2..15); a game needs one: give --k <value>"),
+            "{e}"
+        );
+        assert!(one("k: 200").is_err());
     }
 
     #[test]

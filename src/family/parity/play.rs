@@ -44,20 +44,6 @@ pub struct ParityGame {
     first: Player,
 }
 
-fn single(n: &Node<'_>, lo: i64, hi: i64) -> Result<i64> {
-    let v = n.ints(lo, hi)?;
-    if v.len() != 1 {
-        return Err(n
-            .err(format!(
-                "{} values; a game needs one: give --{} <value>",
-                v.len(),
-                n.path()
-            ))
-            .into());
-    }
-    Ok(v[0])
-}
-
 /// The starting hands: `--a`/`--b` (`--odd-hand`/`--even-hand` in `sides`), default 0.
 fn hands(p: &Node<'_>, variant: Variant) -> Result<(u64, u64)> {
     let hand = |names: &[&str]| -> Result<u64> {
@@ -66,7 +52,7 @@ fn hands(p: &Node<'_>, variant: Variant) -> Result<(u64, u64)> {
             bail!("give the hand once (--{})", names.join(" or --"));
         }
         Ok(match given.first() {
-            Some(n) => single(n, 0, i64::MAX / 4)? as u64,
+            Some(n) => n.one_int(0, i64::MAX / 4)? as u64,
             None => 0,
         })
     };
@@ -121,7 +107,9 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
         "horizon",
     ])?;
     let (variant, take) = one_rule(p)?;
-    let r = single(&p.req("r", "the pile size, e.g. --r 17")?, 0, i64::MAX / 4)? as u64;
+    let r = p
+        .req("r", "the pile size, e.g. --r 17")?
+        .one_int(0, i64::MAX / 4)? as u64;
     let (a, b) = hands(p, variant)?;
     let person_side = side(p, variant)?;
     if (a + b + r) % 2 != variant.total_parity() {

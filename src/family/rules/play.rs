@@ -73,21 +73,6 @@ pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
     Ok(Box::new(RulesGame::new(rule, heaps)?))
 }
 
-/// One value of a field a sweep may give as a range.
-fn one(n: &Node<'_>, lo: i64, hi: i64) -> Result<i64> {
-    let v = n.ints(lo, hi)?;
-    if v.len() != 1 {
-        return Err(n
-            .err(format!(
-                "{} values; a game needs one: give --{} <value>",
-                v.len(),
-                n.path()
-            ))
-            .into());
-    }
-    Ok(v[0])
-}
-
 /// The heaps: `--heaps 3,5` (their sizes), or a sweep's `heaps: D` (one
 /// to three) with `N` or `N1`..`ND`.
 fn parse_heaps(p: &Node<'_>) -> Result<Vec<u32>> {
@@ -101,7 +86,7 @@ fn parse_heaps(p: &Node<'_>) -> Result<Vec<u32>> {
             .collect::<Vec<_>>(),
         h => {
             let d = match h {
-                Some(h) => one(&h, 1, 3)? as usize,
+                Some(h) => h.one_int(1, 3)? as usize,
                 None => 1,
             };
             let mut out = Vec::new();
@@ -110,7 +95,7 @@ fn parse_heaps(p: &Node<'_>) -> Result<Vec<u32>> {
                     .get(&format!("N{i}"))
                     .or_else(|| p.get("N"))
                     .ok_or_else(|| p.err(format!("missing N{i} (or N): the size of heap {i}")))?;
-                out.push(one(&node, 0, MAX)? as u32);
+                out.push(node.one_int(0, MAX)? as u32);
             }
             out
         }

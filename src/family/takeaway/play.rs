@@ -74,23 +74,6 @@ fn heaps_text(h: &[u64]) -> String {
         .join(" ")
 }
 
-/// Reads a single value of a parameter that a sweep may give as a range.
-fn one_int(n: &Node<'_>, lo: i64, hi: i64) -> Result<i64> {
-    let v = n.ints(lo, hi)?;
-    if v.len() != 1 {
-        return Err(n
-            .err(format!(
-                "{} values ({}..{}); a game needs one: give --{} <value>",
-                v.len(),
-                v[0],
-                v[v.len() - 1],
-                n.path()
-            ))
-            .into());
-    }
-    Ok(v[0])
-}
-
 /// The heaps: `heaps: [3, 5, 7]` (as for `solve`), `heaps: 7` (one heap), or a
 /// sweep's `heaps: D` with `N` or `N1..ND`.
 fn parse_heaps(p: &Node<'_>, any: bool) -> Result<Vec<u64>> {
@@ -114,10 +97,10 @@ fn parse_heaps(p: &Node<'_>, any: bool) -> Result<Vec<u64>> {
             }
             Ok(v.into_iter().map(|x| x as u64).collect())
         }
-        Some(h) if ns.is_empty() => Ok(vec![one_int(&h, 0, hi)? as u64]),
+        Some(h) if ns.is_empty() => Ok(vec![h.one_int(0, hi)? as u64]),
         _ => {
             let d = match heaps {
-                Some(h) => one_int(&h, 1, 6)? as usize,
+                Some(h) => h.one_int(1, 6)? as usize,
                 None => 1,
             };
             let mut out = Vec::new();
@@ -126,7 +109,7 @@ fn parse_heaps(p: &Node<'_>, any: bool) -> Result<Vec<u64>> {
                     .get(&format!("N{i}"))
                     .or_else(|| p.get("N"))
                     .ok_or_else(|| p.err(format!("missing N{i} (or N): the size of heap {i}")))?;
-                out.push(one_int(&node, 0, hi)? as u64);
+                out.push(node.one_int(0, hi)? as u64);
             }
             Ok(out)
         }
