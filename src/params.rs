@@ -237,6 +237,23 @@ impl<'a> Node<'a> {
         }
         Ok(v)
     }
+    /// A game's heap sizes in a sweep's form: `heaps: D` (1 to
+    /// `max_heaps`; one heap when absent) and, for each heap `i`, `Ni` or
+    /// else `N`, one value each in `0..=hi` ([`Node::one_int`]).
+    pub fn sweep_heap_sizes(&self, max_heaps: i64, hi: i64) -> Result<Vec<i64>, SpecError> {
+        let d = match self.get("heaps") {
+            Some(h) => h.one_int(1, max_heaps)? as usize,
+            None => 1,
+        };
+        (1..=d)
+            .map(|i| {
+                self.get(&format!("N{i}"))
+                    .or_else(|| self.get("N"))
+                    .ok_or_else(|| self.err(format!("missing N{i} (or N): the size of heap {i}")))?
+                    .one_int(0, hi)
+            })
+            .collect()
+    }
     /// One integer in `lo..=hi` where a sweep may give a range or a list:
     /// a game (`nimlab play`) needs one value, and the error says how
     /// many were given and which option picks one.
@@ -684,6 +701,17 @@ mod tests {
             "{e}"
         );
         assert!(one("k: 200").is_err());
+        // A sweep's heaps: N for each, or N1, N2 each.
+        let sizes = |yaml: &str| {
+            let v = parse_yaml(yaml, "t.yaml").unwrap();
+            Node::root(&v, "t.yaml").sweep_heap_sizes(3, 100)
+        };
+        assert_eq!(sizes("heaps: 2\nN: 7").unwrap(), [7, 7]);
+        assert_eq!(sizes("heaps: 2\nN1: 3\nN2: 5").unwrap(), [3, 5]);
+        assert_eq!(sizes("N: 4").unwrap(), [4]);
+        let e = sizes("heaps: 2\nN1: 3").unwrap_err();
+        assert!(e.message.contains("missing N2 (or N)"), "{e}");
+        assert!(sizes("heaps: 4\nN: 1").is_err());
     }
 
     #[test]

@@ -84,21 +84,11 @@ fn parse_heaps(p: &Node<'_>) -> Result<Vec<u32>> {
             .into_iter()
             .map(|x| x as u32)
             .collect::<Vec<_>>(),
-        h => {
-            let d = match h {
-                Some(h) => h.one_int(1, 3)? as usize,
-                None => 1,
-            };
-            let mut out = Vec::new();
-            for i in 1..=d {
-                let node = p
-                    .get(&format!("N{i}"))
-                    .or_else(|| p.get("N"))
-                    .ok_or_else(|| p.err(format!("missing N{i} (or N): the size of heap {i}")))?;
-                out.push(node.one_int(0, MAX)? as u32);
-            }
-            out
-        }
+        _ => p
+            .sweep_heap_sizes(3, MAX)?
+            .into_iter()
+            .map(|x| x as u32)
+            .collect(),
     };
     if heaps.is_empty() || heaps.len() > 26 {
         bail!("heaps: give 1 to 26 heaps (named A to Z)");

@@ -98,21 +98,11 @@ fn parse_heaps(p: &Node<'_>, any: bool) -> Result<Vec<u64>> {
             Ok(v.into_iter().map(|x| x as u64).collect())
         }
         Some(h) if ns.is_empty() => Ok(vec![h.one_int(0, hi)? as u64]),
-        _ => {
-            let d = match heaps {
-                Some(h) => h.one_int(1, 6)? as usize,
-                None => 1,
-            };
-            let mut out = Vec::new();
-            for i in 1..=d {
-                let node = p
-                    .get(&format!("N{i}"))
-                    .or_else(|| p.get("N"))
-                    .ok_or_else(|| p.err(format!("missing N{i} (or N): the size of heap {i}")))?;
-                out.push(node.one_int(0, hi)? as u64);
-            }
-            Ok(out)
-        }
+        _ => Ok(p
+            .sweep_heap_sizes(6, hi)?
+            .into_iter()
+            .map(|x| x as u64)
+            .collect()),
     }
 }
 
