@@ -773,7 +773,7 @@ pub fn mutations(
 /// family explains moves, else the family's one-line reason.
 fn explain_row(f: &dyn Family, dataset: &str, t: &Table, row: usize) -> Option<String> {
     f.explains_moves()
-        .and_then(|e| e.first_moves(dataset, t, row))
+        .and_then(|first_moves| first_moves(dataset, t, row))
         .map(|a| a.text())
         .or_else(|| f.explain(dataset, t, row))
 }

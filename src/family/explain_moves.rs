@@ -145,13 +145,11 @@ pub fn group<K: Ord>(moves: Vec<(String, String, K)>) -> Vec<MoveGroup> {
     groups.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The capability: a family that explains a stored row's position by its
-/// first moves.
-pub trait ExplainMoves: Sync {
-    /// The moves of row `row` of a stored `dataset` table and where each
-    /// leads, or `None` where the family cannot say for that row.
-    fn first_moves(&self, dataset: &str, table: &Table, row: usize) -> Option<MoveAccount>;
-}
+/// The capability: a family's function explaining a stored row's position
+/// by its first moves: the moves of row `row` of a stored `dataset` table
+/// and where each leads, or `None` where the family cannot say for that
+/// row ([`crate::family::Family::explains_moves`]).
+pub type FirstMoves = fn(dataset: &str, table: &Table, row: usize) -> Option<MoveAccount>;
 
 #[cfg(test)]
 mod tests {

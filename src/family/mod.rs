@@ -486,10 +486,10 @@ pub trait Family: Sync {
     }
 
     /// The capability of explaining a stored position by its first moves
-    /// and where each leads ([`explain_moves::ExplainMoves`]), if the family
+    /// and where each leads ([`explain_moves::FirstMoves`]), if the family
     /// offers it; a counterexample then shows its moves rather than
     /// [`Family::explain`]'s one line.
-    fn explains_moves(&self) -> Option<&dyn explain_moves::ExplainMoves> {
+    fn explains_moves(&self) -> Option<explain_moves::FirstMoves> {
         None
     }
 

@@ -219,8 +219,8 @@ impl Family for Lines {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<&dyn crate::family::explain_moves::ExplainMoves> {
-        Some(self)
+    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
+        Some(explain::first_moves)
     }
     fn out_of_core(&self) -> Option<&'static dyn crate::family::outofcore::OutOfCore> {
         Some(&outofcore::LinesBoards)
@@ -240,17 +240,6 @@ impl Family for Lines {
             d if d.starts_with("hexagon") => ("hexagon", "hexagons"),
             _ => ("case", "cases"),
         }
-    }
-}
-
-impl crate::family::explain_moves::ExplainMoves for Lines {
-    fn first_moves(
-        &self,
-        dataset: &str,
-        table: &crate::data::Table,
-        row: usize,
-    ) -> Option<crate::family::explain_moves::MoveAccount> {
-        explain::first_moves(dataset, table, row)
     }
 }
 

@@ -1413,14 +1413,15 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
 #[test]
 fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
     use crate::data::{StrVec, Values};
-    use crate::family::explain_moves::ExplainMoves;
+    use crate::family::Family as _;
     let s = |v: &str| Values::Str([v].into_iter().collect::<StrVec>());
     let t = Table::new()
         .with("board", s("trapezoid: [1, 5]"))
         .with("take", s("maximal"))
         .with("play", s("normal"))
         .with("grundy", Values::OptInt(vec![Some(1)]));
-    let a = Lines.first_moves("positions", &t, 0).expect("an account");
+    let a =
+        Lines.explains_moves().expect("explains moves")("positions", &t, 0).expect("an account");
     assert_eq!(a.position, "A(1,5)");
     assert_eq!(a.moves(), 6);
     let groups: Vec<(&str, usize)> = a
@@ -1459,5 +1460,8 @@ fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
         .with("board", s("trapezoid: [1, 5]"))
         .with("take", s("maximal"))
         .with("play", s("misere"));
-    assert_eq!(Lines.first_moves("positions", &m, 0), None);
+    assert_eq!(
+        Lines.explains_moves().expect("explains moves")("positions", &m, 0),
+        None
+    );
 }

@@ -1,4 +1,4 @@
-//! Octal counterexamples in moves ([`ExplainMoves`]): a heap's first moves
+//! Octal counterexamples in moves ([`crate::family::explain_moves::FirstMoves`]): a heap's first moves
 //! as the code allows them (`taking 2 leaves 1 + 3`), where each leads and
 //! the conclusion a student checks by hand. Normal play: each move's
 //! nim-value is the nim-sum of the heaps it leaves (read from the rows of
@@ -8,16 +8,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::Octal;
 use super::code::{Code, Split};
 use crate::data::Table;
-use crate::family::explain_moves::{ExplainMoves, MoveAccount, group};
-
-impl ExplainMoves for Octal {
-    fn first_moves(&self, dataset: &str, table: &Table, row: usize) -> Option<MoveAccount> {
-        first_moves(dataset, table, row)
-    }
-}
+use crate::family::explain_moves::{MoveAccount, group};
 
 /// The value of every heap size stored for this row's code and play:
 /// the nim-value (normal play) or `P`/`N` as 0/1 (misère play).

@@ -99,8 +99,8 @@ impl Family for Octal {
             run: kernel_probe,
         }]
     }
-    fn explains_moves(&self) -> Option<&dyn crate::family::explain_moves::ExplainMoves> {
-        Some(self)
+    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
+        Some(explain::first_moves)
     }
     fn solve_schema(&self) -> &'static str {
         include_str!("solve.schema.json")

@@ -28,17 +28,6 @@
 //! once), [`solve`] (`nimlab solve parity`), [`play`] (`nimlab play parity`,
 //! with `play.js` for its page).
 
-impl crate::family::explain_moves::ExplainMoves for Parity {
-    fn first_moves(
-        &self,
-        dataset: &str,
-        table: &crate::data::Table,
-        row: usize,
-    ) -> Option<crate::family::explain_moves::MoveAccount> {
-        explain::first_moves(dataset, table, row)
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod brute;
 pub(crate) mod cases;
@@ -174,8 +163,8 @@ impl Family for Parity {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<&dyn crate::family::explain_moves::ExplainMoves> {
-        Some(self)
+    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
+        Some(explain::first_moves)
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)

@@ -1132,7 +1132,7 @@ fn table_bytes_count_the_typed_vectors() {
 #[test]
 fn counterexamples_are_explained_by_their_takes() {
     use crate::data::{StrVec, Table, Values};
-    use crate::family::explain_moves::ExplainMoves;
+    use crate::family::Family as _;
     let row = |take: &str, r: i64, a: i64, mover: &str| {
         let s = |x: &str| Values::Str([x].into_iter().collect::<StrVec>());
         Table::new()
@@ -1143,9 +1143,12 @@ fn counterexamples_are_explained_by_their_takes() {
             .with("b_parity", Values::Int(vec![0]))
             .with("mover", s(mover))
     };
-    let a = super::Parity
-        .first_moves("outcome", &row("max:2", 2, 0, "odd"), 0)
-        .expect("an account");
+    let a = super::Parity.explains_moves().expect("explains moves")(
+        "outcome",
+        &row("max:2", 2, 0, "odd"),
+        0,
+    )
+    .expect("an account");
     assert_eq!(
         a.text(),
         "Odd to move at (0,0,2) has 2 moves. 1 move reaches a state the opponent loses: \
@@ -1153,9 +1156,12 @@ fn counterexamples_are_explained_by_their_takes() {
          taking 2 leaves (0,0,0), Even to move. Odd to move at (0,0,2) wins: taking 1 leaves \
          (1,0,1), Even to move, which the opponent loses"
     );
-    let a = super::Parity
-        .first_moves("outcome", &row("max:1", 1, 1, "odd"), 0)
-        .expect("an account");
+    let a = super::Parity.explains_moves().expect("explains moves")(
+        "outcome",
+        &row("max:1", 1, 1, "odd"),
+        0,
+    )
+    .expect("an account");
     assert_eq!(a.moves(), 1);
     assert_eq!(
         a.conclusion,
@@ -1163,7 +1169,11 @@ fn counterexamples_are_explained_by_their_takes() {
     );
     // Remoteness rows keep their account of the game's length.
     assert_eq!(
-        super::Parity.first_moves("remoteness", &row("max:1", 1, 1, "odd"), 0),
+        super::Parity.explains_moves().expect("explains moves")(
+            "remoteness",
+            &row("max:1", 1, 1, "odd"),
+            0
+        ),
         None
     );
 }

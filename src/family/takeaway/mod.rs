@@ -227,8 +227,8 @@ impl Family for Takeaway {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<&dyn crate::family::explain_moves::ExplainMoves> {
-        Some(self)
+    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
+        Some(explain::first_moves)
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)
@@ -255,17 +255,6 @@ impl Family for Takeaway {
             "lattices" => ("lattice", "lattices"),
             _ => ("case", "cases"),
         }
-    }
-}
-
-impl crate::family::explain_moves::ExplainMoves for Takeaway {
-    fn first_moves(
-        &self,
-        dataset: &str,
-        table: &crate::data::Table,
-        row: usize,
-    ) -> Option<crate::family::explain_moves::MoveAccount> {
-        explain::first_moves(dataset, table, row)
     }
 }
 

@@ -887,7 +887,7 @@ fn column<'a>(t: &'a Table, name: &str) -> &'a Values {
 #[test]
 fn counterexamples_are_explained_by_their_moves() {
     use crate::data::{StrVec, Values};
-    use crate::family::explain_moves::ExplainMoves;
+    use crate::family::Family as _;
     let n = 7usize;
     let strs = |f: &dyn Fn(usize) -> String| {
         let v: Vec<String> = (0..n).map(f).collect();
@@ -908,9 +908,8 @@ fn counterexamples_are_explained_by_their_moves() {
             "outcome",
             strs(&|i| if i % 3 == 0 { "P".into() } else { "N".into() }),
         );
-    let a = Takeaway
-        .first_moves("positions", &t, 4)
-        .expect("an account");
+    let a =
+        Takeaway.explains_moves().expect("explains moves")("positions", &t, 4).expect("an account");
     assert_eq!(
         a.text(),
         "a heap of 4 has 2 moves. 1 move reaches a loss for the opponent (P): taking 1 leaves 3 \
@@ -928,9 +927,8 @@ fn counterexamples_are_explained_by_their_moves() {
     for i in 1..=3 {
         m = m.with(&format!("N{i}"), Values::Int(vec![1]));
     }
-    let a = Takeaway
-        .first_moves("positions", &m, 0)
-        .expect("an account");
+    let a =
+        Takeaway.explains_moves().expect("explains moves")("positions", &m, 0).expect("an account");
     assert_eq!(a.groups.len(), 1);
     assert_eq!(a.groups[0].leads_to, "a win for the opponent (N)");
     assert_eq!(a.moves(), 3);
