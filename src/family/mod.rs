@@ -264,10 +264,16 @@ pub fn ints_key(v: &[u64]) -> String {
     }
 }
 
+/// A count (a horizon, a number of sizes) scaled by `factor` for
+/// [`Case::scaled`]: rounded up, at least one.
+pub fn scaled_count(n: usize, factor: f64) -> usize {
+    ((n as f64 * factor).ceil() as usize).max(1)
+}
+
 /// The first part of `items` (about `factor` of them, at least one): a
 /// case's heap sizes or boards cut down for [`Case::scaled`].
 pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
-    let keep = ((items.len() as f64 * factor).ceil() as usize).clamp(1, items.len().max(1));
+    let keep = scaled_count(items.len(), factor).min(items.len().max(1));
     items[..keep.min(items.len())].to_vec()
 }
 

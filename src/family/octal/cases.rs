@@ -94,7 +94,7 @@ impl Case for OctalCase {
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
         // The heap sizes and both horizons cut: the same code and play on
         // the same kernels.
-        let cut = |n: usize| ((n as f64 * factor).ceil() as usize).max(1);
+        let cut = |n| crate::family::scaled_count(n, factor);
         let ns = crate::family::scaled_prefix(&self.ns, factor);
         let n_max = ns.iter().copied().max().unwrap_or(0) as usize;
         Some(Box::new(OctalCase {

@@ -100,7 +100,7 @@ impl Case for ParityCase {
         let rs = crate::family::scaled_prefix(&self.rs, factor);
         c.rs_key = format!("{}/scaled={factor}", self.rs_key);
         c.rs = Arc::new(rs);
-        c.horizon = (self.horizon as f64 * factor).ceil() as usize;
+        c.horizon = crate::family::scaled_count(self.horizon, factor);
         Some(Box::new(c))
     }
     fn memory(&self) -> u64 {

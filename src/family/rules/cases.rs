@@ -362,7 +362,7 @@ impl Case for RulesCase {
         // solver.
         let mut c = self.clone();
         c.sizes = crate::family::scaled_prefix(&self.sizes, factor);
-        c.horizon = ((self.horizon as f64 * factor).ceil() as usize).max(c.max_n() as usize);
+        c.horizon = crate::family::scaled_count(self.horizon, factor).max(c.max_n() as usize);
         Some(Box::new(c))
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {

@@ -255,7 +255,7 @@ impl Case for TakeCase {
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
         // Each heap's sizes cut to their first part, the horizon and the
         // cap with them: the same rule on the same kernel.
-        let cut = |n: usize| ((n as f64 * factor).ceil() as usize).max(1);
+        let cut = |n| crate::family::scaled_count(n, factor);
         let sizes: Vec<Vec<u64>> = self
             .sizes
             .iter()
