@@ -420,6 +420,11 @@ pub enum CliForm {
     Switch,
 }
 
+/// The name of a family's catch-all argument: any `--name value` that is
+/// not one of its other arguments (a parameter the family names itself,
+/// such as a rule's `--k 3`), read in its form.
+pub const ANY_ARG: &str = "*";
+
 impl CliArg {
     /// An argument of the given form.
     pub const fn new(name: &'static str, form: CliForm) -> CliArg {
@@ -435,13 +440,26 @@ fn cli_err(key: &str, message: impl Into<String>) -> SpecError {
     }
 }
 
+/// The argument named `key`, else the catch-all ([`ANY_ARG`]) if declared
+/// and `key` is a name (letters, digits and `_`).
+fn find_arg<'a>(args: &'a [CliArg], key: &str) -> Option<&'a CliArg> {
+    let name = key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    args.iter()
+        .find(|x| x.name == key)
+        .or_else(|| args.iter().find(|x| x.name == ANY_ARG && name))
+}
+
 /// Turns `--key value`, `--key=value` or `key=value` arguments into a
 /// parameter map, each value read as its family declares (`args`); unknown,
 /// repeated or empty arguments are errors naming the argument.
 pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError> {
     let allowed = || {
         args.iter()
-            .map(|a| format!("--{}", a.name.replace('_', "-")))
+            .map(|a| match a.name {
+                ANY_ARG => "--<parameter>".to_string(),
+                n => format!("--{}", n.replace('_', "-")),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -468,7 +486,7 @@ pub fn cli_to_map(given: &[String], args: &[CliArg]) -> Result<Value, SpecError>
             },
         };
         let key = key.replace('-', "_");
-        let arg = args.iter().find(|x| x.name == key).ok_or_else(|| {
+        let arg = find_arg(args, &key).ok_or_else(|| {
             cli_err(
                 &key,
                 format!("unknown argument; allowed here: {}", allowed()),
@@ -514,7 +532,7 @@ pub fn split_cli(given: &[String], args: &[CliArg]) -> (Vec<String>, Vec<String>
                 None => (k, !dashes),
             };
             let key = key.replace('-', "_");
-            args.iter().find(|x| x.name == key).map(|x| (x, inline))
+            find_arg(args, &key).map(|x| (x, inline))
         });
         let Some((arg, inline)) = arg else {
             rest.push(a.clone());

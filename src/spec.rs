@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde_json::Value;
 
+use crate::data::Dataset;
 use crate::family::{self, Family, Plan};
 use crate::params::{Node, SpecError, describe, parse_yaml};
 use crate::store::SweepDir;
@@ -51,9 +52,18 @@ pub struct Sweep {
     /// ([`Family::on_request`]) that the spec asks for: listed in
     /// `datasets:` or read by one of its conjectures.
     pub asked: Vec<String>,
+    /// The grid parameters of the experiment's sweeps of this family (their
+    /// union, in the order met): columns of every dataset they store
+    /// ([`crate::data::with_grid`]), so that one dataset's files share a schema.
+    pub grid: Vec<String>,
 }
 
 impl Sweep {
+    /// The datasets the sweep's family declares, with the experiment's grid
+    /// parameters of that family as columns.
+    pub fn declared(&self) -> &'static [&'static Dataset] {
+        crate::data::with_grid(self.family.datasets(), &self.grid)
+    }
     /// Expands the sweep into cases and views (validated when the spec was
     /// loaded, so an error here means the family changed its mind).
     pub fn plan(&self) -> Result<Plan, SpecError> {
@@ -76,7 +86,7 @@ impl Sweep {
             experiment,
             &self.name,
             self.family.name(),
-            self.family.datasets(),
+            self.declared(),
         )
     }
 }
@@ -337,7 +347,27 @@ fn parse_sweeps(root: &Node<'_>, file: &str) -> Result<Vec<Sweep>, SpecError> {
         }
         sweeps.push(sweep);
     }
+    share_grids(&mut sweeps);
     Ok(sweeps)
+}
+
+/// Gives each sweep the grid parameters of every sweep of its family in the
+/// experiment (each sweep starts with its own).
+fn share_grids(sweeps: &mut [Sweep]) {
+    for i in 0..sweeps.len() {
+        let mut names: Vec<String> = Vec::new();
+        for o in sweeps
+            .iter()
+            .filter(|o| o.family.name() == sweeps[i].family.name())
+        {
+            for n in &o.grid {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        sweeps[i].grid = names;
+    }
 }
 
 fn family_of(s: &Node<'_>) -> Result<&'static dyn Family, SpecError> {
@@ -373,6 +403,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
         index,
         file: file.to_string(),
         outputs: sweep_outputs(s, family, &plan)?,
+        grid: plan.grid,
         asked: datasets
             .iter()
             .flatten()

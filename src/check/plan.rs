@@ -70,8 +70,7 @@ fn conjecture_error(e: &Experiment, c: &Conjecture) -> Option<(String, String)> 
         return Some((".sweep".into(), format!("no sweep named `{}`", c.sweep)));
     };
     let stored: Vec<&'static Dataset> = sweep
-        .family
-        .datasets()
+        .declared()
         .iter()
         .copied()
         .filter(|d| {

@@ -3,6 +3,7 @@
 //! roles). A leaf module: it knows tables, not games or files.
 
 pub mod columns;
+pub mod grid;
 pub mod schema;
 pub mod table;
 
@@ -10,6 +11,7 @@ pub use columns::{
     DictVec, EnumVec, FieldItems, IntListVec, StrListVec, StrVec, StructField, StructListVec,
     counting_items,
 };
+pub use grid::{GRID_DOC, grid_column, with_grid};
 pub use schema::{
     Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name,
 };

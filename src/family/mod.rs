@@ -309,8 +309,11 @@ pub struct OverheadProbes {
 /// fixed cost of a case.
 pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work)> {
     let (mut cases, mut work) = (0u64, Work::new());
-    solve_sweep_yaml(family, yaml, "probe.yaml", None, |case, out| {
+    let plan = plan_yaml(family, yaml, "probe.yaml")?;
+    let declared = crate::data::with_grid(family.datasets(), &plan.grid);
+    solve_cases(plan.cases.iter().map(|c| c.as_ref()), None, |case, out| {
         for (ds, t) in &out {
+            let ds = declared.iter().find(|d| d.name == ds.name).unwrap_or(ds);
             ds.validate(t).map_err(anyhow::Error::msg)?;
         }
         std::hint::black_box(out);
@@ -389,6 +392,10 @@ pub struct Plan {
     /// Things the user should know about the expansion (skipped combinations…);
     /// printed grouped by kind ([`note::lines`]).
     pub notes: Vec<note::Note>,
+    /// The sweep's own grid parameters, in the spec's order: each a column
+    /// of every dataset ([`crate::data::with_grid`]); empty for a family
+    /// whose parameters are all its own fields.
+    pub grid: Vec<String>,
 }
 
 /// The moves between the rows of one stored table ([`Family::moves`]).

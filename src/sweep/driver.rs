@@ -243,6 +243,15 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
         let out = solve_case(shared, case.as_ref())?;
         timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
         for (ds, t) in out {
+            // The declaration with the experiment's grid parameters.
+            let ds = shared
+                .sweep
+                .declared()
+                .iter()
+                .copied()
+                .find(|d| d.name == ds.name)
+                .unwrap_or(ds);
+            let t = ds.complete(t);
             ds.validate(&t)
                 .map_err(|e| anyhow::anyhow!("case {}: {e}", case.key()))?;
             match tables.iter_mut().find(|(d, _)| std::ptr::eq(*d, ds)) {

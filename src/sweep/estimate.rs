@@ -132,7 +132,7 @@ fn estimate_with(
             unbounded.push(u);
         }
     }
-    let memory = memory_figures(plan, sweep.family.datasets(), keep, threads);
+    let memory = memory_figures(plan, sweep.declared(), keep, threads);
     SweepEstimate {
         cases: plan.cases.len(),
         chunks,
@@ -256,7 +256,7 @@ fn output_bytes(sweep: &Sweep, plan: &Plan) -> u64 {
     super::guard::dataset_rows(plan, sweep.datasets.as_deref())
         .iter()
         .filter_map(|(d, n)| {
-            let ds = sweep.family.datasets().iter().find(|x| x.name == *d)?;
+            let ds = sweep.declared().iter().find(|x| x.name == *d)?;
             Some(n.saturating_mul(ds.row_bytes()))
         })
         .fold(0, u64::saturating_add)

@@ -222,7 +222,7 @@ pub fn problems(sweep: &Sweep, plan: &Plan, budget: u64, threads: usize) -> Vec<
     if more > 0 {
         out.push(format!("… and {more} more cases beyond the memory limit"));
     }
-    let figures = memory_figures(plan, sweep.family.datasets(), keep, threads);
+    let figures = memory_figures(plan, sweep.declared(), keep, threads);
     if out.is_empty() && figures.peak > budget {
         out.push(format!(
             "{}; {}. Use fewer threads (`--threads`), or {}",

@@ -904,6 +904,7 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
         cases: boxed,
         views,
         notes,
+        grid: Vec::new(),
     })
 }
 

@@ -126,6 +126,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         cases,
         views: views_,
         notes,
+        grid: Vec::new(),
     })
 }
 

@@ -391,6 +391,7 @@ pub fn plan(sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
         cases,
         views,
         notes,
+        grid: Vec::new(),
     })
 }
 

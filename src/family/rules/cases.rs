@@ -2,7 +2,7 @@
 //! over the sweep's heap sizes; solving it and filling its rows.
 
 use super::cond;
-use super::datasets::{PARAM_NAMES, PERIODS, POSITIONS, SEQUENCES};
+use super::datasets::{PERIODS, POSITIONS, SEQUENCES};
 use super::game::{Move, Rule};
 use super::periods::{self, Sequence};
 use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
@@ -78,15 +78,8 @@ impl RulesCase {
                 "heaps",
                 Values::repeat(Values::Int(vec![self.heaps as i64]), n),
             );
-        for p in PARAM_NAMES {
-            let v = r.params.iter().find(|(k, _)| k == p);
-            out.push(
-                p,
-                match v {
-                    Some((_, x)) => Values::repeat(Values::Int(vec![*x]), n),
-                    None => Values::Null(n),
-                },
-            );
+        for (p, x) in &r.params {
+            out.push(p, Values::repeat(Values::Int(vec![*x]), n));
         }
         for (name, v) in t.into_columns() {
             out.push(&name, v);

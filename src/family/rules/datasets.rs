@@ -9,25 +9,11 @@ use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN, heap_size_columns}
 use crate::period::PERIOD_COLUMNS;
 use crate::view::{View, ViewKind};
 
-/// The names a sweep's own parameters may take (each a column of every
-/// dataset, null where a sweep has no such parameter).
-pub const PARAM_NAMES: &[&str] = &["k", "m", "a", "b", "c", "d"];
-
 /// The fields of one winning move.
 pub const MOVE_FIELDS: &[&str] = &["heap", "take", "heap2", "split"];
 
 /// Which sequence a period row is about.
 pub const SEQUENCES: &[&str] = &["grundy", "outcome"];
-
-const fn param(name: &'static str) -> Column {
-    Column::new(
-        name,
-        Dtype::Int,
-        Role::Param,
-        "a parameter of the sweep read by the condition (null when the sweep has none of this name)",
-    )
-    .nullable()
-}
 
 /// The rule, on every row of every dataset.
 pub static RULE: &[Column] = &[
@@ -58,12 +44,6 @@ pub static RULE: &[Column] = &[
     ),
     PLAY_COLUMN,
     Column::new("heaps", Dtype::Int, Role::Param, "number of heaps D"),
-    param("k"),
-    param("m"),
-    param("a"),
-    param("b"),
-    param("c"),
-    param("d"),
 ];
 
 static POSITION: &[Column] = &[
@@ -80,7 +60,7 @@ static POSITION: &[Column] = &[
 /// `rule_positions`: one row per position and rule.
 pub static POSITIONS: Dataset = Dataset {
     name: "rule_positions",
-    doc: "One row per rule and starting position: its outcome, Grundy value (normal play of a sum of heaps, no history) and winning moves.",
+    doc: "One row per rule and starting position: its outcome, Grundy value (normal play of a sum of heaps, no history) and winning moves; after these columns, one per parameter of the sweep's grid (`k: 2..15` gives `k`), null on the rows of a sweep without it.",
     groups: &[RULE, heap_size_columns(3), POSITION],
 };
 
@@ -102,7 +82,7 @@ static PERIOD_HEAD: &[Column] = &[
 /// `rule_periods`: one row per one-heap rule.
 pub static PERIODS: Dataset = Dataset {
     name: "rule_periods",
-    doc: "One row per rule with one heap: the period of its values, proven where a theorem applies (take set: the subtraction-game window; split: the octal periodicity theorem; history with a largest take: the joint state's window), else observed with the reason.",
+    doc: "One row per rule with one heap: the period of its values, proven where a theorem applies (take set: the subtraction-game window; split: the octal periodicity theorem; history with a largest take: the joint state's window), else observed with the reason; after these columns, one per parameter of the sweep's grid, as in `rule_positions`.",
     groups: &[RULE, PERIOD_HEAD, PERIOD_COLUMNS],
 };
 

@@ -4,7 +4,7 @@
 //! ```yaml
 //! family: rules
 //! move: "t <= k and t != last"   # a move takes t from a heap of n when this holds
-//! k: 2..15                       # a parameter of the grid (named k, m, a, b, c or d)
+//! k: 2..15                       # any other field: a parameter of the grid (a column too)
 //! split: false                   # optional: the rest may be left as two heaps
 //! both: "t <= 3"                 # optional: take t from two heaps at once (reads t, n1 <= n2)
 //! heaps: 1                       # 1..3, or a list
@@ -56,7 +56,7 @@ impl Family for Rules {
     }
     fn params_help(&self) -> &'static str {
         "move: the condition of a move, e.g. \"is_square(t)\", \"n % t == 0 and t < n\", \"first ? t < n : t <= 2 * last\"\n\
-         k, m, a, b, c, d: parameters of the grid read by the condition (values, lists or ranges)\n\
+         any other name (k, limit, ...): a parameter of the grid read by the condition (values, lists or ranges)\n\
          split: true | false (the rest of the heap may be left as two heaps)\n\
          both: a condition on t, n1, n2 (n1 <= n2): take t from two heaps at once\n\
          heaps: 1..3 (or a list)\n\

@@ -4,7 +4,7 @@
 
 use super::cases::RulesCase;
 use super::cond::{Cond, NAMES};
-use super::datasets::{PARAM_NAMES, for_heaps};
+use super::datasets::{DATASETS, for_heaps};
 use super::game::Rule;
 use super::solver::{SPLIT_MISERE_TOKENS, allows_some_move};
 use crate::family::note::Note;
@@ -31,24 +31,51 @@ fn grid(sweep: &Node<'_>) -> Result<Grid, SpecError> {
         let node = sweep
             .get(key)
             .ok_or_else(|| sweep.err(format!("`{key}` is empty")))?;
-        if !PARAM_NAMES.contains(&key.as_str()) {
-            let mut all: Vec<&str> = KEYS.to_vec();
-            all.extend_from_slice(PARAM_NAMES);
-            let near = crate::data::nearest_name(key, &all)
-                .map(|n| format!(" (did you mean `{n}`?)"))
-                .unwrap_or_default();
-            return Err(node.err(format!(
-                "unknown field `{key}`{near}; the family's fields are {}, and a parameter of the grid is named one of {}",
-                quoted(KEYS),
-                quoted(PARAM_NAMES)
-            )));
-        }
+        param_name(key).map_err(|m| node.err(m))?;
         out.push((
             key.clone(),
             node.ints(-MAX_HEAP, MAX_HEAP)?.into_iter().collect(),
         ));
     }
     Ok(out)
+}
+
+/// Checks that a field that is not the family's own can name a parameter of
+/// the grid: a name the condition reads, clashing with no other name (a
+/// misspelt field is said so, with the field meant).
+pub(crate) fn param_name(key: &str) -> Result<(), String> {
+    let near = || {
+        crate::data::nearest_name(key, KEYS)
+            .map(|n| format!(" (did you mean `{n}`?)"))
+            .unwrap_or_default()
+    };
+    let read = crate::expr::parse::parse(key)
+        .ok()
+        .is_some_and(|a| matches!(a, crate::expr::Ast::Name(..)));
+    let function = crate::expr::compile::FUNCTIONS.iter().any(|f| f.0 == key);
+    if !read || function {
+        return Err(format!(
+            "`{key}` is not a field of the family{}, nor a name a condition can read as a parameter (letters, digits and _, starting with a letter; not a word or function of the expression language); the family's fields are {}",
+            near(),
+            quoted(KEYS)
+        ));
+    }
+    let taken = NAMES.contains(&key)
+        || DATASETS.iter().any(|d| d.column(key).is_some())
+        || key.starts_with("other_");
+    if taken {
+        return Err(format!(
+            "a parameter of the grid cannot be named `{key}`: the name is the condition's own or a column of the family's datasets{}; choose another (e.g. `k`, `limit`)",
+            near()
+        ));
+    }
+    if let Some(n) = crate::data::nearest_name(key, KEYS) {
+        return Err(format!(
+            "unknown field `{key}` (did you mean `{n}`?); a field the family does not know is a parameter of the grid, and `{key}` is too near `{n}` to be one; the family's fields are {}",
+            quoted(KEYS)
+        ));
+    }
+    Ok(())
 }
 
 fn quoted(v: &[&str]) -> String {
@@ -264,5 +291,6 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         cases,
         views: for_heaps(&f.heaps),
         notes,
+        grid: f.grid.iter().map(|(n, _)| n.clone()).collect(),
     })
 }

@@ -58,9 +58,11 @@ pub struct RulesGame {
 /// Builds the game from `solve`'s arguments (`--move`, `--heaps`, ...) or
 /// a sweep's fields (`heaps: D` with `N` or `N1`..`ND`, one value each).
 pub fn game(p: &Node<'_>) -> Result<Box<dyn PlayGame>> {
-    let mut keys: Vec<&str> = solve::CLI_ARGS.iter().map(|a| a.name).collect();
-    keys.retain(|k| *k != "last" && *k != "mine");
-    p.expect_keys(&keys)?;
+    solve::refuse(
+        p,
+        &["last", "mine"],
+        "a game starts with no take remembered",
+    )?;
     if let Some(n) = p.get("play")
         && n.value().is_array()
     {

@@ -7,13 +7,13 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::cond::{Cond, NAMES};
-use super::datasets::PARAM_NAMES;
 use super::game::{History, Move, Rule};
+use super::params::{KEYS, param_name};
 use super::solver::{Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_winning_moves};
 use crate::family::Answer;
 use crate::family::solved::{self, Solved, WinningMove};
 use crate::game::{PLAY_WORDS, Play};
-use crate::params::{CliArg, CliForm, Node};
+use crate::params::{CliArg, CliForm, Node, SWEEP_KEYS};
 
 /// The command-line arguments.
 pub const CLI_ARGS: &[CliArg] = &[
@@ -24,12 +24,8 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("heaps", CliForm::List),
     CliArg::new("last", CliForm::Yaml),
     CliArg::new("mine", CliForm::Yaml),
-    CliArg::new("k", CliForm::Yaml),
-    CliArg::new("m", CliForm::Yaml),
-    CliArg::new("a", CliForm::Yaml),
-    CliArg::new("b", CliForm::Yaml),
-    CliArg::new("c", CliForm::Yaml),
-    CliArg::new("d", CliForm::Yaml),
+    // Any other name: a parameter the conditions read (`--k 3`).
+    CliArg::new(crate::params::ANY_ARG, CliForm::Yaml),
     // `nimlab play` from a sweep: `heaps: D` with N or N1..N3.
     CliArg::new("N", CliForm::Yaml),
     CliArg::new("N1", CliForm::Yaml),
@@ -56,9 +52,15 @@ fn one_int(pos: &Node<'_>, key: &str) -> anyhow::Result<Option<i64>> {
 /// The rule of one position's arguments.
 pub(crate) fn rule(pos: &Node<'_>) -> anyhow::Result<Rule> {
     let mut params = Vec::new();
-    for p in PARAM_NAMES {
-        if let Some(v) = one_int(pos, p)? {
-            params.push((p.to_string(), v));
+    let own = |k: &str| {
+        CLI_ARGS.iter().any(|a| a.name == k) || SWEEP_KEYS.contains(&k) || KEYS.contains(&k)
+    };
+    for key in pos.expect_map()?.keys().filter(|k| !own(k)) {
+        if let Some(n) = pos.get(key) {
+            param_name(key).map_err(|m| n.err(m))?;
+        }
+        if let Some(v) = one_int(pos, key)? {
+            params.push((key.clone(), v));
         }
     }
     let names: Vec<String> = params.iter().map(|(k, _)| k.clone()).collect();
@@ -136,11 +138,22 @@ fn position_map(heaps: &[u32], hist: History) -> serde_json::Map<String, serde_j
     solved::map(p)
 }
 
+/// Refuses the arguments `keys` where they mean nothing, saying `why`
+/// (the others are the family's, or parameters checked by [`rule`]).
+pub(crate) fn refuse(pos: &Node<'_>, keys: &[&str], why: &str) -> anyhow::Result<()> {
+    match keys.iter().find_map(|k| pos.get(k)) {
+        Some(n) => Err(n.err(format!("not an argument here: {why}")).into()),
+        None => Ok(()),
+    }
+}
+
 /// `nimlab solve rules`.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
-    let mut keys: Vec<&str> = CLI_ARGS.iter().map(|a| a.name).collect();
-    keys.retain(|k| !["N", "N1", "N2", "N3"].contains(k));
-    pos.expect_keys(&keys)?;
+    refuse(
+        pos,
+        &["N", "N1", "N2", "N3"],
+        "a position's heaps are given by --heaps",
+    )?;
     let rule = rule(pos)?;
     let heaps: Vec<u32> = pos
         .req("heaps", "the heap sizes, e.g. --heaps 3,5")?

@@ -411,3 +411,128 @@ fn misere_splitting_rules_stop_at_forty_tokens() {
     let ok = solve("[20, 20]").unwrap();
     assert!(ok.text.contains("outcome:"), "{}", ok.text);
 }
+
+/// A field the family does not know names a parameter of the grid: a
+/// dimension, a column and a name in the condition. Take 1..limit loses
+/// exactly on the multiples of limit + 1 (the subtraction game, by hand).
+#[test]
+fn any_free_name_is_a_parameter_of_the_grid() {
+    let t = sweep_rows(
+        &Rules,
+        "move: \"t <= limit\"\nlimit: [2, 3]\nN: 0..12\n",
+        "rule_positions",
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(t.rows(), 26);
+    for r in 0..t.rows() {
+        let Some(crate::data::Cell::Int(limit)) = t.cell("limit", r) else {
+            panic!("row {r}: no limit");
+        };
+        let Some(crate::data::Cell::Int(n)) = t.cell("N", r) else {
+            panic!("row {r}: no N");
+        };
+        let lost = n % (limit + 1) == 0;
+        assert_eq!(
+            t.cell("outcome", r),
+            Some(crate::data::Cell::Str(if lost { "P" } else { "N" })),
+            "limit {limit} N {n}"
+        );
+    }
+}
+
+/// A parameter's name is refused where it cannot be one, each time naming
+/// the field: a misspelt field, a name the condition reads, a function, a
+/// word of the language, a column of the datasets.
+#[test]
+fn a_parameter_name_that_cannot_be_one_is_refused() {
+    let plan = |yaml: &str| {
+        let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+        Rules
+            .plan(&crate::params::Node::root(&v, "s.yaml"))
+            .err()
+            .expect("refused")
+    };
+    for (field, says) in [
+        ("moves", "did you mean `move`"),
+        ("heap", "did you mean `heaps`"),
+        ("n", "the condition's own"),
+        ("last", "the condition's own"),
+        ("is_prime", "not a field"),
+        ("and", "not a field"),
+        ("rule", "a column"),
+        ("outcome", "a column"),
+        ("N2", "a column"),
+    ] {
+        let e = plan(&format!("move: \"t <= 3\"\nN: 0..9\n{field}: 2\n"));
+        assert_eq!(e.field, field);
+        assert!(e.message.contains(says), "{field}: {}", e.message);
+    }
+}
+
+/// Two sweeps of one experiment with different parameters: every file of a
+/// dataset has both columns (null where a sweep lacks one), claims read
+/// them, and the values are the subtraction game's.
+#[test]
+fn an_experiment_s_parameters_are_columns_of_every_file() {
+    let spec = r#"experiment: grid
+sweeps:
+  - name: by-j
+    family: rules
+    move: "t <= j"
+    j: 1..3
+    N: 0..20
+  - name: by-limit
+    family: rules
+    move: "t <= limit and t != last"
+    limit: [3]
+    N: 0..9
+conjectures:
+  - name: multiples
+    sweep: by-j
+    claim: 'outcome == "P" <=> N % (j + 1) == 0'
+  - name: limit-only
+    sweep: by-limit
+    claim: 'is_null(j) and limit == 3'
+"#;
+    let e = crate::spec::from_text(spec, std::path::Path::new("grid.yaml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = crate::sweep::RunOptions {
+        out: dir.path().to_path_buf(),
+        force: false,
+        quiet: true,
+        shard: None,
+    };
+    crate::sweep::run_experiment(
+        &e,
+        &opts,
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut false,
+    )
+    .unwrap();
+    let mut schemas = Vec::new();
+    for s in &e.sweeps {
+        let d = s.dir(dir.path(), &e.name);
+        let ds = d.dataset("rule_positions").unwrap();
+        for p in d.parts("rule_positions") {
+            let t = crate::store::parquet::read_part(&p, ds).unwrap();
+            let names: Vec<String> = t.columns().iter().map(|(n, _)| n.clone()).collect();
+            assert!(
+                names.ends_with(&["j".to_string(), "limit".to_string()]),
+                "{names:?}"
+            );
+            schemas.push(names);
+        }
+    }
+    assert!(schemas.len() >= 2 && schemas.windows(2).all(|w| w[0] == w[1]));
+    for r in crate::check::write_conjectures(&e, dir.path()).unwrap() {
+        let v = r.verdict();
+        assert_eq!(
+            v,
+            crate::check::Verdict::Holds,
+            "{}: {}",
+            r.conjecture.name,
+            r.verdict_text()
+        );
+    }
+}

@@ -486,5 +486,6 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         cases,
         views,
         notes,
+        grid: Vec::new(),
     })
 }

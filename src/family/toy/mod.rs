@@ -203,6 +203,7 @@ impl Family for Toy {
                 .collect(),
             views: vec![&WINNING_TABLE, &PERIOD_TABLE],
             notes: vec![],
+            grid: vec![],
         })
     }
     fn solve_schema(&self) -> &'static str {
