@@ -225,3 +225,48 @@ fn a_run_says_whether_it_has_written_a_part() {
     sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
     assert!(wrote);
 }
+
+/// A dry run estimates what a run would do: everything on a fresh output,
+/// nothing once it is done, the one chunk whose record is gone, and a
+/// shard's share (the shares adding up to the whole).
+#[test]
+fn what_is_left_to_do_is_counted_by_chunks() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three cases of 2^20 + 1 positions: a chunk each.
+    let text = "experiment: toy\nsweeps:\n  - name: small\n    family: toy\n    reach: 1..3\n    pebbles: 0..1048576\n";
+    let e = spec::from_text(text, Path::new("toy.yaml")).unwrap();
+    let sw = &e.sweeps[0];
+    let cases = sw.plan().unwrap().cases.len();
+    let left = |opts: &sweep::RunOptions| {
+        let (plan, counts) = sweep::left_to_do(&e, sw, sw.plan().unwrap(), opts);
+        (plan.cases.len(), counts)
+    };
+    let opts = quiet_options(dir.path());
+    let (n, [todo, mine, all]) = left(&opts);
+    assert!(all >= 2, "{all} chunks");
+    assert_eq!((n, todo, mine), (cases, all, all));
+    sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap();
+    assert_eq!(left(&opts), (0, [0, all, all]));
+    let records = dir.path().join("toy/_chunks/small");
+    let first = std::fs::read_dir(&records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    std::fs::remove_file(first.path()).unwrap();
+    let (n, [todo, _, _]) = left(&opts);
+    assert_eq!(todo, 1);
+    assert!(n >= 1 && n < cases, "{n} of {cases} cases");
+    let mut shares = 0;
+    for i in 0..2 {
+        let o = sweep::RunOptions {
+            force: true,
+            shard: Some((i, 2)),
+            ..quiet_options(dir.path())
+        };
+        let (_, [todo, mine, all2]) = left(&o);
+        assert_eq!((todo, all2), (mine, all));
+        shares += mine;
+    }
+    assert_eq!(shares, all);
+}

@@ -45,7 +45,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         let mut refused = false;
         let mut all = Vec::new();
         for e in &exps {
-            let (text, r, est) = dry_run_text(e, &rates, wrote)?;
+            let (text, r, est) = dry_run_text(e, &rates, wrote, &args.opts)?;
             super::print(&text)?;
             refused |= r;
             all.extend(est);
@@ -214,11 +214,13 @@ fn render_line(e: &Experiment, rendered: &[bool], files: usize) -> String {
 /// The dry-run text of an experiment (each sweep's estimate from the cost
 /// model at `rates`, nothing solved, in a process that has or has not
 /// written a part: `wrote`), whether a sweep would be refused, and the
-/// estimates.
+/// estimates: of what a run with `opts` would do (its shard's share, less
+/// the chunks finished in its output unless forced).
 fn dry_run_text(
     e: &Experiment,
     rates: &crate::cost::Rates,
     wrote: bool,
+    opts: &sweep::RunOptions,
 ) -> Result<(String, bool, Vec<sweep::estimate::SweepEstimate>)> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
@@ -227,14 +229,23 @@ fn dry_run_text(
     let mut refused = false;
     let mut all = Vec::new();
     for sw in &e.sweeps {
-        let plan = std::sync::Arc::new(sw.plan_estimate()?);
+        let (plan, chunks) = sweep::left_to_do(e, sw, sw.plan_estimate()?, opts);
+        if let Some(line) = left_text(chunks, opts) {
+            let _ = writeln!(s, "  {}: {line}", sw.name);
+            if chunks[0] == 0 {
+                continue;
+            }
+        }
+        let plan = std::sync::Arc::new(plan);
         let problems = sweep::guard::problems(sw, &plan, budget, threads);
         let sample = if problems.is_empty() {
             sweep::sample::budget(e.sweeps.len())
         } else {
             0.0
         };
-        let est = sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), sample);
+        let mut est = sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), sample);
+        // Chunked as the whole sweep is, not as its cases left would be.
+        est.chunks = chunks[0];
         if !problems.is_empty() {
             refused = true;
             let _ = writeln!(s, "  {}: REFUSED (would not run):", sw.name);
@@ -275,6 +286,27 @@ fn dry_run_text(
     Ok((s, refused, all))
 }
 
+/// What is left of a sweep whose chunks are `[left, this run's, all]`:
+/// `None` when that is everything.
+fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<String> {
+    let out = opts.out.display();
+    let share = match opts.shard {
+        Some((i, n)) => format!("shard {i}/{n}'s {} of {all}", counted(mine, "chunk")),
+        None => format!("{}", counted(all, "chunk")),
+    };
+    match left {
+        _ if left == all => None,
+        0 => Some(format!(
+            "nothing left to do: {share} finished in {out} (--force solves them again)"
+        )),
+        _ if left == mine => Some(format!("{share}; the estimate below is of that share")),
+        _ => Some(format!(
+            "{left} chunks left of {share} ({} finished in {out}); the estimate below is of what is left",
+            mine - left
+        )),
+    }
+}
+
 /// `1 case`, `3 cases`.
 fn counted(n: usize, what: &str) -> String {
     if n == 1 {
@@ -288,6 +320,9 @@ fn counted(n: usize, what: &str) -> String {
 /// time is a lower bound makes the total "at least", never "at most"; the
 /// peak memory has its bound.
 fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
+    if all.is_empty() {
+        return "total: nothing to solve\n".to_string();
+    }
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
     let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
     let unbounded = all.iter().any(|e| e.open_ended());
@@ -322,9 +357,12 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
         s += &format!(", ~{secs:.1} s on one thread as last built");
     }
     if total < given {
+        let left = given - total.min(given);
         s += &format!(
-            "; the {} sweeps not run yet are reported after they are solved (two-coordinate loss sets are fitted: about 1 s per 50 rules of 150 × 150 positions)",
-            given - total.min(given)
+            "; {} not run yet {} reported after {} solved",
+            counted(left, "sweep"),
+            if left == 1 { "is" } else { "are" },
+            if left == 1 { "it is" } else { "they are" }
         );
     }
     s + "\n"
@@ -359,7 +397,13 @@ mod tests {
             cpu: String::new(),
         };
         for e in &exps {
-            let (text, _, all) = dry_run_text(e, &rates, false).unwrap();
+            let opts = sweep::RunOptions {
+                out: std::path::PathBuf::from("/nonexistent/nimlab-output"),
+                force: false,
+                quiet: true,
+                shard: None,
+            };
+            let (text, _, all) = dry_run_text(e, &rates, false, &opts).unwrap();
             assert!(!text.contains("unknown"), "{text}");
             for est in &all {
                 assert!(

@@ -73,11 +73,7 @@ pub fn run_sweep(
     let ids: Vec<ChunkId> = all.iter().map(|c| c.id.clone()).collect();
     dir.prune(&ids)?;
     let mine = own_chunks(&all, opts.shard);
-    let mut todo: Vec<&Chunk> = mine
-        .iter()
-        .copied()
-        .filter(|c| opts.force || !dir.is_done(&c.id))
-        .collect();
+    let mut todo = not_done(&mine, &dir, opts.force);
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
     let keep = sweep.datasets.as_deref();
@@ -174,6 +170,42 @@ fn split_stage(shared: &Shared<'_>, stage: Span) -> (Span, Span) {
         cpu: write_cpu,
     };
     (solve, write)
+}
+
+/// Of `mine`, the chunks not finished in `dir` (all when `force`).
+fn not_done<'a>(mine: &[&'a Chunk], dir: &SweepDir, force: bool) -> Vec<&'a Chunk> {
+    mine.iter()
+        .copied()
+        .filter(|c| force || !dir.is_done(&c.id))
+        .collect()
+}
+
+/// What a run with `opts` would leave to do of `sweep` planned as `plan`:
+/// the plan of this shard's unfinished cases, and how many chunks that is
+/// (left, this run's share, all).
+pub fn left_to_do(
+    exp: &Experiment,
+    sweep: &Sweep,
+    plan: Plan,
+    opts: &RunOptions,
+) -> (Plan, [usize; 3]) {
+    let dir = sweep.dir(&opts.out, &exp.name);
+    let all = chunks(&plan.cases);
+    let mine = own_chunks(&all, opts.shard);
+    let todo = not_done(&mine, &dir, opts.force);
+    let mut keep = vec![false; plan.cases.len()];
+    for c in &todo {
+        keep[c.start..c.end].iter_mut().for_each(|k| *k = true);
+    }
+    let counts = [todo.len(), mine.len(), all.len()];
+    let mut left = plan;
+    let cases = std::mem::take(&mut left.cases);
+    left.cases = cases
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect();
+    (left, counts)
 }
 
 /// The chunks this run owns: all, or one shard's share.

@@ -25,6 +25,7 @@ use anyhow::{Context, Result};
 
 pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
+pub use driver::left_to_do;
 pub use merge::merge_experiment;
 pub use progress::SolveProgress;
 
