@@ -11,17 +11,15 @@
 //! Adding a family: see the README's "Adding a game family" (a folder
 //! `src/family/<name>/` and one line in [`FAMILIES`]).
 
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::Context;
-
-use crate::cost::{Kernel, Work};
+use crate::cost::Work;
 use crate::data::{Dataset, Table};
 use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
 use watch::Watch;
 
+pub mod calibration;
 pub mod estimate;
 pub mod explain_moves;
 pub(crate) mod heaps;
@@ -73,7 +71,7 @@ pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Res
 
 /// Plans a sweep given as YAML text (named `file` in errors) and solves each
 /// case in memory, nothing written, handing the case and its output to `f`.
-fn solve_sweep_yaml(
+pub(crate) fn solve_sweep_yaml(
     family: &dyn Family,
     yaml: &str,
     file: &str,
@@ -85,14 +83,14 @@ fn solve_sweep_yaml(
 }
 
 /// The plan of a sweep given as YAML in memory.
-fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
+pub(crate) fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
     let v = crate::params::parse_yaml(yaml, file)?;
     Ok(family.plan(&Node::root(&v, file))?)
 }
 
 /// Solves each of `cases` (nothing written), keeping `keep`, and hands each
 /// case's tables to `f`.
-fn solve_cases<'a>(
+pub(crate) fn solve_cases<'a>(
     cases: impl Iterator<Item = &'a dyn Case>,
     keep: Option<&[String]>,
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
@@ -236,15 +234,6 @@ pub trait Case: Send + Sync {
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }
 
-/// A measurement of one kernel's rate on fixed small inputs (`nimlab
-/// calibrate`): `run` does the work and returns the units done.
-pub struct Probe {
-    /// The kernel measured.
-    pub kernel: Kernel,
-    /// Does fixed work; returns its units.
-    pub run: fn() -> anyhow::Result<u64>,
-}
-
 /// A short, stable text for a list of integers in a case key: a range
 /// (`0..400`), or its length and a hash (`list3:…`), never the whole list.
 pub fn ints_key(v: &[u64]) -> String {
@@ -275,109 +264,6 @@ pub fn scaled_count(n: usize, factor: f64) -> usize {
 pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
     let keep = scaled_count(items.len(), factor).min(items.len().max(1));
     items[..keep.min(items.len())].to_vec()
-}
-
-/// Every kernel whose rate the cost model needs: each family's (those its
-/// probes measure, [`Family::probes`]) and the writer's.
-pub fn kernels() -> Vec<Kernel> {
-    let mut all = vec![crate::cost::WRITER];
-    for p in FAMILIES.iter().flat_map(|f| f.probes()) {
-        if !all.contains(&p.kernel) {
-            all.push(p.kernel);
-        }
-    }
-    all
-}
-
-/// The small sweeps (YAML) a family offers for measuring the fixed costs of a
-/// run (`nimlab calibrate`): the first family in [`FAMILIES`] offering them
-/// serves. `dataset` is the dataset the writer's probes write.
-pub struct OverheadProbes {
-    /// The dataset written.
-    pub dataset: &'static str,
-    /// A sweep of one row of `dataset`: the cost of a file written.
-    pub one_row: &'static str,
-    /// A sweep of some thousands of rows of `dataset`: the writer's rate.
-    pub rows: &'static str,
-    /// A sweep of a couple of hundred tiny cases: the cost of a case.
-    pub cases: &'static str,
-}
-
-/// Solves every case of a sweep given as YAML in memory (nothing written)
-/// as a run does, each table checked against its declaration, and returns
-/// the cases and their stated work: `nimlab calibrate`'s measure of the
-/// fixed cost of a case.
-pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work)> {
-    let (mut cases, mut work) = (0u64, Work::new());
-    solve_sweep_yaml(family, yaml, "probe.yaml", None, |case, out| {
-        for (ds, t) in &out {
-            ds.validate(t).map_err(anyhow::Error::msg)?;
-        }
-        std::hint::black_box(out);
-        cases += 1;
-        crate::cost::add(&mut work, &case.work(None));
-        Ok(())
-    })?;
-    Ok((cases, work))
-}
-
-/// A probe's work: solves every case of a sweep given as YAML in memory
-/// (nothing written) and returns the units of `kernel` they stated.
-pub fn probe_sweep(family: &dyn Family, yaml: &str, kernel: Kernel) -> anyhow::Result<u64> {
-    probe_sweep_keeping(family, yaml, kernel, None)
-}
-
-/// [`probe_sweep`] of a sweep keeping only the datasets `keep` (its
-/// `datasets:`; a case may then do other work).
-pub fn probe_sweep_keeping(
-    family: &dyn Family,
-    yaml: &str,
-    kernel: Kernel,
-    keep: Option<&[String]>,
-) -> anyhow::Result<u64> {
-    probe_plan(&plan_yaml(family, yaml, "probe.yaml")?, kernel, keep)
-}
-
-/// [`probe_sweep_keeping`] on a plan made once per process and kept in
-/// `plan`: its cases keep what they fill on first use (the chord solver's
-/// memo), so the runs after the first (`nimlab calibrate` runs each probe
-/// once before timing it) time the work of each case alone.
-pub fn probe_planned(
-    plan: &'static OnceLock<Plan>,
-    (family, yaml): (&dyn Family, &str),
-    kernel: Kernel,
-    keep: Option<&[String]>,
-) -> anyhow::Result<u64> {
-    if plan.get().is_none() {
-        let _ = plan.set(plan_yaml(family, yaml, "probe.yaml")?);
-    }
-    let plan = plan.get().context("a probe's plan")?;
-    probe_plan(plan, kernel, keep)
-}
-
-/// Solves `plan`'s cases stating work of `kernel`, keeping `keep`; the
-/// units they stated.
-fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::Result<u64> {
-    // Only the cases doing the kernel's work are solved (their time is its).
-    let mut units = 0u64;
-    let mut doing = Vec::new();
-    for case in &plan.cases {
-        let work = case.work(keep);
-        let n: u64 = work
-            .iter()
-            .filter(|(k, _)| *k == kernel)
-            .map(|(_, n)| n)
-            .sum();
-        if n > 0 {
-            units += n;
-            doing.push(case.as_ref());
-        }
-    }
-    solve_cases(doing.into_iter(), keep, |_, out| {
-        std::hint::black_box(out);
-        Ok(())
-    })?;
-    Ok(units)
 }
 
 /// The expansion of one sweep.
@@ -459,12 +345,12 @@ pub trait Family: Sync {
     }
     /// The probes measuring this family's kernels (`nimlab calibrate`),
     /// each a fraction of a second. Default: none.
-    fn probes(&self) -> Vec<Probe> {
+    fn probes(&self) -> Vec<calibration::Probe> {
         Vec::new()
     }
     /// The sweeps `nimlab calibrate` measures a run's fixed costs on, if
     /// this family offers them.
-    fn overhead_probes(&self) -> Option<OverheadProbes> {
+    fn overhead_probes(&self) -> Option<calibration::OverheadProbes> {
         None
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).

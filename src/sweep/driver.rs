@@ -11,10 +11,11 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::chunks::{Chunk, assign_shards, chunks};
-use super::phases::{Span, Timer, thread_cpu};
+use super::phases::{Span, Timer};
 use super::{InterruptedRun, RunOptions, SweepReport};
 use crate::data::{Dataset, Table};
 use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::mem::thread_cpu;
 use crate::progress::progress_bar;
 use crate::spec::{Experiment, Sweep};
 use crate::store::{ChunkId, SweepDir};

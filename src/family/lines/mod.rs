@@ -144,8 +144,8 @@ impl Family for Lines {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![
             Probe {
                 kernel: kernels::CHORD_LOOKUPS,
@@ -158,7 +158,7 @@ impl Family for Lines {
             Probe {
                 kernel: kernels::CHORD_VALUES,
                 run: || {
-                    crate::family::probe_sweep_keeping(
+                    crate::family::calibration::probe_sweep_keeping(
                         &Lines,
                         "board: {parallelogram: [1..3, 1025..1100]}\ntake: maximal\nalong: y\n",
                         kernels::CHORD_VALUES,
@@ -256,7 +256,7 @@ const PROBE_HEXAGONS: &str = "board: {hexagons: {max_side: 16}}\ntake: maximal\n
 fn probe_lookups() -> anyhow::Result<u64> {
     static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
     let keep = [datasets::POSITIONS.name.to_string()];
-    crate::family::probe_planned(
+    crate::family::calibration::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
         kernels::CHORD_LOOKUPS,
@@ -277,7 +277,7 @@ fn probe_census() -> anyhow::Result<u64> {
     .iter()
     .map(|d| d.name.to_string())
     .collect();
-    crate::family::probe_planned(
+    crate::family::calibration::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
         kernels::CHORD_CENSUS,

@@ -92,8 +92,8 @@ impl Family for Octal {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::Probe;
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::Probe;
         vec![Probe {
             kernel: kernels::OCTAL,
             run: kernel_probe,

@@ -141,8 +141,8 @@ impl Family for Parity {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![Probe {
             kernel: kernels::PARITY,
             run: || {

@@ -175,16 +175,16 @@ impl Family for Takeaway {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn overhead_probes(&self) -> Option<crate::family::OverheadProbes> {
-        Some(crate::family::OverheadProbes {
+    fn overhead_probes(&self) -> Option<crate::family::calibration::OverheadProbes> {
+        Some(crate::family::calibration::OverheadProbes {
             dataset: "positions",
             one_row: "take: {max: 2}\nheaps: 2\nN: 0..0\n",
             rows: "take: {max: 2..6}\nheaps: 2\nN: 0..200\n",
             cases: "take: {max: 2..201}\nheaps: 2\nN: 0..3\n",
         })
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![
             Probe {
                 kernel: kernels::SUBTRACTION,
