@@ -133,7 +133,7 @@ fn overhead_probes() -> Result<(
 )> {
     FAMILIES
         .iter()
-        .find_map(|f| f.overhead_probes().map(|p| (*f, p)))
+        .find_map(|f| f.capabilities().overhead_probes.map(|p| (*f, p)))
         .context("no family offers the probes of a run's fixed costs")
 }
 

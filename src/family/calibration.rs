@@ -35,6 +35,7 @@ pub fn kernels() -> Vec<Kernel> {
 /// The small sweeps (YAML) a family offers for measuring the fixed costs of a
 /// run (`nimlab calibrate`): the first family in [`FAMILIES`] offering them
 /// serves. `dataset` is the dataset the writer's probes write.
+#[derive(Clone, Copy, Debug)]
 pub struct OverheadProbes {
     /// The dataset written.
     pub dataset: &'static str,

@@ -4,7 +4,10 @@
 //! views once, turns a sweep's parameters into [`Case`]s (the unit of work the
 //! driver schedules, stores and resumes) whose tables fill those declared
 //! columns, answers single positions for `nimlab solve` and, optionally, plays
-//! against a person ([`Family::play`], `nimlab play`). The driver, the
+//! against a person ([`Family::play`], `nimlab play`). What only some
+//! families offer (out-of-core solving, moves explained or played out,
+//! datasets written on request…) is a [`Capabilities`] the core asks for,
+//! never a trait method that does nothing for the others. The driver, the
 //! store, the renderer, the checker and the report only see these traits and
 //! the declarations.
 //!
@@ -85,7 +88,7 @@ pub(crate) fn solve_sweep_yaml(
 /// The plan of a sweep given as YAML in memory.
 pub(crate) fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
     let v = crate::params::parse_yaml(yaml, file)?;
-    Ok(family.plan(&Node::root(&v, file))?)
+    Ok(family.plan(&Node::root(&v, file), Planning::SOLVE)?)
 }
 
 /// Solves each of `cases` (nothing written), keeping `keep`, and hands each
@@ -277,7 +280,7 @@ pub struct Plan {
     pub notes: Vec<note::Note>,
 }
 
-/// The moves between the rows of one stored table ([`Family::moves`]).
+/// The moves between the rows of one stored table ([`Capabilities::plays_out`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Moves {
     /// Each row's options: the rows its moves lead to, in the family's
@@ -298,6 +301,85 @@ pub struct Answer {
     pub json: serde_json::Value,
 }
 
+/// What a plan is for ([`Family::plan`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Planning<'a> {
+    /// The cases to solve, writing also the datasets of
+    /// [`Capabilities::on_request`] named in `asked`.
+    Solve {
+        /// The datasets written on request that the spec asks for.
+        asked: &'a [String],
+    },
+    /// The cases for the estimates only (`--dry-run`, `--list`, the guard
+    /// before a run, the views): a family may stand for many cases with a
+    /// few [`estimate::Estimated`] ones, never solved.
+    Estimate,
+}
+
+impl Planning<'_> {
+    /// The cases to solve, no dataset asked for beyond the usual ones.
+    pub const SOLVE: Planning<'static> = Planning::Solve { asked: &[] };
+
+    /// The datasets written on request that the plan writes (none for the
+    /// estimates).
+    pub fn asked(&self) -> &[String] {
+        match self {
+            Planning::Solve { asked } => asked,
+            Planning::Estimate => &[],
+        }
+    }
+}
+
+/// Moves between the rows of a stored `dataset` table ([`Moves`]), or why
+/// the family cannot give them for that dataset.
+pub type PlaysOut = fn(dataset: &str, table: &Table) -> Result<Moves, String>;
+
+/// The capabilities a family may offer beyond the methods every family
+/// has, each `None` (or empty) where it offers none: the core asks for one
+/// and says what is missing, rather than calling a default that does
+/// nothing. A family fills in what it offers:
+/// `Capabilities { out_of_core: Some(&MyBoards), ..Capabilities::NONE }`.
+#[derive(Clone, Copy)]
+pub struct Capabilities {
+    /// The datasets of [`Family::datasets`] written only when a spec asks
+    /// for them (its sweep's `datasets:` lists them or a conjecture reads
+    /// them): extra work no other dataset needs ([`Planning::Solve`]).
+    pub on_request: &'static [&'static str],
+    /// Explaining a stored position by its first moves and where each
+    /// leads ([`explain_moves::FirstMoves`]); a counterexample then shows
+    /// its moves rather than [`Family::explain`]'s one line.
+    pub explains_moves: Option<explain_moves::FirstMoves>,
+    /// Out-of-core solving of one big position (`nimlab board FAMILY`).
+    pub out_of_core: Option<&'static dyn outofcore::OutOfCore>,
+    /// The moves between the positions of a stored table, for playing a
+    /// strategy out against every reply (a claim's `strategy:`).
+    pub plays_out: Option<PlaysOut>,
+    /// The result columns of a dataset that [`Family::explain`] and
+    /// [`Family::draw`] read, so that a check may leave the others unread
+    /// when no claim names them (without it: all of them).
+    pub explained_columns: Option<fn(dataset: &str) -> &'static [&'static str]>,
+    /// Whether a row of a dataset is named by its label alone (a board's
+    /// name, `A(1,5)`) rather than by its label and its position within it
+    /// (a rule and a heap size; without it: never).
+    pub names_rows_by_label: Option<fn(dataset: &str) -> bool>,
+    /// The sweeps `nimlab calibrate` measures a run's fixed costs on (the
+    /// first family in [`FAMILIES`] offering them serves).
+    pub overhead_probes: Option<calibration::OverheadProbes>,
+}
+
+impl Capabilities {
+    /// No capability.
+    pub const NONE: Capabilities = Capabilities {
+        on_request: &[],
+        explains_moves: None,
+        out_of_core: None,
+        plays_out: None,
+        explained_columns: None,
+        names_rows_by_label: None,
+        overhead_probes: None,
+    };
+}
+
 /// A game family.
 pub trait Family: Sync {
     /// Name used as `family:` in specs and on the command line.
@@ -316,27 +398,9 @@ pub trait Family: Sync {
         self.views().iter().map(|v| v.name).collect()
     }
     /// Validates a sweep (a map that also holds the generic keys of
-    /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
-    /// The datasets of [`Family::datasets`] written only when a spec asks
-    /// for them (its sweep's `datasets:` lists them or a conjecture reads
-    /// them): extra work no other dataset needs. Default: none.
-    fn on_request(&self) -> &'static [&'static str] {
-        &[]
-    }
-    /// [`Family::plan`] writing also the datasets of [`Family::on_request`]
-    /// named in `asked`. Default: the plan (a family with none).
-    fn plan_asking(&self, sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
-        let _ = asked;
-        self.plan(sweep)
-    }
-    /// Validates a sweep as [`Family::plan`] does and expands it for the
-    /// estimates only (`--dry-run`, `--list`, the guard before a run, the
-    /// views): a family may stand for many cases with a few
-    /// [`estimate::Estimated`] ones, never solved. Default: the plan.
-    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        self.plan(sweep)
-    }
+    /// [`crate::params::SWEEP_KEYS`]) and expands it into cases, for
+    /// solving or for the estimates only ([`Planning`]).
+    fn plan(&self, sweep: &Node<'_>, how: Planning<'_>) -> Result<Plan, SpecError>;
     /// The command-line arguments of `nimlab solve` and `nimlab play`, and how
     /// each one's text is read (the values then go through the same parsers
     /// as a spec's).
@@ -347,11 +411,6 @@ pub trait Family: Sync {
     /// each a fraction of a second. Default: none.
     fn probes(&self) -> Vec<calibration::Probe> {
         Vec::new()
-    }
-    /// The sweeps `nimlab calibrate` measures a run's fixed costs on, if
-    /// this family offers them.
-    fn overhead_probes(&self) -> Option<calibration::OverheadProbes> {
-        None
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).
     /// A long solve reports its progress to `watch`.
@@ -369,6 +428,13 @@ pub trait Family: Sync {
         anyhow::bail!("the family `{}` cannot be played", self.name())
     }
 
+    /// What this family offers beyond the methods every family has: the
+    /// core asks for a capability ([`Capabilities`]) rather than calling a
+    /// method that does nothing for most families. Default: none.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::NONE
+    }
+
     /// Why row `row` of a stored `dataset` table has its computed value, in
     /// a few words, for a counterexample: e.g. a position's options and
     /// their Grundy values, or a winning move. Default: no reason.
@@ -377,43 +443,10 @@ pub trait Family: Sync {
         None
     }
 
-    /// The capability of explaining a stored position by its first moves
-    /// and where each leads ([`explain_moves::FirstMoves`]), if the family
-    /// offers it; a counterexample then shows its moves rather than
-    /// [`Family::explain`]'s one line.
-    fn explains_moves(&self) -> Option<explain_moves::FirstMoves> {
-        None
-    }
-
-    /// Out-of-core solving of one big board (`nimlab board`), if the family
-    /// offers it. Default: none.
-    fn out_of_core(&self) -> Option<&'static dyn outofcore::OutOfCore> {
-        None
-    }
-
     /// A small text picture of row `row`'s position (a board, heaps), for a
     /// counterexample shown to a reader. Default: none.
     fn draw(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
         let _ = (dataset, table, row);
-        None
-    }
-
-    /// The moves between the positions of a stored `dataset` table, for
-    /// playing a strategy out against every reply (a claim's `strategy:`),
-    /// or why the family cannot give them. Default: it cannot.
-    fn moves(&self, dataset: &str, table: &Table) -> Result<Moves, String> {
-        let _ = table;
-        Err(format!(
-            "the family `{}` cannot play positions of dataset `{dataset}` out",
-            self.name()
-        ))
-    }
-
-    /// The result columns of `dataset` that [`Family::explain`] and
-    /// [`Family::draw`] read, so that a check may leave the others unread
-    /// when no claim names them; `None`: all of them (the default).
-    fn explain_columns(&self, dataset: &str) -> Option<&'static [&'static str]> {
-        let _ = dataset;
         None
     }
 
@@ -430,13 +463,5 @@ pub trait Family: Sync {
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         let _ = dataset;
         ("case", "cases")
-    }
-
-    /// Whether a row of `dataset` is named by its label alone (a board's
-    /// name, `A(1,5)`), rather than by its label and its position within
-    /// it (a rule and a heap size). Default: no.
-    fn label_names_row(&self, dataset: &str) -> bool {
-        let _ = dataset;
-        false
     }
 }

@@ -62,7 +62,7 @@ pub use rows::closed_form;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
@@ -132,11 +132,12 @@ impl Family for Lines {
     fn views(&self) -> &'static [&'static View] {
         views::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep, params::Mode::Exact)
-    }
-    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep, params::Mode::Estimate)
+    fn plan(&self, sweep: &Node<'_>, how: Planning<'_>) -> Result<Plan, SpecError> {
+        let mode = match how {
+            Planning::Solve { .. } => params::Mode::Exact,
+            Planning::Estimate => params::Mode::Estimate,
+        };
+        params::plan(sweep, mode)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
@@ -219,17 +220,16 @@ impl Family for Lines {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
-    }
-    fn out_of_core(&self) -> Option<&'static dyn crate::family::outofcore::OutOfCore> {
-        Some(&outofcore::LinesBoards)
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            explains_moves: Some(explain::first_moves),
+            out_of_core: Some(&outofcore::LinesBoards),
+            names_rows_by_label: Some(|dataset| dataset == "positions"),
+            ..Capabilities::NONE
+        }
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)
-    }
-    fn label_names_row(&self, dataset: &str) -> bool {
-        dataset == "positions"
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {

@@ -12,7 +12,7 @@ use super::plan::{load_plan, plan_dir, plan_text};
 use super::{given, problem};
 use crate::family::lines::slices::engine::SliceRun;
 use crate::family::lines::slices::plan::Choice;
-use crate::family::lines::slices::store::{self, Store};
+use crate::family::lines::slices::store::Store;
 use crate::family::lines::slices::{Engine, solve_in_memory};
 use crate::family::outofcore::Cut;
 use crate::family::outofcore::{SliceTask, SolveOpts};
