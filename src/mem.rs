@@ -1,5 +1,7 @@
-//! Memory helpers shared by the solvers, and byte sizes as people write
-//! them (`--memory 2GiB`).
+//! Memory helpers shared by the solvers, byte sizes as people write them
+//! (`--memory 2GiB`), and the process probes: what this process holds and
+//! has used (resident and peak memory, CPU clocks, storage I/O), read by
+//! the sweep's manifests and estimates, calibration and `nimlab board`.
 
 /// A zeroed vector whose pages the kernel may back with 2 MiB huge pages
 /// (Linux transparent huge pages, on request): a 10^8-value Grundy sequence
