@@ -1122,7 +1122,9 @@ fn count_words(words: &[u64], base: u64, counts: &mut [u64]) {
     }
 }
 
-fn binomials(n: usize) -> Vec<u64> {
+/// The binomial coefficients C(n, 0..=n) (how many positions of each
+/// piece count a board of `n` cells has).
+pub(crate) fn binomials(n: usize) -> Vec<u64> {
     let mut row = vec![1u64];
     for _ in 0..n {
         let mut next = vec![1u64; row.len() + 1];
