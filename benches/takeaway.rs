@@ -15,7 +15,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use nimlab::data::{Dataset, Table};
 use nimlab::family::takeaway::solver::{Joint, grundy_sequence, interval_sequence};
-use nimlab::family::{CaseCtx, by_name};
+use nimlab::family::{CaseCtx, Planning, by_name};
 use nimlab::game::Play;
 use nimlab::params::{Node, parse_yaml};
 use nimlab::store::parquet::write_part;
@@ -59,7 +59,9 @@ fn positions_tables() -> (&'static Dataset, Vec<Table>) {
     let yaml = "take: {min: 30..33, max: 100..103}\nN: 0..10000\ndatasets: [positions]\n";
     let v = parse_yaml(yaml, "bench.yaml").expect("yaml");
     let family = by_name("takeaway").expect("takeaway");
-    let plan = family.plan(&Node::root(&v, "bench.yaml")).expect("plan");
+    let plan = family
+        .plan(&Node::root(&v, "bench.yaml"), Planning::SOLVE)
+        .expect("plan");
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let ctx = CaseCtx {
         progress: &|_| {},

@@ -242,50 +242,7 @@ fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
     // holds is printed with the parameters so that weak evidence shows.
     let ext = set.extent();
     let qmax = (ext - 1).max(1);
-    let per = |q: i64| format!("{:.1} periods in range", ext as f64 / q as f64);
-    let mut out = Vec::new();
-    let x = sp.x;
-    let y = sp.y;
-    // Scan parameters in order (their mismatch counts precomputed from the
-    // residue counts); keep the first that fits, else the first closest.
-    let mut scan = |form: String, params: Vec<(Params, usize)>| {
-        let fit = params.iter().find(|(_, bad)| *bad == 0);
-        let best = params
-            .iter()
-            .fold(None::<&(Params, usize)>, |b, c| match b {
-                Some(b) if b.1 <= c.1 => Some(b),
-                _ => Some(c),
-            });
-        out.push(match (fit, best) {
-            (Some((p, _)), _) => FormFit {
-                group: group.to_string(),
-                form,
-                parameters: p.label(&per),
-                fits: true,
-                rows: n,
-                counterexample: String::new(),
-            },
-            (None, Some((p, bad))) => {
-                let (_, first) = set.test(|a, b| p.holds(a, b));
-                FormFit {
-                    group: group.to_string(),
-                    form,
-                    parameters: format!("closest: {}", p.label(&per)),
-                    fits: false,
-                    rows: n,
-                    counterexample: describe(sp, first, *bad, n),
-                }
-            }
-            (None, None) => FormFit {
-                group: group.to_string(),
-                form,
-                parameters: format!("none admissible (q ≤ {qmax})"),
-                fits: false,
-                rows: n,
-                counterexample: String::new(),
-            },
-        });
-    };
+    let (x, y) = (sp.x, sp.y);
     let (mut congruent, mut blocks, mut zero) = (Vec::new(), Vec::new(), Vec::new());
     for q in 1..=qmax {
         let r = Residues::new(set, q);
@@ -298,23 +255,95 @@ fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
         // 3. x ≡ y ≡ 0 (mod q)
         zero.push((Params::Zero(q), r.bad_zero()));
     }
-    scan(format!("{x} ≡ {y} (mod q)"), congruent);
-    scan(format!("⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋"), blocks);
-    scan(format!("{x} ≡ {y} ≡ 0 (mod q)"), zero);
-    // 4. lattice shifts
-    // Shifts up to two thirds of the range (a third of the rows compared).
+    let scan = |form: String, params: Vec<(Params, usize)>| FormFit {
+        group: group.to_string(),
+        rows: n,
+        ..scan_params(sp, set, form, &params, qmax)
+    };
+    let mut out = vec![
+        scan(format!("{x} ≡ {y} (mod q)"), congruent),
+        scan(format!("⌊({x} mod q)/m⌋ = ⌊({y} mod q)/m⌋"), blocks),
+        scan(format!("{x} ≡ {y} ≡ 0 (mod q)"), zero),
+    ];
+    // 4. lattice shifts, up to two thirds of the range (a third of the rows compared).
     let smax = (2 * ext / 3).max(1);
+    let shifts = lattice_shifts(set, smax);
+    out.push(FormFit {
+        group: group.to_string(),
+        form: format!("invariant under ({x}, {y}) → ({x} + a, {y} + b)"),
+        parameters: if shifts.is_empty() {
+            format!("no shift with 0 ≤ a, b ≤ {smax}")
+        } else {
+            shifts
+                .iter()
+                .take(8)
+                .map(|(a, b)| format!("({a}, {b})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+                + if shifts.len() > 8 { ", …" } else { "" }
+        },
+        fits: !shifts.is_empty(),
+        rows: n,
+        counterexample: String::new(),
+    });
+    out
+}
+
+/// One form's fit from its parameters in order, each with its count of
+/// rows that disagree (precomputed from the residue counts): the first that
+/// fits, else the first closest (`group` and `rows` left for the caller).
+fn scan_params(
+    sp: &FitSpec<'_>,
+    set: &Set,
+    form: String,
+    params: &[(Params, usize)],
+    qmax: i64,
+) -> FormFit {
+    let n = set.points.len();
+    let per = |q: i64| format!("{:.1} periods in range", set.extent() as f64 / q as f64);
+    let fit = params.iter().find(|(_, bad)| *bad == 0);
+    let best = params
+        .iter()
+        .fold(None::<&(Params, usize)>, |b, c| match b {
+            Some(b) if b.1 <= c.1 => Some(b),
+            _ => Some(c),
+        });
+    let (parameters, fits, counterexample) = match (fit, best) {
+        (Some((p, _)), _) => (p.label(&per), true, String::new()),
+        (None, Some((p, bad))) => {
+            let (_, first) = set.test(|a, b| p.holds(a, b));
+            (
+                format!("closest: {}", p.label(&per)),
+                false,
+                describe(sp, first, *bad, n),
+            )
+        }
+        (None, None) => (
+            format!("none admissible (q ≤ {qmax})"),
+            false,
+            String::new(),
+        ),
+    };
+    FormFit {
+        group: String::new(),
+        form,
+        parameters,
+        fits,
+        rows: n,
+        counterexample,
+    }
+}
+
+/// A basis of the shifts `(a, b)`, `0 ≤ a, b ≤ smax`, under which the set is
+/// invariant where it overlaps itself (on at least a third of its rows),
+/// each outside the lattice of those found before it.
+fn lattice_shifts(set: &Set, smax: i64) -> Vec<(i64, i64)> {
+    let n = set.points.len();
     let mut shifts: Vec<(i64, i64)> = Vec::new();
-    let mut compared_any = false;
     for s in 1..=2 * smax {
         for a in 0..=s.min(smax) {
             let b = s - a;
-            if b > smax {
-                continue;
-            }
-            // Only shifts outside the lattice of those already found: the
-            // list is a basis of the invariance lattice seen in the data.
-            if in_lattice(&shifts, (a, b)) {
+            if b > smax || in_lattice(&shifts, (a, b)) {
                 continue;
             }
             let mut compared = 0usize;
@@ -330,30 +359,11 @@ fn fit_one(sp: &FitSpec<'_>, group: &str, set: &Set) -> Vec<FormFit> {
             }
             // Enough overlap: at least a third of the rows compared.
             if ok && compared * 3 >= n && compared > 0 {
-                compared_any = true;
                 shifts.push((a, b));
             }
         }
     }
-    out.push(FormFit {
-        group: group.to_string(),
-        form: format!("invariant under ({x}, {y}) → ({x} + a, {y} + b)"),
-        parameters: if shifts.is_empty() {
-            format!("no shift with 0 ≤ a, b ≤ {smax}")
-        } else {
-            shifts
-                .iter()
-                .take(8)
-                .map(|(a, b)| format!("({a}, {b})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-                + if shifts.len() > 8 { ", …" } else { "" }
-        },
-        fits: compared_any,
-        rows: n,
-        counterexample: String::new(),
-    });
-    out
+    shifts
 }
 
 /// Is `v` an integer combination of one or two of `basis`?

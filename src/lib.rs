@@ -9,7 +9,9 @@
 //! 0. [`data`] — typed columns, [`data::Table`] and the [`data::Dataset`]
 //!    declarations with their column roles; [`params`] — the parameter tree
 //!    and ranges shared by specs and `nimlab solve`; [`view`] — declared
-//!    tables and figures; [`mem`]; [`cli`]; [`progress`] — the progress bar;
+//!    tables and figures; [`mem`] — memory sizes, budgets and the process
+//!    probes (resident and peak memory, CPU clocks, I/O); [`cli`];
+//!    [`progress`] — the progress bars (a sweep's, `nimlab solve`'s);
 //!    [`cost`] — the cost model's kernels, their measured rates and the cache
 //!    of them.
 //! 1. [`game`] — play convention, shared columns, brute-force solvers;

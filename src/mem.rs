@@ -1,5 +1,7 @@
-//! Memory helpers shared by the solvers, and byte sizes as people write
-//! them (`--memory 2GiB`).
+//! Memory helpers shared by the solvers, byte sizes as people write them
+//! (`--memory 2GiB`), and the process probes: what this process holds and
+//! has used (resident and peak memory, CPU clocks, storage I/O), read by
+//! the sweep's manifests and estimates, calibration and `nimlab board`.
 
 /// A zeroed vector whose pages the kernel may back with 2 MiB huge pages
 /// (Linux transparent huge pages, on request): a 10^8-value Grundy sequence
@@ -215,6 +217,67 @@ pub fn slurm_memory() -> Option<u64> {
     Some((per_cpu * var("SLURM_CPUS_PER_TASK").unwrap_or(1)) << 20)
 }
 
+// Process probes: what this process holds and has used, read by the sweep
+// (manifests, estimates), calibration and the out-of-core driver.
+
+/// Resident memory of this process now, in bytes (Linux), if known: what it
+/// holds, where [`peak_memory`] keeps the high-water mark of sweeps done.
+pub fn resident_memory() -> Option<u64> {
+    kib_bytes(&proc_field("/proc/self/status", "VmRSS")?)
+}
+
+/// Peak resident memory of this process so far, in bytes (Linux), if known.
+pub fn peak_memory() -> Option<u64> {
+    kib_bytes(&proc_field("/proc/self/status", "VmHWM")?)
+}
+
+/// Starts the high-water mark of [`peak_memory`] again from what the process
+/// holds now (Linux: `5` written to `/proc/self/clear_refs`), so that an
+/// experiment's measured peak is its own, not an earlier experiment's
+/// checking or rendering in the same run. Whether it could.
+pub fn restart_peak_memory() -> bool {
+    let _held = PEAK.lock().unwrap_or_else(|e| e.into_inner());
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// Held while the high-water mark starts again, and by tests reading it
+/// across an allocation (tests run side by side in one process).
+static PEAK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// CPU seconds this process has used so far (every thread, user + system).
+pub fn process_cpu() -> f64 {
+    // SAFETY: `getrusage` writes only into the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// CPU seconds the calling thread has used so far.
+pub fn thread_cpu() -> f64 {
+    // SAFETY: `clock_gettime` writes only into the struct it is given.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return 0.0;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// This process's storage I/O so far (`read_bytes`, `write_bytes` of
+/// /proc/self/io: what reached the block device, page cache hits excluded),
+/// if the kernel reports it.
+pub fn process_io() -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string("/proc/self/io").ok()?;
+    let field = |k: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(k))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    Some((field("read_bytes:")?, field("write_bytes:")?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +329,47 @@ mod tests {
         assert_eq!(fmt_bytes(2 << 30), "2 GiB");
         assert_eq!(fmt_bytes(1536 << 20), "1.50 GiB");
         assert_eq!(fmt_bytes(5 << 40), "5 TiB");
+    }
+
+    /// What the process holds now counts a buffer it holds (in bytes, not
+    /// KiB), and, once a large buffer is given back, falls below the
+    /// high-water mark, which keeps it (Linux: VmRSS and VmHWM). The bounds
+    /// are the buffers' own sizes, not a growth between two readings, so
+    /// other tests freeing memory in the same process do not move them.
+    #[test]
+    fn resident_memory_is_what_is_held_now() {
+        let _held = PEAK.lock().unwrap_or_else(|e| e.into_inner());
+        let held = std::hint::black_box(vec![1u8; 64 << 20]);
+        assert!(resident_memory().expect("VmRSS") >= held.len() as u64);
+        drop(held);
+        // A buffer this large is mapped on its own and unmapped when freed.
+        let big = std::hint::black_box(vec![1u8; 256 << 20]);
+        drop(big);
+        let (now, peak) = (resident_memory(), peak_memory());
+        assert!(
+            now.expect("VmRSS") < peak.expect("VmHWM"),
+            "{now:?} {peak:?}"
+        );
+    }
+
+    /// The high-water mark starts again from what is held when an
+    /// experiment starts: a 768 MiB buffer given back before is not in it
+    /// (other tests running beside hold far less). Where the kernel does not
+    /// let a process restart it (Linux before 4.0, some sandboxes), there is
+    /// nothing to check.
+    #[test]
+    fn the_peak_starts_again_from_what_is_held() {
+        let before = {
+            let _held = PEAK.lock().unwrap_or_else(|e| e.into_inner());
+            drop(std::hint::black_box(vec![1u8; 768 << 20]));
+            peak_memory()
+        };
+        if !restart_peak_memory() {
+            eprintln!("the high-water mark cannot be restarted here");
+            return;
+        }
+        let (before, after) = (before.expect("VmHWM"), peak_memory().expect("VmHWM"));
+        assert!(before >= 768 << 20, "{before}");
+        assert!(after + (512 << 20) < before, "{after} after {before}");
     }
 }

@@ -1,5 +1,7 @@
-//! The one progress-bar factory (as hyperfine's): on standard error, hidden
-//! when it is not a terminal or when asked to be quiet.
+//! The progress bars, on standard error and hidden when it is not a
+//! terminal or when asked to be quiet: the one factory of a sweep's bar (as
+//! hyperfine's) and [`SolveProgress`], `nimlab solve`'s bar (a family's
+//! solver reports to it through `family::watch::Watch`).
 
 use std::io::IsTerminal;
 
@@ -36,6 +38,76 @@ pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 /// seconds for the `done` units. `None` before any unit is done.
 pub fn eta_secs(done: u64, total: u64, elapsed: f64) -> Option<f64> {
     (done > 0).then(|| elapsed * total.saturating_sub(done) as f64 / done as f64)
+}
+
+/// The progress of one long solve (`nimlab solve`), on standard error and
+/// hidden when it is not a terminal: what the solver counts, against the
+/// total and with an estimate of the rest where the total is known, the
+/// memo against its budget, and the elapsed time.
+pub struct SolveProgress {
+    bar: ProgressBar,
+}
+
+impl SolveProgress {
+    /// A display that shows nothing until the solver begins.
+    pub fn new() -> Self {
+        let bar = if !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        };
+        SolveProgress { bar }
+    }
+
+    /// Clears the line (the answer follows on standard output).
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+
+    /// The solver starts: what it counts and how many, when known.
+    pub fn begin(&self, unit: &'static str, total: Option<u64>) {
+        self.bar.set_style(Self::style(unit, total));
+        match total {
+            Some(n) => self.bar.set_length(n),
+            None => self.bar.unset_length(),
+        }
+        self.bar.set_position(0);
+        self.bar.set_message("");
+        self.bar
+            .enable_steady_tick(std::time::Duration::from_millis(250));
+    }
+    /// `n` more units done.
+    pub fn step(&self, n: u64) {
+        self.bar.inc(n);
+    }
+    /// The memo takes about `bytes` of a budget of `budget`.
+    pub fn memo(&self, bytes: u64, budget: u64) {
+        self.bar.set_message(format!(
+            " · memo {} of {}",
+            crate::mem::human_bytes(bytes),
+            crate::mem::human_bytes(budget)
+        ));
+    }
+
+    fn style(unit: &str, total: Option<u64>) -> ProgressStyle {
+        let template = match total {
+            Some(_) => format!(
+                "solving [{{bar:30}}] {{percent:>3}}% · {{human_pos}} of {{human_len}} {unit}{{msg}} · {{elapsed}} elapsed, about {{eta}} left"
+            ),
+            None => {
+                format!("solving {{spinner}} {{human_pos}} {unit}{{msg}} · {{elapsed}} elapsed")
+            }
+        };
+        ProgressStyle::with_template(&template)
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_spinner())
+    }
+}
+
+impl Default for SolveProgress {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 #[cfg(test)]

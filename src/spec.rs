@@ -23,7 +23,7 @@ use anyhow::{Context, bail};
 use serde_json::Value;
 
 use crate::data::Dataset;
-use crate::family::{self, Family, Plan};
+use crate::family::{self, Family, Plan, Planning};
 use crate::params::{Node, SpecError, describe, parse_yaml};
 use crate::store::SweepDir;
 
@@ -49,7 +49,7 @@ pub struct Sweep {
     /// without the one-row-per-position `positions`.
     pub datasets: Option<Vec<String>>,
     /// The family's datasets written only on request
-    /// ([`Family::on_request`]) that the spec asks for: listed in
+    /// ([`crate::family::Capabilities::on_request`]) that the spec asks for: listed in
     /// `datasets:` or read by one of its conjectures.
     pub asked: Vec<String>,
     /// The grid parameters of the experiment's sweeps of this family (their
@@ -67,17 +67,19 @@ impl Sweep {
     /// Expands the sweep into cases and views (validated when the spec was
     /// loaded, so an error here means the family changed its mind).
     pub fn plan(&self) -> Result<Plan, SpecError> {
-        self.family
-            .plan_asking(&Node::root(&self.params, &self.file), &self.asked)
+        self.family.plan(
+            &Node::root(&self.params, &self.file),
+            Planning::Solve { asked: &self.asked },
+        )
     }
-    /// The plan for estimates only ([`Family::plan_estimate`]): quick
+    /// The plan for estimates only ([`Planning::Estimate`]): quick
     /// whatever the sweep's size, its cases never solved.
     pub fn plan_estimate(&self) -> Result<Plan, SpecError> {
         if !self.asked.is_empty() {
             return self.plan();
         }
         self.family
-            .plan_estimate(&Node::root(&self.params, &self.file))
+            .plan(&Node::root(&self.params, &self.file), Planning::Estimate)
     }
     /// Where this sweep's results live under `out`, in experiment `experiment`.
     pub fn dir(&self, out: &Path, experiment: &str) -> SweepDir {
@@ -257,7 +259,12 @@ fn ask_for_read_datasets(sweeps: &mut [Sweep], conjectures: &[Conjecture]) {
         let Some(s) = sweeps.iter_mut().find(|s| s.name == c.sweep) else {
             continue;
         };
-        if s.family.on_request().contains(&c.dataset.as_str()) && !s.asked.contains(&c.dataset) {
+        if s.family
+            .capabilities()
+            .on_request
+            .contains(&c.dataset.as_str())
+            && !s.asked.contains(&c.dataset)
+        {
             s.asked.push(c.dataset.clone());
         }
     }
@@ -393,7 +400,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
     let name = sname.str()?.to_string();
     check_name(&sname, &name, "name")?;
     // Validate the family parameters now, so a bad spec fails before anything runs.
-    let plan = family.plan_estimate(s)?;
+    let plan = family.plan(s, Planning::Estimate)?;
     let datasets = sweep_datasets(s, family)?;
     Ok(Sweep {
         title: opt_str(s, "title")?.unwrap_or(&name).to_string(),
@@ -407,7 +414,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
         asked: datasets
             .iter()
             .flatten()
-            .filter(|d| family.on_request().contains(&d.as_str()))
+            .filter(|d| family.capabilities().on_request.contains(&d.as_str()))
             .cloned()
             .collect(),
         datasets,

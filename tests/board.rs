@@ -502,6 +502,15 @@ fn board_names_its_family() {
         err.contains("`octal` offers no out-of-core") && err.contains("lines"),
         "{err}"
     );
+    // The form before families named their boards: the fix named, exit 2.
+    let o = nimlab(&["board", "solve", "--triangle", "4", "--in-memory"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("give the family before the action")
+            && err.contains("nimlab board lines solve"),
+        "{err}"
+    );
     let err = fails(&["board", "hexagons", "status", "--dir", "x"]);
     assert!(err.contains("unknown family \"hexagons\""), "{err}");
     let err = fails(&[

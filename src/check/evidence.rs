@@ -22,7 +22,10 @@ pub(super) fn with_drawings(
 ) -> CheckResult {
     let (one, many) = f.unit(dataset);
     r.unit = (one.to_string(), many.to_string());
-    r.label_names_row = f.label_names_row(dataset);
+    r.label_names_row = f
+        .capabilities()
+        .names_rows_by_label
+        .is_some_and(|named| named(dataset));
     let draw = |c: &mut Counterexample| c.drawing = f.draw(dataset, t, c.row);
     if let Some(c) = r.counterexamples.first_mut() {
         draw(c);

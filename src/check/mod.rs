@@ -539,7 +539,7 @@ fn columns_read(
     family: &dyn crate::family::Family,
 ) -> Option<(HashSet<String>, HashSet<String>)> {
     use crate::data::Role;
-    let explained = family.explain_columns(ds.name)?;
+    let explained = (family.capabilities().explained_columns?)(ds.name);
     let mut named = HashSet::new();
     for c in cs {
         let parts: Vec<&str> = match &c.parts {
@@ -772,7 +772,8 @@ pub fn mutations(
 /// Why a row has its value: its first moves and where they lead where the
 /// family explains moves, else the family's one-line reason.
 fn explain_row(f: &dyn Family, dataset: &str, t: &Table, row: usize) -> Option<String> {
-    f.explains_moves()
+    f.capabilities()
+        .explains_moves
         .and_then(|first_moves| first_moves(dataset, t, row))
         .map(|a| a.text())
         .or_else(|| f.explain(dataset, t, row))

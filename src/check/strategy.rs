@@ -5,7 +5,7 @@
 //! move: the strategy's move must be a legal move, and after it every reply
 //! of the opponent, to the end of the game, must leave a position where the
 //! strategy again names a legal move, until the opponent is the one who
-//! loses. The game's moves come from the family ([`Family::moves`]), never
+//! loses. The game's moves come from the family ([`crate::family::Capabilities::plays_out`]), never
 //! from a stored result, so the verdict does not rest on the solver.
 //!
 //! The table gets two columns: `strategy_wins` (the claim read by default)
@@ -172,7 +172,13 @@ pub(super) fn with_strategy(
     strategy: &[(String, String)],
 ) -> Result<Table, String> {
     let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
-    let m = family.moves(dataset, table)?;
+    let plays_out = family.capabilities().plays_out.ok_or_else(|| {
+        format!(
+            "the family `{}` cannot play positions of dataset `{dataset}` out",
+            family.name()
+        )
+    })?;
+    let m = plays_out(dataset, table)?;
     let to = targets(table, ds, strategy, "strategy")?;
     let result = play_out(&m, &to);
     let mut lines = StrVec::with_capacity(table.rows(), 0);

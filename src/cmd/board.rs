@@ -109,24 +109,37 @@ fn solver(name: &str) -> Result<&'static dyn OutOfCore> {
     let offering = || {
         FAMILIES
             .iter()
-            .filter(|f| f.out_of_core().is_some())
+            .filter(|f| f.capabilities().out_of_core.is_some())
             .map(|f| f.name())
             .collect::<Vec<_>>()
             .join(", ")
     };
+    if ACTIONS.contains(&name) {
+        // The form before families named their boards (`nimlab board solve
+        // --triangle 8 …`): refused rather than read as lines', since the
+        // position's parameters are the family's own words.
+        bail!(
+            "give the family before the action: `nimlab board FAMILY {name} …`, \
+             FAMILY one of: {} (e.g. `nimlab board lines {name} …`)",
+            offering()
+        );
+    }
     let fam = family::by_name(name).with_context(|| {
         format!(
             "unknown family {name:?}; families that solve a position out of core: {}",
             offering()
         )
     })?;
-    fam.out_of_core().with_context(|| {
+    fam.capabilities().out_of_core.with_context(|| {
         format!(
             "the family `{name}` offers no out-of-core solving; families that do: {}",
             offering()
         )
     })
 }
+
+/// The actions of `nimlab board FAMILY` (as [`action_name`] writes them).
+const ACTIONS: &[&str] = &["plan", "solve", "slice", "finish", "status"];
 
 /// The family-neutral cut of the command line's options.
 fn cut_of(c: &CutArgs) -> Cut {

@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use crate::cost::{self, Kernel, Overhead, Rates};
 use crate::data::{Dataset, Table};
 use crate::family::{self, FAMILIES};
-use crate::sweep::manifest::peak_memory;
-use crate::sweep::phases::thread_cpu;
+use crate::mem::peak_memory;
+use crate::mem::thread_cpu;
 
 /// Measures every kernel (one thread; about two and a half seconds in all).
 pub fn measure() -> Result<Rates> {
@@ -57,7 +57,8 @@ const ROUND_SECS: f64 = 0.01;
 /// Every family's kernels measured ([`ROUNDS`] rounds after one untimed,
 /// the median rate of each), on the current thread.
 fn kernel_rates() -> Result<Vec<(Kernel, f64)>> {
-    let probes: Vec<family::Probe> = FAMILIES.iter().flat_map(|f| f.probes()).collect();
+    let probes: Vec<family::calibration::Probe> =
+        FAMILIES.iter().flat_map(|f| f.probes()).collect();
     let mut kernels: Vec<Kernel> = Vec::new();
     for p in &probes {
         if !kernels.contains(&p.kernel) {
@@ -126,10 +127,13 @@ fn one_row() -> Result<(Table, &'static Dataset)> {
 }
 
 /// The first family offering the sweeps that measure a run's fixed costs.
-fn overhead_probes() -> Result<(&'static dyn family::Family, family::OverheadProbes)> {
+fn overhead_probes() -> Result<(
+    &'static dyn family::Family,
+    family::calibration::OverheadProbes,
+)> {
     FAMILIES
         .iter()
-        .find_map(|f| f.overhead_probes().map(|p| (*f, p)))
+        .find_map(|f| f.capabilities().overhead_probes.map(|p| (*f, p)))
         .context("no family offers the probes of a run's fixed costs")
 }
 
@@ -137,7 +141,7 @@ fn overhead_probes() -> Result<(&'static dyn family::Family, family::OverheadPro
 /// that dataset: what the writer's probes write.
 fn probe_rows(
     f: &'static dyn family::Family,
-    p: &family::OverheadProbes,
+    p: &family::calibration::OverheadProbes,
     yaml: &str,
 ) -> Result<(Table, &'static Dataset)> {
     let table =
@@ -211,7 +215,7 @@ fn case_probe(rates: &Rates) -> Result<f64> {
     let (f, p) = overhead_probes()?;
     let mut stated = (0, Vec::new());
     let (_, secs) = timed(|| {
-        stated = family::probe_cases(f, p.cases)?;
+        stated = family::calibration::probe_cases(f, p.cases)?;
         Ok(0)
     })?;
     let (cases, work) = stated;
@@ -254,7 +258,7 @@ fn writer_probe() -> Result<(u64, f64)> {
 /// were measured now (the writer's probes then wrote Parquet parts in this
 /// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
 pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
-    if let Some(r) = cost::cached(&family::kernels()) {
+    if let Some(r) = cost::cached(&family::calibration::kernels()) {
         return Ok((r, false));
     }
     if !quiet {

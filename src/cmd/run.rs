@@ -388,7 +388,7 @@ mod tests {
             "every shipped claim type-checks"
         );
         let rates = crate::cost::Rates {
-            per_sec: crate::family::kernels()
+            per_sec: crate::family::calibration::kernels()
                 .into_iter()
                 .map(|k| (k, 1e6))
                 .collect(),

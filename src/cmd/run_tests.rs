@@ -170,7 +170,7 @@ fn the_next_run_prunes_orphaned_temporaries_everywhere_it_writes() {
 /// stages that ran took some time.
 #[test]
 fn the_manifest_records_every_phase() {
-    use crate::sweep::phases::process_cpu;
+    use crate::mem::process_cpu;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let cpu0 = process_cpu();

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 
 use crate::family::{self, FAMILIES};
 use crate::params::{self, Node};
-use crate::sweep::SolveProgress;
+use crate::progress::SolveProgress;
 
 /// Answers one position of `family` given as `--key value` parameters.
 pub fn solve(family: &str, mut json: bool, mut params: Vec<String>) -> Result<ExitCode> {

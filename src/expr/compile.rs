@@ -933,15 +933,7 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
             (Col::Structs(x), row) => V::Int(x.row_len(row) as i64),
             _ => V::Null,
         },
-        Node::Lit(l) => match l {
-            Lit::Null => V::Null,
-            Lit::Int(v) => V::Int(*v),
-            Lit::Float(v) => V::Float(*v),
-            Lit::Bool(v) => V::Bool(*v),
-            Lit::Str(s) => V::Str(s),
-            Lit::Ints(v) => V::Ints(v),
-            Lit::Strs(l) => V::Strs(l, 0),
-        },
+        Node::Lit(l) => lit(l),
         // Compiled only under `ItemsEq` or at the root (`Bound::eval`).
         Node::Items(_) => V::Null,
         Node::ListEq(l, r, negated) => {
@@ -968,30 +960,11 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
         },
         Node::Cmp(op, l, r) => of_tri(compare(*op, eval(l, cols, row), eval(r, cols, row))),
         // Kleene three-valued logic, short-circuiting where the answer is known.
-        Node::And(l, r) => match tri(eval(l, cols, row)) {
-            Some(false) => V::Bool(false),
-            a => match (a, tri(eval(r, cols, row))) {
-                (_, Some(false)) => V::Bool(false),
-                (Some(true), Some(true)) => V::Bool(true),
-                _ => V::Null,
-            },
-        },
-        Node::Or(l, r) => match tri(eval(l, cols, row)) {
-            Some(true) => V::Bool(true),
-            a => match (a, tri(eval(r, cols, row))) {
-                (_, Some(true)) => V::Bool(true),
-                (Some(false), Some(false)) => V::Bool(false),
-                _ => V::Null,
-            },
-        },
-        Node::Implies(l, r) => match tri(eval(l, cols, row)) {
-            Some(false) => V::Bool(true),
-            a => match (a, tri(eval(r, cols, row))) {
-                (_, Some(true)) => V::Bool(true),
-                (Some(true), Some(false)) => V::Bool(false),
-                _ => V::Null,
-            },
-        },
+        Node::And(l, r) => and(tri(eval(l, cols, row)), || tri(eval(r, cols, row))),
+        Node::Or(l, r) => or(tri(eval(l, cols, row)), || tri(eval(r, cols, row))),
+        Node::Implies(l, r) => or(tri(eval(l, cols, row)).map(|a| !a), || {
+            tri(eval(r, cols, row))
+        }),
         Node::Iff(l, r) => match (tri(eval(l, cols, row)), tri(eval(r, cols, row))) {
             (Some(a), Some(b)) => V::Bool(a == b),
             _ => V::Null,
@@ -1002,35 +975,76 @@ fn eval<'a>(n: &'a Node, cols: &[Col<'a>], row: usize) -> V<'a> {
             Some(false) => eval(b, cols, row),
             None => V::Null,
         },
-        Node::InList(x, items, negated) => {
-            let x = eval(x, cols, row);
-            if matches!(x, V::Null) {
-                return V::Null;
-            }
-            // As SQL: true if some item equals x; else null if some item is null.
-            let mut saw_null = false;
-            for it in items {
-                match eq_vals(x, eval(it, cols, row)) {
-                    Some(true) => return V::Bool(!negated),
-                    Some(false) => {}
-                    None => saw_null = true,
-                }
-            }
-            if saw_null { V::Null } else { V::Bool(*negated) }
-        }
+        Node::InList(x, items, negated) => in_list(eval(x, cols, row), items, *negated, cols, row),
         Node::InRange(x, lo, hi, negated) => {
             let x = eval(x, cols, row);
             let a = compare(Cmp::Ge, x, eval(lo, cols, row));
             let b = compare(Cmp::Le, x, eval(hi, cols, row));
-            let inside = match (a, b) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            };
-            of_tri(inside.map(|v| v != *negated))
+            of_tri(and_tri(a, b).map(|v| v != *negated))
         }
         Node::Call(f, args) => call(*f, args, cols, row),
     }
+}
+
+/// A literal's value.
+#[inline]
+fn lit(l: &Lit) -> V<'_> {
+    match l {
+        Lit::Null => V::Null,
+        Lit::Int(v) => V::Int(*v),
+        Lit::Float(v) => V::Float(*v),
+        Lit::Bool(v) => V::Bool(*v),
+        Lit::Str(s) => V::Str(s),
+        Lit::Ints(v) => V::Ints(v),
+        Lit::Strs(l) => V::Strs(l, 0),
+    }
+}
+
+/// Kleene's `a and b`: false if either is false, true if both are true,
+/// else null.
+#[inline]
+fn and_tri(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    match (a, b) {
+        (Some(false), _) | (_, Some(false)) => Some(false),
+        (Some(true), Some(true)) => Some(true),
+        _ => None,
+    }
+}
+
+/// `a and b`, `b` evaluated only when `a` is not false.
+#[inline]
+fn and<'a>(a: Option<bool>, b: impl FnOnce() -> Option<bool>) -> V<'a> {
+    match a {
+        Some(false) => V::Bool(false),
+        a => of_tri(and_tri(a, b())),
+    }
+}
+
+/// `a or b` (Kleene), `b` evaluated only when `a` is not true: `a implies
+/// b` is `(not a) or b`.
+#[inline]
+fn or<'a>(a: Option<bool>, b: impl FnOnce() -> Option<bool>) -> V<'a> {
+    match a {
+        Some(true) => V::Bool(true),
+        a => of_tri(and_tri(a.map(|v| !v), b().map(|v| !v)).map(|v| !v)),
+    }
+}
+
+/// `x in (items)`, as SQL: true if some item equals x; else null if x or
+/// some item is null; else false (each negated when `negated`).
+fn in_list<'a>(x: V<'a>, items: &'a [Node], negated: bool, cols: &[Col<'a>], row: usize) -> V<'a> {
+    if matches!(x, V::Null) {
+        return V::Null;
+    }
+    let mut saw_null = false;
+    for it in items {
+        match eq_vals(x, eval(it, cols, row)) {
+            Some(true) => return V::Bool(!negated),
+            Some(false) => {}
+            None => saw_null = true,
+        }
+    }
+    if saw_null { V::Null } else { V::Bool(negated) }
 }
 
 fn call<'a>(f: Func, args: &'a [Node], cols: &[Col<'a>], row: usize) -> V<'a> {

@@ -1,5 +1,5 @@
 //! A case known only by its estimates: what a family's estimating plan
-//! ([`super::Family::plan_estimate`]) puts where listing the real cases would
+//! ([`super::Planning::Estimate`]) puts where listing the real cases would
 //! take long (a block of a big enumeration), so `--dry-run`, `--list` and the
 //! up-front guard never list millions of boards. It is never solved: the run
 //! plans the sweep exactly ([`super::Family::plan`]) before solving it.

@@ -3,7 +3,7 @@
 //! position's first moves in its report's own notation and where each leads
 //! (`taking (0,2) leaves A(1,2) + A(1,2): N2`), grouped where many lead alike,
 //! and the conclusion (`no move reaches N1 … so A(1,5) is N1`). The core asks
-//! a family for the capability ([`super::Family::explains_moves`]) and writes
+//! a family for the capability ([`super::Capabilities::explains_moves`]) and writes
 //! the account; a family without it gives its one-line reason, if any.
 
 use crate::data::Table;
@@ -148,7 +148,7 @@ pub fn group<K: Ord>(moves: Vec<(String, String, K)>) -> Vec<MoveGroup> {
 /// The capability: a family's function explaining a stored row's position
 /// by its first moves: the moves of row `row` of a stored `dataset` table
 /// and where each leads, or `None` where the family cannot say for that
-/// row ([`crate::family::Family::explains_moves`]).
+/// row ([`crate::family::Capabilities::explains_moves`]).
 pub type FirstMoves = fn(dataset: &str, table: &Table, row: usize) -> Option<MoveAccount>;
 
 #[cfg(test)]

@@ -4,24 +4,25 @@
 //! views once, turns a sweep's parameters into [`Case`]s (the unit of work the
 //! driver schedules, stores and resumes) whose tables fill those declared
 //! columns, answers single positions for `nimlab solve` and, optionally, plays
-//! against a person ([`Family::play`], `nimlab play`). The driver, the
+//! against a person ([`Family::play`], `nimlab play`). What only some
+//! families offer (out-of-core solving, moves explained or played out,
+//! datasets written on request…) is a [`Capabilities`] the core asks for,
+//! never a trait method that does nothing for the others. The driver, the
 //! store, the renderer, the checker and the report only see these traits and
 //! the declarations.
 //!
 //! Adding a family: see the README's "Adding a game family" (a folder
 //! `src/family/<name>/` and one line in [`FAMILIES`]).
 
-use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::Context;
-
-use crate::cost::{Kernel, Work};
+use crate::cost::Work;
 use crate::data::{Dataset, Table};
 use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
 use watch::Watch;
 
+pub mod calibration;
 pub mod estimate;
 pub mod explain_moves;
 pub(crate) mod heaps;
@@ -73,7 +74,7 @@ pub fn sweep_rows(family: &dyn Family, yaml: &str, dataset: &str) -> anyhow::Res
 
 /// Plans a sweep given as YAML text (named `file` in errors) and solves each
 /// case in memory, nothing written, handing the case and its output to `f`.
-fn solve_sweep_yaml(
+pub(crate) fn solve_sweep_yaml(
     family: &dyn Family,
     yaml: &str,
     file: &str,
@@ -85,14 +86,14 @@ fn solve_sweep_yaml(
 }
 
 /// The plan of a sweep given as YAML in memory.
-fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
+pub(crate) fn plan_yaml(family: &dyn Family, yaml: &str, file: &str) -> anyhow::Result<Plan> {
     let v = crate::params::parse_yaml(yaml, file)?;
-    Ok(family.plan(&Node::root(&v, file))?)
+    Ok(family.plan(&Node::root(&v, file), Planning::SOLVE)?)
 }
 
 /// Solves each of `cases` (nothing written), keeping `keep`, and hands each
 /// case's tables to `f`.
-fn solve_cases<'a>(
+pub(crate) fn solve_cases<'a>(
     cases: impl Iterator<Item = &'a dyn Case>,
     keep: Option<&[String]>,
     mut f: impl FnMut(&dyn Case, Output) -> anyhow::Result<()>,
@@ -236,15 +237,6 @@ pub trait Case: Send + Sync {
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output>;
 }
 
-/// A measurement of one kernel's rate on fixed small inputs (`nimlab
-/// calibrate`): `run` does the work and returns the units done.
-pub struct Probe {
-    /// The kernel measured.
-    pub kernel: Kernel,
-    /// Does fixed work; returns its units.
-    pub run: fn() -> anyhow::Result<u64>,
-}
-
 /// A short, stable text for a list of integers in a case key: a range
 /// (`0..400`), or its length and a hash (`list3:…`), never the whole list.
 pub fn ints_key(v: &[u64]) -> String {
@@ -277,112 +269,6 @@ pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
     items[..keep.min(items.len())].to_vec()
 }
 
-/// Every kernel whose rate the cost model needs: each family's (those its
-/// probes measure, [`Family::probes`]) and the writer's.
-pub fn kernels() -> Vec<Kernel> {
-    let mut all = vec![crate::cost::WRITER];
-    for p in FAMILIES.iter().flat_map(|f| f.probes()) {
-        if !all.contains(&p.kernel) {
-            all.push(p.kernel);
-        }
-    }
-    all
-}
-
-/// The small sweeps (YAML) a family offers for measuring the fixed costs of a
-/// run (`nimlab calibrate`): the first family in [`FAMILIES`] offering them
-/// serves. `dataset` is the dataset the writer's probes write.
-pub struct OverheadProbes {
-    /// The dataset written.
-    pub dataset: &'static str,
-    /// A sweep of one row of `dataset`: the cost of a file written.
-    pub one_row: &'static str,
-    /// A sweep of some thousands of rows of `dataset`: the writer's rate.
-    pub rows: &'static str,
-    /// A sweep of a couple of hundred tiny cases: the cost of a case.
-    pub cases: &'static str,
-}
-
-/// Solves every case of a sweep given as YAML in memory (nothing written)
-/// as a run does, each table checked against its declaration, and returns
-/// the cases and their stated work: `nimlab calibrate`'s measure of the
-/// fixed cost of a case.
-pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work)> {
-    let (mut cases, mut work) = (0u64, Work::new());
-    let plan = plan_yaml(family, yaml, "probe.yaml")?;
-    let declared = crate::data::with_grid(family.datasets(), &plan.grid);
-    solve_cases(plan.cases.iter().map(|c| c.as_ref()), None, |case, out| {
-        for (ds, t) in &out {
-            let ds = declared.iter().find(|d| d.name == ds.name).unwrap_or(ds);
-            ds.validate(t).map_err(anyhow::Error::msg)?;
-        }
-        std::hint::black_box(out);
-        cases += 1;
-        crate::cost::add(&mut work, &case.work(None));
-        Ok(())
-    })?;
-    Ok((cases, work))
-}
-
-/// A probe's work: solves every case of a sweep given as YAML in memory
-/// (nothing written) and returns the units of `kernel` they stated.
-pub fn probe_sweep(family: &dyn Family, yaml: &str, kernel: Kernel) -> anyhow::Result<u64> {
-    probe_sweep_keeping(family, yaml, kernel, None)
-}
-
-/// [`probe_sweep`] of a sweep keeping only the datasets `keep` (its
-/// `datasets:`; a case may then do other work).
-pub fn probe_sweep_keeping(
-    family: &dyn Family,
-    yaml: &str,
-    kernel: Kernel,
-    keep: Option<&[String]>,
-) -> anyhow::Result<u64> {
-    probe_plan(&plan_yaml(family, yaml, "probe.yaml")?, kernel, keep)
-}
-
-/// [`probe_sweep_keeping`] on a plan made once per process and kept in
-/// `plan`: its cases keep what they fill on first use (the chord solver's
-/// memo), so the runs after the first (`nimlab calibrate` runs each probe
-/// once before timing it) time the work of each case alone.
-pub fn probe_planned(
-    plan: &'static OnceLock<Plan>,
-    (family, yaml): (&dyn Family, &str),
-    kernel: Kernel,
-    keep: Option<&[String]>,
-) -> anyhow::Result<u64> {
-    if plan.get().is_none() {
-        let _ = plan.set(plan_yaml(family, yaml, "probe.yaml")?);
-    }
-    let plan = plan.get().context("a probe's plan")?;
-    probe_plan(plan, kernel, keep)
-}
-
-/// Solves `plan`'s cases stating work of `kernel`, keeping `keep`; the
-/// units they stated.
-fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::Result<u64> {
-    // Only the cases doing the kernel's work are solved (their time is its).
-    let mut units = 0u64;
-    let mut doing = Vec::new();
-    for case in &plan.cases {
-        let work = case.work(keep);
-        let n: u64 = work
-            .iter()
-            .filter(|(k, _)| *k == kernel)
-            .map(|(_, n)| n)
-            .sum();
-        if n > 0 {
-            units += n;
-            doing.push(case.as_ref());
-        }
-    }
-    solve_cases(doing.into_iter(), keep, |_, out| {
-        std::hint::black_box(out);
-        Ok(())
-    })?;
-    Ok(units)
-}
-
 /// The expansion of one sweep.
 pub struct Plan {
     /// The cases, in the sweep's natural order.
@@ -398,7 +284,7 @@ pub struct Plan {
     pub grid: Vec<String>,
 }
 
-/// The moves between the rows of one stored table ([`Family::moves`]).
+/// The moves between the rows of one stored table ([`Capabilities::plays_out`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Moves {
     /// Each row's options: the rows its moves lead to, in the family's
@@ -419,6 +305,85 @@ pub struct Answer {
     pub json: serde_json::Value,
 }
 
+/// What a plan is for ([`Family::plan`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Planning<'a> {
+    /// The cases to solve, writing also the datasets of
+    /// [`Capabilities::on_request`] named in `asked`.
+    Solve {
+        /// The datasets written on request that the spec asks for.
+        asked: &'a [String],
+    },
+    /// The cases for the estimates only (`--dry-run`, `--list`, the guard
+    /// before a run, the views): a family may stand for many cases with a
+    /// few [`estimate::Estimated`] ones, never solved.
+    Estimate,
+}
+
+impl Planning<'_> {
+    /// The cases to solve, no dataset asked for beyond the usual ones.
+    pub const SOLVE: Planning<'static> = Planning::Solve { asked: &[] };
+
+    /// The datasets written on request that the plan writes (none for the
+    /// estimates).
+    pub fn asked(&self) -> &[String] {
+        match self {
+            Planning::Solve { asked } => asked,
+            Planning::Estimate => &[],
+        }
+    }
+}
+
+/// Moves between the rows of a stored `dataset` table ([`Moves`]), or why
+/// the family cannot give them for that dataset.
+pub type PlaysOut = fn(dataset: &str, table: &Table) -> Result<Moves, String>;
+
+/// The capabilities a family may offer beyond the methods every family
+/// has, each `None` (or empty) where it offers none: the core asks for one
+/// and says what is missing, rather than calling a default that does
+/// nothing. A family fills in what it offers:
+/// `Capabilities { out_of_core: Some(&MyBoards), ..Capabilities::NONE }`.
+#[derive(Clone, Copy)]
+pub struct Capabilities {
+    /// The datasets of [`Family::datasets`] written only when a spec asks
+    /// for them (its sweep's `datasets:` lists them or a conjecture reads
+    /// them): extra work no other dataset needs ([`Planning::Solve`]).
+    pub on_request: &'static [&'static str],
+    /// Explaining a stored position by its first moves and where each
+    /// leads ([`explain_moves::FirstMoves`]); a counterexample then shows
+    /// its moves rather than [`Family::explain`]'s one line.
+    pub explains_moves: Option<explain_moves::FirstMoves>,
+    /// Out-of-core solving of one big position (`nimlab board FAMILY`).
+    pub out_of_core: Option<&'static dyn outofcore::OutOfCore>,
+    /// The moves between the positions of a stored table, for playing a
+    /// strategy out against every reply (a claim's `strategy:`).
+    pub plays_out: Option<PlaysOut>,
+    /// The result columns of a dataset that [`Family::explain`] and
+    /// [`Family::draw`] read, so that a check may leave the others unread
+    /// when no claim names them (without it: all of them).
+    pub explained_columns: Option<fn(dataset: &str) -> &'static [&'static str]>,
+    /// Whether a row of a dataset is named by its label alone (a board's
+    /// name, `A(1,5)`) rather than by its label and its position within it
+    /// (a rule and a heap size; without it: never).
+    pub names_rows_by_label: Option<fn(dataset: &str) -> bool>,
+    /// The sweeps `nimlab calibrate` measures a run's fixed costs on (the
+    /// first family in [`FAMILIES`] offering them serves).
+    pub overhead_probes: Option<calibration::OverheadProbes>,
+}
+
+impl Capabilities {
+    /// No capability.
+    pub const NONE: Capabilities = Capabilities {
+        on_request: &[],
+        explains_moves: None,
+        out_of_core: None,
+        plays_out: None,
+        explained_columns: None,
+        names_rows_by_label: None,
+        overhead_probes: None,
+    };
+}
+
 /// A game family.
 pub trait Family: Sync {
     /// Name used as `family:` in specs and on the command line.
@@ -437,27 +402,9 @@ pub trait Family: Sync {
         self.views().iter().map(|v| v.name).collect()
     }
     /// Validates a sweep (a map that also holds the generic keys of
-    /// [`crate::params::SWEEP_KEYS`]) and expands it into cases.
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError>;
-    /// The datasets of [`Family::datasets`] written only when a spec asks
-    /// for them (its sweep's `datasets:` lists them or a conjecture reads
-    /// them): extra work no other dataset needs. Default: none.
-    fn on_request(&self) -> &'static [&'static str] {
-        &[]
-    }
-    /// [`Family::plan`] writing also the datasets of [`Family::on_request`]
-    /// named in `asked`. Default: the plan (a family with none).
-    fn plan_asking(&self, sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
-        let _ = asked;
-        self.plan(sweep)
-    }
-    /// Validates a sweep as [`Family::plan`] does and expands it for the
-    /// estimates only (`--dry-run`, `--list`, the guard before a run, the
-    /// views): a family may stand for many cases with a few
-    /// [`estimate::Estimated`] ones, never solved. Default: the plan.
-    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        self.plan(sweep)
-    }
+    /// [`crate::params::SWEEP_KEYS`]) and expands it into cases, for
+    /// solving or for the estimates only ([`Planning`]).
+    fn plan(&self, sweep: &Node<'_>, how: Planning<'_>) -> Result<Plan, SpecError>;
     /// The command-line arguments of `nimlab solve` and `nimlab play`, and how
     /// each one's text is read (the values then go through the same parsers
     /// as a spec's).
@@ -466,13 +413,8 @@ pub trait Family: Sync {
     }
     /// The probes measuring this family's kernels (`nimlab calibrate`),
     /// each a fraction of a second. Default: none.
-    fn probes(&self) -> Vec<Probe> {
+    fn probes(&self) -> Vec<calibration::Probe> {
         Vec::new()
-    }
-    /// The sweeps `nimlab calibrate` measures a run's fixed costs on, if
-    /// this family offers them.
-    fn overhead_probes(&self) -> Option<OverheadProbes> {
-        None
     }
     /// Answers one position given as a map of parameters (`nimlab solve`).
     /// A long solve reports its progress to `watch`.
@@ -490,6 +432,13 @@ pub trait Family: Sync {
         anyhow::bail!("the family `{}` cannot be played", self.name())
     }
 
+    /// What this family offers beyond the methods every family has: the
+    /// core asks for a capability ([`Capabilities`]) rather than calling a
+    /// method that does nothing for most families. Default: none.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::NONE
+    }
+
     /// Why row `row` of a stored `dataset` table has its computed value, in
     /// a few words, for a counterexample: e.g. a position's options and
     /// their Grundy values, or a winning move. Default: no reason.
@@ -498,43 +447,10 @@ pub trait Family: Sync {
         None
     }
 
-    /// The capability of explaining a stored position by its first moves
-    /// and where each leads ([`explain_moves::FirstMoves`]), if the family
-    /// offers it; a counterexample then shows its moves rather than
-    /// [`Family::explain`]'s one line.
-    fn explains_moves(&self) -> Option<explain_moves::FirstMoves> {
-        None
-    }
-
-    /// Out-of-core solving of one big board (`nimlab board`), if the family
-    /// offers it. Default: none.
-    fn out_of_core(&self) -> Option<&'static dyn outofcore::OutOfCore> {
-        None
-    }
-
     /// A small text picture of row `row`'s position (a board, heaps), for a
     /// counterexample shown to a reader. Default: none.
     fn draw(&self, dataset: &str, table: &Table, row: usize) -> Option<String> {
         let _ = (dataset, table, row);
-        None
-    }
-
-    /// The moves between the positions of a stored `dataset` table, for
-    /// playing a strategy out against every reply (a claim's `strategy:`),
-    /// or why the family cannot give them. Default: it cannot.
-    fn moves(&self, dataset: &str, table: &Table) -> Result<Moves, String> {
-        let _ = table;
-        Err(format!(
-            "the family `{}` cannot play positions of dataset `{dataset}` out",
-            self.name()
-        ))
-    }
-
-    /// The result columns of `dataset` that [`Family::explain`] and
-    /// [`Family::draw`] read, so that a check may leave the others unread
-    /// when no claim names them; `None`: all of them (the default).
-    fn explain_columns(&self, dataset: &str) -> Option<&'static [&'static str]> {
-        let _ = dataset;
         None
     }
 
@@ -551,13 +467,5 @@ pub trait Family: Sync {
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         let _ = dataset;
         ("case", "cases")
-    }
-
-    /// Whether a row of `dataset` is named by its label alone (a board's
-    /// name, `A(1,5)`), rather than by its label and its position within
-    /// it (a rule and a heap size). Default: no.
-    fn label_names_row(&self, dataset: &str) -> bool {
-        let _ = dataset;
-        false
     }
 }

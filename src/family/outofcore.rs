@@ -1,5 +1,5 @@
 //! Out-of-core solving of one big position (`nimlab board`): a capability a
-//! family may offer ([`crate::family::Family::out_of_core`]). The command
+//! family may offer ([`crate::family::Capabilities::out_of_core`]). The command
 //! layer parses the command line and calls these methods; the family reads
 //! the board with its own parsers, cuts its table into slices, and writes its
 //! own declared datasets at the end.

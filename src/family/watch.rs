@@ -32,3 +32,16 @@ impl Watch for Unwatched {
 
 /// A watch that shows nothing.
 pub const UNWATCHED: &dyn Watch = &Unwatched;
+
+/// `nimlab solve`'s bar shows what the solver reports.
+impl Watch for crate::progress::SolveProgress {
+    fn begin(&self, unit: &'static str, total: Option<u64>) {
+        crate::progress::SolveProgress::begin(self, unit, total)
+    }
+    fn step(&self, n: u64) {
+        crate::progress::SolveProgress::step(self, n)
+    }
+    fn memo(&self, bytes: u64, budget: u64) {
+        crate::progress::SolveProgress::memo(self, bytes, budget)
+    }
+}

@@ -11,10 +11,11 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::chunks::{Chunk, assign_shards, chunks};
-use super::phases::{Span, Timer, thread_cpu};
+use super::phases::{Span, Timer};
 use super::{InterruptedRun, RunOptions, SweepReport};
 use crate::data::{Dataset, Table};
 use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::mem::thread_cpu;
 use crate::progress::progress_bar;
 use crate::spec::{Experiment, Sweep};
 use crate::store::{ChunkId, SweepDir};
@@ -76,15 +77,7 @@ pub fn run_sweep(
     let mut todo = not_done(&mine, &dir, opts.force);
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
-    let keep = sweep.datasets.as_deref();
-    let pb = progress_bar(
-        todo.iter()
-            .flat_map(|c| &plan.cases[c.start..c.end])
-            .map(|c| weight(c.as_ref(), keep))
-            .fold(0u64, u64::saturating_add),
-        opts.quiet,
-    );
-    pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
+    let pb = sweep_bar(exp, sweep, &plan, &todo, opts.quiet);
     let shared = Shared {
         plan: &plan,
         sweep,
@@ -105,27 +98,12 @@ pub fn run_sweep(
     solve_and_write(&shared, &todo, &dir);
     let stage = stage.span();
     pb.finish_and_clear();
-    let err = shared
-        .first_error
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .take();
-    if cancel.load(Ordering::Relaxed)
-        || err
-            .as_ref()
-            .is_some_and(|e| e.downcast_ref::<Interrupted>().is_some())
-    {
-        let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
-        bail!(InterruptedRun(format!(
-            " in {}/{}: {saved} of {} chunks saved",
-            exp.name,
-            sweep.name,
-            mine.len()
-        )));
-    }
-    if let Some(e) = err {
-        return Err(e);
-    }
+    stage_outcome(
+        &shared,
+        &dir,
+        &mine,
+        &format!("{}/{}", exp.name, sweep.name),
+    )?;
     let after = Timer::start();
     let mut report = SweepReport {
         name: sweep.name.clone(),
@@ -147,6 +125,49 @@ pub fn run_sweep(
     report.phases.write = write;
     report.wall_secs = t0.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The sweep's progress bar over the estimated work of the chunks to solve.
+fn sweep_bar(
+    exp: &Experiment,
+    sweep: &Sweep,
+    plan: &Plan,
+    todo: &[&Chunk],
+    quiet: bool,
+) -> ProgressBar {
+    let keep = sweep.datasets.as_deref();
+    let pb = progress_bar(
+        todo.iter()
+            .flat_map(|c| &plan.cases[c.start..c.end])
+            .map(|c| weight(c.as_ref(), keep))
+            .fold(0u64, u64::saturating_add),
+        quiet,
+    );
+    pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
+    pb
+}
+
+/// How the parallel stage of sweep `name` ended: interrupted (Ctrl-C, or a
+/// case that noticed it), with the chunks saved of this shard's `mine`; the
+/// first error; or done.
+fn stage_outcome(shared: &Shared<'_>, dir: &SweepDir, mine: &[&Chunk], name: &str) -> Result<()> {
+    let err = shared
+        .first_error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    if shared.cancel.load(Ordering::Relaxed)
+        || err
+            .as_ref()
+            .is_some_and(|e| e.downcast_ref::<Interrupted>().is_some())
+    {
+        let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
+        bail!(InterruptedRun(format!(
+            " in {name}: {saved} of {} chunks saved",
+            mine.len()
+        )));
+    }
+    err.map_or(Ok(()), Err)
 }
 
 /// The parallel stage's time split into solving and writing: the CPU time of

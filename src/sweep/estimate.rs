@@ -144,7 +144,7 @@ fn estimate_with(
         case_secs,
         writer_bytes: writer_bytes(rates, wrote),
         memory,
-        base_bytes: super::manifest::resident_memory().unwrap_or(0),
+        base_bytes: crate::mem::resident_memory().unwrap_or(0),
         output_bytes,
         dominant,
         unbounded,
@@ -373,7 +373,7 @@ pub fn beside_measured(experiment: &str, reports: &[super::SweepReport]) -> Opti
     let estimated: f64 = ests.iter().map(|e| e.wall_secs).sum();
     let took: f64 = reports.iter().map(|r| r.wall_secs).sum();
     let peak = ests.iter().map(|e| e.peak()).max().unwrap_or(0);
-    let measured = super::manifest::peak_memory().map_or("unknown".to_string(), human_bytes);
+    let measured = crate::mem::peak_memory().map_or("unknown".to_string(), human_bytes);
     let reused: usize = reports.iter().map(|r| r.skipped).sum();
     Some(format!(
         "{experiment}: estimated {}, took {}; peak memory estimated ~{}, measured {}{}",
@@ -456,7 +456,7 @@ mod tests {
         let sw = &e.sweeps[0];
         let plan = sw.plan().unwrap();
         let rates = Rates {
-            per_sec: crate::family::kernels()
+            per_sec: crate::family::calibration::kernels()
                 .into_iter()
                 .map(|k| (k, 1e6))
                 .collect(),

@@ -12,30 +12,6 @@ use super::phases::Phases;
 use crate::spec::Experiment;
 use crate::store::write_atomic;
 
-/// Resident memory of this process now, in bytes (Linux), if known: what it
-/// holds, where [`peak_memory`] keeps the high-water mark of sweeps done.
-pub fn resident_memory() -> Option<u64> {
-    crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmRSS")?)
-}
-
-/// Peak resident memory of this process so far, in bytes (Linux), if known.
-pub fn peak_memory() -> Option<u64> {
-    crate::mem::kib_bytes(&crate::mem::proc_field("/proc/self/status", "VmHWM")?)
-}
-
-/// Starts the high-water mark of [`peak_memory`] again from what the process
-/// holds now (Linux: `5` written to `/proc/self/clear_refs`), so that an
-/// experiment's measured peak is its own, not an earlier experiment's
-/// checking or rendering in the same run. Whether it could.
-pub fn restart_peak_memory() -> bool {
-    let _held = PEAK.lock().unwrap_or_else(|e| e.into_inner());
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
-
-/// Held while the high-water mark starts again, and by tests reading it
-/// across an allocation (tests run side by side in one process).
-static PEAK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| std::fs::read_to_string("/etc/hostname"))
@@ -75,7 +51,7 @@ pub fn write(
         "shard": shard.map(|(i, n)| json!({"index": i, "count": n})),
         "git_commit": env!("NIMLAB_GIT_COMMIT"),
         "host": host_name(),
-        "peak_memory_bytes": peak_memory(),
+        "peak_memory_bytes": crate::mem::peak_memory(),
         "title": exp.title,
         "spec_file": exp.file.display().to_string(),
         "spec_xxh3": format!("{:016x}", xxhash_rust::xxh3::xxh3_64(exp.text.as_bytes())),
@@ -115,49 +91,4 @@ pub fn record_phases(exp_dir: &Path, shard: Option<(usize, usize)>, phases: &Pha
         .map_err(|e| anyhow::anyhow!("{}: not a manifest: {e}", path.display()))?;
     manifest["phases"] = phases.json();
     write_atomic(&path, serde_json::to_string_pretty(&manifest)?.as_bytes())
-}
-
-#[cfg(test)]
-mod tests {
-    /// What the process holds now counts a buffer it holds (in bytes, not
-    /// KiB), and, once a large buffer is given back, falls below the
-    /// high-water mark, which keeps it (Linux: VmRSS and VmHWM). The bounds
-    /// are the buffers' own sizes, not a growth between two readings, so
-    /// other tests freeing memory in the same process do not move them.
-    #[test]
-    fn resident_memory_is_what_is_held_now() {
-        let _held = super::PEAK.lock().unwrap_or_else(|e| e.into_inner());
-        let held = std::hint::black_box(vec![1u8; 64 << 20]);
-        assert!(super::resident_memory().expect("VmRSS") >= held.len() as u64);
-        drop(held);
-        // A buffer this large is mapped on its own and unmapped when freed.
-        let big = std::hint::black_box(vec![1u8; 256 << 20]);
-        drop(big);
-        let (now, peak) = (super::resident_memory(), super::peak_memory());
-        assert!(
-            now.expect("VmRSS") < peak.expect("VmHWM"),
-            "{now:?} {peak:?}"
-        );
-    }
-
-    /// The high-water mark starts again from what is held when an
-    /// experiment starts: a 768 MiB buffer given back before is not in it
-    /// (other tests running beside hold far less). Where the kernel does not
-    /// let a process restart it (Linux before 4.0, some sandboxes), there is
-    /// nothing to check.
-    #[test]
-    fn the_peak_starts_again_from_what_is_held() {
-        let before = {
-            let _held = super::PEAK.lock().unwrap_or_else(|e| e.into_inner());
-            drop(std::hint::black_box(vec![1u8; 768 << 20]));
-            super::peak_memory()
-        };
-        if !super::restart_peak_memory() {
-            eprintln!("the high-water mark cannot be restarted here");
-            return;
-        }
-        let (before, after) = (before.expect("VmHWM"), super::peak_memory().expect("VmHWM"));
-        assert!(before >= 768 << 20, "{before}");
-        assert!(after + (512 << 20) < before, "{after} after {before}");
-    }
 }

@@ -14,7 +14,6 @@ pub mod guard;
 pub mod manifest;
 mod merge;
 pub mod phases;
-pub mod progress;
 pub mod sample;
 
 use std::path::PathBuf;
@@ -27,7 +26,6 @@ pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
 pub use driver::left_to_do;
 pub use merge::merge_experiment;
-pub use progress::SolveProgress;
 
 use crate::spec::Experiment;
 
@@ -111,7 +109,7 @@ pub fn run_experiment(
     // Temporaries left by a killed run, in every folder the run writes.
     crate::store::prune_orphans_of(&opts.out, &exp.name)?;
     // The measured peak beside the estimate is this experiment's sweeps'.
-    manifest::restart_peak_memory();
+    crate::mem::restart_peak_memory();
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
         let planning = phases::Timer::start();

@@ -14,6 +14,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::mem::process_cpu;
+
 /// Wall-clock and CPU seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Span {
@@ -39,27 +41,6 @@ impl Span {
             cpu: self.cpu / n,
         }
     }
-}
-
-/// CPU seconds this process has used so far (every thread, user + system).
-pub fn process_cpu() -> f64 {
-    // SAFETY: `getrusage` writes only into the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(u.ru_utime) + secs(u.ru_stime)
-}
-
-/// CPU seconds the calling thread has used so far.
-pub fn thread_cpu() -> f64 {
-    // SAFETY: `clock_gettime` writes only into the struct it is given.
-    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
-        return 0.0;
-    }
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 /// A running measurement of wall and process CPU time.
@@ -156,6 +137,7 @@ impl Phases {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mem::thread_cpu;
 
     #[test]
     fn top_two_orders_by_wall_time() {

@@ -293,7 +293,7 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
     let (tx, rx) = mpsc::channel::<(f64, bool)>();
-    let cpu = super::phases::process_cpu();
+    let cpu = crate::mem::process_cpu();
     std::thread::spawn(move || {
         let ctx = CaseCtx {
             progress: &|_| {},
@@ -305,14 +305,14 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(
             Target::Scaled(case) => case.solve(&ctx),
         };
         let ok = out.map(|o| drop(std::hint::black_box(o))).is_ok();
-        let _ = tx.send((super::phases::process_cpu(), ok));
+        let _ = tx.send((crate::mem::process_cpu(), ok));
     });
     match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
         Ok((end, true)) => Some((end - cpu, true)),
         Ok((_, false)) => None,
         Err(_) => {
             cancel.store(true, Ordering::Relaxed);
-            Some((super::phases::process_cpu() - cpu, false))
+            Some((crate::mem::process_cpu() - cpu, false))
         }
     }
 }

@@ -158,11 +158,7 @@ fn run_text(cells: &[(i32, i32)]) -> String {
 
 /// A position without a Grundy value: its first moves by the exhaustive table.
 fn outcome(t: &Table, row: usize) -> Option<String> {
-    let play = if t.text("play", row)? == "misere" {
-        Play::Misere
-    } else {
-        Play::Normal
-    };
+    let play = Play::parse(t.text("play", row)?).unwrap_or(Play::Normal);
     let (shape, take) = board_and_take(t, row)?;
     let board = shape.board();
     if board.is_empty() || board.len() > MAX_EXHAUSTIVE {

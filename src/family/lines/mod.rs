@@ -62,7 +62,7 @@ pub use rows::closed_form;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
@@ -132,11 +132,12 @@ impl Family for Lines {
     fn views(&self) -> &'static [&'static View] {
         views::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep, params::Mode::Exact)
-    }
-    fn plan_estimate(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep, params::Mode::Estimate)
+    fn plan(&self, sweep: &Node<'_>, how: Planning<'_>) -> Result<Plan, SpecError> {
+        let mode = match how {
+            Planning::Solve { .. } => params::Mode::Exact,
+            Planning::Estimate => params::Mode::Estimate,
+        };
+        params::plan(sweep, mode)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
@@ -144,8 +145,8 @@ impl Family for Lines {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![
             Probe {
                 kernel: kernels::CHORD_LOOKUPS,
@@ -158,7 +159,7 @@ impl Family for Lines {
             Probe {
                 kernel: kernels::CHORD_VALUES,
                 run: || {
-                    crate::family::probe_sweep_keeping(
+                    crate::family::calibration::probe_sweep_keeping(
                         &Lines,
                         "board: {parallelogram: [1..3, 1025..1100]}\ntake: maximal\nalong: y\n",
                         kernels::CHORD_VALUES,
@@ -219,17 +220,16 @@ impl Family for Lines {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
-    }
-    fn out_of_core(&self) -> Option<&'static dyn crate::family::outofcore::OutOfCore> {
-        Some(&outofcore::LinesBoards)
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            explains_moves: Some(explain::first_moves),
+            out_of_core: Some(&outofcore::LinesBoards),
+            names_rows_by_label: Some(|dataset| dataset == "positions"),
+            ..Capabilities::NONE
+        }
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)
-    }
-    fn label_names_row(&self, dataset: &str) -> bool {
-        dataset == "positions"
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
@@ -256,7 +256,7 @@ const PROBE_HEXAGONS: &str = "board: {hexagons: {max_side: 16}}\ntake: maximal\n
 fn probe_lookups() -> anyhow::Result<u64> {
     static PLAN: std::sync::OnceLock<crate::family::Plan> = std::sync::OnceLock::new();
     let keep = [datasets::POSITIONS.name.to_string()];
-    crate::family::probe_planned(
+    crate::family::calibration::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
         kernels::CHORD_LOOKUPS,
@@ -277,7 +277,7 @@ fn probe_census() -> anyhow::Result<u64> {
     .iter()
     .map(|d| d.name.to_string())
     .collect();
-    crate::family::probe_planned(
+    crate::family::calibration::probe_planned(
         &PLAN,
         (&Lines, PROBE_HEXAGONS),
         kernels::CHORD_CENSUS,

@@ -548,6 +548,89 @@ fn top_bits(n: usize, sz: Sizes) -> u32 {
     n.saturating_sub(6) as u32 - block_bits(n, sz)
 }
 
+/// The word moves grouped by their word parts `(mh, bh)` with their distinct
+/// low parts; the moves inside the word (`mh = 0`), each once; and the
+/// word-level legality of each `(mh, bh)`, most likely to fill the word
+/// first. Moves never legal (masked by their own blockers) are left out.
+fn group_moves(moves: &[Move], full: u64) -> (Vec<Group>, Vec<InMove>, Vec<HasMove>) {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut inword: Vec<InMove> = Vec::new();
+    let mut has: Vec<HasMove> = Vec::new();
+    for m in moves {
+        let blockers = m.blockers & full;
+        if m.mask & blockers != 0 {
+            continue; // never legal
+        }
+        let (mh, bh) = (m.mask >> 6, blockers >> 6);
+        let (ml, bl) = (m.mask & 63, blockers & 63);
+        let low = Low::new(ml, bl);
+        match has.iter_mut().find(|h| h.mh == mh && h.bh == bh) {
+            Some(h) => h.legal |= low.legal(),
+            None => has.push(HasMove {
+                mh,
+                bh,
+                legal: low.legal(),
+            }),
+        }
+        if mh == 0 {
+            if !inword.iter().any(|im| im.bh == bh && im.low == low) {
+                inword.push(InMove { bh, low });
+            }
+            continue;
+        }
+        let g = match groups.iter_mut().find(|g| g.mh == mh && g.bh == bh) {
+            Some(g) => g,
+            None => {
+                groups.push(Group {
+                    mh,
+                    bh,
+                    ident: false,
+                    lows: Vec::new(),
+                });
+                groups.last_mut().unwrap()
+            }
+        };
+        if ml == 0 && bl == 0 {
+            g.ident = true;
+        } else if !g.lows.contains(&low) {
+            g.lows.push(low);
+        }
+    }
+    // Most likely to fill the word first: full legality, then small word parts.
+    has.sort_by_key(|h| {
+        (
+            h.legal != !0,
+            h.mh.count_ones() + h.bh.count_ones(),
+            h.mh,
+            h.bh,
+        )
+    });
+    (groups, inword, has)
+}
+
+/// Each leaf index's moves (the groups whose word part lies within it, the
+/// identity low part first) as one list and each index's range in it.
+fn leaf_table(leaf: &[Group], leaf_bits: u32) -> (Vec<LeafMove>, Vec<(u32, u32)>) {
+    let mut leaf_moves = Vec::new();
+    let mut leaf_range = Vec::new();
+    for l in 0..(1u64 << leaf_bits) {
+        let start = leaf_moves.len() as u32;
+        for g in leaf.iter().filter(|g| g.mh & l == g.mh) {
+            let mh = g.mh as u32;
+            if g.ident {
+                leaf_moves.push(LeafMove {
+                    mh,
+                    bh: g.bh,
+                    low: Low::new(0, 0),
+                });
+            }
+            leaf_moves.extend(g.lows.iter().map(|&low| LeafMove { mh, bh: g.bh, low }));
+        }
+        leaf_range.push((start, leaf_moves.len() as u32));
+    }
+    (leaf_moves, leaf_range)
+}
+
 impl Plan {
     fn new(n: usize, moves: &[Move], play: Play, sz: Sizes) -> Plan {
         Plan::build(n, moves, play, sz, true)
@@ -561,59 +644,7 @@ impl Plan {
         let leaf_bits = sz.leaf_bits.min(tile_bits);
         let full = if n == 64 { !0 } else { (1u64 << n) - 1 };
 
-        // Group word moves by (mh, bh); keep distinct low parts.
-        let mut groups: Vec<Group> = Vec::new();
-        let mut inword: Vec<InMove> = Vec::new();
-        let mut has: Vec<HasMove> = Vec::new();
-        for m in moves {
-            let blockers = m.blockers & full;
-            if m.mask & blockers != 0 {
-                continue; // never legal
-            }
-            let (mh, bh) = (m.mask >> 6, blockers >> 6);
-            let (ml, bl) = (m.mask & 63, blockers & 63);
-            let low = Low::new(ml, bl);
-            match has.iter_mut().find(|h| h.mh == mh && h.bh == bh) {
-                Some(h) => h.legal |= low.legal(),
-                None => has.push(HasMove {
-                    mh,
-                    bh,
-                    legal: low.legal(),
-                }),
-            }
-            if mh == 0 {
-                if !inword.iter().any(|im| im.bh == bh && im.low == low) {
-                    inword.push(InMove { bh, low });
-                }
-                continue;
-            }
-            let g = match groups.iter_mut().find(|g| g.mh == mh && g.bh == bh) {
-                Some(g) => g,
-                None => {
-                    groups.push(Group {
-                        mh,
-                        bh,
-                        ident: false,
-                        lows: Vec::new(),
-                    });
-                    groups.last_mut().unwrap()
-                }
-            };
-            if ml == 0 && bl == 0 {
-                g.ident = true;
-            } else if !g.lows.contains(&low) {
-                g.lows.push(low);
-            }
-        }
-        // Most likely to fill the word first: full legality, then small word parts.
-        has.sort_by_key(|h| {
-            (
-                h.legal != !0,
-                h.mh.count_ones() + h.bh.count_ones(),
-                h.mh,
-                h.bh,
-            )
-        });
+        let (groups, inword, has) = group_moves(moves, full);
 
         let mut far = Vec::new();
         let mut by_top = vec![Vec::new(); tile_bits as usize];
@@ -630,23 +661,7 @@ impl Plan {
         }
         // Pulls from the same source block next to each other.
         far.sort_by_key(|g| (g.mh >> tile_bits, g.mh));
-        let mut leaf_moves = Vec::new();
-        let mut leaf_range = Vec::new();
-        for l in 0..(1u64 << leaf_bits) {
-            let start = leaf_moves.len() as u32;
-            for g in leaf.iter().filter(|g| g.mh & l == g.mh) {
-                let mh = g.mh as u32;
-                if g.ident {
-                    leaf_moves.push(LeafMove {
-                        mh,
-                        bh: g.bh,
-                        low: Low::new(0, 0),
-                    });
-                }
-                leaf_moves.extend(g.lows.iter().map(|&low| LeafMove { mh, bh: g.bh, low }));
-            }
-            leaf_range.push((start, leaf_moves.len() as u32));
-        }
+        let (leaf_moves, leaf_range) = leaf_table(&leaf, leaf_bits);
         let always_movable = has
             .iter()
             .filter(|h| h.legal == !0 && h.bh == 0 && h.mh.count_ones() == 1)
@@ -1107,7 +1122,9 @@ fn count_words(words: &[u64], base: u64, counts: &mut [u64]) {
     }
 }
 
-fn binomials(n: usize) -> Vec<u64> {
+/// The binomial coefficients C(n, 0..=n) (how many positions of each
+/// piece count a board of `n` cells has).
+pub(crate) fn binomials(n: usize) -> Vec<u64> {
     let mut row = vec![1u64];
     for _ in 0..n {
         let mut next = vec![1u64; row.len() + 1];

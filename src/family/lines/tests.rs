@@ -614,7 +614,7 @@ fn mask_frame() {
 fn plan_err(yaml: &str) -> SpecError {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let n = Node::root(&v, "t.yaml");
-    match Lines.plan(&n) {
+    match Lines.plan(&n, crate::family::Planning::SOLVE) {
         Ok(_) => panic!("expected an error for {yaml}"),
         Err(e) => e,
     }
@@ -665,7 +665,9 @@ fn bad_boards_get_clear_errors() {
 
 fn run_plan(yaml: &str) -> Vec<Output> {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
-    let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
+    let plan = Lines
+        .plan(&Node::root(&v, "t.yaml"), crate::family::Planning::SOLVE)
+        .unwrap();
     let cancel = AtomicBool::new(false);
     plan.cases
         .iter()
@@ -690,7 +692,9 @@ fn run_plan(yaml: &str) -> Vec<Output> {
 fn sequences_past_the_memo_use_a_thin_table() {
     let yaml = "board: [{trapezoid: [5, 1..1100]}, {pentagon: [2, 1..1100, 2]}]\nalong: y";
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
-    let plan = Lines.plan(&Node::root(&v, "t.yaml")).unwrap();
+    let plan = Lines
+        .plan(&Node::root(&v, "t.yaml"), crate::family::Planning::SOLVE)
+        .unwrap();
     assert!(
         plan.notes.iter().any(|n| n
             .text
@@ -1351,7 +1355,9 @@ fn explained_first_moves_by_chords_equal_components() {
 fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let plan = |yaml: &str| {
         let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
-        Lines.plan(&Node::root(&v, "t.yaml")).unwrap()
+        Lines
+            .plan(&Node::root(&v, "t.yaml"), crate::family::Planning::SOLVE)
+            .unwrap()
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
     assert_eq!(p.cases[0].work(None), [(super::kernels::CHORD_LOOKUPS, 9)]);
@@ -1420,8 +1426,8 @@ fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
         .with("take", s("maximal"))
         .with("play", s("normal"))
         .with("grundy", Values::OptInt(vec![Some(1)]));
-    let a =
-        Lines.explains_moves().expect("explains moves")("positions", &t, 0).expect("an account");
+    let a = Lines.capabilities().explains_moves.expect("explains moves")("positions", &t, 0)
+        .expect("an account");
     assert_eq!(a.position, "A(1,5)");
     assert_eq!(a.moves(), 6);
     let groups: Vec<(&str, usize)> = a
@@ -1461,7 +1467,7 @@ fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
         .with("take", s("maximal"))
         .with("play", s("misere"));
     assert_eq!(
-        Lines.explains_moves().expect("explains moves")("positions", &m, 0),
+        Lines.capabilities().explains_moves.expect("explains moves")("positions", &m, 0),
         None
     );
 }

@@ -126,6 +126,7 @@ impl Code {
     }
     /// The code from its digits `d_0 … d_k` (for tests and sweeps: the
     /// caller has checked them).
+    #[cfg(test)]
     pub fn from_digits(digits: &[u8]) -> Result<Code, String> {
         let mut t: String = digits[..1].iter().map(|d| format!("{d:X}")).collect();
         t.push('.');

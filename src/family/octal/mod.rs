@@ -48,7 +48,7 @@ mod tests;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
@@ -83,7 +83,7 @@ impl Family for Octal {
     fn views(&self) -> &'static [&'static View] {
         views::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
@@ -92,15 +92,18 @@ impl Family for Octal {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::Probe;
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::Probe;
         vec![Probe {
             kernel: kernels::OCTAL,
             run: kernel_probe,
         }]
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            explains_moves: Some(explain::first_moves),
+            ..Capabilities::NONE
+        }
     }
     fn solve_schema(&self) -> &'static str {
         include_str!("solve.schema.json")

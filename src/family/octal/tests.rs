@@ -388,7 +388,11 @@ fn a_spec_mistake_names_the_field() {
         "x.yaml",
     )
     .unwrap();
-    let e = f.plan(&Node::root(&v, "x.yaml")).err().unwrap().to_string();
+    let e = f
+        .plan(&Node::root(&v, "x.yaml"), crate::family::Planning::SOLVE)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         e.starts_with("x.yaml: field `code[1]`: \"0.G7\": 'G'"),
         "{e}"
@@ -398,7 +402,11 @@ fn a_spec_mistake_names_the_field() {
         "x.yaml",
     )
     .unwrap();
-    let e = f.plan(&Node::root(&v, "x.yaml")).err().unwrap().to_string();
+    let e = f
+        .plan(&Node::root(&v, "x.yaml"), crate::family::Planning::SOLVE)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("field `N`") && e.contains("N up to 40"), "{e}");
 }
 

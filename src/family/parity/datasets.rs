@@ -129,7 +129,7 @@ pub static REMOTENESS: Dataset = Dataset {
 };
 
 /// The datasets written only when a spec asks for them (see
-/// [`crate::family::Family::on_request`]).
+/// [`crate::family::Capabilities::on_request`]).
 pub static ON_REQUEST: &[&str] = &["remoteness"];
 
 static SAFE_STATE: &[Column] = &[

@@ -43,7 +43,7 @@ pub(crate) mod views;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
@@ -126,14 +126,8 @@ impl Family for Parity {
     fn views(&self) -> &'static [&'static View] {
         views::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
-        params::plan(sweep, &[])
-    }
-    fn on_request(&self) -> &'static [&'static str] {
-        datasets::ON_REQUEST
-    }
-    fn plan_asking(&self, sweep: &Node<'_>, asked: &[String]) -> Result<Plan, SpecError> {
-        params::plan(sweep, asked)
+    fn plan(&self, sweep: &Node<'_>, how: Planning<'_>) -> Result<Plan, SpecError> {
+        params::plan(sweep, how.asked())
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
@@ -141,8 +135,8 @@ impl Family for Parity {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![Probe {
             kernel: kernels::PARITY,
             run: || {
@@ -163,8 +157,12 @@ impl Family for Parity {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            on_request: datasets::ON_REQUEST,
+            explains_moves: Some(explain::first_moves),
+            ..Capabilities::NONE
+        }
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)

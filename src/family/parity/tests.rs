@@ -221,7 +221,7 @@ fn plan_yaml(yaml: &str) -> Result<Plan, SpecError> {
 fn plan_asking(yaml: &str, asked: &[String]) -> Result<Plan, SpecError> {
     let v = crate::params::parse_yaml(yaml, "t.yaml").unwrap();
     let node = Node::root(&v, "t.yaml");
-    Parity.plan_asking(&node, asked)
+    Parity.plan(&node, crate::family::Planning::Solve { asked })
 }
 
 fn run_yaml(yaml: &str) -> Vec<(&'static str, Table)> {
@@ -1143,11 +1143,10 @@ fn counterexamples_are_explained_by_their_takes() {
             .with("b_parity", Values::Int(vec![0]))
             .with("mover", s(mover))
     };
-    let a = super::Parity.explains_moves().expect("explains moves")(
-        "outcome",
-        &row("max:2", 2, 0, "odd"),
-        0,
-    )
+    let a = super::Parity
+        .capabilities()
+        .explains_moves
+        .expect("explains moves")("outcome", &row("max:2", 2, 0, "odd"), 0)
     .expect("an account");
     assert_eq!(
         a.text(),
@@ -1156,11 +1155,10 @@ fn counterexamples_are_explained_by_their_takes() {
          taking 2 leaves (0,0,0), Even to move. Odd to move at (0,0,2) wins: taking 1 leaves \
          (1,0,1), Even to move, which the opponent loses"
     );
-    let a = super::Parity.explains_moves().expect("explains moves")(
-        "outcome",
-        &row("max:1", 1, 1, "odd"),
-        0,
-    )
+    let a = super::Parity
+        .capabilities()
+        .explains_moves
+        .expect("explains moves")("outcome", &row("max:1", 1, 1, "odd"), 0)
     .expect("an account");
     assert_eq!(a.moves(), 1);
     assert_eq!(
@@ -1169,11 +1167,10 @@ fn counterexamples_are_explained_by_their_takes() {
     );
     // Remoteness rows keep their account of the game's length.
     assert_eq!(
-        super::Parity.explains_moves().expect("explains moves")(
-            "remoteness",
-            &row("max:1", 1, 1, "odd"),
-            0
-        ),
+        super::Parity
+            .capabilities()
+            .explains_moves
+            .expect("explains moves")("remoteness", &row("max:1", 1, 1, "odd"), 0),
         None
     );
 }

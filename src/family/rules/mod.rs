@@ -36,7 +36,7 @@ mod tests;
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
@@ -70,7 +70,7 @@ impl Family for Rules {
     fn views(&self) -> &'static [&'static View] {
         datasets::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
     }
     fn cli_args(&self) -> &'static [crate::params::CliArg] {

@@ -342,7 +342,10 @@ fn mistakes_are_refused_when_the_spec_is_read() {
     let plan = |yaml: &str| {
         let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
         Rules
-            .plan(&crate::params::Node::root(&v, "s.yaml"))
+            .plan(
+                &crate::params::Node::root(&v, "s.yaml"),
+                crate::family::Planning::SOLVE,
+            )
             .err()
             .expect("refused")
     };
@@ -386,7 +389,10 @@ fn misere_splitting_rules_stop_at_forty_tokens() {
     let yaml = "move: \"t <= 2\"\nsplit: true\nheaps: [1, 2]\nN: 0..1000\nplay: [normal, misere]\n";
     let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
     let plan = Rules
-        .plan(&crate::params::Node::root(&v, "s.yaml"))
+        .plan(
+            &crate::params::Node::root(&v, "s.yaml"),
+            crate::family::Planning::SOLVE,
+        )
         .unwrap();
     let rows: Vec<u64> = plan.cases.iter().map(|c| c.rows()[0].1).collect();
     // normal 1 heap, 2 heaps; misère 1 heap (N <= 40), 2 heaps (N <= 20).
@@ -449,7 +455,10 @@ fn a_parameter_name_that_cannot_be_one_is_refused() {
     let plan = |yaml: &str| {
         let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
         Rules
-            .plan(&crate::params::Node::root(&v, "s.yaml"))
+            .plan(
+                &crate::params::Node::root(&v, "s.yaml"),
+                crate::family::Planning::SOLVE,
+            )
             .err()
             .expect("refused")
     };

@@ -107,7 +107,11 @@ pub fn explain(dataset: &str, t: &Table, row: usize) -> Option<String> {
     }
     if opts.is_empty() {
         let play = t.text("play", row).unwrap_or("normal");
-        let who = if play == "misere" { "wins" } else { "loses" };
+        let who = if Play::parse(play) == Some(Play::Misere) {
+            "wins"
+        } else {
+            "loses"
+        };
         return Some(format!(
             "no move from N={n}: the player to move {who} ({play} play)"
         ));
@@ -191,11 +195,7 @@ fn solved_options(t: &Table, row: usize, no_repeat: bool) -> Option<Solved> {
         .into_iter()
         .filter_map(|x| u32::try_from(x).ok())
         .collect();
-    let play = if t.text("play", row)? == "misere" {
-        Play::Misere
-    } else {
-        Play::Normal
-    };
+    let play = Play::parse(t.text("play", row)?).unwrap_or(Play::Normal);
     let states = heaps
         .iter()
         .try_fold(1usize, |acc, &h| acc.checked_mul(h + 1))?;
@@ -372,11 +372,7 @@ pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> 
         (h, o, g.is_some(), play)
     } else {
         let n = usize::try_from(t.int("N", row)?).ok()?;
-        let play = if t.text("play", row)? == "misere" {
-            Play::Misere
-        } else {
-            Play::Normal
-        };
+        let play = Play::parse(t.text("play", row)?).unwrap_or(Play::Normal);
         (
             vec![n],
             table_options(t, row)?,

@@ -46,7 +46,7 @@ pub use solve::{PositionAnswer, answer};
 
 use crate::data::Dataset;
 use crate::family::watch::Watch;
-use crate::family::{Answer, Family, Plan};
+use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::game::Play;
 use crate::params::{Node, SpecError};
 use crate::view::View;
@@ -166,7 +166,7 @@ impl Family for Takeaway {
     fn views(&self) -> &'static [&'static View] {
         views::VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
         params::plan(sweep)
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
@@ -175,16 +175,8 @@ impl Family for Takeaway {
     fn cli_args(&self) -> &'static [crate::params::CliArg] {
         solve::CLI_ARGS
     }
-    fn overhead_probes(&self) -> Option<crate::family::OverheadProbes> {
-        Some(crate::family::OverheadProbes {
-            dataset: "positions",
-            one_row: "take: {max: 2}\nheaps: 2\nN: 0..0\n",
-            rows: "take: {max: 2..6}\nheaps: 2\nN: 0..200\n",
-            cases: "take: {max: 2..201}\nheaps: 2\nN: 0..3\n",
-        })
-    }
-    fn probes(&self) -> Vec<crate::family::Probe> {
-        use crate::family::{Probe, probe_sweep};
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
         vec![
             Probe {
                 kernel: kernels::SUBTRACTION,
@@ -227,25 +219,25 @@ impl Family for Takeaway {
     fn explain(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::explain(dataset, table, row)
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            explains_moves: Some(explain::first_moves),
+            plays_out: Some(moves::moves),
+            explained_columns: Some(|_| &["grundy", "outcome"]),
+            overhead_probes: Some(crate::family::calibration::OverheadProbes {
+                dataset: "positions",
+                one_row: "take: {max: 2}\nheaps: 2\nN: 0..0\n",
+                rows: "take: {max: 2..6}\nheaps: 2\nN: 0..200\n",
+                cases: "take: {max: 2..201}\nheaps: 2\nN: 0..3\n",
+            }),
+            ..Capabilities::NONE
+        }
     }
     fn draw(&self, dataset: &str, table: &crate::data::Table, row: usize) -> Option<String> {
         explain::draw(dataset, table, row)
     }
-    fn moves(
-        &self,
-        dataset: &str,
-        table: &crate::data::Table,
-    ) -> Result<crate::family::Moves, String> {
-        moves::moves(dataset, table)
-    }
     fn position_name(&self, dataset: &str, key: &[(String, String)]) -> Option<String> {
         explain::position_name(dataset, key)
-    }
-    fn explain_columns(&self, dataset: &str) -> Option<&'static [&'static str]> {
-        let _ = dataset;
-        Some(&["grundy", "outcome"])
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {

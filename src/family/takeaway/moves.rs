@@ -1,5 +1,5 @@
 //! The moves between the rows of a stored `positions` table, for playing a
-//! strategy out ([`crate::family::Family::moves`]): every take of the row's
+//! strategy out ([`crate::family::Capabilities::plays_out`]): every take of the row's
 //! rule from every heap, each leading to the row of the same rule with that
 //! heap smaller.
 

@@ -908,8 +908,11 @@ fn counterexamples_are_explained_by_their_moves() {
             "outcome",
             strs(&|i| if i % 3 == 0 { "P".into() } else { "N".into() }),
         );
-    let a =
-        Takeaway.explains_moves().expect("explains moves")("positions", &t, 4).expect("an account");
+    let a = Takeaway
+        .capabilities()
+        .explains_moves
+        .expect("explains moves")("positions", &t, 4)
+    .expect("an account");
     assert_eq!(
         a.text(),
         "a heap of 4 has 2 moves. 1 move reaches a loss for the opponent (P): taking 1 leaves 3 \
@@ -927,8 +930,11 @@ fn counterexamples_are_explained_by_their_moves() {
     for i in 1..=3 {
         m = m.with(&format!("N{i}"), Values::Int(vec![1]));
     }
-    let a =
-        Takeaway.explains_moves().expect("explains moves")("positions", &m, 0).expect("an account");
+    let a = Takeaway
+        .capabilities()
+        .explains_moves
+        .expect("explains moves")("positions", &m, 0)
+    .expect("an account");
     assert_eq!(a.groups.len(), 1);
     assert_eq!(a.groups[0].leads_to, "a win for the opponent (N)");
     assert_eq!(a.moves(), 3);

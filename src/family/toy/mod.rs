@@ -4,8 +4,12 @@
 //! k+1 divides it, and the winning take from N is `N mod (k+1)`.
 //!
 //! It exists to drive the whole pipeline (plan → solve → store → render →
-//! check → report) in-process in tests (`src/pipeline_tests.rs`), and it follows the README's
-//! "Adding a game family" recipe: this folder and one line in the registry.
+//! check → report) in-process in tests (`src/pipeline_tests.rs`), and it
+//! follows the README's "Adding a game family" recipe: this folder, one
+//! line in the registry, its datasets and views, its kernel
+//! ([`kernels`]) with a probe, each case's work, memory and rows, and tests.
+//! Being test-only, it has no docs page, no `solve` answers (so no part of
+//! the solve schema) and no spec under `experiments/`.
 //!
 //! ```yaml
 //! family: toy
@@ -18,14 +22,19 @@
 //! tests show that the core reads roles, not names.
 
 use crate::data::{Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, Role, Table, Values};
-use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan};
+use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan, Planning};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, OUTCOMES, outcome_code};
 use crate::params::{Node, SWEEP_KEYS, SpecError};
 use crate::period::{PERIOD_COLUMNS, Period, PeriodRows, Status};
 use crate::view::{View, ViewKind};
 
+pub(crate) mod kernels;
+
 /// The family.
 pub struct Toy;
+
+/// The sweep its probe solves: three rules on 1,001 pile sizes each.
+const PROBE: &str = "reach: 1..3\npebbles: 0..1000\n";
 
 static RULE: &[Column] = &[
     Column::new("toy_game", Dtype::Cat, Role::Label, "the game, `take 1..k`"),
@@ -153,6 +162,16 @@ impl Case for ToyCase {
     fn cost(&self) -> u64 {
         self.ns.len() as u64
     }
+    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+        vec![(kernels::TOY, self.ns.len() as u64)]
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        vec![(POSITIONS.name, self.ns.len() as u64), (PERIODS.name, 1)]
+    }
+    fn memory(&self) -> u64 {
+        // Nothing but its two tables, before they are written.
+        self.table_bytes(&POSITIONS, self.ns.len() as u64) + self.table_bytes(&PERIODS, 1)
+    }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         (ctx.progress)(self.cost());
         let mut pos = self.positions();
@@ -179,7 +198,7 @@ impl Family for Toy {
     fn views(&self) -> &'static [&'static View] {
         VIEWS
     }
-    fn plan(&self, sweep: &Node<'_>) -> Result<Plan, SpecError> {
+    fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
         let mut allowed = SWEEP_KEYS.to_vec();
         allowed.extend(["reach", "pebbles", "bad"]);
         sweep.expect_keys(&allowed)?;
@@ -206,6 +225,13 @@ impl Family for Toy {
             grid: vec![],
         })
     }
+    fn probes(&self) -> Vec<crate::family::calibration::Probe> {
+        use crate::family::calibration::{Probe, probe_sweep};
+        vec![Probe {
+            kernel: kernels::TOY,
+            run: || probe_sweep(&Toy, PROBE, kernels::TOY),
+        }]
+    }
     fn solve_schema(&self) -> &'static str {
         // It answers no position: nothing beyond the shared shape.
         "{}"
@@ -218,6 +244,32 @@ impl Family for Toy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The probe states 3 × 1,001 pile sizes (by hand: three rules on
+    /// 0..=1000), and each case's rows are those its tables hold.
+    #[test]
+    fn the_probe_states_its_work_and_cases_their_rows() {
+        let probe = &Toy.probes()[0];
+        assert_eq!(probe.kernel, kernels::TOY);
+        assert_eq!((probe.run)().unwrap(), 3 * 1001);
+        assert!(crate::family::calibration::kernels().contains(&kernels::TOY));
+        let v = crate::params::parse_yaml(PROBE, "probe.yaml").unwrap();
+        let plan = Toy
+            .plan(&Node::root(&v, "probe.yaml"), Planning::SOLVE)
+            .unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = CaseCtx {
+            progress: &|_| {},
+            cancel: &cancel,
+            keep: None,
+        };
+        for case in &plan.cases {
+            let out = case.solve(&ctx).unwrap();
+            let made: Vec<(&str, u64)> =
+                out.iter().map(|(d, t)| (d.name, t.rows() as u64)).collect();
+            assert_eq!(made, case.rows());
+        }
+    }
 
     #[test]
     fn a_family_without_a_game_says_it_cannot_be_played() {

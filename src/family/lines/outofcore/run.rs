@@ -12,7 +12,7 @@ use super::plan::{load_plan, plan_dir, plan_text};
 use super::{given, problem};
 use crate::family::lines::slices::engine::SliceRun;
 use crate::family::lines::slices::plan::Choice;
-use crate::family::lines::slices::store::{self, Store};
+use crate::family::lines::slices::store::Store;
 use crate::family::lines::slices::{Engine, solve_in_memory};
 use crate::family::outofcore::Cut;
 use crate::family::outofcore::{SliceTask, SolveOpts};
@@ -29,7 +29,7 @@ pub(super) fn solve_whole(board: &Node<'_>, json: bool, cancel: &AtomicBool) -> 
     eprintln!(
         "in memory: {secs:.2} s on {} threads, peak memory {}",
         rayon::current_num_threads(),
-        store::peak_rss().map_or("?".into(), fmt_bytes)
+        crate::mem::peak_memory().map_or("?".into(), fmt_bytes)
     );
     Ok(())
 }
@@ -57,13 +57,13 @@ pub(super) fn solve_dir(
     let mut engine = Engine::new(&p, plan, store, memory)?;
     engine.drop_cache = o.drop_cache;
     engine.disk_limit = o.disk;
-    let io0 = store::process_io();
+    let io0 = crate::mem::process_io();
     let t0 = Instant::now();
     let until = o.until_wave.unwrap_or(plan.t).min(plan.t);
     let last = run_waves(&engine, until, o, cancel)?;
     let secs = t0.elapsed().as_secs_f64();
     let (r, w) = engine.io();
-    let dev = match (io0, store::process_io()) {
+    let dev = match (io0, crate::mem::process_io()) {
         (Some(a), Some(b)) => format!(
             "; at the block device: {} read, {} written",
             fmt_bytes(b.0 - a.0),
@@ -76,7 +76,7 @@ pub(super) fn solve_dir(
         rayon::current_num_threads(),
         fmt_bytes(r),
         fmt_bytes(w),
-        store::peak_rss().map_or("?".into(), fmt_bytes),
+        crate::mem::peak_memory().map_or("?".into(), fmt_bytes),
         fmt_bytes(memory)
     );
     if last < plan.t || !complete(&engine, last) {
@@ -199,7 +199,7 @@ pub(super) fn slice_task(dir: &Path, t: &SliceTask, cancel: &AtomicBool) -> Resu
                 st.passes,
                 fmt_bytes(st.read),
                 fmt_bytes(st.written),
-                store::peak_rss().map_or("?".into(), fmt_bytes),
+                crate::mem::peak_memory().map_or("?".into(), fmt_bytes),
                 fmt_bytes(memory)
             ),
         }

@@ -584,22 +584,10 @@ impl<'a> Engine<'a> {
                 s.count_ones()
             );
         }
-        let binom = binomials(n);
+        let binom = retro::binomials(n);
         let counts = (0..=n).map(|k| (binom[k], total[k])).collect();
         Answer::new(self.problem, counts, &|x| self.is_p(x))
     }
-}
-
-fn binomials(n: usize) -> Vec<u64> {
-    let mut row = vec![1u64];
-    for _ in 0..n {
-        let mut next = vec![1u64; row.len() + 1];
-        for k in 1..row.len() {
-            next[k] = row[k - 1] + row[k];
-        }
-        row = next;
-    }
-    row
 }
 
 /// Drops a range of a slice file from the page cache.

@@ -235,25 +235,3 @@ fn as_bytes_mut(words: &mut [u64]) -> &mut [u8] {
 pub fn checksum(words: &[u64]) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(as_bytes(words)))
 }
-
-/// This process's storage I/O so far (`read_bytes`, `write_bytes` of
-/// /proc/self/io: what reached the block device, page cache hits excluded),
-/// if the kernel reports it.
-pub fn process_io() -> Option<(u64, u64)> {
-    let text = fs::read_to_string("/proc/self/io").ok()?;
-    let field = |k: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(k))
-            .and_then(|v| v.trim().parse::<u64>().ok())
-    };
-    Some((field("read_bytes:")?, field("write_bytes:")?))
-}
-
-/// This process's peak resident memory (VmHWM), bytes.
-pub fn peak_rss() -> Option<u64> {
-    let text = fs::read_to_string("/proc/self/status").ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map(|kb| kb * 1024)
-}
