@@ -188,6 +188,85 @@ pub(super) fn with_strategy(
     Ok(t)
 }
 
+/// Rows in scope where another strategy move is tried, at most.
+const ROWS_TRIED: usize = 32;
+
+/// `--mutate` for a strategy: one of the strategy's moves replaced by
+/// another legal move of the same position (or, where every other move
+/// wins as well, by no move), played out again, so that the claim fails:
+/// the verdict rests on the strategy's moves, not on a stored cell. `None`
+/// when no such change makes the claim false on its scope.
+pub(super) fn mutation(
+    table: &Table,
+    ds: Option<&Dataset>,
+    family: Option<&dyn Family>,
+    dataset: &str,
+    strategy: &[(String, String)],
+    filter: Option<&str>,
+    claim: &str,
+) -> Result<Option<super::mutate::Mutation>, String> {
+    let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
+    let m = family.moves(dataset, table)?;
+    let to = targets(table, ds, strategy, "strategy")?;
+    let test = |t: &Table, e: &str| -> Result<Vec<Option<bool>>, String> {
+        let x = crate::expr::Expr::compile_predicate(e, t).map_err(|e| e.to_string())?;
+        let b = x.bind(t).map_err(|e| e.to_string())?;
+        Ok((0..t.rows()).map(|r| b.test(r)).collect())
+    };
+    let scope: Vec<usize> = match filter {
+        Some(f) => test(table, f)?
+            .iter()
+            .enumerate()
+            .filter(|x| *x.1 == Some(true))
+            .map(|x| x.0)
+            .collect(),
+        None => (0..table.rows()).collect(),
+    };
+    let fails = |to: &[Target]| -> Result<bool, String> {
+        let result = play_out(&m, to);
+        let mut t = table.clone();
+        t.push(
+            crate::spec::STRATEGY_WINS,
+            Values::Bool(result.iter().map(Option::is_none).collect()),
+        );
+        t.push(LINE, Values::Null(table.rows()));
+        let holds = test(&t, claim)?;
+        Ok(scope.iter().any(|&r| holds[r] == Some(false)))
+    };
+    let step = scope.len().div_ceil(ROWS_TRIED).max(1);
+    let mut no_move = None;
+    for &r in scope.iter().step_by(step) {
+        let Target::Row(q) = to[r] else { continue };
+        for &q2 in m.options[r].iter().filter(|&&x| x != q) {
+            let mut changed = to.clone();
+            changed[r] = Target::Row(q2);
+            if fails(&changed)? {
+                return Ok(Some(super::mutate::Mutation {
+                    row: r,
+                    column: format!("the strategy's move from {}", m.name[r]),
+                    from: m.name[q].clone(),
+                    to: m.name[q2].clone(),
+                    contradicts: None,
+                }));
+            }
+        }
+        if no_move.is_none() {
+            let mut changed = to.clone();
+            changed[r] = Target::Null;
+            if fails(&changed)? {
+                no_move = Some(super::mutate::Mutation {
+                    row: r,
+                    column: format!("the strategy's move from {}", m.name[r]),
+                    from: m.name[q].clone(),
+                    to: "no move (every other move wins too)".to_string(),
+                    contradicts: None,
+                });
+            }
+        }
+    }
+    Ok(no_move)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
