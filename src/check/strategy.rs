@@ -332,6 +332,75 @@ mod tests {
         );
     }
 
+    /// `--mutate` on a strategy that wins: Bouton's Nim-sum strategy in
+    /// normal Nim on heaps of 0..2 wins from every N-position; replacing
+    /// one of its moves by another legal move of the same position (any
+    /// move that does not leave Nim-sum 0) makes it lose from there, by
+    /// Bouton's theorem, so a change is found, and it is a legal move.
+    #[test]
+    fn another_strategy_move_refutes_a_strategy_claim() {
+        let yaml = "take: any\nheaps: 3\nN1: 0..2\nN2: 0..2\nN3: 0..2\n";
+        let t = sweep_rows(&Takeaway, yaml, "positions").unwrap().unwrap();
+        let x = "let x = xor(N1, N2, N3); x == 0 ? null : ";
+        let strategy = vec![
+            (
+                "N1".to_string(),
+                format!("{x}xor(N1, x) < N1 ? xor(N1, x) : N1"),
+            ),
+            (
+                "N2".to_string(),
+                format!("{x}xor(N2, x) < N2 and xor(N1, x) >= N1 ? xor(N2, x) : N2"),
+            ),
+            (
+                "N3".to_string(),
+                format!(
+                    "{x}xor(N3, x) < N3 and xor(N1, x) >= N1 and xor(N2, x) >= N2 ? xor(N3, x) : N3"
+                ),
+            ),
+        ];
+        let f: &dyn Family = &Takeaway;
+        let filter = Some("xor(N1, N2, N3) != 0");
+        let played = with_strategy(&t, Some(&POSITIONS), Some(f), "positions", &strategy).unwrap();
+        let r = check_scoped(
+            &played,
+            Some(&POSITIONS),
+            filter,
+            crate::spec::STRATEGY_WINS,
+            &Parts::Whole,
+            None,
+            &CheckOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(r.verdict, crate::check::Verdict::Holds);
+        let m = mutation(
+            &t,
+            Some(&POSITIONS),
+            Some(f),
+            "positions",
+            &strategy,
+            filter,
+            crate::spec::STRATEGY_WINS,
+        )
+        .unwrap()
+        .expect("another move loses");
+        assert!(m.column.starts_with("the strategy's move from ("), "{m:?}");
+        assert_ne!(m.from, m.to);
+        // The replacement is one move away: one heap smaller, the others equal.
+        let heaps = |s: &str| -> Vec<i64> {
+            s.trim_matches(['(', ')'])
+                .split(',')
+                .map(|x| x.trim().parse().unwrap())
+                .collect()
+        };
+        let here = heaps(m.column.trim_start_matches("the strategy's move from "));
+        let to = heaps(&m.to);
+        let changed: Vec<usize> = (0..3).filter(|&i| here[i] != to[i]).collect();
+        assert_eq!(changed.len(), 1, "{m:?}");
+        assert!(to[changed[0]] < here[changed[0]], "{m:?}");
+        // It leaves a Nim-sum other than 0 (Bouton: the opponent wins).
+        assert_ne!(to[0] ^ to[1] ^ to[2], 0, "{m:?}");
+    }
+
     /// Normal play's Nim-sum strategy played out in misère Nim: a wrong
     /// table the check must refute, with its line of play.
     #[test]

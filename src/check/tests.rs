@@ -1245,3 +1245,24 @@ fn mutations_of_a_failing_claim_are_tried_where_it_holds() {
     let keys = mutate::where_it_holds(&t, Some(&COND1), None, "N >= 1");
     assert_eq!(keys, Ok(None));
 }
+
+/// The rows of each part in the claim's scope, for `--mutate` part by
+/// part: heaps 0..9, `by: N % 2`, `where: N < 6`, by hand: the even heaps
+/// 0, 2, 4 and the odd ones 1, 3, 5, in order of first appearance.
+#[test]
+fn each_part_has_its_rows_in_scope() {
+    let t = Table::new().with("N", Values::Int((0..10).collect()));
+    let by = crate::spec::Parts::By("N % 2".to_string());
+    let parts = super::parts::part_rows(&t, &by, Some("N < 6")).unwrap();
+    assert_eq!(
+        parts,
+        vec![
+            ("N % 2 = 0".to_string(), vec![0, 2, 4]),
+            ("N % 2 = 1".to_string(), vec![1, 3, 5])
+        ]
+    );
+    assert_eq!(
+        super::parts::part_rows(&t, &crate::spec::Parts::Whole, None).unwrap(),
+        vec![]
+    );
+}

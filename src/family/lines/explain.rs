@@ -299,25 +299,32 @@ fn taken(cells: &[Pt]) -> String {
 /// the class reached (moves leaving the same regions on one line), and the
 /// smallest value no move reaches.
 pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
-    if !matches!(dataset, "positions" | "cuts") {
+    if !matches!(dataset, "positions" | "cuts" | "regions") {
         return None;
     }
     let (shape, take) = board_and_take(t, row)?;
-    let column = if dataset == "cuts" {
-        "board_grundy"
-    } else {
-        "grundy"
+    // A sum of regions' value is their Nim-sum, the whole board's value.
+    let column = match dataset {
+        "cuts" => "board_grundy",
+        "regions" => "grundy_xor",
+        _ => "grundy",
     };
     let stored = match t.cell(column, row) {
         Some(Cell::Int(g)) => Some(g),
         _ => None,
     };
+    // The row's own name where it has one (a sum of regions: `B(2,6) + A(2,1)`).
+    let name = t
+        .text("name", row)
+        .map_or_else(|| shape.name(), str::to_string);
     if t.text("play", row)? != "normal" || stored.is_none() {
-        return board_outcome_moves(t, row, &shape, take);
+        return board_outcome_moves(t, row, &shape, take, name);
     }
-    let hexagon = shape.sides().filter(|_| take == Take::Maximal);
+    let hexagon = shape
+        .sides()
+        .filter(|_| take == Take::Maximal && dataset != "regions");
     let Some(sides) = hexagon else {
-        return board_grundy_moves(&shape, take, stored?);
+        return board_grundy_moves(&shape, take, stored?, name);
     };
     let h = Hex::from_sides(sides);
     if h.longest_chord() > MAX_CHORD {
@@ -374,7 +381,7 @@ fn pieces_left(n: u32) -> String {
 /// each distinct first move (the run taken, as the tables print it) and
 /// the Grundy value of what it leaves, solved again by components, grouped
 /// by that value; the smallest value no move reaches is the board's.
-fn board_grundy_moves(shape: &Shape, take: Take, stored: i64) -> Option<MoveAccount> {
+fn board_grundy_moves(shape: &Shape, take: Take, stored: i64, name: String) -> Option<MoveAccount> {
     let board = shape.board();
     if board.is_empty() || board.len() > MAX_PIECES {
         return None;
@@ -404,7 +411,6 @@ fn board_grundy_moves(shape: &Shape, take: Take, stored: i64) -> Option<MoveAcco
         .collect();
     let reached: std::collections::BTreeSet<u32> = moves.iter().map(|m| m.2).collect();
     let got: Vec<String> = reached.iter().map(u32::to_string).collect();
-    let name = shape.name();
     let conclusion = if moves.is_empty() {
         format!("{name} has Grundy value 0: the player to move loses (normal play)")
     } else {
@@ -429,7 +435,13 @@ fn board_grundy_moves(shape: &Shape, take: Take, stored: i64) -> Option<MoveAcco
 /// outcomes only) of at most [`MAX_EXHAUSTIVE`] pieces, by its moves: each
 /// distinct first move and whether what it leaves is a P-position (a loss
 /// for the opponent) by the exhaustive table, and the conclusion.
-fn board_outcome_moves(t: &Table, row: usize, shape: &Shape, take: Take) -> Option<MoveAccount> {
+fn board_outcome_moves(
+    t: &Table,
+    row: usize,
+    shape: &Shape,
+    take: Take,
+    name: String,
+) -> Option<MoveAccount> {
     let play = Play::parse(t.text("play", row)?)?;
     let board = shape.board();
     if board.is_empty() || board.len() > MAX_EXHAUSTIVE {
@@ -469,7 +481,6 @@ fn board_outcome_moves(t: &Table, row: usize, shape: &Shape, take: Take) -> Opti
             }
         })
         .collect();
-    let name = shape.name();
     let mode = play.as_str();
     let conclusion = match moves.iter().find(|m| m.2 == 0) {
         _ if moves.is_empty() => format!(
