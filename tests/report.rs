@@ -228,4 +228,10 @@ fn counterexamples_name_their_moves_in_every_family() {
         assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
         assert!(html.contains(s), "REPORT.html lacks {s:?}");
     }
+    // A part marked in the spec's reading as unable to fail is said on the
+    // page beside the verdict.
+    assert!(
+        html.contains("<strong>Marked (cannot fail)</strong>: a fixture's mark"),
+        "REPORT.html lacks the mark"
+    );
 }
