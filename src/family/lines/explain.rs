@@ -299,6 +299,9 @@ fn taken(cells: &[Pt]) -> String {
 /// the class reached (moves leaving the same regions on one line), and the
 /// smallest value no move reaches.
 pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
+    if dataset == "counts" {
+        return counts_witness(t, row);
+    }
     if !matches!(dataset, "positions" | "cuts" | "regions") {
         return None;
     }
@@ -451,19 +454,66 @@ fn board_outcome_moves(
     let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
     let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
     let full = board.full();
-    let own_p = ex.is_p(full);
     if let Some(o) = t.text("outcome", row)
-        && o != if own_p { "P" } else { "N" }
+        && o != if ex.is_p(full) { "P" } else { "N" }
     {
         return None;
     }
-    let moves: Vec<(String, String, u8)> = legal_distinct(&all, full)
+    Some(outcome_account(&board, &all, &ex, full, play, name))
+}
+
+/// A `counts` row (positions of k pieces left on a board, and how many are
+/// P), for a claim about the count: one position of k pieces of the rarer
+/// kind (a P-position where at most half are P, else an N-position: the
+/// witness a claim "all are P" or "none is P" fails on), by its moves.
+/// Boards of at most [`MAX_EXHAUSTIVE`] pieces.
+fn counts_witness(t: &Table, row: usize) -> Option<MoveAccount> {
+    let (shape, take) = board_and_take(t, row)?;
+    let play = Play::parse(t.text("play", row)?)?;
+    let k = u32::try_from(t.int("pieces_left", row)?).ok()?;
+    let (positions, p) = (t.int("positions", row)?, t.int("p_positions", row)?);
+    let want_p = 2 * p <= positions && p > 0;
+    let board = shape.board();
+    if board.is_empty() || board.len() > MAX_EXHAUSTIVE || positions == 0 {
+        return None;
+    }
+    let all = rules::moves(&board, take);
+    let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let x = (0..=board.full())
+        .find(|&x| x & !board.full() == 0 && x.count_ones() == k && ex.is_p(x) == want_p)?;
+    let cells: Vec<String> = (0..board.len())
+        .filter(|&i| x >> i & 1 == 1)
+        .map(|i| run_text(&[board.points[i]]))
+        .collect();
+    let name = format!(
+        "the position of {} with {k} pieces left at {}",
+        shape.name(),
+        cells.join(" ")
+    );
+    Some(outcome_account(&board, &all, &ex, x, play, name))
+}
+
+/// The moves from position `x` of `board` by the exhaustive table: each
+/// distinct move, the pieces it leaves and whether that is a P-position,
+/// and the conclusion.
+fn outcome_account(
+    board: &super::board::Board,
+    all: &[rules::BoardMove],
+    ex: &retro::Exhaustive,
+    x: u64,
+    play: Play,
+    name: String,
+) -> MoveAccount {
+    let full = x;
+    let own_p = ex.is_p(full);
+    let moves: Vec<(String, String, u8)> = legal_distinct(all, full)
         .into_iter()
         .map(|m| {
             let left = (full & !m.mask).count_ones();
             let line = format!(
                 "taking {} leaves {}",
-                taken(&run_cells(&board, m)),
+                taken(&run_cells(board, m)),
                 pieces_left(left)
             );
             if ex.is_p(full & !m.mask) {
@@ -499,11 +549,11 @@ fn board_outcome_moves(
             "every move leaves the opponent an N-position, so {name} is a P-position: a loss for the player to move ({mode} play)"
         ),
     };
-    Some(MoveAccount {
+    MoveAccount {
         position: name,
         groups: group(moves),
         conclusion,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -562,6 +612,31 @@ mod tests {
             Values::Str(["P"].into_iter().collect::<StrVec>()),
         );
         assert_eq!(first_moves("positions", &wrong, 0), None);
+    }
+
+    /// A count of positions explained by one position of the rarer kind,
+    /// by hand: T(3) misère, takes of 1 to 3 in a row, 3 pieces left; the
+    /// three corners are three separate pieces: each move takes one and
+    /// leaves two separate pieces, an N-position (take one, leave the last),
+    /// so the corners are a P-position, the witness that not none is P.
+    #[test]
+    fn a_count_is_explained_by_one_position() {
+        let t = row("triangle: 3", "max:3", "misere")
+            .with("pieces_left", Values::Int(vec![3]))
+            .with("positions", Values::Int(vec![20]))
+            .with("p_positions", Values::Int(vec![1]));
+        let a = first_moves("counts", &t, 0).expect("an account");
+        assert_eq!(
+            a.position,
+            "the position of T(3) with 3 pieces left at (0,0) (2,0) (0,2)"
+        );
+        assert_eq!(groups(&a), [("an N-position (a win for the opponent)", 3)]);
+        assert!(
+            a.text().contains("taking (0,0) leaves 2 pieces"),
+            "{}",
+            a.text()
+        );
+        assert!(a.text().contains("is a P-position"), "{}", a.text());
     }
 
     /// The same line in normal play, by hand: two pieces in a row have
