@@ -183,3 +183,55 @@ fn octal_counterexamples_name_their_moves() {
         assert!(html.contains(s), "REPORT.html lacks {s:?}");
     }
 }
+
+/// Counterexamples in moves for lines, rules and takeaway, in
+/// conjectures.md and on the page, each checked by hand. A line of three
+/// pieces, takes of 1 to 3 in a row: in misère play one piece left is a loss
+/// for its mover, so taking two pieces wins; in normal play the moves
+/// reach 0 (all three; the middle piece: 1 ⊕ 1), 1 (two pieces) and 2 (an
+/// end piece leaves two in a row, mex{1, 0}), so its value is 3. Take a
+/// square from 2: taking 1 leaves 1 (Grundy 1), so 2 is a loss. Fibonacci
+/// nim from 3: taking 1 or 2 lets the opponent take the rest. Take 1 or 2
+/// from 3: both moves leave the opponent a win.
+#[test]
+fn counterexamples_name_their_moves_in_every_family() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let spec = fixture("report/moves.yaml");
+    ok(&nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        dir.path(),
+    ));
+    let md = std::fs::read_to_string(out.join("moves/conjectures.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
+    for s in [
+        // lines, misère
+        "mask OOO has 6 moves. 2 moves reach a P-position (a loss for the opponent): taking the line (0,0)..(1,0) leaves 1 piece",
+        "so mask OOO is an N-position: a win for the player to move (misere play)",
+        // lines, normal play
+        "2 moves reach Grundy 0 (a P-position, a loss for the opponent): taking the line (0,0)..(2,0) leaves nothing (the last piece taken); taking (1,0) leaves 2 pieces",
+        "2 moves reach Grundy 2: taking (0,0) leaves 2 pieces",
+        "but not 3: mask OOO has Grundy value 3",
+        // rules, no history and with one
+        "a heap of 2 (normal play) has 1 move. 1 move reaches a win for the opponent (N): taking 1 leaves 1 (Grundy 1)",
+        "a heap of 3 (normal play) has 2 moves. 2 moves reach a win for the opponent (N) (the take remembered for the next move): taking 1 leaves 2; taking 2 leaves 1",
+        // takeaway
+        "a heap of 3 has 2 moves. 2 moves reach a win for the opponent (N): taking 1 leaves 2 (Grundy 2); taking 2 leaves 1 (Grundy 1)",
+        "a heap of 3 is a loss for the player to move (P)",
+    ] {
+        assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
+        assert!(html.contains(s), "REPORT.html lacks {s:?}");
+    }
+    // A part marked in the spec's reading as unable to fail is said on the
+    // page beside the verdict.
+    assert!(
+        html.contains("<strong>Marked (cannot fail)</strong>: a fixture's mark"),
+        "REPORT.html lacks the mark"
+    );
+}

@@ -742,31 +742,80 @@ pub fn mutations(
     results
         .iter()
         .enumerate()
-        .map(|(i, r)| {
+        .flat_map(|(i, r)| {
             let c = &r.conjecture;
             let table = tables.get(i);
             let sweep = e.sweeps.iter().find(|s| s.name == c.sweep);
             let ds = sweep.and_then(|s| s.dir(out, &e.name).dataset(&c.dataset));
             let table = &*with_other(table, ds, c);
             if !c.strategy.is_empty() {
-                let why = "a strategy played out reads no stored result (the family's moves only): a wrong move of the strategy refutes it, not a cell";
-                return (c.name.clone(), Err(why.to_string()));
-            }
-            if mutate::already_fails(r.verdict()) {
+                // The strategy's moves, not a cell: another legal move.
+                let family = sweep.map(|s| s.family);
                 let m = match table {
-                    Ok(t) => mutate::where_it_holds(t, ds, c.filter.as_deref(), &c.claim),
+                    Ok(t) => strategy::mutation(
+                        t,
+                        ds,
+                        family,
+                        &c.dataset,
+                        &c.strategy,
+                        c.filter.as_deref(),
+                        &c.claim,
+                    ),
                     Err(err) => Err(err.clone()),
                 };
-                return (format!("{} (where it holds)", c.name), m);
+                return vec![(format!("{} (a strategy move)", c.name), m)];
+            }
+            if mutate::already_fails(r.verdict()) {
+                return match table {
+                    Ok(t) => where_it_holds_by_part(t, ds, c),
+                    Err(err) => vec![(format!("{} (where it holds)", c.name), Err(err.clone()))],
+                };
             }
             let m = match table {
                 Ok(t) => find_failing_mutation(t, ds, c.filter.as_deref(), &c.claim)
                     .map_err(|err| format!("{err}")),
                 Err(err) => Err(err.clone()),
             };
-            (c.name.clone(), m)
+            vec![(c.name.clone(), m)]
         })
         .collect()
+}
+
+/// A failing or partly claim tried where it holds: as a whole, and part by
+/// part for a claim with parts (each part that holds on some row), so that
+/// a part that could not have failed is named.
+fn where_it_holds_by_part(
+    t: &Table,
+    ds: Option<&Dataset>,
+    c: &Conjecture,
+) -> Vec<(String, Result<Option<Mutation>, String>)> {
+    let filter = c.filter.as_deref();
+    let mut out = vec![(
+        format!("{} (where it holds)", c.name),
+        mutate::where_it_holds(t, ds, filter, &c.claim),
+    )];
+    let parts = match parts::part_rows(t, &c.parts, filter) {
+        Ok(p) => p,
+        Err(e) => {
+            out.push((format!("{} (its parts)", c.name), Err(e)));
+            return out;
+        }
+    };
+    for (name, rows) in parts {
+        let part = t.take_rows(&rows);
+        // A part that fails everywhere has nothing to try.
+        let m = match mutate::where_it_holds(&part, ds, filter, &c.claim) {
+            Err(e) if e.starts_with("it holds on no row") => continue,
+            m => m.map(|m| {
+                m.map(|m| Mutation {
+                    row: rows[m.row],
+                    ..m
+                })
+            }),
+        };
+        out.push((format!("{} [part {name}] (where it holds)", c.name), m));
+    }
+    out
 }
 
 /// Why a row has its value: its first moves and where they lead where the

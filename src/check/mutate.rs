@@ -83,8 +83,10 @@ fn declared<'d>(ds: &'d Dataset, name: &str) -> Option<(&'static crate::data::Co
 }
 
 /// The columns a column's value comes from on `row`: its sources' (through
-/// the declared derivations that apply: every source present and not null),
-/// or itself; and the definitions used on the way.
+/// the declared row-local derivations that apply: every source present and
+/// not null), or itself; and the definitions used on the way. A column
+/// computed over other rows (a mex over a board's moves) is its own origin:
+/// a relation the solver computed, not a definition.
 fn origins(ds: &Dataset, t: &Table, name: &str, row: usize) -> (BTreeSet<String>, Vec<String>) {
     let mut roots = BTreeSet::new();
     let mut hows = Vec::new();
@@ -94,7 +96,9 @@ fn origins(ds: &Dataset, t: &Table, name: &str, row: usize) -> (BTreeSet<String>
         if !seen.insert(n.clone()) {
             continue;
         }
-        let derived = declared(ds, &n).and_then(|(c, pre)| Some((c.derived?, pre)));
+        let derived = declared(ds, &n)
+            .and_then(|(c, pre)| Some((c.derived?, pre)))
+            .filter(|(d, _)| !d.over_rows);
         let applies = derived.filter(|(d, pre)| {
             d.sources.iter().all(|s| {
                 t.cell(&format!("{pre}{s}"), row)

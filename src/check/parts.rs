@@ -140,3 +140,42 @@ pub(super) fn overall(whole: Verdict, parts: &[PartResult]) -> Verdict {
         whole
     }
 }
+
+/// Each part's name and its rows in the claim's scope (`filter`), in the
+/// parts' order; empty for a claim without parts.
+pub(super) fn part_rows(
+    table: &Table,
+    parts: &Parts,
+    filter: Option<&str>,
+) -> Result<Vec<(String, Vec<usize>)>, String> {
+    let fe = filter
+        .map(|f| Expr::compile_predicate(f, table))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let fb = fe
+        .as_ref()
+        .map(|e| e.bind(table))
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let whole = |row: usize| fb.as_ref().map_or(Some(true), |f| f.test(row));
+    let found = std::sync::Mutex::new(Vec::new());
+    let judge = |name: String, keep: &Keep<'_>| {
+        let rows: Vec<usize> = (0..table.rows())
+            .filter(|&r| whole(r) == Some(true) && keep(r) == Some(true))
+            .collect();
+        found
+            .lock()
+            .expect("not poisoned")
+            .push((name.clone(), rows));
+        PartResult {
+            name,
+            verdict: Verdict::Holds,
+            matched: 0,
+            failed: 0,
+            undetermined: 0,
+            first_counterexample: None,
+        }
+    };
+    judge_parts(table, parts, &whole, &judge).map_err(|e| e.error.to_string())?;
+    Ok(found.into_inner().expect("not poisoned"))
+}

@@ -194,6 +194,85 @@ pub(super) fn with_strategy(
     Ok(t)
 }
 
+/// Rows in scope where another strategy move is tried, at most.
+const ROWS_TRIED: usize = 32;
+
+/// `--mutate` for a strategy: one of the strategy's moves replaced by
+/// another legal move of the same position (or, where every other move
+/// wins as well, by no move), played out again, so that the claim fails:
+/// the verdict rests on the strategy's moves, not on a stored cell. `None`
+/// when no such change makes the claim false on its scope.
+pub(super) fn mutation(
+    table: &Table,
+    ds: Option<&Dataset>,
+    family: Option<&dyn Family>,
+    dataset: &str,
+    strategy: &[(String, String)],
+    filter: Option<&str>,
+    claim: &str,
+) -> Result<Option<super::mutate::Mutation>, String> {
+    let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
+    let m = family.moves(dataset, table)?;
+    let to = targets(table, ds, strategy, "strategy")?;
+    let test = |t: &Table, e: &str| -> Result<Vec<Option<bool>>, String> {
+        let x = crate::expr::Expr::compile_predicate(e, t).map_err(|e| e.to_string())?;
+        let b = x.bind(t).map_err(|e| e.to_string())?;
+        Ok((0..t.rows()).map(|r| b.test(r)).collect())
+    };
+    let scope: Vec<usize> = match filter {
+        Some(f) => test(table, f)?
+            .iter()
+            .enumerate()
+            .filter(|x| *x.1 == Some(true))
+            .map(|x| x.0)
+            .collect(),
+        None => (0..table.rows()).collect(),
+    };
+    let fails = |to: &[Target]| -> Result<bool, String> {
+        let result = play_out(&m, to);
+        let mut t = table.clone();
+        t.push(
+            crate::spec::STRATEGY_WINS,
+            Values::Bool(result.iter().map(Option::is_none).collect()),
+        );
+        t.push(LINE, Values::Null(table.rows()));
+        let holds = test(&t, claim)?;
+        Ok(scope.iter().any(|&r| holds[r] == Some(false)))
+    };
+    let step = scope.len().div_ceil(ROWS_TRIED).max(1);
+    let mut no_move = None;
+    for &r in scope.iter().step_by(step) {
+        let Target::Row(q) = to[r] else { continue };
+        for &q2 in m.options[r].iter().filter(|&&x| x != q) {
+            let mut changed = to.clone();
+            changed[r] = Target::Row(q2);
+            if fails(&changed)? {
+                return Ok(Some(super::mutate::Mutation {
+                    row: r,
+                    column: format!("the strategy's move from {}", m.name[r]),
+                    from: m.name[q].clone(),
+                    to: m.name[q2].clone(),
+                    contradicts: None,
+                }));
+            }
+        }
+        if no_move.is_none() {
+            let mut changed = to.clone();
+            changed[r] = Target::Null;
+            if fails(&changed)? {
+                no_move = Some(super::mutate::Mutation {
+                    row: r,
+                    column: format!("the strategy's move from {}", m.name[r]),
+                    from: m.name[q].clone(),
+                    to: "no move (every other move wins too)".to_string(),
+                    contradicts: None,
+                });
+            }
+        }
+    }
+    Ok(no_move)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +336,75 @@ mod tests {
             play_out(&m, &bad)[5],
             Some(Lost::Illegal("(2)".to_string()))
         );
+    }
+
+    /// `--mutate` on a strategy that wins: Bouton's Nim-sum strategy in
+    /// normal Nim on heaps of 0..2 wins from every N-position; replacing
+    /// one of its moves by another legal move of the same position (any
+    /// move that does not leave Nim-sum 0) makes it lose from there, by
+    /// Bouton's theorem, so a change is found, and it is a legal move.
+    #[test]
+    fn another_strategy_move_refutes_a_strategy_claim() {
+        let yaml = "take: any\nheaps: 3\nN1: 0..2\nN2: 0..2\nN3: 0..2\n";
+        let t = sweep_rows(&Takeaway, yaml, "positions").unwrap().unwrap();
+        let x = "let x = xor(N1, N2, N3); x == 0 ? null : ";
+        let strategy = vec![
+            (
+                "N1".to_string(),
+                format!("{x}xor(N1, x) < N1 ? xor(N1, x) : N1"),
+            ),
+            (
+                "N2".to_string(),
+                format!("{x}xor(N2, x) < N2 and xor(N1, x) >= N1 ? xor(N2, x) : N2"),
+            ),
+            (
+                "N3".to_string(),
+                format!(
+                    "{x}xor(N3, x) < N3 and xor(N1, x) >= N1 and xor(N2, x) >= N2 ? xor(N3, x) : N3"
+                ),
+            ),
+        ];
+        let f: &dyn Family = &Takeaway;
+        let filter = Some("xor(N1, N2, N3) != 0");
+        let played = with_strategy(&t, Some(&POSITIONS), Some(f), "positions", &strategy).unwrap();
+        let r = check_scoped(
+            &played,
+            Some(&POSITIONS),
+            filter,
+            crate::spec::STRATEGY_WINS,
+            &Parts::Whole,
+            None,
+            &CheckOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(r.verdict, crate::check::Verdict::Holds);
+        let m = mutation(
+            &t,
+            Some(&POSITIONS),
+            Some(f),
+            "positions",
+            &strategy,
+            filter,
+            crate::spec::STRATEGY_WINS,
+        )
+        .unwrap()
+        .expect("another move loses");
+        assert!(m.column.starts_with("the strategy's move from ("), "{m:?}");
+        assert_ne!(m.from, m.to);
+        // The replacement is one move away: one heap smaller, the others equal.
+        let heaps = |s: &str| -> Vec<i64> {
+            s.trim_matches(['(', ')'])
+                .split(',')
+                .map(|x| x.trim().parse().unwrap())
+                .collect()
+        };
+        let here = heaps(m.column.trim_start_matches("the strategy's move from "));
+        let to = heaps(&m.to);
+        let changed: Vec<usize> = (0..3).filter(|&i| here[i] != to[i]).collect();
+        assert_eq!(changed.len(), 1, "{m:?}");
+        assert!(to[changed[0]] < here[changed[0]], "{m:?}");
+        // It leaves a Nim-sum other than 0 (Bouton: the opponent wins).
+        assert_ne!(to[0] ^ to[1] ^ to[2], 0, "{m:?}");
     }
 
     /// Normal play's Nim-sum strategy played out in misère Nim: a wrong

@@ -955,6 +955,61 @@ fn claims_true_by_construction() {
     assert_eq!((m.column.as_str(), m.contradicts), ("outcome", None));
 }
 
+/// Report 000's cuts, by hand: one row per first move of a board, the
+/// move's Nim-sum `option` read from the regions it leaves in the same row
+/// (a definition), the board's value `board` the mex of `option` over the
+/// board's rows (a relation the solver computed). A claim relating `option`
+/// to `left` is true by construction; one relating `board` to `left` (lemma
+/// 5: a cut into two equal regions of value g makes the board's value ≥ 2)
+/// is not, since a board's value could have come out otherwise: its rows
+/// here are A(1,5)'s cuts into 2 + 2 (board value 1, so the lemma fails for
+/// N3) and B(2,6)'s into 4 + 4 (value 5).
+#[test]
+fn a_mex_over_other_rows_is_no_definition() {
+    static CUTS: Dataset = Dataset {
+        name: "cuts",
+        doc: "test",
+        groups: &[&[
+            Column::new("board", Dtype::Str, Role::Position, "board"),
+            Column::new("a", Dtype::Int, Role::Result, "first region's value"),
+            Column::new("b", Dtype::Int, Role::Result, "second region's value"),
+            Column::new("option", Dtype::Int, Role::Result, "a xor b")
+                .derived(&["a", "b"], "the Nim-sum of a and b in the same row"),
+            Column::new("board_value", Dtype::Int, Role::Result, "the board's value")
+                .derived_over_rows(&["option"], "the mex of option over the board's rows"),
+        ]],
+    };
+    let t = Table::new()
+        .with(
+            "board",
+            Values::Str(["B(2,6)", "B(2,6)"].into_iter().collect()),
+        )
+        .with("a", Values::Int(vec![4, 0]))
+        .with("b", Values::Int(vec![4, 1]))
+        .with("option", Values::Int(vec![0, 1]))
+        .with("board_value", Values::Int(vec![5, 5]));
+    let row_local = find_failing_mutation(&t, Some(&CUTS), Some("a == b"), "option == 0")
+        .unwrap()
+        .expect("a change makes it fail");
+    assert!(
+        row_local
+            .contradicts
+            .as_deref()
+            .is_some_and(|w| w.contains("`option` is the Nim-sum")),
+        "{row_local:?}"
+    );
+    let lemma = find_failing_mutation(
+        &t,
+        Some(&CUTS),
+        Some("a == b and a == 4"),
+        "board_value >= 2",
+    )
+    .unwrap()
+    .expect("a change makes it fail");
+    assert_eq!(lemma.column, "board_value");
+    assert_eq!(lemma.contradicts, None, "{lemma:?}");
+}
+
 /// `other:`: each row is matched with the row whose key columns equal its
 /// own except those recomputed; the claim reads it as `other_<column>`.
 #[test]
@@ -1189,4 +1244,25 @@ fn mutations_of_a_failing_claim_are_tried_where_it_holds() {
     assert!(nowhere.unwrap_err().contains("no part"));
     let keys = mutate::where_it_holds(&t, Some(&COND1), None, "N >= 1");
     assert_eq!(keys, Ok(None));
+}
+
+/// The rows of each part in the claim's scope, for `--mutate` part by
+/// part: heaps 0..9, `by: N % 2`, `where: N < 6`, by hand: the even heaps
+/// 0, 2, 4 and the odd ones 1, 3, 5, in order of first appearance.
+#[test]
+fn each_part_has_its_rows_in_scope() {
+    let t = Table::new().with("N", Values::Int((0..10).collect()));
+    let by = crate::spec::Parts::By("N % 2".to_string());
+    let parts = super::parts::part_rows(&t, &by, Some("N < 6")).unwrap();
+    assert_eq!(
+        parts,
+        vec![
+            ("N % 2 = 0".to_string(), vec![0, 2, 4]),
+            ("N % 2 = 1".to_string(), vec![1, 3, 5])
+        ]
+    );
+    assert_eq!(
+        super::parts::part_rows(&t, &crate::spec::Parts::Whole, None).unwrap(),
+        vec![]
+    );
 }

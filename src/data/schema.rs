@@ -127,6 +127,11 @@ pub struct Derivation {
     pub sources: &'static [&'static str],
     /// The definition in words, `the Nim-sum of left_grundy`.
     pub how: &'static str,
+    /// Computed over other rows too (a board's value as the mex of its
+    /// moves' rows), not from the same row's columns alone: a relation the
+    /// solver computed, not a definition, so a claim reading it is not true
+    /// by construction.
+    pub over_rows: bool,
 }
 
 impl Column {
@@ -154,7 +159,26 @@ impl Column {
     }
     /// The same column, computed from `sources` as `how` says.
     pub const fn derived(mut self, sources: &'static [&'static str], how: &'static str) -> Column {
-        self.derived = Some(Derivation { sources, how });
+        self.derived = Some(Derivation {
+            sources,
+            how,
+            over_rows: false,
+        });
+        self
+    }
+    /// The same column, computed from `sources` of this row and of other
+    /// rows as `how` says (e.g. a mex over the board's rows): documented,
+    /// but no definition a claim could be true by.
+    pub const fn derived_over_rows(
+        mut self,
+        sources: &'static [&'static str],
+        how: &'static str,
+    ) -> Column {
+        self.derived = Some(Derivation {
+            sources,
+            how,
+            over_rows: true,
+        });
         self
     }
     /// Does a column of values match this declaration? `Err` says how not.

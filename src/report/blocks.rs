@@ -372,14 +372,25 @@ fn md_file_html(text: &str, demote: u8, o: &mut String) {
     }
 }
 
+/// Is `src` a small-multiples grid (`figures/grid-….png`)?
+fn is_grid(src: &str) -> bool {
+    src.rsplit('/')
+        .next()
+        .is_some_and(|f| f.starts_with("grid-"))
+}
+
 /// Where the page finds the bundled CJK font, relative to `REPORT.html`.
 pub const CJK_FONT_FILE: &str = "fonts/NotoSansCJKtc-subset.otf";
 
 /// The page's style: a sticky table of contents on the left; CJK text is
 /// drawn in the font shipped beside the page (`fonts/`), else in the fonts
-/// the reader's machine has.
-const CSS: &str = "@font-face{font-family:'nimlab CJK';src:url('fonts/NotoSansCJKtc-subset.otf') format('opentype')}\
-body{font-family:'DejaVu Sans',Arial,'nimlab CJK','Noto Sans CJK TC','Noto Sans CJK SC','Source Han Sans TC','Microsoft JhengHei','PingFang TC',sans-serif;\
+/// the reader's machine has. The shipped font comes first, limited by its
+/// `unicode-range` to CJK: as a later fallback, Chromium shaped the first
+/// CJK words before the font had loaded and kept them as boxes (report
+/// 000's 「切割方程」 in the table of contents and its summary heading).
+const CSS: &str = "@font-face{font-family:'nimlab CJK';src:url('fonts/NotoSansCJKtc-subset.otf') format('opentype');\
+unicode-range:U+2E80-9FFF,U+F900-FAFF,U+FE30-FE4F,U+FF00-FFEF}\
+body{font-family:'nimlab CJK','DejaVu Sans',Arial,'Noto Sans CJK TC','Noto Sans CJK SC','Source Han Sans TC','Microsoft JhengHei','PingFang TC',sans-serif;\
 margin:0;line-height:1.4;display:flex;align-items:flex-start}\
 #toc{position:sticky;top:0;max-height:100vh;overflow:auto;width:18em;flex:none;padding:.5em 1em;\
 border-right:1px solid #ccc;font-size:85%;background:#fafafa;box-sizing:border-box}\
@@ -398,7 +409,7 @@ p,li,h1,h2,h3,h4,summary{overflow-wrap:break-word}.front li{margin:.3em 0}\
 table{border-collapse:collapse;margin:.5em 0;font-size:90%}\
 td,th{border:1px solid #bbb;padding:2px 6px;vertical-align:top;text-align:left}\
 th{background:#eee}code{background:#f4f4f4;padding:0 2px}\
-img{max-width:100%;border:1px solid #ddd;margin:.5em 0}h2{border-bottom:2px solid #444}\
+img{max-width:100%;border:1px solid #ddd;margin:.5em 0}img.grid{max-width:none}h2{border-bottom:2px solid #444}\
 h3{border-bottom:1px solid #aaa}\
 .scroll{overflow-x:auto;max-width:100%}pre{overflow-x:auto;max-width:100%}\
 @media (max-width:800px){body{display:block}#toc{position:static;width:auto;max-height:70vh;\
@@ -449,6 +460,17 @@ pub fn to_html(blocks: &[Block]) -> String {
                 o.push_str("</ul>\n");
             }
             Block::Table(h, rows) => html_table(h, rows, &mut o),
+            // A small-multiples grid at its own size in a box that scrolls
+            // sideways (its labels keep their size), any other figure at
+            // most the column's width.
+            Block::Image(alt, src) if is_grid(src) => {
+                let _ = writeln!(
+                    o,
+                    "<div class=\"scroll\"><img class=\"grid\" src=\"{}\" alt=\"{}\"></div>",
+                    esc(&href(src)),
+                    esc(alt)
+                );
+            }
             Block::Image(alt, src) => {
                 let _ = writeln!(
                     o,

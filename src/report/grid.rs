@@ -17,6 +17,12 @@ use crate::store::write_atomic;
 const PANEL: u32 = 1000;
 /// A group needs at least this many figures to become a grid.
 const MIN_GROUP: usize = 3;
+/// Panels a row at most.
+const MAX_COLUMNS: u32 = 3;
+/// A grid's width at most, in pixels (fewer panels a row for wider ones:
+/// two of the usual 900–1000 px figures, so that the page, which shows the
+/// grid at its column's width, shrinks labels by half at most).
+const MAX_WIDTH: u32 = 2400;
 
 /// The group of a figure: its name with the first number replaced by
 /// `each` (`loss_scatter-min_each_max_5_no_repeat`), and that number.
@@ -48,7 +54,10 @@ pub fn caption(grid: &Path, dir: &Path) -> String {
         .collect();
     ns.sort();
     let list: Vec<String> = ns.iter().map(u128::to_string).collect();
-    format!("{param} = {}, top to bottom", list.join(", "))
+    format!(
+        "{param} = {}, left to right, top to bottom",
+        list.join(", ")
+    )
 }
 
 /// Writes `grid-<group>.png` in `dir` for every group of at least
@@ -83,7 +92,7 @@ pub fn write_grids(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-/// Stacks the figures, one a row, a wider one than [`PANEL`] scaled down to it.
+/// Lays the figures out in a grid, a wider one than [`PANEL`] scaled down to it.
 fn draw(files: &[PathBuf], path: &Path) -> Result<()> {
     let panels: Vec<RgbImage> = files
         .iter()
@@ -103,14 +112,15 @@ fn draw(files: &[PathBuf], path: &Path) -> Result<()> {
         .collect::<Result<_>>()?;
     let cell_h = panels.iter().map(|p| p.height()).max().unwrap_or(1);
     let cell_w = panels.iter().map(|p| p.width()).max().unwrap_or(1);
-    // One panel a row, at the figures' own size, so that the labels keep
-    // their size where the page shows the grid (a figure is at most about
-    // as wide as the page's column; several a row would shrink every label
-    // below a readable size).
-    let rows = panels.len() as u32;
-    let mut grid = RgbImage::from_pixel(cell_w, rows * cell_h, image::Rgb([255, 255, 255]));
-    for (r, p) in panels.iter().enumerate() {
-        imageops::overlay(&mut grid, p, 0, r as i64 * cell_h as i64);
+    // Side by side, as many a row as fit in MAX_WIDTH (at most
+    // MAX_COLUMNS), left to right then top to bottom, each at its own size.
+    let n = panels.len() as u32;
+    let cols = (MAX_WIDTH / cell_w).clamp(1, MAX_COLUMNS).min(n.max(1));
+    let rows = n.div_ceil(cols);
+    let mut grid = RgbImage::from_pixel(cols * cell_w, rows * cell_h, image::Rgb([255, 255, 255]));
+    for (i, p) in panels.iter().enumerate() {
+        let (r, c) = (i as u32 / cols, i as u32 % cols);
+        imageops::overlay(&mut grid, p, i64::from(c * cell_w), i64::from(r * cell_h));
     }
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new(&mut bytes).write_image(
@@ -150,17 +160,26 @@ mod tests {
         let grids = write_grids(dir.path()).unwrap();
         assert_eq!(grids, vec![dir.path().join("grid-s-min_each_max_13.png")]);
         let g = image::open(&grids[0]).unwrap().to_rgb8();
-        // One panel a row at its own size (60 × 30: no scaling), m
-        // increasing top to bottom (natural order: 10 after 3).
-        assert_eq!((g.width(), g.height()), (60, 5 * 30));
-        let red = |y: u32| g.get_pixel(30, y)[0];
+        // Three panels a row at their own size (60 × 30: no scaling), m
+        // increasing left to right, then top to bottom (natural order: 10
+        // after 3): 2, 3, 10 on the first row, 11, 12 on the second.
+        assert_eq!((g.width(), g.height()), (3 * 60, 2 * 30));
+        let red = |x: u32, y: u32| g.get_pixel(x, y)[0];
         assert_eq!(
-            [red(15), red(45), red(75), red(105), red(135)],
+            [
+                red(30, 15),
+                red(90, 15),
+                red(150, 15),
+                red(30, 45),
+                red(90, 45)
+            ],
             [0, 40, 80, 120, 160]
         );
+        // The empty sixth cell stays white.
+        assert_eq!(g.get_pixel(150, 45).0, [255, 255, 255]);
         assert_eq!(
             caption(&grids[0], dir.path()),
-            "min = 2, 3, 10, 11, 12, top to bottom"
+            "min = 2, 3, 10, 11, 12, left to right, top to bottom"
         );
     }
 }

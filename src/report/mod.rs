@@ -528,6 +528,14 @@ fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
         let _ = write!(from, " {}.", cell(&readings));
     }
     body.push(Block::Para(from));
+    // A part the spec marks as unable to fail (`Marked (cannot fail): …`
+    // in its reading) is said beside the verdict, not only in conjectures.md.
+    if let Some(i) = c.reading.find("Marked (") {
+        body.push(Block::Para(format!(
+            "**{}",
+            cell(&c.reading[i..]).replacen(')', ")**", 1)
+        )));
+    }
     body.push(Block::Para(format!(
         "**Evidence.** {}",
         cell(&r.evidence_sentence())

@@ -461,14 +461,14 @@ static CUT_ROW: &[Column] = &[
         Role::Result,
         "the board's Grundy value: the mex of `option_grundy` over its moves",
     )
-    .derived(&["option_grundy"], "the mex of option_grundy over the board's rows"),
+    .derived_over_rows(&["option_grundy"], "the mex of option_grundy over the board's rows"),
     Column::new(
         "equal_pair_cut",
         Dtype::Bool,
         Role::Result,
         "the board has a move that leaves exactly two regions of one Grundy value (report 000: a cut into 「兩個同樣類型之圖形」)",
     )
-    .derived(
+    .derived_over_rows(
         &["regions_left", "left_grundy"],
         "read from regions_left and left_grundy over the board's rows",
     ),

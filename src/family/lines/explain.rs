@@ -295,14 +295,36 @@ fn taken(cells: &[Pt]) -> String {
 /// the class reached (moves leaving the same regions on one line), and the
 /// smallest value no move reaches.
 pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> {
-    if !matches!(dataset, "positions" | "cuts") || t.text("play", row)? != "normal" {
+    if dataset == "counts" {
+        return counts_witness(t, row);
+    }
+    if !matches!(dataset, "positions" | "cuts" | "regions") {
         return None;
     }
     let (shape, take) = board_and_take(t, row)?;
-    let sides = shape.sides()?;
-    if take != Take::Maximal {
-        return None;
+    // A sum of regions' value is their Nim-sum, the whole board's value.
+    let column = match dataset {
+        "cuts" => "board_grundy",
+        "regions" => "grundy_xor",
+        _ => "grundy",
+    };
+    let stored = match t.cell(column, row) {
+        Some(Cell::Int(g)) => Some(g),
+        _ => None,
+    };
+    // The row's own name where it has one (a sum of regions: `B(2,6) + A(2,1)`).
+    let name = t
+        .text("name", row)
+        .map_or_else(|| shape.name(), str::to_string);
+    if t.text("play", row)? != "normal" || stored.is_none() {
+        return board_outcome_moves(t, row, &shape, take, name);
     }
+    let hexagon = shape
+        .sides()
+        .filter(|_| take == Take::Maximal && dataset != "regions");
+    let Some(sides) = hexagon else {
+        return board_grundy_moves(&shape, take, stored?, name);
+    };
     let h = Hex::from_sides(sides);
     if h.longest_chord() > MAX_CHORD {
         return None;
@@ -342,4 +364,302 @@ pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> 
         groups: group(moves),
         conclusion,
     })
+}
+
+/// The pieces a move leaves, in words: `nothing (the last piece taken)`,
+/// `1 piece`, `12 pieces`.
+fn pieces_left(n: u32) -> String {
+    match n {
+        0 => "nothing (the last piece taken)".to_string(),
+        1 => "1 piece".to_string(),
+        _ => format!("{n} pieces"),
+    }
+}
+
+/// Any board of at most [`MAX_PIECES`] pieces in normal play, by its moves:
+/// each distinct first move (the run taken, as the tables print it) and
+/// the Grundy value of what it leaves, solved again by components, grouped
+/// by that value; the smallest value no move reaches is the board's.
+fn board_grundy_moves(shape: &Shape, take: Take, stored: i64, name: String) -> Option<MoveAccount> {
+    let board = shape.board();
+    if board.is_empty() || board.len() > MAX_PIECES {
+        return None;
+    }
+    let solver = Components::new(&board, take, BUDGET);
+    let full = board.full();
+    let (g, options) = solver.options(full, &|_| {});
+    if solver.stopped.load(std::sync::atomic::Ordering::Relaxed) || i64::from(g) != stored {
+        return None;
+    }
+    let moves: Vec<(String, String, u32)> = options
+        .iter()
+        .map(|(m, v)| {
+            let left = (full & !m.mask).count_ones();
+            let line = format!(
+                "taking {} leaves {}",
+                taken(&run_cells(&board, m)),
+                pieces_left(left)
+            );
+            let to = if *v == 0 {
+                "Grundy 0 (a P-position, a loss for the opponent)".to_string()
+            } else {
+                format!("Grundy {v}")
+            };
+            (line, to, *v)
+        })
+        .collect();
+    let reached: std::collections::BTreeSet<u32> = moves.iter().map(|m| m.2).collect();
+    let got: Vec<String> = reached.iter().map(u32::to_string).collect();
+    let conclusion = if moves.is_empty() {
+        format!("{name} has Grundy value 0: the player to move loses (normal play)")
+    } else {
+        format!(
+            "the moves reach Grundy {} but not {g}: {name} has Grundy value {g} (the smallest value no move reaches), {}",
+            got.join(", "),
+            if g == 0 {
+                "a loss for the player to move (P)"
+            } else {
+                "a win for the player to move (N): a move to Grundy 0 wins"
+            }
+        )
+    };
+    Some(MoveAccount {
+        position: name,
+        groups: group(moves),
+        conclusion,
+    })
+}
+
+/// A board without a Grundy value (misère play, or a sweep that stores
+/// outcomes only) of at most [`MAX_EXHAUSTIVE`] pieces, by its moves: each
+/// distinct first move and whether what it leaves is a P-position (a loss
+/// for the opponent) by the exhaustive table, and the conclusion.
+fn board_outcome_moves(
+    t: &Table,
+    row: usize,
+    shape: &Shape,
+    take: Take,
+    name: String,
+) -> Option<MoveAccount> {
+    let play = Play::parse(t.text("play", row)?)?;
+    let board = shape.board();
+    if board.is_empty() || board.len() > MAX_EXHAUSTIVE {
+        return None;
+    }
+    let all = rules::moves(&board, take);
+    let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let full = board.full();
+    if let Some(o) = t.text("outcome", row)
+        && o != if ex.is_p(full) { "P" } else { "N" }
+    {
+        return None;
+    }
+    Some(outcome_account(&board, &all, &ex, full, play, name))
+}
+
+/// A `counts` row (positions of k pieces left on a board, and how many are
+/// P), for a claim about the count: one position of k pieces of the rarer
+/// kind (a P-position where at most half are P, else an N-position: the
+/// witness a claim "all are P" or "none is P" fails on), by its moves.
+/// Boards of at most [`MAX_EXHAUSTIVE`] pieces.
+fn counts_witness(t: &Table, row: usize) -> Option<MoveAccount> {
+    let (shape, take) = board_and_take(t, row)?;
+    let play = Play::parse(t.text("play", row)?)?;
+    let k = u32::try_from(t.int("pieces_left", row)?).ok()?;
+    let (positions, p) = (t.int("positions", row)?, t.int("p_positions", row)?);
+    let want_p = 2 * p <= positions && p > 0;
+    let board = shape.board();
+    if board.is_empty() || board.len() > MAX_EXHAUSTIVE || positions == 0 {
+        return None;
+    }
+    let all = rules::moves(&board, take);
+    let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let x = (0..=board.full())
+        .find(|&x| x & !board.full() == 0 && x.count_ones() == k && ex.is_p(x) == want_p)?;
+    let cells: Vec<String> = (0..board.len())
+        .filter(|&i| x >> i & 1 == 1)
+        .map(|i| run_text(&[board.points[i]]))
+        .collect();
+    let name = format!(
+        "the position of {} with {k} pieces left at {}",
+        shape.name(),
+        cells.join(" ")
+    );
+    Some(outcome_account(&board, &all, &ex, x, play, name))
+}
+
+/// The moves from position `x` of `board` by the exhaustive table: each
+/// distinct move, the pieces it leaves and whether that is a P-position,
+/// and the conclusion.
+fn outcome_account(
+    board: &super::board::Board,
+    all: &[rules::BoardMove],
+    ex: &retro::Exhaustive,
+    x: u64,
+    play: Play,
+    name: String,
+) -> MoveAccount {
+    let full = x;
+    let own_p = ex.is_p(full);
+    let moves: Vec<(String, String, u8)> = legal_distinct(all, full)
+        .into_iter()
+        .map(|m| {
+            let left = (full & !m.mask).count_ones();
+            let line = format!(
+                "taking {} leaves {}",
+                taken(&run_cells(board, m)),
+                pieces_left(left)
+            );
+            if ex.is_p(full & !m.mask) {
+                (
+                    line,
+                    "a P-position (a loss for the opponent)".to_string(),
+                    0,
+                )
+            } else {
+                (
+                    line,
+                    "an N-position (a win for the opponent)".to_string(),
+                    1,
+                )
+            }
+        })
+        .collect();
+    let mode = play.as_str();
+    let conclusion = match moves.iter().find(|m| m.2 == 0) {
+        _ if moves.is_empty() => format!(
+            "no move: {name} is {} ({mode} play)",
+            if own_p {
+                "a P-position"
+            } else {
+                "an N-position"
+            }
+        ),
+        Some(m) => format!(
+            "{}, a P-position, so {name} is an N-position: a win for the player to move ({mode} play)",
+            m.0
+        ),
+        None => format!(
+            "every move leaves the opponent an N-position, so {name} is a P-position: a loss for the player to move ({mode} play)"
+        ),
+    };
+    MoveAccount {
+        position: name,
+        groups: group(moves),
+        conclusion,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{StrVec, Values};
+
+    fn row(board: &str, take: &str, play: &str) -> Table {
+        let s = |v: &str| Values::Str([v].into_iter().collect::<StrVec>());
+        Table::new()
+            .with("board", s(board))
+            .with("take", s(take))
+            .with("play", s(play))
+    }
+
+    fn groups(a: &MoveAccount) -> Vec<(&str, usize)> {
+        a.groups
+            .iter()
+            .map(|g| (g.leads_to.as_str(), g.count()))
+            .collect()
+    }
+
+    /// A line of three pieces drawn as a mask, takes of 1 to 3 in a row,
+    /// by hand. Misère (the last piece loses): one piece left is a P-position
+    /// (its mover must take it); two in a row, two apart and nothing left
+    /// (the mover's opponent took the last piece) are N-positions. So the
+    /// two moves taking two pieces win and the other four (each single
+    /// piece, the whole line) do not: the line is an N-position.
+    #[test]
+    fn a_misere_mask_board_is_explained_by_its_moves() {
+        let t = row("mask: 'O O O'", "max:3", "misere").with(
+            "outcome",
+            Values::Str(["N"].into_iter().collect::<StrVec>()),
+        );
+        let a = first_moves("positions", &t, 0).expect("an account");
+        assert_eq!(a.moves(), 6);
+        assert_eq!(
+            groups(&a),
+            [
+                ("a P-position (a loss for the opponent)", 2),
+                ("an N-position (a win for the opponent)", 4)
+            ]
+        );
+        let text = a.text();
+        for part in [
+            "taking the line (0,0)..(1,0) leaves 1 piece",
+            "taking the line (0,0)..(2,0) leaves nothing",
+            "so mask OOO is an N-position",
+            "misere play",
+        ] {
+            assert!(text.contains(part), "{part:?} in {text}");
+        }
+        // A stored outcome the moves contradict gets no account.
+        let wrong = row("mask: 'O O O'", "max:3", "misere").with(
+            "outcome",
+            Values::Str(["P"].into_iter().collect::<StrVec>()),
+        );
+        assert_eq!(first_moves("positions", &wrong, 0), None);
+    }
+
+    /// A count of positions explained by one position of the rarer kind,
+    /// by hand: T(3) misère, takes of 1 to 3 in a row, 3 pieces left; the
+    /// three corners are three separate pieces: each move takes one and
+    /// leaves two separate pieces, an N-position (take one, leave the last),
+    /// so the corners are a P-position, the witness that not none is P.
+    #[test]
+    fn a_count_is_explained_by_one_position() {
+        let t = row("triangle: 3", "max:3", "misere")
+            .with("pieces_left", Values::Int(vec![3]))
+            .with("positions", Values::Int(vec![20]))
+            .with("p_positions", Values::Int(vec![1]));
+        let a = first_moves("counts", &t, 0).expect("an account");
+        assert_eq!(
+            a.position,
+            "the position of T(3) with 3 pieces left at (0,0) (2,0) (0,2)"
+        );
+        assert_eq!(groups(&a), [("an N-position (a win for the opponent)", 3)]);
+        assert!(
+            a.text().contains("taking (0,0) leaves 2 pieces"),
+            "{}",
+            a.text()
+        );
+        assert!(a.text().contains("is a P-position"), "{}", a.text());
+    }
+
+    /// The same line in normal play, by hand: two pieces in a row have
+    /// Grundy mex{1, 0} = 2, one piece 1. Taking an end piece leaves 2,
+    /// the middle one two single pieces (1 ⊕ 1 = 0), two pieces leave 1,
+    /// all three nothing (0): the values reached are 0, 1, 2, so the line
+    /// has Grundy value 3.
+    #[test]
+    fn a_normal_play_mask_board_is_explained_by_its_moves() {
+        let t =
+            row("mask: 'O O O'", "max:3", "normal").with("grundy", Values::OptInt(vec![Some(3)]));
+        let a = first_moves("positions", &t, 0).expect("an account");
+        assert_eq!(
+            groups(&a),
+            [
+                ("Grundy 0 (a P-position, a loss for the opponent)", 2),
+                ("Grundy 1", 2),
+                ("Grundy 2", 2)
+            ]
+        );
+        let text = a.text();
+        for part in [
+            "taking (1,0) leaves 2 pieces",
+            "taking (0,0) leaves 2 pieces",
+            "not 3: mask OOO has Grundy value 3",
+        ] {
+            assert!(text.contains(part), "{part:?} in {text}");
+        }
+    }
 }

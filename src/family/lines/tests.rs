@@ -1461,13 +1461,36 @@ fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
         region_name(Shape::Pentagon(2, 3, 4).sides().unwrap()),
         "C(2,3,4)"
     );
-    // Misère play has no Grundy value: no account.
+    // Misère play has no Grundy value: the moves reach P- or N-positions,
+    // by the exhaustive table; the account agrees with the stored outcome
+    // or is not given.
     let m = Table::new()
-        .with("board", s("trapezoid: [1, 5]"))
+        .with("board", s("trapezoid: [1, 3]"))
         .with("take", s("maximal"))
-        .with("play", s("misere"));
+        .with("play", s("misere"))
+        .with("outcome", s("N"));
+    // A(1,3) under `maximal` misère (the last piece loses), by hand: its 4
+    // moves are the whole line and each single piece. The whole line
+    // leaves nothing (the mover took the last piece: N for the opponent);
+    // an end piece leaves A(1,2), N (take one, leave the last one); the
+    // middle piece leaves two single pieces, N (take one, leave one). No
+    // move reaches P, so A(1,3) is P, and a stored N gets no account.
     assert_eq!(
         Lines.capabilities().explains_moves.expect("explains moves")("positions", &m, 0),
         None
+    );
+    let p = Table::new()
+        .with("board", s("trapezoid: [1, 3]"))
+        .with("take", s("maximal"))
+        .with("play", s("misere"))
+        .with("outcome", s("P"));
+    let a =
+        Lines.explains_moves().expect("explains moves")("positions", &p, 0).expect("an account");
+    assert_eq!(a.moves(), 4);
+    assert!(
+        a.text()
+            .contains("Every move leaves the opponent an N-position, so A(1,3) is a P-position"),
+        "{}",
+        a.text()
     );
 }

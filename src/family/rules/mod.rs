@@ -24,6 +24,7 @@
 pub(crate) mod cases;
 pub mod cond;
 pub(crate) mod datasets;
+pub mod explain;
 pub mod game;
 pub(crate) mod params;
 pub(crate) mod periods;
@@ -84,6 +85,9 @@ impl Family for Rules {
     }
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
+    }
+    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
+        Some(explain::first_moves)
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
