@@ -171,14 +171,7 @@ pub(super) fn with_strategy(
     dataset: &str,
     strategy: &[(String, String)],
 ) -> Result<Table, String> {
-    let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
-    let plays_out = family.capabilities().plays_out.ok_or_else(|| {
-        format!(
-            "the family `{}` cannot play positions of dataset `{dataset}` out",
-            family.name()
-        )
-    })?;
-    let m = plays_out(dataset, table)?;
+    let m = moves_of(family, dataset, table)?;
     let to = targets(table, ds, strategy, "strategy")?;
     let result = play_out(&m, &to);
     let mut lines = StrVec::with_capacity(table.rows(), 0);
@@ -211,8 +204,7 @@ pub(super) fn mutation(
     filter: Option<&str>,
     claim: &str,
 ) -> Result<Option<super::mutate::Mutation>, String> {
-    let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
-    let m = family.moves(dataset, table)?;
+    let m = moves_of(family, dataset, table)?;
     let to = targets(table, ds, strategy, "strategy")?;
     let test = |t: &Table, e: &str| -> Result<Vec<Option<bool>>, String> {
         let x = crate::expr::Expr::compile_predicate(e, t).map_err(|e| e.to_string())?;
@@ -271,6 +263,22 @@ pub(super) fn mutation(
         }
     }
     Ok(no_move)
+}
+
+/// The moves between the rows of `table` ([`crate::family::Capabilities::plays_out`]).
+fn moves_of(
+    family: Option<&dyn Family>,
+    dataset: &str,
+    table: &Table,
+) -> Result<crate::family::Moves, String> {
+    let family = family.ok_or("`strategy:` needs the sweep's family (its moves)")?;
+    let plays_out = family.capabilities().plays_out.ok_or_else(|| {
+        format!(
+            "the family `{}` cannot play positions of dataset `{dataset}` out",
+            family.name()
+        )
+    })?;
+    plays_out(dataset, table)
 }
 
 #[cfg(test)]

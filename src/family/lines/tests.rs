@@ -1484,8 +1484,8 @@ fn a_counterexample_is_explained_by_its_moves_in_the_reports_notation() {
         .with("take", s("maximal"))
         .with("play", s("misere"))
         .with("outcome", s("P"));
-    let a =
-        Lines.explains_moves().expect("explains moves")("positions", &p, 0).expect("an account");
+    let a = Lines.capabilities().explains_moves.expect("explains moves")("positions", &p, 0)
+        .expect("an account");
     assert_eq!(a.moves(), 4);
     assert!(
         a.text()

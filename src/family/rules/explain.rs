@@ -7,7 +7,7 @@
 //! the joint-state solver, the move's take remembered).
 
 use super::cond::{Cond, NAMES};
-use super::datasets::PARAM_NAMES;
+use super::datasets::DATASETS;
 use super::game::{History, Move, Rule};
 use super::solver::{Joint, SPLIT_MISERE_TOKENS, grundy_values};
 use crate::data::{Cell, Table};
@@ -20,9 +20,13 @@ pub const MAX_TOKENS: u64 = 4096;
 /// The rule of row `row`, as the sweep gave it (`None` when the columns do
 /// not make the row's `rule` label again).
 fn row_rule(t: &Table, row: usize) -> Option<Rule> {
-    let params: Vec<(String, i64)> = PARAM_NAMES
+    // The grid's parameters: the columns the family does not declare.
+    let params: Vec<(String, i64)> = t
+        .columns()
         .iter()
-        .filter_map(|p| Some((p.to_string(), t.int(p, row)?)))
+        .map(|(name, _)| name)
+        .filter(|name| DATASETS.iter().all(|d| d.column(name).is_none()))
+        .filter_map(|p| Some((p.clone(), t.int(p, row)?)))
         .collect();
     let names: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
     let mv = Cond::compile(t.text("move_condition", row)?, &NAMES[..5], &names).ok()?;

@@ -86,8 +86,11 @@ impl Family for Rules {
     fn play(&self, params: &Node<'_>) -> anyhow::Result<Box<dyn crate::play::PlayGame>> {
         play::game(params)
     }
-    fn explains_moves(&self) -> Option<crate::family::explain_moves::FirstMoves> {
-        Some(explain::first_moves)
+    fn capabilities(&self) -> crate::family::Capabilities {
+        crate::family::Capabilities {
+            explains_moves: Some(explain::first_moves),
+            ..crate::family::Capabilities::NONE
+        }
     }
     fn unit(&self, dataset: &str) -> (&'static str, &'static str) {
         match dataset {
