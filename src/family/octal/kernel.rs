@@ -90,25 +90,25 @@ impl Seen {
     fn mex(&self) -> u32 {
         (0..).find(|&v| !self.has(v)).unwrap_or(0)
     }
-    /// The smallest value from `v` on not seen.
-    #[inline]
-    pub(super) fn mex_from(&self, v: u32) -> u32 {
-        (v..).find(|&v| !self.has(v)).unwrap_or(v)
-    }
 }
 
 /// Marks the values of the moves of `n` that leave at most one heap.
 #[inline]
-pub(super) fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut Seen) {
+pub(super) fn mark_simple<T: Copy + Into<u32>>(
+    code: &Code,
+    g: &[T],
+    n: usize,
+    mut mark: impl FnMut(u32),
+) {
     for (i, &d) in code.digits().iter().enumerate().skip(1) {
         if i > n {
             break;
         }
         if d & 1 != 0 && n == i {
-            seen.mark(0);
+            mark(0);
         }
         if d & 2 != 0 && n > i {
-            seen.mark(g[n - i].into());
+            mark(g[n - i].into());
         }
     }
 }
@@ -171,7 +171,7 @@ pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &Atomic
             return false;
         }
         seen.next();
-        mark_simple(code, &g[..], n, &mut seen);
+        mark_simple(code, &g[..], n, |v| seen.mark(v));
         for &(i, unequal) in &splits {
             if n >= i + 2 {
                 let r = n - i;
@@ -254,7 +254,7 @@ pub fn sparse_extend(
             return Err(SparseStop::Cancelled);
         }
         seen.next();
-        mark_simple(code, &g[..], n, &mut seen);
+        mark_simple(code, &g[..], n, |v| seen.mark(v));
         for &i in &splits {
             if n < i + 2 {
                 continue;
