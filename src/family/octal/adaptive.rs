@@ -286,6 +286,12 @@ pub fn extend(
     let mut split = splits_for(&code.split_takes(), g);
     work.rebuild_work += g.len() as u64;
     let mut marks = Marks::new();
+    // `back[n_max − a] = G(a)`: the larger parts `r − a` of the splits of
+    // `r` ascend there with `a`, as the smaller parts do in `g`.
+    let mut back = vec![0u16; n_max + 1];
+    for (a, &v) in g.iter().enumerate().take(n_max + 1) {
+        back[n_max - a] = v;
+    }
     g.reserve((n_max + 1).saturating_sub(g.len()));
     for n in g.len()..=n_max {
         if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
@@ -301,11 +307,12 @@ pub fn extend(
             work.rare_splits += mark_rare(g, &s.rare_at, n - i, unequal, &mut marks);
         }
         let v = marks.mex_from(0);
-        let v = settle(g, &takes, n, v, &split, &mut marks, work);
+        let v = settle((g, &back), &takes, n, v, &split, &mut marks, work);
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
         }
         g.push(v as u16);
+        back[n_max - n] = v as u16;
         let k = key(v, n);
         for s in split.iter_mut().flatten() {
             s.push(k, n);
@@ -323,8 +330,10 @@ pub fn extend(
 #[inline]
 fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut Marks) -> u64 {
     let k = rare_at.partition_point(|&a| a < r);
+    // The equal split, when the parts must differ.
+    let equal = if unequal && r % 2 == 0 { r / 2 } else { 0 };
     for &a in &rare_at[..k] {
-        if !(unequal && 2 * a == r) {
+        if a != equal {
             marks.mark((g[a] ^ g[r - a]) as u32);
         }
     }
@@ -343,7 +352,7 @@ const BLOCK: usize = 1024;
 /// instructions per 16 splits, cheaper than marking the splits passed.
 /// `work` counts each split examined once however often it was searched.
 fn settle(
-    g: &[u16],
+    g: (&[u16], &[u16]),
     takes: &[(usize, bool)],
     n: usize,
     mut v: u32,
@@ -383,7 +392,13 @@ fn last_part(r: usize, unequal: bool) -> usize {
 /// The smallest part `a` of a split of `n`, by a take of one of the
 /// parities `parities` (bit `d` for parity `d`), with the value `v`:
 /// every take's splits are searched a block at a time.
-fn search(g: &[u16], takes: &[(usize, bool)], parities: u8, n: usize, v: u16) -> Option<usize> {
+fn search(
+    (g, back): (&[u16], &[u16]),
+    takes: &[(usize, bool)],
+    parities: u8,
+    n: usize,
+    v: u16,
+) -> Option<usize> {
     let mut lo = 1;
     loop {
         let (mut more, mut best) = (false, None);
@@ -397,7 +412,9 @@ fn search(g: &[u16], takes: &[(usize, bool)], parities: u8, n: usize, v: u16) ->
             // A part smaller than the best found so far.
             let hi = top.min(lo + BLOCK - 1).min(best.unwrap_or(usize::MAX) - 1);
             if lo <= hi {
-                best = find(g, r, lo, hi, v).or(best);
+                // `G(r − a) = back[at + a]`.
+                let at = back.len() - 1 - r;
+                best = find(g, &back[at..], lo, hi, v).or(best);
             }
         }
         if best.is_some() || !more {
@@ -407,43 +424,45 @@ fn search(g: &[u16], takes: &[(usize, bool)], parities: u8, n: usize, v: u16) ->
     }
 }
 
-/// The first `a` in `lo..=hi` (`hi ≤ r/2`) with `g[a] ⊕ g[r − a] = v`.
+/// The first `a` in `lo..=hi` with `g[a] ⊕ h[a] = v`.
 #[inline]
-fn find(g: &[u16], r: usize, lo: usize, hi: usize, v: u16) -> Option<usize> {
+fn find(g: &[u16], h: &[u16], lo: usize, hi: usize, v: u16) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { find_avx2(g, r, lo, hi, v) };
+        return unsafe { find_avx2(g, h, lo, hi, v) };
     }
-    find_lanes(g, r, lo, hi, v)
+    find_lanes(g, h, lo, hi, v)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn find_avx2(g: &[u16], r: usize, lo: usize, hi: usize, v: u16) -> Option<usize> {
-    find_lanes(g, r, lo, hi, v)
+fn find_avx2(g: &[u16], h: &[u16], lo: usize, hi: usize, v: u16) -> Option<usize> {
+    find_lanes(g, h, lo, hi, v)
 }
 
-/// [`find`], [`LANES`] splits a step (which the compiler turns into vector
-/// instructions).
+/// [`find`], 64 then 16 values a step (which the compiler turns into
+/// vector instructions), the last few one by one.
 #[inline(always)]
-fn find_lanes(g: &[u16], r: usize, lo: usize, hi: usize, v: u16) -> Option<usize> {
-    const LANES: usize = 32;
-    let one = |a: usize| g[a] ^ g[r - a] == v;
+fn find_lanes(g: &[u16], h: &[u16], lo: usize, hi: usize, v: u16) -> Option<usize> {
+    let (g, h) = (&g[..=hi], &h[..=hi]);
     let mut a = lo;
-    while a + LANES <= hi + 1 {
-        let left = &g[a..a + LANES];
-        let right = &g[r + 1 - a - LANES..=r - a];
-        let mut hit = false;
-        for j in 0..LANES {
-            hit |= left[j] ^ right[LANES - 1 - j] == v;
-        }
-        if hit {
-            return (a..a + LANES).find(|&b| one(b));
-        }
-        a += LANES;
+    while a + 64 <= hi + 1 && !any_equal::<64>(&g[a..], &h[a..], v) {
+        a += 64;
     }
-    (a..=hi).find(|&b| one(b))
+    while a + 16 <= hi + 1 && !any_equal::<16>(&g[a..], &h[a..], v) {
+        a += 16;
+    }
+    (a..=hi).find(|&b| g[b] ^ h[b] == v)
+}
+
+/// Is `x[j] ⊕ y[j] = v` for some `j < L`?
+#[inline(always)]
+fn any_equal<const L: usize>(x: &[u16], y: &[u16], v: u16) -> bool {
+    let (x, y) = (&x[..L], &y[..L]);
+    x.iter()
+        .zip(y)
+        .fold(false, |hit, (&x, &y)| hit | (x ^ y == v))
 }
 
 /// Rare positions `n ≥ 1` of the greedy splits built from the values `g`
@@ -456,4 +475,33 @@ pub fn rare_count(takes: &[usize], g: &[u16]) -> usize {
         .map(|s| s.rare_at.len())
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{find, find_lanes};
+
+    /// The vector search (with and without AVX2) finds the first equal
+    /// split one by one would, at every start, end and lane offset.
+    #[test]
+    fn the_vector_search_finds_the_first_split_one_by_one_finds() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 8) as u16
+        };
+        let g: Vec<u16> = (0..300).map(|_| next()).collect();
+        let h: Vec<u16> = (0..300).map(|_| next()).collect();
+        for lo in 0..70 {
+            for hi in (lo..300).step_by(7) {
+                for v in 0..9 {
+                    let want = (lo..=hi).find(|&a| g[a] ^ h[a] == v);
+                    assert_eq!(find(&g, &h, lo, hi, v), want, "{lo}..={hi} {v}");
+                    assert_eq!(find_lanes(&g, &h, lo, hi, v), want, "{lo}..={hi} {v}");
+                }
+            }
+        }
+    }
 }
