@@ -13,13 +13,15 @@
 //!   moves and the splits with a rare part: when rare positions are few this
 //!   is a short list, and the smallest missing common value `c` is found
 //!   without looking at most splits. `G(n) = c` unless a rare value below `c`
-//!   is missing; those are looked for among the other splits, smallest part
-//!   first, stopping as soon as every one is found (they almost always are,
-//!   early). Exact for any mask; fast when rare positions are few.
+//!   is missing; each, smallest first, is searched for by value among the
+//!   other splits, smallest part first ([`super::scan`]: 16 to 64 splits a
+//!   step), until one no split reaches (it almost always is found, early).
+//!   Exact for any mask; fast when rare positions are few.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::code::Code;
+use super::scan::{reversed, search};
 
 /// Which kernel computed a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,10 +246,11 @@ pub fn sparse_extend(
     debug_assert!(!code.triples());
     let mask = mask.max(1);
     let splits = code.split_takes();
+    let takes: Vec<(usize, bool)> = splits.iter().map(|&i| (i, code.unequal(i))).collect();
     let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
+    let mut back = reversed(g, n_max);
     let mut seen = Seen::new();
     let mut missing: Vec<u32> = Vec::new();
-    let mut need: Vec<u64> = Vec::new();
     g.reserve((n_max + 1).saturating_sub(g.len()));
     for n in g.len()..=n_max {
         if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
@@ -273,11 +276,12 @@ pub fn sparse_extend(
         let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
         missing.clear();
         missing.extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
-        let v = if missing.is_empty() {
-            c
-        } else {
-            find_rare(g, code, &splits, n, &missing, &mut need).unwrap_or(c)
-        };
+        // The smallest rare value missing that no split reaches, else `c`.
+        let v = missing
+            .iter()
+            .copied()
+            .find(|&v| v > u16::MAX as u32 || search((g, &back), &takes, 3, n, v as u16).is_none())
+            .unwrap_or(c);
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
         }
@@ -285,53 +289,9 @@ pub fn sparse_extend(
             rare_at.push(n);
         }
         g.push(v as u16);
+        back[n_max - n] = v as u16;
     }
     Ok(())
-}
-
-/// Looks for the rare values `missing` (ascending, below the candidate)
-/// among the splits of `n`, smallest part first; returns the smallest one
-/// that no split reaches, or `None` when every one is reached.
-fn find_rare(
-    g: &[u16],
-    code: &Code,
-    splits: &[usize],
-    n: usize,
-    missing: &[u32],
-    need: &mut Vec<u64>,
-) -> Option<u32> {
-    let top = *missing.last()? as usize;
-    need.clear();
-    need.resize(top / 64 + 1, 0);
-    for &v in missing {
-        need[v as usize / 64] |= 1 << (v % 64);
-    }
-    let mut left = missing.len();
-    let longest = splits
-        .iter()
-        .filter(|&&i| n >= i + 2)
-        .map(|&i| (n - i) / 2)
-        .max()
-        .unwrap_or(0);
-    for a in 1..=longest {
-        for &i in splits {
-            if n < i + 2 || a > (n - i) / 2 || (2 * a == n - i && code.unequal(i)) {
-                continue;
-            }
-            let v = (g[a] ^ g[n - i - a]) as usize;
-            if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
-                need[v / 64] &= !(1 << (v % 64));
-                left -= 1;
-                if left == 0 {
-                    return None;
-                }
-            }
-        }
-    }
-    missing
-        .iter()
-        .copied()
-        .find(|&v| need[v as usize / 64] & (1 << (v % 64)) != 0)
 }
 
 /// The mask with the fewest rare positions in `1..g.len()` (ties: the
