@@ -327,7 +327,7 @@ pub fn extend(
 fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut Marks) -> u64 {
     let k = rare_at.partition_point(|&a| a < r);
     // The equal split, when the parts must differ.
-    let equal = if unequal && r % 2 == 0 { r / 2 } else { 0 };
+    let equal = if unequal && r.is_multiple_of(2) { r / 2 } else { 0 };
     for &a in &rare_at[..k] {
         if a != equal {
             marks.mark((g[a] ^ g[r - a]) as u32);
