@@ -327,7 +327,11 @@ pub fn extend(
 fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut Marks) -> u64 {
     let k = rare_at.partition_point(|&a| a < r);
     // The equal split, when the parts must differ.
-    let equal = if unequal && r.is_multiple_of(2) { r / 2 } else { 0 };
+    let equal = if unequal && r.is_multiple_of(2) {
+        r / 2
+    } else {
+        0
+    };
     for &a in &rare_at[..k] {
         if a != equal {
             marks.mark((g[a] ^ g[r - a]) as u32);
@@ -357,7 +361,7 @@ fn settle(
     let mut parities = rare_for(split, v, n);
     while parities != 0 {
         searched |= parities;
-        match search(g, takes, parities, n, v as u16) {
+        match search(g, takes, parities, n, v as u16, 1) {
             Some(a) => furthest = furthest.max(a),
             None => {
                 furthest = n;

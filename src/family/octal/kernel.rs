@@ -21,7 +21,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::code::Code;
-use super::scan::{reversed, search};
+use super::scan::{last_part, reversed, search};
 
 /// Which kernel computed a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +251,7 @@ pub fn sparse_extend(
     let mut back = reversed(g, n_max);
     let mut seen = Seen::new();
     let mut missing: Vec<u32> = Vec::new();
+    let mut need: Vec<u64> = Vec::new();
     g.reserve((n_max + 1).saturating_sub(g.len()));
     for n in g.len()..=n_max {
         if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
@@ -276,12 +277,11 @@ pub fn sparse_extend(
         let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
         missing.clear();
         missing.extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
-        // The smallest rare value missing that no split reaches, else `c`.
-        let v = missing
-            .iter()
-            .copied()
-            .find(|&v| v > u16::MAX as u32 || search((g, &back), &takes, 3, n, v as u16).is_none())
-            .unwrap_or(c);
+        let v = if missing.is_empty() {
+            c
+        } else {
+            find_rare((g, &back), &takes, n, &missing, &mut need).unwrap_or(c)
+        };
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
         }
@@ -292,6 +292,51 @@ pub fn sparse_extend(
         back[n_max - n] = v as u16;
     }
     Ok(())
+}
+
+/// Parts looked at one by one for every missing rare value at once,
+/// before each one left is searched for by value (most are found among
+/// the first few parts).
+const FIRST_PARTS: usize = 64;
+
+/// Looks for the rare values `missing` (ascending, below the candidate)
+/// among the splits of `n`: the first [`FIRST_PARTS`] parts one by one,
+/// then each value left, smallest first, by value ([`search`]); returns the
+/// smallest one that no split reaches, or `None` when every one is reached.
+fn find_rare(
+    (g, back): (&[u16], &[u16]),
+    takes: &[(usize, bool)],
+    n: usize,
+    missing: &[u32],
+    need: &mut Vec<u64>,
+) -> Option<u32> {
+    let top = *missing.last()? as usize;
+    need.clear();
+    need.resize(top / 64 + 1, 0);
+    for &v in missing {
+        need[v as usize / 64] |= 1 << (v % 64);
+    }
+    let mut left = missing.len();
+    for a in 1..=FIRST_PARTS {
+        for &(i, unequal) in takes {
+            if n < i + 2 || a > last_part(n - i, unequal) {
+                continue;
+            }
+            let v = (g[a] ^ g[n - i - a]) as usize;
+            if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
+                need[v / 64] &= !(1 << (v % 64));
+                left -= 1;
+                if left == 0 {
+                    return None;
+                }
+            }
+        }
+    }
+    missing.iter().copied().find(|&v| {
+        need[v as usize / 64] & (1 << (v % 64)) != 0
+            && (v > u16::MAX as u32
+                || search((g, back), takes, 3, n, v as u16, FIRST_PARTS + 1).is_none())
+    })
 }
 
 /// The mask with the fewest rare positions in `1..g.len()` (ties: the

@@ -32,8 +32,9 @@ pub(super) fn search(
     parities: u8,
     n: usize,
     v: u16,
+    from: usize,
 ) -> Option<usize> {
-    let mut lo = 1;
+    let mut lo = from.max(1);
     loop {
         let (mut more, mut best) = (false, None);
         for &(i, unequal) in takes {
