@@ -8,9 +8,10 @@
 //! from the single-heap moves and the splits with a *rare* part (its value
 //! outside `C`). The mex of those moves is `G(n)` as soon as it could be
 //! common (in `C`, or unseen and addable to `C`); otherwise the other splits
-//! are scanned, smallest part first, until the candidate could be common or
-//! every split has been seen. Exact for any `C`; fast when rare positions
-//! are few.
+//! are searched for that value, smallest part first (16 or 32 splits a
+//! step in vector instructions), and the candidate moves up past it when
+//! one reaches it, until it could be common or no split reaches it. Exact
+//! for any `C`; fast when rare positions are few.
 //!
 //! The split is chosen greedily, most frequent values first (ties: the
 //! smaller value), each made common when it can be. It is rebuilt when the
@@ -22,7 +23,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::code::Code;
-use super::kernel::{Seen, SparseStop, mark_simple};
+use super::kernel::{SparseStop, mark_simple};
+use super::scan::{last_part, reversed, search};
 
 const UNSEEN: u8 = 0;
 const COMMON: u8 = 1;
@@ -207,10 +209,64 @@ fn splits_for(takes: &[usize], g: &[u16]) -> Splits {
     })
 }
 
-/// Could the value `v` of `n` be common for every split?
+/// The parities of take whose split `v`, the candidate value of `n`, is
+/// rare for (bit `d`): only their splits with two common parts can reach
+/// it.
 #[inline]
-fn can_be_common(splits: &Splits, v: u32, n: usize) -> bool {
-    v <= u16::MAX as u32 && splits.iter().flatten().all(|s| s.can_be_common(key(v, n)))
+fn rare_for(splits: &Splits, v: u32, n: usize) -> u8 {
+    if v > u16::MAX as u32 {
+        return 3;
+    }
+    let k = key(v, n);
+    let mut out = 0;
+    for (d, s) in splits.iter().enumerate() {
+        if s.as_ref().is_some_and(|s| !s.can_be_common(k)) {
+            out |= 1 << d;
+        }
+    }
+    out
+}
+
+/// The values reached from one heap size: `stamp[v] == now` (a store per
+/// mark, no read, so marks in a row do not wait on each other).
+struct Marks {
+    /// Every 16-bit value, and one more, never marked, that ends the
+    /// search for an unmarked value.
+    stamp: Vec<u32>,
+    now: u32,
+}
+
+impl Marks {
+    fn new() -> Marks {
+        Marks {
+            stamp: vec![0; (1 << 16) + 1],
+            now: 0,
+        }
+    }
+
+    /// Empties the marks.
+    #[inline]
+    fn clear(&mut self) {
+        if self.now == u32::MAX {
+            self.stamp.fill(0);
+            self.now = 0;
+        }
+        self.now += 1;
+    }
+
+    #[inline]
+    fn mark(&mut self, v: u32) {
+        self.stamp[v as u16 as usize] = self.now;
+    }
+
+    /// The smallest value from `v` on not marked (at most 2^16).
+    #[inline]
+    fn mex_from(&self, v: u32) -> u32 {
+        let now = self.now;
+        let from = v as usize;
+        let at = self.stamp[from..].iter().position(|&s| s != now);
+        (from + at.unwrap_or(0)) as u32
+    }
 }
 
 /// Extends `g` (the first values) to `G(0..=n_max)` with the adaptive
@@ -223,45 +279,36 @@ pub fn extend(
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
     debug_assert!(!code.triples(), "three common parts xor to a common value");
-    let takes = code.split_takes();
-    let mut split = splits_for(&takes, g);
+    let takes: Vec<(usize, bool)> = code
+        .split_takes()
+        .into_iter()
+        .map(|i| (i, code.unequal(i)))
+        .collect();
+    let mut split = splits_for(&code.split_takes(), g);
     work.rebuild_work += g.len() as u64;
-    let mut seen = Seen::new();
+    let mut marks = Marks::new();
+    let mut back = reversed(g, n_max);
     g.reserve((n_max + 1).saturating_sub(g.len()));
     for n in g.len()..=n_max {
         if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
             return Err(SparseStop::Cancelled);
         }
-        seen.next();
-        mark_simple(code, &g[..], n, &mut seen);
-        for &i in &takes {
+        marks.clear();
+        mark_simple(code, &g[..], n, |v| marks.mark(v));
+        for &(i, unequal) in &takes {
             if n < i + 2 {
                 continue;
             }
-            let r = n - i;
             let Some(s) = &split[i % 2] else { continue };
-            let k = s.rare_at.partition_point(|&a| a < r);
-            work.rare_splits += k as u64;
-            if code.unequal(i) {
-                for &a in s.rare_at[..k].iter().filter(|&&a| 2 * a != r) {
-                    seen.mark((g[a] ^ g[r - a]) as u32);
-                }
-            } else {
-                for &a in &s.rare_at[..k] {
-                    seen.mark((g[a] ^ g[r - a]) as u32);
-                }
-            }
+            work.rare_splits += mark_rare(g, &s.rare_at, n - i, unequal, &mut marks);
         }
-        let v = seen.mex_from(0);
-        let v = if can_be_common(&split, v, n) {
-            v
-        } else {
-            settle(g, code, &takes, n, v, &split, &mut seen, work)
-        };
+        let v = marks.mex_from(0);
+        let v = settle((g, &back), &takes, n, v, &split, &mut marks, work);
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
         }
         g.push(v as u16);
+        back[n_max - n] = v as u16;
         let k = key(v, n);
         for s in split.iter_mut().flatten() {
             s.push(k, n);
@@ -274,40 +321,60 @@ pub fn extend(
     Ok(())
 }
 
-/// The candidate `v` could not be common: scans the splits of `n`, smallest
-/// part first, moving the candidate up past each value found, until it
-/// could be common or every split has been seen.
-#[allow(clippy::too_many_arguments)]
+/// Marks the values of the splits of `r` with a rare part (at a rare
+/// position `a < r`); returns how many.
+#[inline]
+fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut Marks) -> u64 {
+    let k = rare_at.partition_point(|&a| a < r);
+    // The equal split, when the parts must differ.
+    let equal = if unequal && r.is_multiple_of(2) {
+        r / 2
+    } else {
+        0
+    };
+    for &a in &rare_at[..k] {
+        if a != equal {
+            marks.mark((g[a] ^ g[r - a]) as u32);
+        }
+    }
+    k as u64
+}
+
+/// The value of `n` from its first candidate `v` (every split with a rare
+/// part marked). While the candidate is rare for the split of some parity
+/// of take, the splits of those takes are searched for it by value,
+/// smallest part first; when one reaches it, it is marked and the
+/// candidate moves up past the values marked. The search for the next
+/// candidate starts again from the smallest part: it is a few vector
+/// instructions per 16 splits, cheaper than marking the splits passed.
+/// `work` counts each split examined once however often it was searched.
 fn settle(
-    g: &[u16],
-    code: &Code,
-    takes: &[usize],
+    g: (&[u16], &[u16]),
+    takes: &[(usize, bool)],
     n: usize,
     mut v: u32,
     split: &Splits,
-    seen: &mut Seen,
+    marks: &mut Marks,
     work: &mut AdaptiveWork,
 ) -> u32 {
-    let longest = takes
-        .iter()
-        .filter(|&&i| n >= i + 2)
-        .map(|&i| (n - i) / 2)
-        .max()
-        .unwrap_or(0);
-    for a in 1..=longest {
-        for &i in takes {
-            if n < i + 2 || a > (n - i) / 2 || (2 * a == n - i && code.unequal(i)) {
-                continue;
+    let (mut searched, mut furthest) = (0u8, 0);
+    let mut parities = rare_for(split, v, n);
+    while parities != 0 {
+        searched |= parities;
+        match search(g, takes, parities, n, v as u16, 1) {
+            Some(a) => furthest = furthest.max(a),
+            None => {
+                furthest = n;
+                break;
             }
-            let x = (g[a] ^ g[n - i - a]) as u32;
-            work.check_splits += 1;
-            seen.mark(x);
-            if x == v {
-                v = seen.mex_from(v);
-                if can_be_common(split, v, n) {
-                    return v;
-                }
-            }
+        }
+        marks.mark(v);
+        v = marks.mex_from(v);
+        parities = rare_for(split, v, n);
+    }
+    for &(i, unequal) in takes {
+        if searched & (1 << (i % 2)) != 0 && n >= i + 2 {
+            work.check_splits += furthest.min(last_part(n - i, unequal)) as u64;
         }
     }
     v

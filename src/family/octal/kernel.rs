@@ -13,13 +13,15 @@
 //!   moves and the splits with a rare part: when rare positions are few this
 //!   is a short list, and the smallest missing common value `c` is found
 //!   without looking at most splits. `G(n) = c` unless a rare value below `c`
-//!   is missing; those are looked for among the other splits, smallest part
-//!   first, stopping as soon as every one is found (they almost always are,
-//!   early). Exact for any mask; fast when rare positions are few.
+//!   is missing; each, smallest first, is searched for by value among the
+//!   other splits, smallest part first ([`super::scan`]: 16 to 64 splits a
+//!   step), until one no split reaches (it almost always is found, early).
+//!   Exact for any mask; fast when rare positions are few.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::code::Code;
+use super::scan::{last_part, reversed, search};
 
 /// Which kernel computed a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,25 +92,25 @@ impl Seen {
     fn mex(&self) -> u32 {
         (0..).find(|&v| !self.has(v)).unwrap_or(0)
     }
-    /// The smallest value from `v` on not seen.
-    #[inline]
-    pub(super) fn mex_from(&self, v: u32) -> u32 {
-        (v..).find(|&v| !self.has(v)).unwrap_or(v)
-    }
 }
 
 /// Marks the values of the moves of `n` that leave at most one heap.
 #[inline]
-pub(super) fn mark_simple<T: Copy + Into<u32>>(code: &Code, g: &[T], n: usize, seen: &mut Seen) {
+pub(super) fn mark_simple<T: Copy + Into<u32>>(
+    code: &Code,
+    g: &[T],
+    n: usize,
+    mut mark: impl FnMut(u32),
+) {
     for (i, &d) in code.digits().iter().enumerate().skip(1) {
         if i > n {
             break;
         }
         if d & 1 != 0 && n == i {
-            seen.mark(0);
+            mark(0);
         }
         if d & 2 != 0 && n > i {
-            seen.mark(g[n - i].into());
+            mark(g[n - i].into());
         }
     }
 }
@@ -171,7 +173,7 @@ pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &Atomic
             return false;
         }
         seen.next();
-        mark_simple(code, &g[..], n, &mut seen);
+        mark_simple(code, &g[..], n, |v| seen.mark(v));
         for &(i, unequal) in &splits {
             if n >= i + 2 {
                 let r = n - i;
@@ -244,7 +246,9 @@ pub fn sparse_extend(
     debug_assert!(!code.triples());
     let mask = mask.max(1);
     let splits = code.split_takes();
+    let takes: Vec<(usize, bool)> = splits.iter().map(|&i| (i, code.unequal(i))).collect();
     let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
+    let mut back = reversed(g, n_max);
     let mut seen = Seen::new();
     let mut missing: Vec<u32> = Vec::new();
     let mut need: Vec<u64> = Vec::new();
@@ -254,7 +258,7 @@ pub fn sparse_extend(
             return Err(SparseStop::Cancelled);
         }
         seen.next();
-        mark_simple(code, &g[..], n, &mut seen);
+        mark_simple(code, &g[..], n, |v| seen.mark(v));
         for &i in &splits {
             if n < i + 2 {
                 continue;
@@ -276,7 +280,7 @@ pub fn sparse_extend(
         let v = if missing.is_empty() {
             c
         } else {
-            find_rare(g, code, &splits, n, &missing, &mut need).unwrap_or(c)
+            find_rare((g, &back), &takes, n, &missing, &mut need).unwrap_or(c)
         };
         if v > u16::MAX as u32 {
             return Err(SparseStop::TooLarge(n));
@@ -285,17 +289,23 @@ pub fn sparse_extend(
             rare_at.push(n);
         }
         g.push(v as u16);
+        back[n_max - n] = v as u16;
     }
     Ok(())
 }
 
+/// Parts looked at one by one for every missing rare value at once,
+/// before each one left is searched for by value (most are found among
+/// the first few parts).
+const FIRST_PARTS: usize = 64;
+
 /// Looks for the rare values `missing` (ascending, below the candidate)
-/// among the splits of `n`, smallest part first; returns the smallest one
-/// that no split reaches, or `None` when every one is reached.
+/// among the splits of `n`: the first [`FIRST_PARTS`] parts one by one,
+/// then each value left, smallest first, by value ([`search`]); returns the
+/// smallest one that no split reaches, or `None` when every one is reached.
 fn find_rare(
-    g: &[u16],
-    code: &Code,
-    splits: &[usize],
+    (g, back): (&[u16], &[u16]),
+    takes: &[(usize, bool)],
     n: usize,
     missing: &[u32],
     need: &mut Vec<u64>,
@@ -307,15 +317,9 @@ fn find_rare(
         need[v as usize / 64] |= 1 << (v % 64);
     }
     let mut left = missing.len();
-    let longest = splits
-        .iter()
-        .filter(|&&i| n >= i + 2)
-        .map(|&i| (n - i) / 2)
-        .max()
-        .unwrap_or(0);
-    for a in 1..=longest {
-        for &i in splits {
-            if n < i + 2 || a > (n - i) / 2 || (2 * a == n - i && code.unequal(i)) {
+    for a in 1..=FIRST_PARTS {
+        for &(i, unequal) in takes {
+            if n < i + 2 || a > last_part(n - i, unequal) {
                 continue;
             }
             let v = (g[a] ^ g[n - i - a]) as usize;
@@ -328,10 +332,11 @@ fn find_rare(
             }
         }
     }
-    missing
-        .iter()
-        .copied()
-        .find(|&v| need[v as usize / 64] & (1 << (v % 64)) != 0)
+    missing.iter().copied().find(|&v| {
+        need[v as usize / 64] & (1 << (v % 64)) != 0
+            && (v > u16::MAX as u32
+                || search((g, back), takes, 3, n, v as u16, FIRST_PARTS + 1).is_none())
+    })
 }
 
 /// The mask with the fewest rare positions in `1..g.len()` (ties: the

@@ -35,6 +35,7 @@ pub(crate) mod params;
 pub(crate) mod periods;
 pub(crate) mod play;
 pub(crate) mod rows;
+mod scan;
 pub mod sequence;
 pub(crate) mod solve;
 pub(crate) mod views;
