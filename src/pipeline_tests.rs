@@ -36,19 +36,9 @@ conjectures:
     claim: 'good_grabs == [pebbles % (reach + 1)]'
 "#;
 
-/// A quiet run's options into `out`, not forced, unsharded.
-fn quiet_options(out: &Path) -> sweep::RunOptions {
-    sweep::RunOptions {
-        out: out.to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    }
-}
-
 fn run(out: &Path) -> spec::Experiment {
     let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
-    let opts = quiet_options(out);
+    let opts = sweep::RunOptions::quiet(out);
     sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap();
     render::render_experiment(&e, out).unwrap();
     e
@@ -196,7 +186,7 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
     let text =
         "sweeps:\n  - name: s\n    family: toy\n    reach: 1\n    pebbles: 0..3\n    bad: true\n";
     let e = spec::from_text(text, Path::new("bad.yaml")).unwrap();
-    let opts = quiet_options(dir.path());
+    let opts = sweep::RunOptions::quiet(dir.path());
     let err = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut false).unwrap_err();
     let msg = format!("{err:#}");
     assert!(msg.contains("column surprise is not declared"), "{msg}");
@@ -210,7 +200,7 @@ fn a_case_emitting_an_undeclared_column_fails_the_run_and_writes_nothing() {
 fn a_run_says_whether_it_has_written_a_part() {
     let dir = tempfile::tempdir().unwrap();
     let e = spec::from_text(SPEC, Path::new("toy.yaml")).unwrap();
-    let opts = quiet_options(dir.path());
+    let opts = sweep::RunOptions::quiet(dir.path());
     let mut wrote = false;
     let first = sweep::run_experiment(&e, &opts, &AtomicBool::new(false), &mut wrote).unwrap();
     assert!(first[0].computed > 0 && first[0].wrote_parts);
@@ -241,7 +231,7 @@ fn what_is_left_to_do_is_counted_by_chunks() {
         let (plan, counts) = sweep::left_to_do(&e, sw, sw.plan().unwrap(), opts);
         (plan.cases.len(), counts)
     };
-    let opts = quiet_options(dir.path());
+    let opts = sweep::RunOptions::quiet(dir.path());
     let (n, [todo, mine, all]) = left(&opts);
     assert!(all >= 2, "{all} chunks");
     assert_eq!((n, todo, mine), (cases, all, all));
@@ -262,7 +252,7 @@ fn what_is_left_to_do_is_counted_by_chunks() {
         let o = sweep::RunOptions {
             force: true,
             shard: Some((i, 2)),
-            ..quiet_options(dir.path())
+            ..sweep::RunOptions::quiet(dir.path())
         };
         let (_, [todo, mine, all2]) = left(&o);
         assert_eq!((todo, all2), (mine, all));

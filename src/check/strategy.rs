@@ -289,6 +289,28 @@ mod tests {
     use crate::family::takeaway::{Takeaway, datasets::POSITIONS};
     use crate::spec::Parts;
 
+    /// Normal play's strategy on three heaps: leave Nim-sum 0, taking from
+    /// the first heap that allows it (none from a P-position).
+    fn nim_sum_strategy() -> Vec<(String, String)> {
+        let x = "let x = xor(N1, N2, N3); x == 0 ? null : ";
+        vec![
+            (
+                "N1".to_string(),
+                format!("{x}xor(N1, x) < N1 ? xor(N1, x) : N1"),
+            ),
+            (
+                "N2".to_string(),
+                format!("{x}xor(N2, x) < N2 and xor(N1, x) >= N1 ? xor(N2, x) : N2"),
+            ),
+            (
+                "N3".to_string(),
+                format!(
+                    "{x}xor(N3, x) < N3 and xor(N1, x) >= N1 and xor(N2, x) >= N2 ? xor(N3, x) : N3"
+                ),
+            ),
+        ]
+    }
+
     /// One heap of 0..=6 stones, take 1 or 2, normal play, built by hand:
     /// row N is the heap N.
     fn take_one_or_two() -> Moves {
@@ -355,23 +377,7 @@ mod tests {
     fn another_strategy_move_refutes_a_strategy_claim() {
         let yaml = "take: any\nheaps: 3\nN1: 0..2\nN2: 0..2\nN3: 0..2\n";
         let t = sweep_rows(&Takeaway, yaml, "positions").unwrap().unwrap();
-        let x = "let x = xor(N1, N2, N3); x == 0 ? null : ";
-        let strategy = vec![
-            (
-                "N1".to_string(),
-                format!("{x}xor(N1, x) < N1 ? xor(N1, x) : N1"),
-            ),
-            (
-                "N2".to_string(),
-                format!("{x}xor(N2, x) < N2 and xor(N1, x) >= N1 ? xor(N2, x) : N2"),
-            ),
-            (
-                "N3".to_string(),
-                format!(
-                    "{x}xor(N3, x) < N3 and xor(N1, x) >= N1 and xor(N2, x) >= N2 ? xor(N3, x) : N3"
-                ),
-            ),
-        ];
+        let strategy = nim_sum_strategy();
         let f: &dyn Family = &Takeaway;
         let filter = Some("xor(N1, N2, N3) != 0");
         let played = with_strategy(&t, Some(&POSITIONS), Some(f), "positions", &strategy).unwrap();
@@ -421,23 +427,7 @@ mod tests {
     fn the_normal_play_strategy_loses_misere_nim() {
         let yaml = "take: any\nplay: misere\nheaps: 3\nN1: 0..1\nN2: 0..1\nN3: 0..2\n";
         let t = sweep_rows(&Takeaway, yaml, "positions").unwrap().unwrap();
-        let x = "let x = xor(N1, N2, N3); x == 0 ? null : ";
-        let strategy = vec![
-            (
-                "N1".to_string(),
-                format!("{x}xor(N1, x) < N1 ? xor(N1, x) : N1"),
-            ),
-            (
-                "N2".to_string(),
-                format!("{x}xor(N2, x) < N2 and xor(N1, x) >= N1 ? xor(N2, x) : N2"),
-            ),
-            (
-                "N3".to_string(),
-                format!(
-                    "{x}xor(N3, x) < N3 and xor(N1, x) >= N1 and xor(N2, x) >= N2 ? xor(N3, x) : N3"
-                ),
-            ),
-        ];
+        let strategy = nim_sum_strategy();
         let f: &dyn Family = &Takeaway;
         let played = with_strategy(&t, Some(&POSITIONS), Some(f), "positions", &strategy).unwrap();
         let r = check_scoped(

@@ -519,19 +519,7 @@ conjectures:
     claim: 'N == "two"'
 "#;
     let e = crate::spec::from_text(spec, std::path::Path::new("t.yaml")).unwrap();
-    let opts = crate::sweep::RunOptions {
-        out: dir.path().to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    };
-    crate::sweep::run_experiment(
-        &e,
-        &opts,
-        &std::sync::atomic::AtomicBool::new(false),
-        &mut false,
-    )
-    .unwrap();
+    crate::sweep::run_quietly(&e, dir.path());
     let rs = check_conjectures(&e, dir.path(), &CheckOptions::default());
     let v: Vec<Verdict> = rs.iter().map(|r| r.verdict()).collect();
     assert_eq!(

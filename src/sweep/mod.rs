@@ -44,6 +44,30 @@ pub struct RunOptions {
     pub shard: Option<(usize, usize)>,
 }
 
+impl RunOptions {
+    /// A quiet, unforced, unsharded run into `out`.
+    pub fn quiet(out: &std::path::Path) -> RunOptions {
+        RunOptions {
+            out: out.to_path_buf(),
+            force: false,
+            quiet: true,
+            shard: None,
+        }
+    }
+}
+
+/// Runs every sweep of `exp` quietly into `out` (tests' whole runs).
+#[cfg(test)]
+pub(crate) fn run_quietly(exp: &Experiment, out: &std::path::Path) {
+    run_experiment(
+        exp,
+        &RunOptions::quiet(out),
+        &AtomicBool::new(false),
+        &mut false,
+    )
+    .unwrap();
+}
+
 /// The error a run ends with after Ctrl-C: what is saved.
 #[derive(Debug)]
 pub struct InterruptedRun(pub String);

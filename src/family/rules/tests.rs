@@ -336,19 +336,22 @@ fn classic_loss_sets() {
     );
 }
 
+/// The error planning the sweep `yaml` gives (it must give one).
+fn refused(yaml: &str) -> crate::params::SpecError {
+    let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+    Rules
+        .plan(
+            &crate::params::Node::root(&v, "s.yaml"),
+            crate::family::Planning::SOLVE,
+        )
+        .err()
+        .expect("refused")
+}
+
 /// Mistakes found when the spec is read, each naming its field.
 #[test]
 fn mistakes_are_refused_when_the_spec_is_read() {
-    let plan = |yaml: &str| {
-        let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
-        Rules
-            .plan(
-                &crate::params::Node::root(&v, "s.yaml"),
-                crate::family::Planning::SOLVE,
-            )
-            .err()
-            .expect("refused")
-    };
+    let plan = refused;
     let e = plan("move: \"t != lst\"\nN: 0..9\n");
     assert_eq!(e.field, "move");
     assert!(e.message.contains("did you mean `last`"), "{}", e.message);
@@ -452,16 +455,7 @@ fn any_free_name_is_a_parameter_of_the_grid() {
 /// word of the language, a column of the datasets.
 #[test]
 fn a_parameter_name_that_cannot_be_one_is_refused() {
-    let plan = |yaml: &str| {
-        let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
-        Rules
-            .plan(
-                &crate::params::Node::root(&v, "s.yaml"),
-                crate::family::Planning::SOLVE,
-            )
-            .err()
-            .expect("refused")
-    };
+    let plan = refused;
     for (field, says) in [
         ("moves", "did you mean `move`"),
         ("heap", "did you mean `heaps`"),
@@ -506,19 +500,7 @@ conjectures:
 "#;
     let e = crate::spec::from_text(spec, std::path::Path::new("grid.yaml")).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let opts = crate::sweep::RunOptions {
-        out: dir.path().to_path_buf(),
-        force: false,
-        quiet: true,
-        shard: None,
-    };
-    crate::sweep::run_experiment(
-        &e,
-        &opts,
-        &std::sync::atomic::AtomicBool::new(false),
-        &mut false,
-    )
-    .unwrap();
+    crate::sweep::run_quietly(&e, dir.path());
     let mut schemas = Vec::new();
     for s in &e.sweeps {
         let d = s.dir(dir.path(), &e.name);
