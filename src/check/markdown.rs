@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{ConjectureResult, Verdict, verdict_counts};
+use crate::spec::Conjecture;
 
 fn md_cell(s: &str) -> String {
     s.replace('\\', "\\\\")
@@ -24,6 +25,34 @@ fn md_code(s: &str) -> String {
 /// conjecture (name, claim in words and as written, source, verdict,
 /// evidence: rows checked and ranges, first counterexample).
 pub fn render_markdown(results: &[ConjectureResult]) -> String {
+    let mut s = summary_line(results);
+    if results.is_empty() {
+        return s;
+    }
+    s.push_str("| name | claim | source | verdict | evidence |\n|---|---|---|---|---|\n");
+    for r in results {
+        let c = &r.conjecture;
+        let verdict = match r.verdict() {
+            Verdict::Holds => md_cell(&r.verdict_text()),
+            Verdict::Fails => "**FAILS**".to_string(),
+            Verdict::Partly => "**partly**".to_string(),
+            v => format!("*{v}*"),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            md_cell(&c.name),
+            claim_cell(c),
+            md_cell(&c.source),
+            verdict,
+            evidence_cell(r)
+        );
+    }
+    s
+}
+
+/// The summary line: how many conjectures, and how many of each verdict.
+fn summary_line(results: &[ConjectureResult]) -> String {
     let mut s = String::new();
     let counts: Vec<String> = verdict_counts(results)
         .into_iter()
@@ -52,60 +81,48 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
             String::new()
         }
     );
-    if results.is_empty() {
-        return s;
-    }
-    s.push_str("| name | claim | source | verdict | evidence |\n|---|---|---|---|---|\n");
-    for r in results {
-        let c = &r.conjecture;
-        let mut claim = String::new();
-        if !c.says.is_empty() {
-            claim.push_str(&md_cell(&c.says));
-            claim.push_str("<br>");
-        }
-        claim.push_str(&md_code(&c.claim));
-        if let Some(f) = &c.filter {
-            let _ = write!(claim, " where {}", md_code(f));
-        }
-        if !c.reading.is_empty() {
-            let _ = write!(claim, "<br>Reading: {}", md_cell(&c.reading));
-        }
-        let where_ = format!("{} / {}", c.sweep, c.dataset);
-        let verdict = match r.verdict() {
-            Verdict::Holds => md_cell(&r.verdict_text()),
-            Verdict::Fails => "**FAILS**".to_string(),
-            Verdict::Partly => "**partly**".to_string(),
-            v => format!("*{v}*"),
-        };
-        let evidence = match &r.result {
-            Ok(res) => {
-                let mut e = md_cell(&res.summary());
-                if res.counterexamples.len() > 1 {
-                    let more: Vec<String> = res.counterexamples[1..]
-                        .iter()
-                        .map(|x| {
-                            x.key
-                                .iter()
-                                .map(|(k, v)| format!("{k}={v}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        })
-                        .collect();
-                    let _ = write!(e, "; next: {}", md_cell(&more.join("; ")));
-                }
-                format!("{e} ({})", md_cell(&where_))
-            }
-            Err(msg) => md_cell(msg.lines().next().unwrap_or("")),
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} |",
-            md_cell(&c.name),
-            claim,
-            md_cell(&c.source),
-            verdict,
-            evidence
-        );
-    }
     s
+}
+
+/// The claim cell: in words, as written, its filter and its reading.
+fn claim_cell(c: &Conjecture) -> String {
+    let mut claim = String::new();
+    if !c.says.is_empty() {
+        claim.push_str(&md_cell(&c.says));
+        claim.push_str("<br>");
+    }
+    claim.push_str(&md_code(&c.claim));
+    if let Some(f) = &c.filter {
+        let _ = write!(claim, " where {}", md_code(f));
+    }
+    if !c.reading.is_empty() {
+        let _ = write!(claim, "<br>Reading: {}", md_cell(&c.reading));
+    }
+    claim
+}
+
+/// The evidence cell: the tally, further counterexamples, the dataset.
+fn evidence_cell(r: &ConjectureResult) -> String {
+    let c = &r.conjecture;
+    let where_ = format!("{} / {}", c.sweep, c.dataset);
+    match &r.result {
+        Ok(res) => {
+            let mut e = md_cell(&res.summary());
+            if res.counterexamples.len() > 1 {
+                let more: Vec<String> = res.counterexamples[1..]
+                    .iter()
+                    .map(|x| {
+                        x.key
+                            .iter()
+                            .map(|(k, v)| format!("{k}={v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .collect();
+                let _ = write!(e, "; next: {}", md_cell(&more.join("; ")));
+            }
+            format!("{e} ({})", md_cell(&where_))
+        }
+        Err(msg) => md_cell(msg.lines().next().unwrap_or("")),
+    }
 }

@@ -144,20 +144,14 @@ fn contradicted(ds: &Dataset, t: &Table, col: &str, read: &[String], row: usize)
 
 /// Candidate replacements for a one-row column.
 fn candidates(v: &Values) -> Vec<Values> {
-    let ints = |x: i64| -> Vec<i64> {
-        let mut c = vec![x + 1, x - 1, x + 2, x - 2, 0, 1, 2, 3, 4, 5, x * 2, x + 7];
-        c.retain(|&y| y != x);
-        c.dedup();
-        c
-    };
     match v {
         Values::Repeat(one, _) => candidates(one),
-        Values::Int(x) => ints(x[0])
+        Values::Int(x) => near_ints(x[0])
             .into_iter()
             .map(|y| Values::Int(vec![y]))
             .collect(),
         Values::OptInt(x) => {
-            let mut c: Vec<Values> = ints(x[0].unwrap_or(0))
+            let mut c: Vec<Values> = near_ints(x[0].unwrap_or(0))
                 .into_iter()
                 .map(|y| Values::OptInt(vec![Some(y)]))
                 .collect();
@@ -188,27 +182,7 @@ fn candidates(v: &Values) -> Vec<Values> {
                 Values::Enum(n)
             })
             .collect(),
-        Values::IntList(l) => {
-            let items = l.get_opt(0).unwrap_or(&[]).to_vec();
-            let mut lists: Vec<Vec<i64>> = vec![vec![], vec![1], vec![1, 2]];
-            let top = items.iter().max().copied().unwrap_or(0);
-            lists.push([items.clone(), vec![top + 1]].concat());
-            if !items.is_empty() {
-                lists.push(items[..items.len() - 1].to_vec());
-                lists.push(items[1..].to_vec());
-                let mut near = items.clone();
-                near[0] += 1;
-                lists.push(near);
-            }
-            lists
-                .into_iter()
-                .map(|x| {
-                    let mut n = IntListVec::with_capacity(1, x.len());
-                    n.push(&x);
-                    Values::IntList(n)
-                })
-                .collect()
-        }
+        Values::IntList(l) => int_list_candidates(l),
         Values::StrList(_) => [vec![], vec!["x"]]
             .into_iter()
             .map(|x| {
@@ -217,30 +191,65 @@ fn candidates(v: &Values) -> Vec<Values> {
                 Values::StrList(n)
             })
             .collect(),
-        Values::StructList(l) => {
-            let items: Vec<Vec<i64>> = (0..l.row_len(0)).map(|k| l.item(0, k)).collect();
-            let mut lists: Vec<Vec<Vec<i64>>> = vec![vec![]];
-            if let Some(last) = items.last() {
-                lists.push(items[..items.len() - 1].to_vec());
-                let next: Vec<i64> = last.iter().map(|x| x + 1).collect();
-                lists.push([items.clone(), vec![next]].concat());
-            } else {
-                lists.push(vec![vec![1; l.fields.len()]]);
-            }
-            lists
-                .into_iter()
-                .map(|x| {
-                    let mut n = StructListVec::new(l.fields, 1);
-                    for it in &x {
-                        n.push_item(it);
-                    }
-                    n.end_row();
-                    Values::StructList(n)
-                })
-                .collect()
-        }
+        Values::StructList(l) => struct_list_candidates(l),
         Values::Null(_) => vec![],
     }
+}
+
+/// Integers near `x` and small ones, `x` itself left out.
+fn near_ints(x: i64) -> Vec<i64> {
+    let mut c = vec![x + 1, x - 1, x + 2, x - 2, 0, 1, 2, 3, 4, 5, x * 2, x + 7];
+    c.retain(|&y| y != x);
+    c.dedup();
+    c
+}
+
+/// Replacements for a one-row list of integers: short lists, and the
+/// list grown, shrunk at either end or nudged.
+fn int_list_candidates(l: &IntListVec) -> Vec<Values> {
+    let items = l.get_opt(0).unwrap_or(&[]).to_vec();
+    let mut lists: Vec<Vec<i64>> = vec![vec![], vec![1], vec![1, 2]];
+    let top = items.iter().max().copied().unwrap_or(0);
+    lists.push([items.clone(), vec![top + 1]].concat());
+    if !items.is_empty() {
+        lists.push(items[..items.len() - 1].to_vec());
+        lists.push(items[1..].to_vec());
+        let mut near = items.clone();
+        near[0] += 1;
+        lists.push(near);
+    }
+    lists
+        .into_iter()
+        .map(|x| {
+            let mut n = IntListVec::with_capacity(1, x.len());
+            n.push(&x);
+            Values::IntList(n)
+        })
+        .collect()
+}
+
+/// Replacements for a one-row list of structs: empty, shrunk, grown.
+fn struct_list_candidates(l: &StructListVec) -> Vec<Values> {
+    let items: Vec<Vec<i64>> = (0..l.row_len(0)).map(|k| l.item(0, k)).collect();
+    let mut lists: Vec<Vec<Vec<i64>>> = vec![vec![]];
+    if let Some(last) = items.last() {
+        lists.push(items[..items.len() - 1].to_vec());
+        let next: Vec<i64> = last.iter().map(|x| x + 1).collect();
+        lists.push([items.clone(), vec![next]].concat());
+    } else {
+        lists.push(vec![vec![1; l.fields.len()]]);
+    }
+    lists
+        .into_iter()
+        .map(|x| {
+            let mut n = StructListVec::new(l.fields, 1);
+            for it in &x {
+                n.push_item(it);
+            }
+            n.end_row();
+            Values::StructList(n)
+        })
+        .collect()
 }
 
 fn with_column(t: &Table, name: &str, v: Values) -> Table {

@@ -53,13 +53,7 @@ pub fn check_scoped(
         .map_err(wrap("where"))?;
     let cb = claim_e.bind(table).map_err(wrap("claim"))?;
     let keys = key_columns(table, ds, opts);
-    let ranged: Vec<(String, &Values)> = keys
-        .iter()
-        .filter_map(|k| {
-            let v = table.column(k)?;
-            matches!(v, Values::Int(_) | Values::OptInt(_)).then(|| (k.clone(), v))
-        })
-        .collect();
+    let ranged = ranged_keys(table, &keys);
     let whole = |row: usize| fb.as_ref().map_or(Some(true), |f| f.test(row));
     let total = tally_all(table.rows(), &whole, &cb, &ranged, opts.max_counterexamples);
     let show = Shower {
@@ -99,18 +93,32 @@ pub fn check_scoped(
         label: ds
             .and_then(|d| d.with_role(Role::Label).first().map(|c| c.name.to_string()))
             .filter(|l| keys.contains(l)),
-        positions: ds
-            .map(|d| {
-                d.with_role(Role::Position)
-                    .iter()
-                    .map(|c| c.name.to_string())
-                    .collect()
-            })
-            .unwrap_or_default(),
+        positions: position_columns(ds),
         unit: ("case".into(), "cases".into()),
         label_names_row: false,
         names: Vec::new(),
     })
+}
+
+/// The integer key columns, whose ranges the evidence reports.
+fn ranged_keys<'t>(table: &'t Table, keys: &[String]) -> Vec<(String, &'t Values)> {
+    keys.iter()
+        .filter_map(|k| {
+            let v = table.column(k)?;
+            matches!(v, Values::Int(_) | Values::OptInt(_)).then(|| (k.clone(), v))
+        })
+        .collect()
+}
+
+/// The dataset's position columns, by name.
+fn position_columns(ds: Option<&Dataset>) -> Vec<String> {
+    ds.map(|d| {
+        d.with_role(Role::Position)
+            .iter()
+            .map(|c| c.name.to_string())
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Tallies the claim on the rows `keep` accepts and judges them as one part.

@@ -292,7 +292,7 @@ fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<
     let out = opts.out.display();
     let share = match opts.shard {
         Some((i, n)) => format!("shard {i}/{n}'s {} of {all}", counted(mine, "chunk")),
-        None => format!("{}", counted(all, "chunk")),
+        None => counted(all, "chunk"),
     };
     match left {
         _ if left == all => None,

@@ -56,6 +56,14 @@ impl Player {
             Player::Computer => Player::Person,
         }
     }
+    /// The player to move after `moves` moves, `self` having moved first.
+    pub fn after(self, moves: usize) -> Player {
+        if moves.is_multiple_of(2) {
+            self
+        } else {
+            self.other()
+        }
+    }
     /// `you` / `computer`, as the transcript names them.
     pub fn name(self) -> &'static str {
         match self {
@@ -130,5 +138,27 @@ pub fn capitalise(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Player;
+
+    /// Turns alternate: after an even number of moves the first player is
+    /// to move again, after an odd number the other one.
+    #[test]
+    fn turns_alternate_from_the_first_player() {
+        for first in [Player::Person, Player::Computer] {
+            let second = if first == Player::Person {
+                Player::Computer
+            } else {
+                Player::Person
+            };
+            assert_eq!(first.after(0), first);
+            assert_eq!(first.after(1), second);
+            assert_eq!(first.after(2), first);
+            assert_eq!(first.after(7), second);
+        }
     }
 }

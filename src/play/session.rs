@@ -258,11 +258,7 @@ impl<'a, W: Write> Session<'a, W> {
     }
 
     fn to_move(&self) -> Player {
-        if self.moves.len().is_multiple_of(2) {
-            self.first
-        } else {
-            self.first.other()
-        }
+        self.first.after(self.moves.len())
     }
 
     fn say(&mut self, line: impl Into<String>) -> io::Result<()> {

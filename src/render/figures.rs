@@ -341,6 +341,67 @@ struct CellFig {
     row_names: Option<Vec<String>>,
 }
 
+impl CellFig {
+    /// The legend: each category with its colour, in the source's notation
+    /// where it has one.
+    fn legend_items(&self) -> Vec<(String, RGBColor)> {
+        self.cats
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let text = match self.names.get(c) {
+                    Some(name) => format!("{name} ({} {c})", self.legend),
+                    None => format!("{} = {c}", self.legend),
+                };
+                (text, palette(i))
+            })
+            .collect()
+    }
+
+    /// The y axis's labels: the row's name (a strip), else the integer.
+    fn row_label(&self) -> impl Fn(&f64) -> String + use<> {
+        let names = self.row_names.clone();
+        move |v: &f64| -> String {
+            match &names {
+                Some(n) => {
+                    let i = v.round();
+                    if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n.len() {
+                        n[i as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                }
+                None => int_label(v),
+            }
+        }
+    }
+}
+
+/// The first `k` corners of the hexagon of radius 0.55 around (x, y).
+fn hexagon(x: f64, y: f64, k: usize) -> Vec<(f64, f64)> {
+    (0..k)
+        .map(|k| {
+            let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+            (x + 0.55 * a.cos(), y + 0.55 * a.sin())
+        })
+        .collect()
+}
+
+/// A cell's polygon: a hexagon, or a unit square (flatter in a strip).
+fn cell_shape(x: f64, y: f64, hex: bool, strip: bool) -> Vec<(f64, f64)> {
+    if hex {
+        hexagon(x, y, 6)
+    } else {
+        let h = if strip { 0.4 } else { 0.5 };
+        vec![
+            (x - 0.5, y - h),
+            (x + 0.5, y - h),
+            (x + 0.5, y + h),
+            (x - 0.5, y + h),
+        ]
+    }
+}
+
 impl Figure for CellFig {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, plotters::coord::Shift>) -> Result<()>
     where
@@ -353,18 +414,7 @@ impl Figure for CellFig {
             .enumerate()
             .map(|(i, c)| (c.as_str(), i))
             .collect();
-        let items: Vec<(String, RGBColor)> = self
-            .cats
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let text = match self.names.get(c) {
-                    Some(name) => format!("{name} ({} {c})", self.legend),
-                    None => format!("{} = {c}", self.legend),
-                };
-                (text, palette(i))
-            })
-            .collect();
+        let items = self.legend_items();
         let texts: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
         let width = root.dim_in_pixel().0;
         let (plot, side) = root.split_horizontally(width - legend_width(&texts).min(width / 2));
@@ -378,20 +428,7 @@ impl Figure for CellFig {
             .build_cartesian_2d(self.xr.0..self.xr.1, self.yr.0..self.yr.1)
             .map_err(perr)?;
         if !self.hex {
-            let names = self.row_names.clone();
-            let ylab = move |v: &f64| -> String {
-                match &names {
-                    Some(n) => {
-                        let i = v.round();
-                        if (v - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < n.len() {
-                            n[i as usize].clone()
-                        } else {
-                            String::new()
-                        }
-                    }
-                    None => int_label(v),
-                }
-            };
+            let ylab = self.row_label();
             let rows = self.row_names.as_ref().map_or(10, |n| n.len().min(60));
             chart
                 .configure_mesh()
@@ -417,24 +454,7 @@ impl Figure for CellFig {
             let strip = self.row_names.is_some();
             chart
                 .draw_series(pts.into_iter().map(move |&(x, y, _)| {
-                    let shape: Vec<(f64, f64)> = if hex {
-                        (0..6)
-                            .map(|k| {
-                                let a = std::f64::consts::PI / 3.0 * k as f64
-                                    + std::f64::consts::PI / 6.0;
-                                (x + 0.55 * a.cos(), y + 0.55 * a.sin())
-                            })
-                            .collect()
-                    } else {
-                        let h = if strip { 0.4 } else { 0.5 };
-                        vec![
-                            (x - 0.5, y - h),
-                            (x + 0.5, y - h),
-                            (x + 0.5, y + h),
-                            (x - 0.5, y + h),
-                        ]
-                    };
-                    Polygon::new(shape, color.filled())
+                    Polygon::new(cell_shape(x, y, hex, strip), color.filled())
                 }))
                 .map_err(perr)?;
             let _ = cat;
@@ -443,13 +463,7 @@ impl Figure for CellFig {
             // Cell outlines, so empty cells and neighbours are visible.
             chart
                 .draw_series(self.cells.iter().map(|&(x, y, _)| {
-                    let mut shape: Vec<(f64, f64)> = (0..=6)
-                        .map(|k| {
-                            let a =
-                                std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
-                            (x + 0.55 * a.cos(), y + 0.55 * a.sin())
-                        })
-                        .collect();
+                    let mut shape = hexagon(x, y, 7);
                     shape.push(shape[0]);
                     PathElement::new(shape, RGBColor(80, 80, 80).stroke_width(1))
                 }))

@@ -246,105 +246,125 @@ fn clipped(v: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Pixel layout of a table picture: the row-header column's width, each
+/// column's width, a row's height and the header row's top.
+struct Layout {
+    head_px: u32,
+    col_px: Vec<u32>,
+    row_h: u32,
+    top: u32,
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+
 /// A picture of a table, laid out like the reports' printed tables.
 fn table_png(path: &Path, title: &str, g: &Pivot, highlight: &str) -> Result<()> {
     ensure_font();
-    let (corner, rows, cols) = (&g.corner, &g.rows, &g.cols);
     let m: Vec<Vec<std::borrow::Cow<'_, str>>> = g
         .cells
         .iter()
         .map(|r| r.iter().map(|v| clipped(v)).collect())
         .collect();
-    let char_w = 8u32;
-    let mut widths: Vec<u32> = cols.iter().map(|c| c.chars().count() as u32).collect();
-    for r in &m {
-        for (c, v) in r.iter().enumerate() {
-            widths[c] = widths[c].max(v.chars().count() as u32);
-        }
-    }
-    let head_w = rows
-        .iter()
-        .map(|r| r.chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(corner.chars().count()) as u32;
-    let col_px: Vec<u32> = widths.iter().map(|w| w.max(&2) * char_w + 12).collect();
-    let head_px = head_w * char_w + 12;
-    let row_h = 18u32;
-    let top = 34u32;
-    let width = (head_px + col_px.iter().sum::<u32>() + 2)
+    let l = layout(g, &m);
+    let width = (l.head_px + l.col_px.iter().sum::<u32>() + 2)
         .max(title.chars().count() as u32 * 8 + 20)
         .min(30_000);
-    let height = (top + row_h * (rows.len() as u32 + 1) + 2).min(30_000);
+    let height = (l.top + l.row_h * (g.rows.len() as u32 + 1) + 2).min(30_000);
     let mut rgb = vec![0u8; width as usize * height as usize * 3];
     let area = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
     area.fill(&WHITE).map_err(perr)?;
-    let font = ("sans-serif", 13).into_font();
-    let cjk = (super::draw::CJK, 13).into_font();
-    let font_for = |s: &str| {
-        if family(s) == "sans-serif" {
-            font.clone()
-        } else {
-            cjk.clone()
-        }
-    };
     area.draw_text(
         title,
         &(family(title), 15).into_font().color(&BLACK),
         (6, 8),
     )?;
-    let header_bg = RGBColor(225, 230, 240);
-    let p_bg = RGBColor(255, 236, 200);
-    // Header row.
-    let mut x = 1i32;
-    area.draw(&Rectangle::new(
-        [(x, top as i32), (x + head_px as i32, (top + row_h) as i32)],
-        header_bg.filled(),
-    ))?;
-    area.draw_text(
-        corner,
-        &font_for(corner).color(&BLACK),
-        (x + 4, top as i32 + 2),
-    )?;
-    x += head_px as i32;
-    for (c, name) in cols.iter().enumerate() {
-        let w = col_px[c] as i32;
-        area.draw(&Rectangle::new(
-            [(x, top as i32), (x + w, (top + row_h) as i32)],
-            header_bg.filled(),
-        ))?;
-        area.draw_text(name, &font_for(name).color(&BLACK), (x + 4, top as i32 + 2))?;
-        x += w;
-    }
-    for (r, name) in rows.iter().enumerate() {
-        let y = (top + row_h * (r as u32 + 1)) as i32;
-        let mut x = 1i32;
-        area.draw(&Rectangle::new(
-            [(x, y), (x + head_px as i32, y + row_h as i32)],
-            header_bg.filled(),
-        ))?;
-        area.draw_text(name, &font_for(name).color(&BLACK), (x + 4, y + 2))?;
-        x += head_px as i32;
-        for (c, v) in m[r].iter().enumerate() {
-            let w = col_px[c] as i32;
-            let v: &str = v;
-            if !highlight.is_empty() && v == highlight {
-                area.draw(&Rectangle::new(
-                    [(x, y), (x + w, y + row_h as i32)],
-                    p_bg.filled(),
-                ))?;
-            }
-            area.draw(&Rectangle::new(
-                [(x, y), (x + w, y + row_h as i32)],
-                RGBColor(200, 200, 200).stroke_width(1),
-            ))?;
-            area.draw_text(v, &font_for(v).color(&BLACK), (x + 4, y + 2))?;
-            x += w;
-        }
+    let header: Vec<std::borrow::Cow<'_, str>> = g.cols.iter().map(|c| c.into()).collect();
+    draw_row(&area, &l, 0, &g.corner, &header, None)?;
+    for (r, name) in g.rows.iter().enumerate() {
+        draw_row(&area, &l, r + 1, name, &m[r], Some(highlight))?;
     }
     area.present().map_err(perr)?;
     drop(area);
     write_atomic(path, &png_bytes(&rgb, (width, height))?)
+}
+
+/// Column widths from the longest text in each (8 pixels a character).
+fn layout(g: &Pivot, m: &[Vec<std::borrow::Cow<'_, str>>]) -> Layout {
+    let char_w = 8u32;
+    let mut widths: Vec<u32> = g.cols.iter().map(|c| c.chars().count() as u32).collect();
+    for r in m {
+        for (c, v) in r.iter().enumerate() {
+            widths[c] = widths[c].max(v.chars().count() as u32);
+        }
+    }
+    let head_w = g
+        .rows
+        .iter()
+        .map(|r| r.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(g.corner.chars().count()) as u32;
+    Layout {
+        head_px: head_w * char_w + 12,
+        col_px: widths.iter().map(|w| w.max(&2) * char_w + 12).collect(),
+        row_h: 18,
+        top: 34,
+    }
+}
+
+/// The font for `s`: sans-serif, or the CJK font where `s` needs it.
+fn cell_font(s: &str) -> FontDesc<'static> {
+    if family(s) == "sans-serif" {
+        ("sans-serif", 13).into_font()
+    } else {
+        (super::draw::CJK, 13).into_font()
+    }
+}
+
+/// Row `r` of the picture (0: the header row): its row-header cell, then
+/// its cells. The header row's cells are shaded; a body row's cells are
+/// outlined, those equal to a non-empty `highlight` shaded.
+fn draw_row(
+    area: &Area<'_>,
+    l: &Layout,
+    r: usize,
+    name: &str,
+    cells: &[std::borrow::Cow<'_, str>],
+    highlight: Option<&str>,
+) -> Result<()> {
+    let header_bg = RGBColor(225, 230, 240);
+    let p_bg = RGBColor(255, 236, 200);
+    let y = (l.top + l.row_h * r as u32) as i32;
+    let h = l.row_h as i32;
+    let mut x = 1i32;
+    area.draw(&Rectangle::new(
+        [(x, y), (x + l.head_px as i32, y + h)],
+        header_bg.filled(),
+    ))?;
+    area.draw_text(name, &cell_font(name).color(&BLACK), (x + 4, y + 2))?;
+    x += l.head_px as i32;
+    for (c, v) in cells.iter().enumerate() {
+        let w = l.col_px[c] as i32;
+        let v: &str = v;
+        match highlight {
+            None => area.draw(&Rectangle::new(
+                [(x, y), (x + w, y + h)],
+                header_bg.filled(),
+            ))?,
+            Some(hl) => {
+                if !hl.is_empty() && v == hl {
+                    area.draw(&Rectangle::new([(x, y), (x + w, y + h)], p_bg.filled()))?;
+                }
+                area.draw(&Rectangle::new(
+                    [(x, y), (x + w, y + h)],
+                    RGBColor(200, 200, 200).stroke_width(1),
+                ))?;
+            }
+        }
+        area.draw_text(v, &cell_font(v).color(&BLACK), (x + 4, y + 2))?;
+        x += w;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

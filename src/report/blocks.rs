@@ -218,91 +218,90 @@ fn inline_html(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut o = String::new();
     let mut i = 0;
-    let rest = |i: usize| chars[i..].iter().collect::<String>();
     while i < chars.len() {
-        let c = chars[i];
-        if c == '\\' && i + 1 < chars.len() && "|\\*`[]".contains(chars[i + 1]) {
-            o.push_str(&esc(&chars[i + 1].to_string()));
-            i += 2;
-            continue;
+        if let Some((html, used)) = inline_token(&chars, i) {
+            o.push_str(&html);
+            i += used;
+        } else {
+            o.push_str(&esc(&chars[i].to_string()));
+            i += 1;
         }
-        if c == '<' {
-            let r = rest(i);
-            if r.starts_with("<br>") {
-                o.push_str("<br>");
-                i += 4;
-                continue;
-            }
-            // A collapsed block: `<details><summary>`, `</summary>`, `</details>`.
-            if let Some(tag) = ["<details><summary>", "</summary>", "</details>"]
-                .into_iter()
-                .find(|t| r.starts_with(t))
-            {
-                o.push_str(tag);
-                i += tag.chars().count();
-                continue;
-            }
-            if r.starts_with("<a id=\"")
-                && let Some(end) = r.find("></a>")
-            {
-                o.push_str(&r[..end + 5]);
-                i += r[..end + 5].chars().count();
-                continue;
-            }
-        }
-        if c == '`' {
-            // `` x `` or `x`
-            let double = i + 1 < chars.len() && chars[i + 1] == '`';
-            let (open, close) = if double { (3, " ``") } else { (1, "`") };
-            let start = i + open;
-            let r: String = chars[start.min(chars.len())..].iter().collect();
-            if let Some(end) = r.find(close) {
-                let inner = &r[..end];
-                o.push_str("<code>");
-                o.push_str(&esc(&inner.replace("\\|", "|")));
-                o.push_str("</code>");
-                i = start + inner.chars().count() + close.chars().count();
-                continue;
-            }
-        }
-        if c == '*' && i + 1 < chars.len() && chars[i + 1] == '*' {
-            let r: String = chars[i + 2..].iter().collect();
-            if let Some(end) = r.find("**") {
-                o.push_str("<strong>");
-                o.push_str(&inline_html(&r[..end]));
-                o.push_str("</strong>");
-                i += 2 + r[..end].chars().count() + 2;
-                continue;
-            }
-        }
-        if c == '*' {
-            let r: String = chars[i + 1..].iter().collect();
-            if let Some(end) = r.find('*')
-                && end > 0
-            {
-                o.push_str("<em>");
-                o.push_str(&inline_html(&r[..end]));
-                o.push_str("</em>");
-                i += 1 + r[..end].chars().count() + 1;
-                continue;
-            }
-        }
-        if c == '[' {
-            let r: String = chars[i + 1..].iter().collect();
-            if let Some(close) = r.find("](")
-                && let Some(end) = r[close + 2..].find(')')
-            {
-                let text = &r[..close];
-                let target = &r[close + 2..close + 2 + end];
-                let _ = write!(o, "<a href=\"{}\">{}</a>", esc(target), inline_html(text));
-                i += 1 + r[..close + 2 + end + 1].chars().count();
-                continue;
-            }
-        }
-        o.push_str(&esc(&c.to_string()));
-        i += 1;
     }
     o
+}
+
+/// The HTML for the inline construct starting at `chars[i]` and how many
+/// characters it takes, or `None` where a plain character starts there.
+fn inline_token(chars: &[char], i: usize) -> Option<(String, usize)> {
+    let c = chars[i];
+    if c == '\\' && i + 1 < chars.len() && "|\\*`[]".contains(chars[i + 1]) {
+        return Some((esc(&chars[i + 1].to_string()), 2));
+    }
+    match c {
+        '<' => kept_tag(&chars[i..].iter().collect::<String>()),
+        '`' => code_span(chars, i),
+        '*' => emphasis(chars, i),
+        '[' => link(chars, i),
+        _ => None,
+    }
+}
+
+/// `<br>`, a collapsed block's tags and `<a id=…></a>`, kept as they are.
+fn kept_tag(r: &str) -> Option<(String, usize)> {
+    if r.starts_with("<br>") {
+        return Some(("<br>".into(), 4));
+    }
+    // A collapsed block: `<details><summary>`, `</summary>`, `</details>`.
+    if let Some(tag) = ["<details><summary>", "</summary>", "</details>"]
+        .into_iter()
+        .find(|t| r.starts_with(t))
+    {
+        return Some((tag.into(), tag.chars().count()));
+    }
+    if r.starts_with("<a id=\"")
+        && let Some(end) = r.find("></a>")
+    {
+        return Some((r[..end + 5].to_string(), r[..end + 5].chars().count()));
+    }
+    None
+}
+
+/// A code span, `` x `` or `x`.
+fn code_span(chars: &[char], i: usize) -> Option<(String, usize)> {
+    let double = i + 1 < chars.len() && chars[i + 1] == '`';
+    let (open, close) = if double { (3, " ``") } else { (1, "`") };
+    let start = i + open;
+    let r: String = chars[start.min(chars.len())..].iter().collect();
+    let end = r.find(close)?;
+    let inner = &r[..end];
+    let html = format!("<code>{}</code>", esc(&inner.replace("\\|", "|")));
+    Some((html, open + inner.chars().count() + close.chars().count()))
+}
+
+/// **bold**, else *emphasis*.
+fn emphasis(chars: &[char], i: usize) -> Option<(String, usize)> {
+    if i + 1 < chars.len() && chars[i + 1] == '*' {
+        let r: String = chars[i + 2..].iter().collect();
+        if let Some(end) = r.find("**") {
+            let html = format!("<strong>{}</strong>", inline_html(&r[..end]));
+            return Some((html, 2 + r[..end].chars().count() + 2));
+        }
+    }
+    let r: String = chars[i + 1..].iter().collect();
+    let end = r.find('*').filter(|&end| end > 0)?;
+    let html = format!("<em>{}</em>", inline_html(&r[..end]));
+    Some((html, 1 + r[..end].chars().count() + 1))
+}
+
+/// [text](href).
+fn link(chars: &[char], i: usize) -> Option<(String, usize)> {
+    let r: String = chars[i + 1..].iter().collect();
+    let close = r.find("](")?;
+    let end = r[close + 2..].find(')')?;
+    let text = &r[..close];
+    let target = &r[close + 2..close + 2 + end];
+    let html = format!("<a href=\"{}\">{}</a>", esc(target), inline_html(text));
+    Some((html, 1 + r[..close + 2 + end + 1].chars().count()))
 }
 
 /// Splits a Markdown table row into cells (`\|` does not split).

@@ -312,7 +312,6 @@ fn link_names(exp: &str, text: &str, names: &[&str]) -> String {
 /// which fail and why (each with its evidence), and the statements the
 /// data do not decide, with what answers them. Built from the verdicts.
 pub fn summary(e: &Experiment, claims: &[Claim]) -> Vec<Block> {
-    let names: Vec<&str> = e.conjectures.iter().map(|c| c.name.as_str()).collect();
     let mut b = Vec::new();
     if claims.is_empty() && e.not_judged.is_empty() {
         return b;
@@ -322,72 +321,100 @@ pub fn summary(e: &Experiment, claims: &[Claim]) -> Vec<Block> {
         format!("{}: in short", short_name(&e.name, &e.title)),
         format!("summary-{}", slug(&e.name)),
     ));
-    let of = |class: &str| -> Vec<&Claim> {
-        claims
-            .iter()
-            .filter(|c| verdict_class(&c.verdict) == class)
-            .collect()
-    };
-    let links = |cs: &[&Claim]| -> String {
-        cs.iter()
-            .map(|c| claim_link(&e.name, &c.name))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     if !claims.is_empty() {
-        let all: Vec<&Claim> = claims.iter().collect();
-        let mut p = format!(
-            "**What it claimed.** {} statements of the source are checked against the data: {}.",
-            claims.len(),
-            counts_text(&counts(&all))
-        );
-        let holds = of("holds");
-        if !holds.is_empty() {
-            p.push_str(&format!(
-                " **What holds:** {} (on every row checked).",
-                links(&holds)
-            ));
-        }
-        let cons = of("construction");
-        if !cons.is_empty() {
-            p.push_str(&format!(
-                " True by construction (the data are computed by the rule they state, so they confirm the computation, not a finding): {}.",
-                links(&cons)
-            ));
-        }
-        b.push(Block::Para(p));
-        let bad: Vec<&Claim> = claims
-            .iter()
-            .filter(|c| matches!(verdict_class(&c.verdict), "fails" | "partly" | "other"))
-            .collect();
-        if !bad.is_empty() {
-            let mut items = Vec::new();
-            for c in &bad {
-                items.push(format!(
-                    "{} {} — {}",
-                    claim_link(&e.name, &c.name),
-                    match verdict_class(&c.verdict) {
-                        "fails" => "fails".to_string(),
-                        "partly" => "holds only in part".to_string(),
-                        _ => format!("is {}", c.verdict),
-                    },
-                    cell(&c.evidence)
-                ));
-            }
-            b.push(Block::Para(format!(
-                "**What fails, and why.** {} of the {} statements do not hold as stated; each with its first counterexample (follow the name for the position move by move):",
-                bad.len(),
-                claims.len()
-            )));
-            b.push(Block::List(items));
-        }
+        b.push(what_holds(e, claims));
+        b.extend(what_fails(e, claims));
     }
-    if !e.not_judged.is_empty() {
-        b.push(Block::Para(
+    b.extend(open_questions(e));
+    b
+}
+
+/// The claims of verdict class `class`.
+fn of_class<'c>(claims: &'c [Claim], class: &str) -> Vec<&'c Claim> {
+    claims
+        .iter()
+        .filter(|c| verdict_class(&c.verdict) == class)
+        .collect()
+}
+
+/// Links to the claims `cs` of experiment `e`, comma separated.
+fn claim_links(e: &Experiment, cs: &[&Claim]) -> String {
+    cs.iter()
+        .map(|c| claim_link(&e.name, &c.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "What it claimed": the counts, what holds, what holds by construction.
+fn what_holds(e: &Experiment, claims: &[Claim]) -> Block {
+    let all: Vec<&Claim> = claims.iter().collect();
+    let mut p = format!(
+        "**What it claimed.** {} statements of the source are checked against the data: {}.",
+        claims.len(),
+        counts_text(&counts(&all))
+    );
+    let holds = of_class(claims, "holds");
+    if !holds.is_empty() {
+        p.push_str(&format!(
+            " **What holds:** {} (on every row checked).",
+            claim_links(e, &holds)
+        ));
+    }
+    let cons = of_class(claims, "construction");
+    if !cons.is_empty() {
+        p.push_str(&format!(
+            " True by construction (the data are computed by the rule they state, so they confirm the computation, not a finding): {}.",
+            claim_links(e, &cons)
+        ));
+    }
+    Block::Para(p)
+}
+
+/// "What fails, and why": each claim that fails or holds in part, with
+/// its evidence (nothing when all hold).
+fn what_fails(e: &Experiment, claims: &[Claim]) -> Vec<Block> {
+    let bad: Vec<&Claim> = claims
+        .iter()
+        .filter(|c| matches!(verdict_class(&c.verdict), "fails" | "partly" | "other"))
+        .collect();
+    if bad.is_empty() {
+        return Vec::new();
+    }
+    let mut items = Vec::new();
+    for c in &bad {
+        items.push(format!(
+            "{} {} — {}",
+            claim_link(&e.name, &c.name),
+            match verdict_class(&c.verdict) {
+                "fails" => "fails".to_string(),
+                "partly" => "holds only in part".to_string(),
+                _ => format!("is {}", c.verdict),
+            },
+            cell(&c.evidence)
+        ));
+    }
+    vec![
+        Block::Para(format!(
+            "**What fails, and why.** {} of the {} statements do not hold as stated; each with its first counterexample (follow the name for the position move by move):",
+            bad.len(),
+            claims.len()
+        )),
+        Block::List(items),
+    ]
+}
+
+/// The statements the data do not decide, and what answers them.
+fn open_questions(e: &Experiment) -> Vec<Block> {
+    if e.not_judged.is_empty() {
+        return Vec::new();
+    }
+    let names: Vec<&str> = e.conjectures.iter().map(|c| c.name.as_str()).collect();
+    vec![
+        Block::Para(
             "**Open questions and statements the data do not decide**, and where they are answered:"
                 .into(),
-        ));
-        b.push(Block::List(
+        ),
+        Block::List(
             e.not_judged
                 .iter()
                 .map(|nj| {
@@ -399,9 +426,8 @@ pub fn summary(e: &Experiment, claims: &[Claim]) -> Vec<Block> {
                     )
                 })
                 .collect(),
-        ));
-    }
-    b
+        ),
+    ]
 }
 
 /// The line under a claim naming its related claims (none: no line).

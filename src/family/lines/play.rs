@@ -371,11 +371,7 @@ impl LinesGame {
     }
 
     fn to_move(&self) -> Player {
-        if self.history.len().is_multiple_of(2) {
-            self.first
-        } else {
-            self.first.other()
-        }
+        self.first.after(self.history.len())
     }
 
     fn take_text(&self) -> String {

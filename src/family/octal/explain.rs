@@ -65,53 +65,72 @@ pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> 
     let here = format!("a heap of {n} ({code_text}, {play} play)");
     let splits = code.moves(n);
     if play == "normal" {
-        let mut moves = Vec::new();
-        let mut reached = BTreeSet::new();
-        let mut winning = None;
-        for s in &splits {
-            let v = value(s.left)? ^ value(s.right)?;
-            reached.insert(v);
-            let mut words = move_words(s);
-            if s.left > 0 {
-                words = format!(
-                    "{words} (Grundy {} ⊕ {} = {v})",
-                    value(s.left)?,
-                    value(s.right)?
-                );
-            }
-            let to = if v == 0 {
-                winning.get_or_insert_with(|| move_words(s));
-                "Grundy 0, a loss for the opponent (P)".to_string()
-            } else {
-                format!("Grundy {v}")
-            };
-            moves.push((words, to, v));
-        }
-        let m = mex(&reached);
-        let listed: Vec<String> = reached.iter().map(i64::to_string).collect();
-        let conclusion = match (&winning, splits.is_empty()) {
-            (_, true) => {
-                format!("no move: {here} has Grundy value 0, a loss for the player to move (P)")
-            }
-            (Some(w), _) => format!(
-                "the moves reach the values {{{}}}; the smallest value not among them (the mex) is {m}, so {here} has Grundy value {m}, a win for the player to move: {w}",
-                listed.join(", ")
-            ),
-            (None, _) => format!(
-                "the moves reach the values {{{}}}; 0 is not among them, so {here} has Grundy value 0: a loss for the player to move (P)",
-                listed.join(", ")
-            ),
-        };
-        return Some(MoveAccount {
-            position: here,
-            groups: group(moves),
-            conclusion,
-        });
+        normal_account(here, &splits, &value)
+    } else {
+        misere_account(here, &splits, &value)
     }
+}
+
+/// Normal play: each move's Grundy value, their mex, a winning move.
+fn normal_account(
+    here: String,
+    splits: &[Split],
+    value: &dyn Fn(u64) -> Option<i64>,
+) -> Option<MoveAccount> {
+    let mut moves = Vec::new();
+    let mut reached = BTreeSet::new();
+    let mut winning = None;
+    for s in splits {
+        let v = value(s.left)? ^ value(s.right)?;
+        reached.insert(v);
+        let mut words = move_words(s);
+        if s.left > 0 {
+            words = format!(
+                "{words} (Grundy {} ⊕ {} = {v})",
+                value(s.left)?,
+                value(s.right)?
+            );
+        }
+        let to = if v == 0 {
+            winning.get_or_insert_with(|| move_words(s));
+            "Grundy 0, a loss for the opponent (P)".to_string()
+        } else {
+            format!("Grundy {v}")
+        };
+        moves.push((words, to, v));
+    }
+    let m = mex(&reached);
+    let listed: Vec<String> = reached.iter().map(i64::to_string).collect();
+    let conclusion = match (&winning, splits.is_empty()) {
+        (_, true) => {
+            format!("no move: {here} has Grundy value 0, a loss for the player to move (P)")
+        }
+        (Some(w), _) => format!(
+            "the moves reach the values {{{}}}; the smallest value not among them (the mex) is {m}, so {here} has Grundy value {m}, a win for the player to move: {w}",
+            listed.join(", ")
+        ),
+        (None, _) => format!(
+            "the moves reach the values {{{}}}; 0 is not among them, so {here} has Grundy value 0: a loss for the player to move (P)",
+            listed.join(", ")
+        ),
+    };
+    Some(MoveAccount {
+        position: here,
+        groups: group(moves),
+        conclusion,
+    })
+}
+
+/// Misère play, one heap: which moves leave the opponent a loss.
+fn misere_account(
+    here: String,
+    splits: &[Split],
+    value: &dyn Fn(u64) -> Option<i64>,
+) -> Option<MoveAccount> {
     // Misère, one heap: leaving nothing means taking the last token.
     let mut moves = Vec::new();
     let mut winning = None;
-    for s in &splits {
+    for s in splits {
         if s.left > 0 {
             return None;
         }

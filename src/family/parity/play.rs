@@ -178,11 +178,7 @@ impl ParityGame {
     }
 
     fn to_move(&self) -> Player {
-        if self.history.len().is_multiple_of(2) {
-            self.first
-        } else {
-            self.first.other()
-        }
+        self.first.after(self.history.len())
     }
 
     fn hand_of(&self, p: Player) -> Mover {

@@ -199,11 +199,7 @@ impl RulesGame {
     }
 
     fn to_move(&self) -> Player {
-        if self.played.len().is_multiple_of(2) {
-            self.first
-        } else {
-            self.first.other()
-        }
+        self.first.after(self.played.len())
     }
 
     /// The rule in words, with the history it reads.

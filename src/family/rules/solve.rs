@@ -165,89 +165,15 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         last: one_int(pos, "last")?.unwrap_or(0).max(0) as u32,
         mine: one_int(pos, "mine")?.unwrap_or(0).max(0) as u32,
     };
-    let tokens: u64 = heaps.iter().map(|&x| x as u64).sum();
-    let fresh = hist == History::default();
     let t0 = Instant::now();
-    let (is_p, grundy, moves, method) = if rule.has_grundy() && fresh {
-        let top = heaps.iter().copied().max().unwrap_or(0) as usize;
-        let g = grundy_values(&rule, top + 1);
-        let v = heaps.iter().fold(0, |x, &n| x ^ g.get(n as usize));
-        (
-            v == 0,
-            Some(v as u64),
-            grundy_winning_moves(&rule, &g, &heaps),
-            "grundy",
-        )
-    } else {
-        if rule.split && tokens > SPLIT_MISERE_TOKENS {
-            anyhow::bail!(
-                "a splitting rule in misère play (or with a history) is searched on the whole position, to {SPLIT_MISERE_TOKENS} tokens in all; this one has {tokens}"
-            );
-        }
-        let mut j = Joint::new(&rule);
-        let p = j.loses(&heaps, hist);
-        let mut all = Vec::new();
-        let mut env = rule.env();
-        rule.moves(&mut env, &heaps, rule.key_history(hist), |m, next| {
-            all.push((m, next.to_vec()))
-        });
-        let wins = all
-            .into_iter()
-            .filter(|(m, next)| j.loses(next, hist.after(m.take)))
-            .map(|(m, _)| m)
-            .collect();
-        (p, None, wins, "joint state")
-    };
+    let (is_p, grundy, moves, method) = search(&rule, &heaps, hist)?;
     let seconds = t0.elapsed().as_secs_f64();
     let several = heaps.len() > 1;
     let winning_moves: Vec<WinningMove> = moves
         .iter()
-        .map(|m| {
-            let mut after = heaps.clone();
-            after[m.heap] -= m.take + m.split;
-            if let Some(j) = m.heap2 {
-                after[j] -= m.take;
-            }
-            if m.split > 0 {
-                after.push(m.split);
-            }
-            WinningMove {
-                text: move_text(m, several),
-                to: position_map(
-                    &after,
-                    History {
-                        last: m.take,
-                        mine: hist.last,
-                    },
-                ),
-                extra: solved::map(json!({
-                    "heap": m.heap + 1,
-                    "heap2": m.heap2.map(|j| j + 1),
-                    "take": m.take,
-                    "split": m.split,
-                })),
-            }
-        })
+        .map(|m| winning_move(m, &heaps, hist, several))
         .collect();
-    let texts: Vec<&str> = winning_moves.iter().map(|w| w.text.as_str()).collect();
-    let text = format!(
-        "position {heaps:?}, rule {}, {} play\noutcome: {}{}\nwinning moves: {}\n",
-        rule.label(),
-        rule.play.as_str(),
-        if is_p {
-            "P (the player to move loses)"
-        } else {
-            "N (the player to move wins)"
-        },
-        grundy
-            .map(|g| format!(", Grundy value {g}"))
-            .unwrap_or_default(),
-        if texts.is_empty() {
-            "none".to_string()
-        } else {
-            texts.join(", ")
-        }
-    );
+    let text = answer_text(&rule, &heaps, is_p, grundy, &winning_moves);
     let solved = Solved {
         family: "rules",
         rule: rule.label(),
@@ -264,4 +190,103 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         text,
         json: solved.json(),
     })
+}
+
+/// The position's outcome, Grundy value (where it has one), winning moves
+/// and the method that found them: Grundy values for a sum without
+/// history, else a search of the joint state.
+fn search(
+    rule: &Rule,
+    heaps: &[u32],
+    hist: History,
+) -> anyhow::Result<(bool, Option<u64>, Vec<Move>, &'static str)> {
+    let tokens: u64 = heaps.iter().map(|&x| x as u64).sum();
+    let fresh = hist == History::default();
+    Ok(if rule.has_grundy() && fresh {
+        let top = heaps.iter().copied().max().unwrap_or(0) as usize;
+        let g = grundy_values(rule, top + 1);
+        let v = heaps.iter().fold(0, |x, &n| x ^ g.get(n as usize));
+        (
+            v == 0,
+            Some(v as u64),
+            grundy_winning_moves(rule, &g, heaps),
+            "grundy",
+        )
+    } else {
+        if rule.split && tokens > SPLIT_MISERE_TOKENS {
+            anyhow::bail!(
+                "a splitting rule in misère play (or with a history) is searched on the whole position, to {SPLIT_MISERE_TOKENS} tokens in all; this one has {tokens}"
+            );
+        }
+        let mut j = Joint::new(rule);
+        let p = j.loses(heaps, hist);
+        let mut all = Vec::new();
+        let mut env = rule.env();
+        rule.moves(&mut env, heaps, rule.key_history(hist), |m, next| {
+            all.push((m, next.to_vec()))
+        });
+        let wins = all
+            .into_iter()
+            .filter(|(m, next)| j.loses(next, hist.after(m.take)))
+            .map(|(m, _)| m)
+            .collect();
+        (p, None, wins, "joint state")
+    })
+}
+
+/// A winning move: in words, the position it leads to, its fields.
+fn winning_move(m: &Move, heaps: &[u32], hist: History, several: bool) -> WinningMove {
+    let mut after = heaps.to_vec();
+    after[m.heap] -= m.take + m.split;
+    if let Some(j) = m.heap2 {
+        after[j] -= m.take;
+    }
+    if m.split > 0 {
+        after.push(m.split);
+    }
+    WinningMove {
+        text: move_text(m, several),
+        to: position_map(
+            &after,
+            History {
+                last: m.take,
+                mine: hist.last,
+            },
+        ),
+        extra: solved::map(json!({
+            "heap": m.heap + 1,
+            "heap2": m.heap2.map(|j| j + 1),
+            "take": m.take,
+            "split": m.split,
+        })),
+    }
+}
+
+/// The answer in words: position, rule, outcome, Grundy value, moves.
+fn answer_text(
+    rule: &Rule,
+    heaps: &[u32],
+    is_p: bool,
+    grundy: Option<u64>,
+    winning_moves: &[WinningMove],
+) -> String {
+    let texts: Vec<&str> = winning_moves.iter().map(|w| w.text.as_str()).collect();
+    format!(
+        "position {heaps:?}, rule {}, {} play\noutcome: {}{}\nwinning moves: {}\n",
+        rule.label(),
+        rule.play.as_str(),
+        if is_p {
+            "P (the player to move loses)"
+        } else {
+            "N (the player to move wins)"
+        },
+        grundy
+            .map(|g| format!(", Grundy value {g}"))
+            .unwrap_or_default(),
+        if texts.is_empty() {
+            "none".to_string()
+        } else {
+            texts.join(", ")
+        }
+    )
 }

@@ -275,11 +275,7 @@ impl TakeawayGame {
     }
 
     fn to_move(&self) -> Player {
-        if self.history.len().is_multiple_of(2) {
-            self.first
-        } else {
-            self.first.other()
-        }
+        self.first.after(self.history.len())
     }
 
     fn name(&self, (i, s): (usize, u32)) -> String {
