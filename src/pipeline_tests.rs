@@ -260,3 +260,59 @@ fn what_is_left_to_do_is_counted_by_chunks() {
     }
     assert_eq!(shares, all);
 }
+
+/// The rules family through the whole pipeline, its grid parameters: two
+/// sweeps of one experiment with different parameters, every file of a
+/// dataset has both columns (null where a sweep lacks one), claims read
+/// them, and the values are the subtraction game's.
+#[test]
+fn an_experiment_s_parameters_are_columns_of_every_file() {
+    let text = r#"experiment: grid
+sweeps:
+  - name: by-j
+    family: rules
+    move: "t <= j"
+    j: 1..3
+    N: 0..20
+  - name: by-limit
+    family: rules
+    move: "t <= limit and t != last"
+    limit: [3]
+    N: 0..9
+conjectures:
+  - name: multiples
+    sweep: by-j
+    claim: 'outcome == "P" <=> N % (j + 1) == 0'
+  - name: limit-only
+    sweep: by-limit
+    claim: 'is_null(j) and limit == 3'
+"#;
+    let e = spec::from_text(text, std::path::Path::new("grid.yaml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    sweep::run_quietly(&e, dir.path());
+    let mut schemas = Vec::new();
+    for s in &e.sweeps {
+        let d = s.dir(dir.path(), &e.name);
+        let ds = d.dataset("rule_positions").unwrap();
+        for p in d.parts("rule_positions") {
+            let t = crate::store::parquet::read_part(&p, ds).unwrap();
+            let names: Vec<String> = t.columns().iter().map(|(n, _)| n.clone()).collect();
+            assert!(
+                names.ends_with(&["j".to_string(), "limit".to_string()]),
+                "{names:?}"
+            );
+            schemas.push(names);
+        }
+    }
+    assert!(schemas.len() >= 2 && schemas.windows(2).all(|w| w[0] == w[1]));
+    for r in check::write_conjectures(&e, dir.path()).unwrap() {
+        let v = r.verdict();
+        assert_eq!(
+            v,
+            check::Verdict::Holds,
+            "{}: {}",
+            r.conjecture.name,
+            r.verdict_text()
+        );
+    }
+}
