@@ -148,16 +148,12 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     assert!(String::from_utf8_lossy(&e.stderr).contains("nimlab run"));
 }
 
-/// Octal counterexamples in moves, in conjectures.md and on the page.
-/// Kayles (0.77) is 0, 1, 2, 3 for N = 0..3 (OEIS A002186): N mod 3 first
-/// fails at 3, whose moves leave 2 (Grundy 2), 1 + 1 (1 ⊕ 1 = 0) and 1
-/// (Grundy 1), mex 3. Misère 0.07 from 2: the only move takes the last two
-/// tokens and loses, so 2 is a loss for the player to move.
-#[test]
-fn octal_counterexamples_name_their_moves() {
+/// Runs fixture `report/NAME.yaml` (experiment NAME) and returns its
+/// conjectures.md and the report page.
+fn run_fixture(name: &str) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let spec = fixture("report/octal-moves.yaml");
+    let spec = fixture(&format!("report/{name}.yaml"));
     ok(&nimlab(
         &[
             "run",
@@ -168,8 +164,25 @@ fn octal_counterexamples_name_their_moves() {
         ],
         dir.path(),
     ));
-    let md = std::fs::read_to_string(out.join("octal-moves/conjectures.md")).unwrap();
+    let md = std::fs::read_to_string(out.join(name).join("conjectures.md")).unwrap();
     let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
+    (md, html)
+}
+
+/// `s` is in conjectures.md and on the page.
+fn assert_both(md: &str, html: &str, s: &str) {
+    assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
+    assert!(html.contains(s), "REPORT.html lacks {s:?}");
+}
+
+/// Octal counterexamples in moves, in conjectures.md and on the page.
+/// Kayles (0.77) is 0, 1, 2, 3 for N = 0..3 (OEIS A002186): N mod 3 first
+/// fails at 3, whose moves leave 2 (Grundy 2), 1 + 1 (1 ⊕ 1 = 0) and 1
+/// (Grundy 1), mex 3. Misère 0.07 from 2: the only move takes the last two
+/// tokens and loses, so 2 is a loss for the player to move.
+#[test]
+fn octal_counterexamples_name_their_moves() {
+    let (md, html) = run_fixture("octal-moves");
     for s in [
         "a heap of 3 (0.77, normal play) has 3 moves",
         "1 move reaches Grundy 0, a loss for the opponent (P): taking 1 leaves 1 + 1 (Grundy 1 ⊕ 1 = 0)",
@@ -179,8 +192,7 @@ fn octal_counterexamples_name_their_moves() {
         "taking 2 leaves nothing",
         "is a loss for the player to move (P)",
     ] {
-        assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
-        assert!(html.contains(s), "REPORT.html lacks {s:?}");
+        assert_both(&md, &html, s);
     }
 }
 
@@ -195,21 +207,7 @@ fn octal_counterexamples_name_their_moves() {
 /// from 3: both moves leave the opponent a win.
 #[test]
 fn counterexamples_name_their_moves_in_every_family() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let spec = fixture("report/moves.yaml");
-    ok(&nimlab(
-        &[
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ],
-        dir.path(),
-    ));
-    let md = std::fs::read_to_string(out.join("moves/conjectures.md")).unwrap();
-    let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
+    let (md, html) = run_fixture("moves");
     for s in [
         // lines, misère
         "mask OOO has 6 moves. 2 moves reach a P-position (a loss for the opponent): taking the line (0,0)..(1,0) leaves 1 piece",
@@ -225,8 +223,7 @@ fn counterexamples_name_their_moves_in_every_family() {
         "a heap of 3 has 2 moves. 2 moves reach a win for the opponent (N): taking 1 leaves 2 (Grundy 2); taking 2 leaves 1 (Grundy 1)",
         "a heap of 3 is a loss for the player to move (P)",
     ] {
-        assert!(md.contains(s), "conjectures.md lacks {s:?}:\n{md}");
-        assert!(html.contains(s), "REPORT.html lacks {s:?}");
+        assert_both(&md, &html, s);
     }
     // A part marked in the spec's reading as unable to fail is said on the
     // page beside the verdict.

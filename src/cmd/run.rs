@@ -397,12 +397,7 @@ mod tests {
             cpu: String::new(),
         };
         for e in &exps {
-            let opts = sweep::RunOptions {
-                out: std::path::PathBuf::from("/nonexistent/nimlab-output"),
-                force: false,
-                quiet: true,
-                shard: None,
-            };
+            let opts = sweep::RunOptions::quiet(std::path::Path::new("/nonexistent/nimlab-output"));
             let (text, _, all) = dry_run_text(e, &rates, false, &opts).unwrap();
             assert!(!text.contains("unknown"), "{text}");
             for est in &all {

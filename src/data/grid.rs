@@ -66,6 +66,16 @@ pub fn with_grid(
     made
 }
 
+/// `ds` as `declared` (from [`with_grid`]) declares it: the dataset of the
+/// same name, with the grid's columns; `ds` itself if it is not there.
+pub fn as_declared(declared: &[&'static Dataset], ds: &'static Dataset) -> &'static Dataset {
+    declared
+        .iter()
+        .copied()
+        .find(|d| d.name == ds.name)
+        .unwrap_or(ds)
+}
+
 impl Dataset {
     /// A case's table with a null column for each grid parameter it lacks
     /// (the parameters of the experiment's other sweeps).

@@ -11,7 +11,7 @@ pub use columns::{
     DictVec, EnumVec, FieldItems, IntListVec, StrListVec, StrVec, StructField, StructListVec,
     counting_items,
 };
-pub use grid::{GRID_DOC, grid_column, with_grid};
+pub use grid::{GRID_DOC, as_declared, grid_column, with_grid};
 pub use schema::{
     Column, Dataset, Derivation, Display, Dtype, PROVENANCE, Role, cell_text, nearest_name,
 };

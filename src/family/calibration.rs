@@ -57,7 +57,7 @@ pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work
     let declared = crate::data::with_grid(family.datasets(), &plan.grid);
     solve_cases(plan.cases.iter().map(|c| c.as_ref()), None, |case, out| {
         for (ds, t) in &out {
-            let ds = declared.iter().find(|d| d.name == ds.name).unwrap_or(ds);
+            let ds = crate::data::as_declared(declared, ds);
             ds.validate(t).map_err(anyhow::Error::msg)?;
         }
         std::hint::black_box(out);

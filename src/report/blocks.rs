@@ -555,26 +555,17 @@ impl Block {
             "i" => Block::Image(s(1)?, s(2)?),
             "m" => Block::Md(s(1)?, a.get(2)?.as_u64()? as u8),
             "pre" => Block::Pre(s(1)?),
-            "d" => Block::Details(
-                s(1)?,
-                a.get(2)?
-                    .as_array()?
-                    .iter()
-                    .map(Block::from_json)
-                    .collect::<Option<_>>()?,
-            ),
-            "c" => Block::Claim(
-                s(1)?,
-                a.get(2)?
-                    .as_array()?
-                    .iter()
-                    .map(Block::from_json)
-                    .collect::<Option<_>>()?,
-            ),
+            "d" => Block::Details(s(1)?, children(a.get(2)?)?),
+            "c" => Block::Claim(s(1)?, children(a.get(2)?)?),
             "html" => Block::Html(s(1)?),
             _ => return None,
         })
     }
+}
+
+/// The blocks of a JSON list ([`Block::from_json`] each).
+fn children(v: &serde_json::Value) -> Option<Vec<Block>> {
+    v.as_array()?.iter().map(Block::from_json).collect()
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ struct Done {
 struct Shared<'a> {
     plan: &'a Plan,
     sweep: &'a Sweep,
+    /// The sweep's datasets with the experiment's grid parameters.
+    declared: &'static [&'static Dataset],
     cancel: &'a AtomicBool,
     pb: &'a ProgressBar,
     cases_done: AtomicU64,
@@ -81,6 +83,7 @@ pub fn run_sweep(
     let shared = Shared {
         plan: &plan,
         sweep,
+        declared: sweep.declared(),
         cancel,
         pb: &pb,
         cases_done: AtomicU64::new(0),
@@ -296,14 +299,7 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
         let out = solve_case(shared, case.as_ref())?;
         timings.push(json!({"key": case.key(), "seconds": tc.elapsed().as_secs_f64()}));
         for (ds, t) in out {
-            // The declaration with the experiment's grid parameters.
-            let ds = shared
-                .sweep
-                .declared()
-                .iter()
-                .copied()
-                .find(|d| d.name == ds.name)
-                .unwrap_or(ds);
+            let ds = crate::data::as_declared(shared.declared, ds);
             let t = ds.complete(t);
             ds.validate(&t)
                 .map_err(|e| anyhow::anyhow!("case {}: {e}", case.key()))?;

@@ -12,6 +12,7 @@ use super::kernel;
 use super::misere;
 use super::periods::{self, Theorem};
 use super::sequence::{self, Horizon};
+use super::tests::Rng;
 use crate::game::{BruteGrundy, BruteOutcome, Play};
 
 static NO: AtomicBool = AtomicBool::new(false);
@@ -28,17 +29,10 @@ const A002188: &[u32] = &[
     5, 2, 3, 5, 2, 3, 5, 2, 3,
 ];
 
-struct Rng(u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     /// A random code of up to `max_digits` digits after the point: digits
     /// 0..F (`hex`) or 0..7, a `!` on some splitting digits.
-    fn code(&mut self, max_digits: usize, hex: bool) -> Code {
+    fn hex_code(&mut self, max_digits: usize, hex: bool) -> Code {
         loop {
             let k = 1 + (self.next() % max_digits as u64) as usize;
             let d0 = [0u64, 0, 0, 4, 8, 12][(self.next() % 6) as usize];
@@ -145,7 +139,7 @@ fn hexadecimal_and_bang_codes_equal_the_game_tree() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut triples, mut bangs) = (0, 0);
     for k in 0..80 {
-        let c = rng.code(3, k % 4 != 0);
+        let c = rng.hex_code(3, k % 4 != 0);
         triples += usize::from(c.triples());
         bangs += usize::from(c.any_unequal());
         // Positions are multisets of heaps (partitions of at most n_max).
@@ -171,7 +165,7 @@ fn hexadecimal_and_bang_codes_equal_the_game_tree() {
 fn hexadecimal_and_bang_codes_equal_the_definition_to_60() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for _ in 0..100 {
-        let c = rng.code(4, true);
+        let c = rng.hex_code(4, true);
         let g = kernel::naive(&c, 60, &NO).unwrap();
         assert_eq!(g, by_definition(&c, 60), "{}", c.text());
     }
@@ -205,7 +199,7 @@ fn kernels_skip_the_equal_split_under_a_bang() {
     let mut rng = Rng(0x51ed_2701_aa55);
     let mut tested = 0;
     while tested < 40 {
-        let c = rng.code(4, false);
+        let c = rng.hex_code(4, false);
         if !c.any_unequal() {
             continue;
         }

@@ -117,10 +117,10 @@ fn the_theorem_needs_its_whole_window() {
     assert_eq!(periods::proven(&fake, 3), None);
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+/// A small deterministic generator (xorshift), shared with `hex_tests`.
+pub(super) struct Rng(pub(super) u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
