@@ -29,6 +29,18 @@ const MAX_MD_ROWS: usize = 5_000;
 /// Largest table written as CSV (rows: what a spreadsheet opens); the
 /// Parquet dataset has every row.
 const MAX_CSV_ROWS: usize = 1 << 20;
+/// Longest cell of a table's Markdown and CSV (characters): a longer list
+/// is cut at an item, saying how many it has
+/// ([`super::text::Data::text_within`]). The longest cell of the default
+/// run's tables is 2,348 characters (Kayles' winning moves to 100); a
+/// heap of 20,000 in Kayles lists some 19,000.
+const MAX_CELL_CHARS: usize = 2_500;
+/// Text a table holds at most (bytes): its rows stop there, the cut note
+/// saying so, so that no table costs much more memory than its data. A
+/// table of short cells keeps its [`MAX_CSV_ROWS`].
+const MAX_TABLE_BYTES: usize = 48 << 20;
+/// Rows whose text gives a table's size per row before it is built.
+const SIZING_ROWS: usize = 256;
 
 /// A pivot table: row labels, column labels, cells (`None`: no row there).
 pub struct Pivot {
@@ -37,6 +49,8 @@ pub struct Pivot {
     cols: Vec<String>,
     cells: Vec<Vec<String>>,
     filled: Vec<Vec<bool>>,
+    /// Rows of the whole table (`rows` may hold fewer: [`MAX_TABLE_BYTES`]).
+    total: usize,
 }
 
 /// A `Grid` view: one pivot per facet.
@@ -53,12 +67,9 @@ pub fn grid_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<Pa
     };
     let mut files = Vec::new();
     for (fname, rows) in data.facets(facet) {
-        let sub = data.rows(&rows);
-        let d = Data {
-            t: &sub,
-            ds: data.ds,
-        };
-        let p = pivot(&d, (row, column, cell), empty);
+        let sub = data.subset(&rows);
+        let d = data.on(&sub);
+        let p = pivot(&d, (row, column, cell), empty, MAX_TABLE_BYTES);
         let stem = suffix(view.name, fname.as_deref());
         let title = titled(view.title, to.context, fname.as_deref());
         files.extend(write_pivot(&p, &to.tables, &stem, &title, empty)?);
@@ -66,9 +77,18 @@ pub fn grid_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<Pa
     Ok(files)
 }
 
-fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> Pivot {
-    let rows = d.distinct(row);
+/// The pivot of `d`: rows `row`, columns `column`, cells `cell` (`empty`
+/// where the text is), with the rows that fit in `budget` bytes of text.
+fn pivot(
+    d: &Data<'_>,
+    (row, column, cell): (&str, &str, &str),
+    empty: &str,
+    budget: usize,
+) -> Pivot {
+    let mut rows = d.distinct(row);
     let cols = d.distinct(column);
+    let total = rows.len();
+    rows.truncate(rows_within(d, cell, cols.len(), budget));
     let ri: HashMap<&str, usize> = rows
         .iter()
         .enumerate()
@@ -81,9 +101,12 @@ fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> 
         .collect();
     let mut cells = vec![vec![String::new(); cols.len()]; rows.len()];
     let mut filled = vec![vec![false; cols.len()]; rows.len()];
-    for i in 0..d.t.rows().min(MAX_CSV_ROWS) {
-        let (r, c) = (ri[d.text(row, i).as_str()], ci[d.text(column, i).as_str()]);
-        let v = d.text(cell, i);
+    for i in 0..d.t.rows() {
+        let Some(&r) = ri.get(d.text(row, i).as_str()) else {
+            continue;
+        };
+        let c = ci[d.text(column, i).as_str()];
+        let v = d.text_within(cell, i, MAX_CELL_CHARS);
         cells[r][c] = if v.is_empty() { empty.to_string() } else { v };
         filled[r][c] = true;
     }
@@ -93,7 +116,22 @@ fn pivot(d: &Data<'_>, (row, column, cell): (&str, &str, &str), empty: &str) -> 
         cols,
         cells,
         filled,
+        total,
     }
+}
+
+/// Rows of a table whose rows have `cols` cells of column `cell` that fit
+/// in `budget` bytes (at most [`MAX_CSV_ROWS`]): the text of
+/// [`SIZING_ROWS`] data rows spread over the table gives a cell's size (a
+/// list of winning moves grows with the heap).
+fn rows_within(d: &Data<'_>, cell: &str, cols: usize, budget: usize) -> usize {
+    let all = d.t.rows();
+    let n = all.min(SIZING_ROWS);
+    let bytes: usize = (0..n)
+        .map(|j| d.text_within(cell, j * all / n, MAX_CELL_CHARS).len() + 24)
+        .sum();
+    let per_row = bytes.div_ceil(n.max(1)).max(1) * cols.max(1);
+    (budget / per_row).clamp(1, MAX_CSV_ROWS)
 }
 
 fn write_pivot(
@@ -114,7 +152,7 @@ fn write_pivot(
     md.push_str("\n|---|");
     md.push_str(&"---|".repeat(p.cols.len()));
     md.push('\n');
-    for (r, name) in p.rows.iter().enumerate().take(MAX_CSV_ROWS) {
+    for (r, name) in p.rows.iter().enumerate() {
         let mut rec = vec![name.as_str()];
         for c in 0..p.cols.len() {
             rec.push(if p.filled[r][c] {
@@ -132,7 +170,7 @@ fn write_pivot(
         }
         csv.write_record(&rec)?;
     }
-    md.push_str(&cut_note(p.rows.len(), stem));
+    md.push_str(&cut_note(p.total, p.rows.len(), stem));
     let mut files = vec![
         dir.join(format!("{stem}.md")),
         dir.join(format!("{stem}.csv")),
@@ -149,20 +187,25 @@ fn write_pivot(
 /// The part of a pivot its picture draws (`None`: all of it) and the
 /// picture's title, which says where the table is cut.
 fn bounded(p: &Pivot, title: &str) -> (Option<Pivot>, String) {
-    let (nr, nc) = (p.rows.len(), p.cols.len());
+    let (nr, nc) = (p.total, p.cols.len());
     if nr <= MAX_PNG_ROWS && nc <= MAX_PNG_COLS {
         return (None, title.to_string());
     }
-    let (r, c) = (nr.min(MAX_PNG_ROWS), nc.min(MAX_PNG_COLS));
+    let (r, c) = (p.rows.len().min(MAX_PNG_ROWS), nc.min(MAX_PNG_COLS));
     let part = Pivot {
         corner: p.corner.clone(),
         rows: p.rows[..r].to_vec(),
         cols: p.cols[..c].to_vec(),
         cells: p.cells[..r].iter().map(|row| row[..c].to_vec()).collect(),
         filled: p.filled[..r].iter().map(|row| row[..c].to_vec()).collect(),
+        total: r,
     };
-    let title =
-        format!("{title} (drawn: {r} of {nr} rows, {c} of {nc} columns; all in the .md and .csv)");
+    let rest = if p.rows.len() < nr {
+        "the first ones in the .csv, all in the dataset"
+    } else {
+        "all in the .md and .csv"
+    };
+    let title = format!("{title} (drawn: {r} of {nr} rows, {c} of {nc} columns; {rest})");
     (Some(part), title)
 }
 
@@ -172,15 +215,12 @@ pub fn listing_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec
     let ViewKind::Listing { columns, filter } = view.kind else {
         unreachable!("listing_view takes listings")
     };
-    let sub = data.rows(&data.filter(filter));
-    let d = Data {
-        t: &sub,
-        ds: data.ds,
-    };
+    let sub = data.subset(&data.filter(filter));
+    let d = data.on(&sub);
     let cols: Vec<&str> = columns
         .iter()
         .copied()
-        .filter(|c| sub.rows() == 0 || !d.all_null(c))
+        .filter(|c| d.t.rows() == 0 || !d.all_null(c))
         .collect();
     let title = titled(view.title, to.context, None);
     listing(&d, &cols, &to.tables, view.name, &title)
@@ -202,8 +242,18 @@ fn listing(
     md.push_str("\n|");
     md.push_str(&"---|".repeat(columns.len()));
     md.push('\n');
+    let mut bytes = 0;
+    let mut written = 0;
     for i in 0..d.t.rows() {
-        let rec: Vec<String> = columns.iter().map(|c| d.text(c, i)).collect();
+        if bytes > MAX_TABLE_BYTES || i >= MAX_CSV_ROWS {
+            break;
+        }
+        let rec: Vec<String> = columns
+            .iter()
+            .map(|c| d.text_within(c, i, MAX_CELL_CHARS))
+            .collect();
+        bytes += rec.iter().map(|v| v.len() + 1).sum::<usize>();
+        written += 1;
         if i < MAX_MD_ROWS {
             md.push('|');
             for v in &rec {
@@ -213,7 +263,7 @@ fn listing(
         }
         csv.write_record(&rec)?;
     }
-    md.push_str(&cut_note(d.t.rows(), stem));
+    md.push_str(&cut_note(d.t.rows(), written, stem));
     let files = vec![
         dir.join(format!("{stem}.md")),
         dir.join(format!("{stem}.csv")),
@@ -223,16 +273,17 @@ fn listing(
     Ok(files)
 }
 
-/// What a table of `rows` rows cut short says: where its other rows are
-/// (empty when nothing is cut).
-fn cut_note(rows: usize, stem: &str) -> String {
-    if rows > MAX_CSV_ROWS {
+/// What a table of `total` rows, `in_csv` of them in its CSV, says where
+/// its other rows are (empty when nothing is cut).
+fn cut_note(total: usize, in_csv: usize, stem: &str) -> String {
+    let in_md = in_csv.min(MAX_MD_ROWS);
+    if total > in_csv {
         format!(
-            "\n({} more rows: the first {MAX_CSV_ROWS} are in {stem}.csv, every row in the sweep's Parquet dataset)\n",
-            rows - MAX_MD_ROWS
+            "\n({} more rows: the first {in_csv} are in {stem}.csv, every row in the sweep's Parquet dataset)\n",
+            total - in_md
         )
-    } else if rows > MAX_MD_ROWS {
-        format!("\n({} more rows in {stem}.csv)\n", rows - MAX_MD_ROWS)
+    } else if total > in_md {
+        format!("\n({} more rows in {stem}.csv)\n", total - in_md)
     } else {
         String::new()
     }
@@ -381,6 +432,7 @@ mod tests {
                 .map(|i| (0..c).map(|j| format!("{i},{j}")).collect())
                 .collect(),
             filled: vec![vec![true; c]; r],
+            total: r,
         }
     }
 
@@ -413,6 +465,66 @@ mod tests {
         assert!(h < 2_000 && w < 6_000, "{w} × {h}");
         let csv = std::fs::read_to_string(&files[1]).unwrap();
         assert_eq!(csv.lines().count(), 3_001);
+    }
+
+    /// A table whose cells list thousands of moves: each cell is cut at an
+    /// item and says how many the list has, and the table keeps the rows
+    /// that fit in its byte budget, its note saying where the others are.
+    #[test]
+    fn long_list_cells_are_cut_and_the_table_stays_within_its_budget() {
+        use crate::data::{Column, Dataset, Dtype, IntListVec, Role, Table, Values};
+        static COLS: &[Column] = &[
+            Column::new("N", Dtype::Int, Role::Position, "heap"),
+            Column::new("rule", Dtype::Str, Role::Param, "rule"),
+            Column::new("moves", Dtype::IntList, Role::Result, "moves"),
+        ];
+        static DS: Dataset = Dataset {
+            name: "t",
+            doc: "t",
+            groups: &[COLS],
+        };
+        let rows = 8_000_usize;
+        let mut moves = IntListVec::default();
+        for n in 0..rows {
+            moves.push_iter(0..(n % 1000) as i64);
+        }
+        let mut rule = crate::data::StrVec::default();
+        (0..rows).for_each(|_| rule.push("0.77"));
+        let t = Table::new()
+            .with("N", Values::Int((0..rows as i64).collect()))
+            .with("rule", Values::Str(rule))
+            .with("moves", Values::IntList(moves));
+        let d = Data { t: &t, ds: &DS };
+        // 2999 moves: cut at an item, the count said; a short list whole.
+        let cut = d.text_within("moves", 999, 200);
+        assert!(cut.len() < 220, "{cut}");
+        assert!(
+            cut.starts_with("0, 1, 2, ") && cut.ends_with(", … (999 in all)"),
+            "{cut}"
+        );
+        assert_eq!(d.text_within("moves", 3, 200), "0, 1, 2");
+        let budget = 1 << 20;
+        let p = super::pivot(&d, ("N", "rule", "moves"), "E", budget);
+        assert_eq!(p.total, rows);
+        let kept = p.rows.len();
+        assert!(kept < rows && kept > 100, "{kept}");
+        assert!(
+            p.cells[999 % kept]
+                .iter()
+                .all(|c| c.len() < MAX_CELL_CHARS + 20)
+        );
+        let held: usize = p.cells.iter().flatten().map(String::len).sum();
+        assert!(held <= budget, "{held}");
+        let dir = tempfile::tempdir().unwrap();
+        let files = write_pivot(&p, dir.path(), "w", "W", "E").unwrap();
+        let md = std::fs::read_to_string(&files[0]).unwrap();
+        let note = format!(
+            "({} more rows: the first {kept} are in w.csv, every row in the sweep's Parquet dataset)",
+            rows - kept.min(MAX_MD_ROWS)
+        );
+        assert!(md.contains(&note), "{}", &md[md.len() - 200..]);
+        let csv = std::fs::read_to_string(&files[1]).unwrap();
+        assert_eq!(csv.lines().count(), kept + 1);
     }
 
     /// A pivot's Markdown stops at 5,000 rows and says where the rest is;

@@ -20,6 +20,41 @@ impl Data<'_> {
         cell_text(self.t, col, row, self.ds.column(col), &mut s);
         s
     }
+    /// The text of a cell cut to about `max` characters at an item's end,
+    /// saying how many items the whole list has (`1:0+5, 2:1+3, … (812 in
+    /// all)`): a table's cell of every winning move of a long heap runs to
+    /// tens of kilobytes, and a table of them to gigabytes (the dataset
+    /// has them all).
+    pub fn text_within(&self, col: &str, row: usize, max: usize) -> String {
+        let s = self.text(col, row);
+        if s.len() <= max {
+            return s;
+        }
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        let head = &s[..end];
+        let cut = head
+            .rfind("; ")
+            .or_else(|| head.rfind(", "))
+            .or_else(|| head.rfind(','))
+            .or_else(|| head.rfind(' '))
+            .unwrap_or(end);
+        let all = match self.t.cell(col, row) {
+            Some(Cell::IntList(v)) => Some(v.len()),
+            Some(Cell::StrList(l, i)) => Some(l.get(i).count()),
+            Some(Cell::StructList(l, i)) => Some(l.row_len(i)),
+            _ => None,
+        };
+        match all {
+            Some(n) => format!(
+                "{}, … ({n} in all)",
+                s[..cut].trim_end_matches([',', ';', ' '])
+            ),
+            None => format!("{}…", &s[..cut]),
+        }
+    }
     /// A cell as a number, if it is one.
     pub fn num(&self, col: &str, row: usize) -> Option<f64> {
         match self.t.cell(col, row)? {
@@ -35,6 +70,20 @@ impl Data<'_> {
     /// The rows at these indices, with the same declaration.
     pub fn rows(&self, rows: &[usize]) -> Table {
         self.t.take_rows(rows)
+    }
+    /// The rows at these indices as a table of their own, or `None` when
+    /// they are every row in order (the data itself, not a copy of it:
+    /// a dataset of winning moves can take gigabytes).
+    pub fn subset(&self, rows: &[usize]) -> Option<Table> {
+        let all = rows.len() == self.t.rows() && rows.iter().enumerate().all(|(i, &r)| i == r);
+        (!all).then(|| self.t.take_rows(rows))
+    }
+    /// The data of `sub` ([`Data::subset`]), or this data when it is `None`.
+    pub fn on<'b>(&'b self, sub: &'b Option<Table>) -> Data<'b> {
+        Data {
+            t: sub.as_ref().unwrap_or(self.t),
+            ds: self.ds,
+        }
     }
     /// Row indices whose columns have the given text (all pairs must hold).
     pub fn filter(&self, filter: &[(&str, &str)]) -> Vec<usize> {
