@@ -50,7 +50,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             refused |= r;
             all.extend(est);
         }
-        super::print(&total_text(&all))?;
+        super::print(&total_text(&all, !args.no_render))?;
         if !args.no_report {
             super::print(&report_estimate(&exps, &args.opts.out))?;
         }
@@ -319,11 +319,22 @@ fn counted(n: usize, what: &str) -> String {
 /// The dry run's last line: the sweeps' estimates summed. A sweep whose
 /// time is a lower bound makes the total "at least", never "at most"; the
 /// peak memory has its bound.
-fn total_text(all: &[sweep::estimate::SweepEstimate]) -> String {
+fn total_text(all: &[sweep::estimate::SweepEstimate], render: bool) -> String {
     if all.is_empty() {
         return "total: nothing to solve\n".to_string();
     }
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
+    let threads = rayon::current_num_threads();
+    let (render_secs, render_peak) = if render {
+        sweep::estimate::render_cost(all, threads)
+    } else {
+        (0.0, 0)
+    };
+    let (wall, cpu, peak) = (
+        wall + render_secs / threads as f64,
+        cpu + render_secs,
+        peak.max(render_peak),
+    );
     let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
     let unbounded = all.iter().any(|e| e.open_ended());
     let bound = match sweep::estimate::above(wall, bound) {

@@ -303,6 +303,39 @@ impl EnumVec {
     }
 }
 
+impl StrVec {
+    /// Bytes the strings hold (text, ends, validity).
+    pub fn bytes(&self) -> usize {
+        self.buf.len() + self.ends.len() * 8 + self.valid.as_ref().map_or(0, Vec::len)
+    }
+}
+
+impl DictVec {
+    /// Bytes the column holds (its levels' text and a code per row).
+    pub fn bytes(&self) -> usize {
+        self.levels.iter().map(|l| l.len() + 24).sum::<usize>() + self.codes.len() * 4
+    }
+}
+
+impl<V: ListItems> ListVec<V> {
+    /// Bytes the lists hold (offsets, items, validity).
+    pub fn bytes(&self) -> usize {
+        self.offsets.len() * 8 + self.values.bytes() + self.valid.as_ref().map_or(0, Vec::len)
+    }
+}
+
+impl StructListVec {
+    /// Bytes the lists hold: offsets and each field as stored (a field
+    /// the same for every struct is one value).
+    pub fn bytes(&self) -> usize {
+        let field = |f: &FieldVec| match f {
+            FieldVec::Items(v) | FieldVec::Counting(v, _) => v.len() * 8,
+            FieldVec::Same(..) => 8,
+        };
+        self.offsets.len() * 8 + self.values.iter().map(field).sum::<usize>()
+    }
+}
+
 /// The items of a list column, back to back: integers in a `Vec`, strings
 /// in a [`StrVec`].
 pub trait ListItems: Default {
@@ -310,6 +343,8 @@ pub trait ListItems: Default {
     fn count(&self) -> usize;
     /// Appends items `range` of `other`.
     fn extend_range(&mut self, other: &Self, range: std::ops::Range<usize>);
+    /// Bytes the items hold.
+    fn bytes(&self) -> usize;
 }
 
 impl ListItems for Vec<i64> {
@@ -318,6 +353,9 @@ impl ListItems for Vec<i64> {
     }
     fn extend_range(&mut self, other: &Self, range: std::ops::Range<usize>) {
         self.extend_from_slice(&other[range]);
+    }
+    fn bytes(&self) -> usize {
+        self.len() * 8
     }
 }
 
@@ -329,6 +367,9 @@ impl ListItems for StrVec {
         for k in range {
             self.push(other.get(k));
         }
+    }
+    fn bytes(&self) -> usize {
+        StrVec::bytes(self)
     }
 }
 

@@ -144,6 +144,24 @@ impl Values {
             Values::Null(n) | Values::Repeat(_, n) => *n,
         }
     }
+    /// Bytes the values hold in memory (not their allocations' spare room).
+    pub fn bytes(&self) -> usize {
+        match self {
+            Values::Int(v) => v.len() * 8,
+            Values::OptInt(v) => v.len() * 16,
+            Values::Bool(v) => v.len(),
+            Values::Float(v) => v.len() * 8,
+            Values::OptFloat(v) => v.len() * 16,
+            Values::Str(v) => v.bytes(),
+            Values::Dict(v) => v.bytes(),
+            Values::Enum(v) => v.codes.len(),
+            Values::IntList(v) => v.bytes(),
+            Values::StrList(v) => v.bytes(),
+            Values::StructList(v) => v.bytes(),
+            Values::Null(_) => 0,
+            Values::Repeat(one, _) => one.bytes(),
+        }
+    }
     /// `n` rows of the value of `one`, a column of one row.
     pub fn repeat(one: Values, n: usize) -> Values {
         debug_assert_eq!(one.len(), 1, "a repeated value is one row");
@@ -385,6 +403,10 @@ impl Table {
                 *v = Values::Null(v.len());
             }
         }
+    }
+    /// Bytes its columns hold in memory ([`Values::bytes`]).
+    pub fn bytes(&self) -> usize {
+        self.columns().iter().map(|(_, v)| v.bytes()).sum()
     }
     /// Number of rows.
     pub fn rows(&self) -> usize {

@@ -132,7 +132,11 @@ fn estimate_with(
             unbounded.push(u);
         }
     }
-    let memory = memory_figures(plan, sweep.declared(), keep, threads);
+    let mut memory = memory_figures(plan, sweep.declared(), keep, threads);
+    let case_bytes = sampled.as_ref().map_or(&[][..], |s| &s.case_bytes[..]);
+    let measured_output = case_bytes.iter().sum::<f64>() as u64;
+    let output_bytes = output_bytes.max(measured_output);
+    held_as_measured(&mut memory, case_bytes);
     SweepEstimate {
         cases: plan.cases.len(),
         chunks,
@@ -209,13 +213,90 @@ fn measured_secs(
             at_most.push(s.max(bound[i]));
         }
     }
+    let case_bytes = measured_bytes((&a.points, &b.points), (&costed, &uncosted));
     let merged = Sampled {
         points: a.points.iter().chain(&b.points).copied().collect(),
         fit: a.fit,
         spent: a.spent + b.spent,
         model_ratio: a.model_ratio,
+        case_bytes,
     };
     (secs, at_most, Some(merged))
+}
+
+/// Each case's tables in bytes as the sampled cases measured them
+/// ([`sample::fit_bytes`]): against the model's seconds where the cases
+/// sampled by them returned tables of some size, else against their
+/// [`crate::family::Case::cost`]; empty when no sampled case did.
+fn measured_bytes(
+    (by_secs, by_cost): (&[sample::Point], &[sample::Point]),
+    (costed, uncosted): (&[f64], &[f64]),
+) -> Vec<f64> {
+    let at =
+        |f: sample::Fit, sizes: &[f64]| -> Vec<f64> { sizes.iter().map(|&s| f.secs(s)).collect() };
+    match (sample::fit_bytes(by_secs), sample::fit_bytes(by_cost)) {
+        (Some(f), Some(g)) => at(f, costed)
+            .into_iter()
+            .zip(at(g, uncosted))
+            .map(|(x, y)| x.max(y))
+            .collect(),
+        (Some(f), None) => at(f, costed),
+        (None, Some(g)) => at(g, uncosted),
+        (None, None) => Vec::new(),
+    }
+}
+
+/// What a case holds while solving, over the bytes of the tables it
+/// returns: the tables as they are built, their rows appended to its
+/// chunk's and encoded (measured: Kayles' winning moves to 5,000–20,000
+/// heaps held 0.98–1.13× their tables' bytes at the peak).
+const HELD_PER_TABLE_BYTE: f64 = 1.1;
+
+/// The memory figures raised to what the sampled cases' tables say
+/// (`case_bytes`, [`measured_bytes`]): the threads' largest cases each
+/// holding [`HELD_PER_TABLE_BYTE`] times its tables, beside the shared
+/// memory, where that is more than the model's.
+fn held_as_measured(memory: &mut MemoryFigures, case_bytes: &[f64]) {
+    let mut held: Vec<f64> = case_bytes.iter().map(|b| b * HELD_PER_TABLE_BYTE).collect();
+    held.sort_by(|a, b| b.total_cmp(a));
+    let top: f64 = held.iter().take(memory.threads).sum();
+    let measured = memory.shared.saturating_add(top as u64);
+    memory.expected = memory.expected.max(measured);
+    memory.peak = memory.peak.max(measured);
+}
+
+/// Seconds the render stage spends per byte of the rows it reads back
+/// (measured: the tables and figures of Kayles-like codes' winning moves,
+/// 0.43–4.3 GB of rows, took 10–20 ns a byte on one thread).
+const RENDER_SECS_PER_BYTE: f64 = 15e-9;
+/// The render stage's memory per byte of the rows of a sweep it reads
+/// back (measured on the same: 2.3–3.4× the rows' bytes at its peak).
+const RENDER_HELD_PER_BYTE: f64 = 3.0;
+
+/// The render stage after the sweeps: its seconds on one thread and the
+/// process's peak while it reads the sweeps back, on `threads` threads
+/// (each renders one sweep at a time, from its rows read back whole). Of
+/// the sweeps whose rows were measured ([`Sampled::case_bytes`]); the
+/// declared row sizes of the others are bounds far above their rows (the
+/// default run's 1.6 GiB, for 0.3 GB read back).
+pub fn render_cost(all: &[SweepEstimate], threads: usize) -> (f64, u64) {
+    let measured = |e: &SweepEstimate| -> f64 {
+        e.sampled
+            .as_ref()
+            .map_or(0.0, |s| s.case_bytes.iter().sum::<f64>())
+    };
+    let secs = all.iter().map(|e| measured(e) * RENDER_SECS_PER_BYTE).sum();
+    let mut held: Vec<u64> = all
+        .iter()
+        .map(|e| (measured(e) * RENDER_HELD_PER_BYTE) as u64)
+        .collect();
+    held.sort_unstable_by(|a, b| b.cmp(a));
+    let base = all.iter().map(|e| e.base_bytes).max().unwrap_or(0);
+    let peak = held
+        .iter()
+        .take(threads.max(1))
+        .fold(base, |a, &b| a.saturating_add(b));
+    (secs, peak)
 }
 
 /// The writing memory an estimate adds to the resident base: the measured

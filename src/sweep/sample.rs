@@ -76,6 +76,42 @@ pub struct Point {
     pub secs: f64,
     /// Finished within the budget.
     pub done: bool,
+    /// Bytes of the tables it returned (0 unless it finished).
+    pub bytes: f64,
+}
+
+/// Tables smaller than this (bytes) say their columns' fixed parts more
+/// than how they grow.
+const FLOOR_BYTES: f64 = 65536.0;
+
+/// How the bytes of a case's tables grow with its stated size, fitted as
+/// [`fit`] fits time: anchored at the largest finished point above
+/// [`FLOOR_BYTES`], the exponent by least squares where the sizes span
+/// 4× or more (a list of winning moves per heap grows as the square of
+/// the heaps), else proportional.
+pub fn fit_bytes(points: &[Point]) -> Option<Fit> {
+    let good: Vec<&Point> = points
+        .iter()
+        .filter(|p| p.done && p.size > 0.0 && p.bytes >= FLOOR_BYTES)
+        .collect();
+    let top = good.iter().max_by(|a, b| a.size.total_cmp(&b.size))?;
+    let lo = good.iter().map(|p| p.size).fold(f64::MAX, f64::min);
+    let b = if top.size < 4.0 * lo {
+        1.0
+    } else {
+        let xs: Vec<f64> = good.iter().map(|p| p.size.ln()).collect();
+        let ys: Vec<f64> = good.iter().map(|p| p.bytes.ln()).collect();
+        let n = xs.len() as f64;
+        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+        (sxy / sxx).clamp(0.5, 2.5)
+    };
+    Some(Fit {
+        s0: top.size,
+        m0: top.bytes,
+        b,
+    })
 }
 
 /// Fits `points` (sizes > 0): anchored at the largest finished point
@@ -149,6 +185,9 @@ pub struct Sampled {
     /// The measured time over the model's at the largest case timed
     /// (cases the model gives seconds).
     pub model_ratio: Option<f64>,
+    /// Each case's tables in bytes, as the sampled cases' tables grow
+    /// (empty when none was measured).
+    pub case_bytes: Vec<f64>,
 }
 
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
@@ -200,7 +239,7 @@ pub fn sample(
         if remaining <= 0.0 {
             break;
         }
-        let Some((secs, done)) =
+        let Some((secs, done, bytes)) =
             solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
         else {
             // A case that cannot be solved here (an estimating plan's
@@ -216,6 +255,7 @@ pub fn sample(
             size: sizes[i],
             secs,
             done,
+            bytes,
         });
         if !done {
             break;
@@ -266,10 +306,15 @@ fn climb_scaled(
         if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
             continue;
         }
-        let Some((secs, done)) = solve_within(Target::Scaled(case), keep, left) else {
+        let Some((secs, done, bytes)) = solve_within(Target::Scaled(case), keep, left) else {
             return;
         };
-        out.points.push(Point { size, secs, done });
+        out.points.push(Point {
+            size,
+            secs,
+            done,
+            bytes,
+        });
         if !done {
             return;
         }
@@ -284,15 +329,16 @@ enum Target {
 }
 
 /// Solves `case` (nothing written) on a thread of its own, given `limit`
-/// wall seconds: its process CPU seconds and whether it finished (`None`
-/// when it failed). Past the limit its cancel flag is set and it is left
-/// behind: not every solver polls the flag, and the dry run must answer
-/// within its budget (the process ends soon after; a run never samples).
-fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool)> {
+/// wall seconds: its process CPU seconds, whether it finished and the
+/// bytes of the tables it returned (`None` when it failed). Past the
+/// limit its cancel flag is set and it is left behind: not every solver
+/// polls the flag, and the dry run must answer within its budget (the
+/// process ends soon after; a run never samples).
+fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool, f64)> {
     let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
-    let (tx, rx) = mpsc::channel::<(f64, bool)>();
+    let (tx, rx) = mpsc::channel::<(f64, Option<usize>)>();
     let cpu = crate::mem::process_cpu();
     std::thread::spawn(move || {
         let ctx = CaseCtx {
@@ -304,15 +350,21 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(
             Target::Planned(plan, i) => plan.cases[*i].solve(&ctx),
             Target::Scaled(case) => case.solve(&ctx),
         };
-        let ok = out.map(|o| drop(std::hint::black_box(o))).is_ok();
-        let _ = tx.send((crate::mem::process_cpu(), ok));
+        let kept = |name: &str| ctx.keep.is_none_or(|k| k.iter().any(|x| x == name));
+        let bytes = out.ok().map(|o| {
+            o.iter()
+                .filter(|(ds, _)| kept(ds.name))
+                .map(|(_, t)| t.bytes())
+                .sum()
+        });
+        let _ = tx.send((crate::mem::process_cpu(), bytes));
     });
     match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
-        Ok((end, true)) => Some((end - cpu, true)),
-        Ok((_, false)) => None,
+        Ok((end, Some(bytes))) => Some((end - cpu, true, bytes as f64)),
+        Ok((_, None)) => None,
         Err(_) => {
             cancel.store(true, Ordering::Relaxed);
-            Some((crate::mem::process_cpu() - cpu, false))
+            Some((crate::mem::process_cpu() - cpu, false, 0.0))
         }
     }
 }
@@ -326,6 +378,7 @@ mod tests {
             size,
             secs,
             done: true,
+            bytes: 0.0,
         }
     }
 
@@ -353,6 +406,7 @@ mod tests {
             size: 16.0,
             secs: 3.2,
             done: false,
+            bytes: 0.0,
         };
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
