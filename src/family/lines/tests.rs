@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use super::board::{Board, Hex, Shape, canonical_sides, closes, hexagons, side_images, transform};
 use super::board::{Pt, parse_mask};
 use super::brute::{Geo, Pos, exhaustive_bytes};
+use super::chords::hexsum::HexSolver;
 use super::components::Components;
-use super::hexsum::HexSolver;
 use super::rules::run_text;
 use super::rules::{Take, moves};
 use super::*;
@@ -425,14 +425,14 @@ fn exhaustive_matches_brute_outcome_on_all_positions() {
         let board = shape.board();
         for take in RULES {
             let all = moves(&board, take);
-            let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+            let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
             let pairs: Vec<(u64, u64)> = all.iter().map(|m| (m.mask, m.blockers)).collect();
             let geo = Arc::new(Geo {
                 board: board.clone(),
                 take,
             });
             for play in [Play::Normal, Play::Misere] {
-                let ex = retro::solve(board.len(), &rm, play, &no_progress, &cancel).unwrap();
+                let ex = exhaustive::solve(board.len(), &rm, play, &no_progress, &cancel).unwrap();
                 let plain = exhaustive_bytes(board.len(), &pairs, play);
                 let mut bo = BruteOutcome::new(play);
                 let mut counts = vec![(0u64, 0u64); board.len() + 1];
@@ -1361,7 +1361,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
     assert_eq!(p.cases[0].work(None), [(super::kernels::CHORD_LOOKUPS, 9)]);
-    let memo = super::memofill::reached(&[[2; 6]]).1;
+    let memo = super::chords::memofill::reached(&[[2; 6]]).1;
     assert_eq!(
         p.cases[0].shared_work(),
         [(super::kernels::CHORD_MEMO, memo)]
@@ -1374,7 +1374,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let boards = hexagons(1, 5, u64::MAX).len() as u64;
     let census = p.cases.iter().find(|c| c.key().contains("census")).unwrap();
     assert_eq!(census.work(None), [(super::kernels::CHORD_CENSUS, boards)]);
-    let memo = super::memofill::reached(&[[5; 6]]).1;
+    let memo = super::chords::memofill::reached(&[[5; 6]]).1;
     for c in &p.cases {
         assert_eq!(
             c.shared_work(),
@@ -1398,8 +1398,8 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     // With a bound on the pieces, the memo is its boards' (the regular
     // hexagon of side 5, 61 pieces, is not one of them).
     let p = plan("board: {hexagons: {max_side: 5, max_pieces: 12}}\ntake: maximal");
-    let memo = super::memofill::reached(&hexagons(1, 5, 12)).1;
-    assert!(memo < super::memofill::reached(&[[5; 6]]).1);
+    let memo = super::chords::memofill::reached(&hexagons(1, 5, 12)).1;
+    assert!(memo < super::chords::memofill::reached(&[[5; 6]]).1);
     for c in &p.cases {
         assert_eq!(
             c.shared_work(),

@@ -83,6 +83,9 @@
 //! moves are single-piece moves and a move crossing blocks flips one block
 //! bit. [`Exhaustive::is_p`] takes the caller's numbering.
 
+pub(crate) mod outofcore;
+pub(crate) mod slices;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
