@@ -1220,51 +1220,91 @@ fn sum_boards_are_read_from_a_spec() {
     assert!(err.to_string().contains("at least two parts"), "{err}");
 }
 
+/// A board's value by the plain recursion, and its full position.
+fn brute_value(b: &Board, take: Take) -> (u32, Pos) {
+    let geo = Arc::new(Geo {
+        board: b.clone(),
+        take,
+    });
+    let pos = Pos { x: b.full(), geo };
+    let g = BruteGrundy::default().grundy(&pos);
+    (g, pos)
+}
+
+/// For each distinct first move of `b`, by brute force: (pieces removed,
+/// values of the regions left ascending), the regions split by
+/// `Board::regions`, not by the component solver.
+fn brute_cuts(b: &Board, take: Take) -> Vec<(i64, Vec<i64>)> {
+    let mut out: Vec<(i64, Vec<i64>)> = brute_value(b, take)
+        .1
+        .moves()
+        .into_iter()
+        .map(|(mask, _)| {
+            let rest: Vec<Pt> = b
+                .points
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| mask >> j & 1 == 0)
+                .map(|(_, &p)| p)
+                .collect();
+            let mut values: Vec<i64> = if rest.is_empty() {
+                vec![]
+            } else {
+                Board::from_points(rest, None)
+                    .regions()
+                    .iter()
+                    .map(|r| i64::from(brute_value(r, take).0))
+                    .collect()
+            };
+            values.sort_unstable();
+            (i64::from(mask.count_ones()), values)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Checks the `cuts` rows `row..` of board `name` (value `g`) against
+/// `want` ([`brute_cuts`]); returns the number of rows it checked.
+fn check_cuts_rows(
+    cuts: &Table,
+    row: usize,
+    name: &str,
+    g: i64,
+    want: &[(i64, Vec<i64>)],
+) -> usize {
+    let mut got = Vec::new();
+    for k in 0..want.len() {
+        let r = row + k;
+        assert_eq!(cuts.text("name", r), Some(name));
+        assert_eq!(cuts.int("move", r), Some(k as i64), "{name}");
+        assert_eq!(cuts.int("board_grundy", r), Some(g), "{name}");
+        let values: Vec<i64> = match cuts.cell("left_grundy", r).unwrap().to_string() {
+            t if t.is_empty() => vec![],
+            t => t.split(", ").map(|x| x.parse().unwrap()).collect(),
+        };
+        assert_eq!(cuts.int("regions_left", r), Some(values.len() as i64));
+        let nim = values.iter().fold(0, |a, v| a ^ v);
+        assert_eq!(cuts.int("option_grundy", r), Some(nim), "{name}");
+        got.push((cuts.int("run_pieces", r).unwrap(), values));
+    }
+    got.sort();
+    assert_eq!(got, want, "{name}: the moves and the regions they leave");
+    let pair = want.iter().any(|(_, v)| v.len() == 2 && v[0] == v[1]);
+    assert_eq!(
+        cuts.cell("equal_pair_cut", row).unwrap().to_string(),
+        pair.to_string(),
+        "{name}"
+    );
+    want.len()
+}
+
 /// The `cuts` dataset against brute force: per board, one row per distinct
-/// first move; the regions each move leaves (split by `Board::regions`, not
-/// by the component solver) and their values by the plain recursion; the
-/// Nim-sum is the option's value; the board's value is the `positions` one.
+/// first move; the regions each move leaves and their values by the plain
+/// recursion ([`brute_cuts`]); the Nim-sum is the option's value; the
+/// board's value is the `positions` one.
 #[test]
 fn cuts_match_brute_force_move_by_move() {
-    let brute = |b: &Board, take| {
-        let geo = Arc::new(Geo {
-            board: b.clone(),
-            take,
-        });
-        let pos = Pos { x: b.full(), geo };
-        let g = BruteGrundy::default().grundy(&pos);
-        (g, pos)
-    };
-    // (pieces removed, values of the regions left ascending) for each distinct move.
-    let brute_cuts = |b: &Board, take| -> Vec<(i64, Vec<i64>)> {
-        let mut out: Vec<(i64, Vec<i64>)> = brute(b, take)
-            .1
-            .moves()
-            .into_iter()
-            .map(|(mask, _)| {
-                let rest: Vec<Pt> = b
-                    .points
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| mask >> j & 1 == 0)
-                    .map(|(_, &p)| p)
-                    .collect();
-                let mut values: Vec<i64> = if rest.is_empty() {
-                    vec![]
-                } else {
-                    Board::from_points(rest, None)
-                        .regions()
-                        .iter()
-                        .map(|r| i64::from(brute(r, take).0))
-                        .collect()
-                };
-                values.sort_unstable();
-                (i64::from(mask.count_ones()), values)
-            })
-            .collect();
-        out.sort();
-        out
-    };
     for (yaml, take) in [
         (
             "board: [{triangle: 4}, {trapezoid: [2, 1..5]}, {parallelogram: [3, 3]}, {pentagon: [2, 2, 2]}, {hexagon: [2, 2, 2, 2, 2, 2]}]\ncuts: true",
@@ -1286,33 +1326,9 @@ fn cuts_match_brute_force_move_by_move() {
                 let b = super::params::one_board(&Node::root(&v, "t"))
                     .unwrap()
                     .board();
-                let g = i64::from(brute(&b, take).0);
+                let g = i64::from(brute_value(&b, take).0);
                 assert_eq!(pos.int("grundy", i), Some(g), "{name}");
-                let want = brute_cuts(&b, take);
-                let mut got = Vec::new();
-                for k in 0..want.len() {
-                    let r = row + k;
-                    assert_eq!(cuts.text("name", r), Some(name));
-                    assert_eq!(cuts.int("move", r), Some(k as i64), "{name}");
-                    assert_eq!(cuts.int("board_grundy", r), Some(g), "{name}");
-                    let values: Vec<i64> = match cuts.cell("left_grundy", r).unwrap().to_string() {
-                        t if t.is_empty() => vec![],
-                        t => t.split(", ").map(|x| x.parse().unwrap()).collect(),
-                    };
-                    assert_eq!(cuts.int("regions_left", r), Some(values.len() as i64));
-                    let nim = values.iter().fold(0, |a, v| a ^ v);
-                    assert_eq!(cuts.int("option_grundy", r), Some(nim), "{name}");
-                    got.push((cuts.int("run_pieces", r).unwrap(), values));
-                }
-                got.sort();
-                assert_eq!(got, want, "{name}: the moves and the regions they leave");
-                let pair = want.iter().any(|(_, v)| v.len() == 2 && v[0] == v[1]);
-                assert_eq!(
-                    cuts.cell("equal_pair_cut", row).unwrap().to_string(),
-                    pair.to_string(),
-                    "{name}"
-                );
-                row += want.len();
+                row += check_cuts_rows(cuts, row, name, g, &brute_cuts(&b, take));
             }
             assert_eq!(row, cuts.rows(), "one row per distinct first move");
             checked += row;
