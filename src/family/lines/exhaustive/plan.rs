@@ -4,7 +4,6 @@
 //! word, by fixpoint or by the 16-bit chunk table).
 
 use super::Move;
-use super::kernel::has_avx2;
 use crate::game::Play;
 
 /// Word bits of a tile (2^12 words = 32 KiB, L1-sized): moves reaching above
@@ -429,5 +428,18 @@ impl Plan {
             #[cfg(test)]
             ops: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+}
+
+/// Does the CPU have AVX2 (the kernel's whole-word loops then run 4 words
+/// per instruction)?
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
