@@ -15,6 +15,10 @@ pub(super) const LEVELS: [u64; 7] = {
 };
 
 /// Adds the P-positions of `words` (word index `base..`) to `counts` by piece count.
+///
+/// `#[inline]`: the kernel calls it once per tile from another file; inlined
+/// there as it was when both lived in one file.
+#[inline]
 pub(super) fn count_into(words: &[u64], base: u64, counts: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
