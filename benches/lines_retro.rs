@@ -1,5 +1,5 @@
 //! The exhaustive retrograde kernel of the `lines` family
-//! (`src/family/lines/retro.rs`): misère, runs of at most 3 pieces, the
+//! (`src/family/lines/exhaustive/`): misère, runs of at most 3 pieces, the
 //! triangle of 7 rows (28 pieces, 2^28 positions), the whole table, on a
 //! rayon pool of 1 and of 2 threads (issue 3's targets: within 2× of 0.09 s
 //! and 0.046 s, aiming at 1.2×).
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use nimlab::family::lines::board::{Board, Shape};
-use nimlab::family::lines::retro::{Exhaustive, Move, memory_bytes, solve};
+use nimlab::family::lines::exhaustive::{Exhaustive, Move, memory_bytes, solve};
 use nimlab::family::lines::rules::{self, BoardMove, Take};
 use nimlab::game::Play;
 

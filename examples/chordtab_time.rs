@@ -1,4 +1,4 @@
-use nimlab::family::lines::chordtab::ChordTable;
+use nimlab::family::lines::chords::chordtab::ChordTable;
 use std::time::Instant;
 fn main() {
     let a: Vec<u32> = std::env::args()

@@ -1,6 +1,6 @@
 //! Prints the Grundy values of one board sequence: `cargo run --release
 //! --example seq_values -- C 2 2 1000` (C(2,y,2), y = 1..=1000), `A 5 0 400`, `B 6 0 400`.
-use nimlab::family::lines::sequences::{Family, ThinBoards};
+use nimlab::family::lines::chords::sequences::{Family, ThinBoards};
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let (x, z, y): (u32, u32, u32) = (

@@ -264,32 +264,11 @@ fn waves(d: &str) -> Vec<(usize, usize, usize)> {
         .collect()
 }
 
-#[test]
-fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("t6");
-    let d = d.to_str().unwrap();
-    let board = ["--triangle", "6", "--take", "max:3", "--play", "misere"];
-    let mut plan = vec!["board", "lines", "plan", "--dir", d, "--slice-pieces", "4"];
-    plan.extend(board);
-    let out = ok(&plan);
-    assert!(out.contains("slice pieces: t = 4"), "{out}");
-    let p = json(&std::fs::read_to_string(Path::new(d).join("plan.json")).unwrap());
-    assert_eq!(p["take"], "max:3");
-    let w = waves(d);
-    assert_eq!(w.len(), 5, "waves 0..=4: {w:?}");
-    assert!(w.iter().all(|&(_, stored, done)| stored > 0 && done == 0));
-    // A wave before its sources is refused, naming the missing wave.
-    let err = fails(&[
-        "board", "lines", "slice", "--dir", d, "--wave", "1", "--task", "0",
-    ]);
-    assert!(
-        err.contains("not complete") && err.contains("wave 0"),
-        "{err}"
-    );
-    for &(k, stored, _) in &w {
+/// Runs every slice task of every wave `w` of plan `d`, two representatives
+/// a task (as `board-submit.sh --group 2`).
+fn run_every_wave(d: &str, w: &[(usize, usize, usize)]) {
+    for &(k, stored, _) in w {
         let k = k.to_string();
-        // Tasks of two representatives each (as `board-submit.sh --group 2`).
         for task in 0..stored.div_ceil(2) {
             let task = task.to_string();
             ok(&[
@@ -298,31 +277,11 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
             ]);
         }
     }
-    assert!(waves(d).iter().all(|&(_, stored, done)| done == stored));
-    // A requeued task finds its slice complete.
-    let o = nimlab(&[
-        "board", "lines", "slice", "--dir", d, "--wave", "2", "--task", "0",
-    ]);
-    assert!(o.status.success());
-    assert!(
-        text(&o.stderr).contains("complete already"),
-        "{}",
-        text(&o.stderr)
-    );
-    let err = fails(&["board", "lines", "slice", "--dir", d, "--wave", "9"]);
-    assert!(err.contains("waves 0..=4"), "{err}");
-    let got = ok(&["board", "lines", "finish", "--dir", d]);
-    let mut whole = vec!["board", "lines", "solve", "--in-memory"];
-    whole.extend(board);
-    assert_eq!(got, ok(&whole));
-    assert_eq!(
-        std::fs::read_to_string(Path::new(d).join("result.txt")).unwrap(),
-        got
-    );
-    let status = ok(&["board", "lines", "status", "--dir", d]);
-    assert!(status.contains("result in result.txt"), "{status}");
+}
 
-    // result.json and the Parquet datasets hold the same answer.
+/// Checks that `d`'s result.json and its Parquet datasets (counts and
+/// positions) hold the same answer; returns the datasets' sweep.
+fn datasets_hold_the_answer(d: &str) -> nimlab::store::SweepDir {
     let r = json(&std::fs::read_to_string(Path::new(d).join("result.json")).unwrap());
     let counts = board_counts(&r);
     let sweep = nimlab::store::SweepDir {
@@ -364,16 +323,66 @@ fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
             "{part}"
         );
     }
+    sweep
+}
+
+#[test]
+fn board_plan_slice_tasks_and_finish_as_slurm_runs_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("t6");
+    let d = d.to_str().unwrap();
+    let board = ["--triangle", "6", "--take", "max:3", "--play", "misere"];
+    let mut plan = vec!["board", "lines", "plan", "--dir", d, "--slice-pieces", "4"];
+    plan.extend(board);
+    let out = ok(&plan);
+    assert!(out.contains("slice pieces: t = 4"), "{out}");
+    let p = json(&std::fs::read_to_string(Path::new(d).join("plan.json")).unwrap());
+    assert_eq!(p["take"], "max:3");
+    let w = waves(d);
+    assert_eq!(w.len(), 5, "waves 0..=4: {w:?}");
+    assert!(w.iter().all(|&(_, stored, done)| stored > 0 && done == 0));
+    // A wave before its sources is refused, naming the missing wave.
+    let err = fails(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "1", "--task", "0",
+    ]);
+    assert!(
+        err.contains("not complete") && err.contains("wave 0"),
+        "{err}"
+    );
+    run_every_wave(d, &w);
+    assert!(waves(d).iter().all(|&(_, stored, done)| done == stored));
+    // A requeued task finds its slice complete.
+    let o = nimlab(&[
+        "board", "lines", "slice", "--dir", d, "--wave", "2", "--task", "0",
+    ]);
+    assert!(o.status.success());
+    assert!(
+        text(&o.stderr).contains("complete already"),
+        "{}",
+        text(&o.stderr)
+    );
+    let err = fails(&["board", "lines", "slice", "--dir", d, "--wave", "9"]);
+    assert!(err.contains("waves 0..=4"), "{err}");
+    let got = ok(&["board", "lines", "finish", "--dir", d]);
+    let mut whole = vec!["board", "lines", "solve", "--in-memory"];
+    whole.extend(board);
+    assert_eq!(got, ok(&whole));
+    assert_eq!(
+        std::fs::read_to_string(Path::new(d).join("result.txt")).unwrap(),
+        got
+    );
+    let status = ok(&["board", "lines", "status", "--dir", d]);
+    assert!(status.contains("result in result.txt"), "{status}");
+
+    // result.json and the Parquet datasets hold the same answer.
+    let sweep = datasets_hold_the_answer(d);
     // Finishing again rewrites the same files.
     assert_eq!(ok(&["board", "lines", "finish", "--dir", d]), got);
     assert_eq!(sweep.parts("counts").len(), 1);
 }
 
-#[test]
-fn board_refuses_bad_arguments_naming_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d");
-    let d = d.to_str().unwrap();
+/// `board lines solve --in-memory`'s bad arguments, each named.
+fn refuses_bad_solve_arguments() {
     let solve = |extra: &[&str]| {
         let mut a = vec!["board", "lines", "solve", "--in-memory"];
         a.extend(extra);
@@ -406,37 +415,11 @@ fn board_refuses_bad_arguments_naming_them() {
         err.contains("needs about") && err.contains("solve it in slices"),
         "{err}"
     );
-    let err = fails(&[
-        "board",
-        "lines",
-        "plan",
-        "--triangle",
-        "5",
-        "--memory",
-        "2 parsecs",
-        "--dir",
-        d,
-    ]);
-    assert!(
-        err.contains("--memory") && err.contains("unknown unit"),
-        "{err}"
-    );
-    let err = fails(&[
-        "board",
-        "lines",
-        "solve",
-        "--triangle",
-        "5",
-        "--dir",
-        d,
-        "--in-memory",
-    ]);
-    assert!(
-        err.contains("--in-memory") && err.contains("--dir"),
-        "{err}"
-    );
-    let err = fails(&["board", "lines", "status", "--dir", d]);
-    assert!(err.contains("plan.json"), "{err}");
+}
+
+/// A plan directory belongs to one board and rule, and its slice actions
+/// check their arguments against it.
+fn refuses_another_board_in_a_plan_dir(d: &str) {
     // A plan directory belongs to one board and rule.
     ok(&[
         "board",
@@ -490,6 +473,46 @@ fn board_refuses_bad_arguments_naming_them() {
         "board", "lines", "slice", "--dir", d, "--wave", "0", "--task", "5",
     ]);
     assert!(err.contains("--task 5"), "{err}");
+}
+
+#[test]
+fn board_refuses_bad_arguments_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    let d = d.to_str().unwrap();
+    refuses_bad_solve_arguments();
+    let err = fails(&[
+        "board",
+        "lines",
+        "plan",
+        "--triangle",
+        "5",
+        "--memory",
+        "2 parsecs",
+        "--dir",
+        d,
+    ]);
+    assert!(
+        err.contains("--memory") && err.contains("unknown unit"),
+        "{err}"
+    );
+    let err = fails(&[
+        "board",
+        "lines",
+        "solve",
+        "--triangle",
+        "5",
+        "--dir",
+        d,
+        "--in-memory",
+    ]);
+    assert!(
+        err.contains("--in-memory") && err.contains("--dir"),
+        "{err}"
+    );
+    let err = fails(&["board", "lines", "status", "--dir", d]);
+    assert!(err.contains("plan.json"), "{err}");
+    refuses_another_board_in_a_plan_dir(d);
 }
 
 /// `nimlab board FAMILY`: the family is named, and only one offering

@@ -533,7 +533,7 @@ impl Board {
 /// tuple), with every side at most `max_side` and at least `min_side`, and at
 /// most `max_pieces` pieces; sorted by largest side, then pieces, then sides.
 /// The pieces of the hexagon with these sides (closing, each at least 1) in
-/// closed form: in the coordinates of [`super::chordtab::Hx`], the
+/// closed form: in the coordinates of [`super::chords::chordtab::Hx`], the
 /// parallelogram of `(R + 1)(Q + 1)` points less its two cut corners,
 /// triangles of `a(a + 1)/2` and `b(b + 1)/2` points.
 pub fn hexagon_pieces(p: [u32; 6]) -> u64 {

@@ -14,9 +14,9 @@ use std::sync::{Arc, OnceLock};
 use rayon::prelude::*;
 
 use super::board::{Hex, hexagon_pieces, hexagons};
+use super::chords::hexsum::HexSolver;
 use super::class_of;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
-use super::hexsum::HexSolver;
 use super::rows::dict;
 use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
@@ -100,7 +100,7 @@ pub struct SideCount {
     /// Their mean number of pieces (over side tuples).
     pub mean_pieces: f64,
     /// Their mean number of chords (over side tuples): the chord solver's
-    /// lookups of a board ([`super::memofill::chords`]).
+    /// lookups of a board ([`super::chords::memofill::chords`]).
     pub mean_chords: f64,
 }
 
@@ -591,7 +591,7 @@ fn class_table(t: &Tally) -> Table {
 mod tests {
     use std::sync::atomic::AtomicBool;
 
-    use super::super::hexsum::MANY_BOARDS;
+    use super::super::chords::hexsum::MANY_BOARDS;
     use super::*;
 
     fn census(max_side: u32, big: bool) -> Output {

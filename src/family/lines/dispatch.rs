@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::bail;
 
 use super::board::{Board, Hex, Pt, Shape};
+use super::chords::hexsum::HexSolver;
 use super::components::Components;
-use super::hexsum::HexSolver;
-use super::retro;
+use super::exhaustive;
 use super::rules::{self, Take, legal_distinct, run_cells};
 use crate::family::watch::Watch;
 use crate::game::Play;
@@ -43,7 +43,7 @@ pub fn feasibility(pieces: u64, method: Method, counts: bool) -> Result<(), Stri
                 mem::human_bytes(mem::machine_memory().unwrap_or(0))
             ));
         }
-        let bytes = retro::memory_bytes(pieces as usize);
+        let bytes = exhaustive::memory_bytes(pieces as usize);
         let budget = mem::case_budget();
         if bytes > budget {
             return Err(format!(
@@ -224,9 +224,9 @@ fn by_exhaustive(
     let progress = &|n: u64| watch.step(n);
     feasibility(b.len() as u64, Method::Exhaustive, true).map_err(anyhow::Error::msg)?;
     let moves = rules::moves(b, take);
-    let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
+    let rm: Vec<exhaustive::Move> = moves.iter().map(exhaustive::Move::from).collect();
     watch.begin("positions", Some(1u64 << b.len()));
-    let ex = retro::solve(b.len(), &rm, play, progress, cancel)?;
+    let ex = exhaustive::solve(b.len(), &rm, play, progress, cancel)?;
     if cancel.load(Ordering::Relaxed) {
         bail!(crate::family::Interrupted);
     }

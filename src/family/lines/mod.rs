@@ -20,42 +20,50 @@
 //! pictures: false                      # board pictures with a winning run (default: ≤ 8 boards)
 //! ```
 //!
-//! Solvers: normal play with `take: maximal` on hexagon-family boards uses the
-//! chord recursion of [`hexsum`] (any size); other normal-play cases the
-//! component decomposition of [`components`] (≤ 64 pieces); misère play and
-//! count tables the exhaustive bitmap analysis of [`retro`].
+//! The family's rooms, one per solver: [`chords`] (normal play with
+//! `take: maximal` on hexagon-family boards, any size: the chord recursion,
+//! its dense table, the memo work counted for the cost model, report 000's
+//! long sequences); [`components`] (other normal-play cases, ≤ 64 pieces:
+//! the component decomposition and its sub-boards counted); [`exhaustive`]
+//! (misère play and count tables: the bitmap analysis, its slices and the
+//! out-of-core driver of `nimlab board lines`).
 //!
-//! The family by job: [`params`] (a sweep's parameters → cases), [`cases`]
-//! and [`rows`] (solving a case, filling its typed rows), [`dispatch`] (which
-//! solver a board gets), [`datasets`] and [`views`] (declared once),
-//! [`solve`] (`nimlab solve lines`), [`play`] (`nimlab play lines`, with
-//! `play.js` for its page).
+//! At the top, what serves the family as a whole: [`params`] (a sweep's
+//! parameters → cases), [`cases`] and [`rows`] (solving a case, filling its
+//! typed rows), [`census`] (the hexagon census case), [`cuts`] (the `cuts`
+//! dataset), [`dispatch`] (which solver a board gets), [`datasets`] and
+//! [`views`] (declared once), [`board`] and [`rules`] (the lattice and the
+//! moves), [`brute`] (the plain references every solver is tested against),
+//! `memo` (the concurrent memo two solvers share), [`kernels`] (the cost
+//! model's kernels), [`solve`] (`nimlab solve lines`), [`explain`] and
+//! [`play`] (`nimlab play lines`, with `play.js` for its page).
 
 pub mod board;
 pub(crate) mod brute;
 pub(crate) mod cases;
 pub(crate) mod census;
-pub mod chordtab;
+pub mod chords;
 pub(crate) mod components;
 pub(crate) mod cuts;
 pub mod datasets;
 pub(crate) mod dispatch;
+pub mod exhaustive;
 pub(crate) mod explain;
-pub(crate) mod hexsum;
 pub(crate) mod kernels;
 mod memo;
-pub(crate) mod memofill;
-mod outofcore;
 pub(crate) mod params;
 pub(crate) mod play;
-pub mod retro;
 pub(crate) mod rows;
 pub mod rules;
-pub mod sequences;
-pub(crate) mod slices;
 pub(crate) mod solve;
-pub(crate) mod subboards;
 pub(crate) mod views;
+
+// The solvers' old paths, for three files other branches are editing
+// (explain.rs: issue 36; cases.rs: issue 34). Once those merge, name the
+// rooms there (`chords::hexsum`, `exhaustive`, …) and drop these.
+use chords::{chordtab, hexsum, memofill};
+use components::subboards;
+use exhaustive as retro;
 
 pub use dispatch::{Solved, solve_board};
 pub use rows::closed_form;
@@ -223,7 +231,7 @@ impl Family for Lines {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             explains_moves: Some(explain::first_moves),
-            out_of_core: Some(&outofcore::LinesBoards),
+            out_of_core: Some(&exhaustive::outofcore::LinesBoards),
             names_rows_by_label: Some(|dataset| dataset == "positions"),
             ..Capabilities::NONE
         }

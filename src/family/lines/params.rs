@@ -5,9 +5,9 @@ use std::sync::{Arc, OnceLock};
 use super::board::{self, Hex, Shape, closes, parse_mask};
 use super::cases::{LinesCase, enumeration_work};
 use super::census::{CensusCase, Enumeration, SideCount};
+use super::chords::hexsum::{self, HexSolver};
 use super::datasets::{CELLS, POSITIONS};
 use super::dispatch::{Method, feasibility, method_for};
-use super::hexsum::{self, HexSolver};
 use super::rules::Take;
 use super::{Group, views};
 use crate::cost::Work;
@@ -970,8 +970,8 @@ fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
         .collect();
     let regular = enumerated.and_then(|es| es.iter().map(|e| e.max_side).max());
     let chords = match regular {
-        Some(side) => super::memofill::enumeration_chords(side),
-        None => match super::memofill::fill_chords(&boards) {
+        Some(side) => super::chords::memofill::enumeration_chords(side),
+        None => match super::chords::memofill::fill_chords(&boards) {
             Some((_, chords)) => chords,
             None => return,
         },

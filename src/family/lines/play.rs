@@ -10,7 +10,7 @@
 //! The replies come from the family's solvers: normal play by components
 //! ([`Components`]: the Grundy value of each connected group of pieces,
 //! XORed), misère play from the exhaustive table of every subset
-//! ([`retro::solve`]). The classroom page embeds the P-position bitmap of
+//! ([`exhaustive::solve`]). The classroom page embeds the P-position bitmap of
 //! every subset, so it is written for boards of at most 25 pieces.
 
 use std::fmt::Write as _;
@@ -23,8 +23,8 @@ use super::board::{Board, DIRS, Pt, Shape};
 use super::class_of;
 use super::components::Components;
 use super::dispatch::{Method, feasibility};
+use super::exhaustive::{self, Exhaustive};
 use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};
-use super::retro::{self, Exhaustive};
 use super::rules::{BoardMove, Take, legal_distinct, moves, run_cells};
 use crate::game::Play;
 use crate::params::Node;
@@ -80,8 +80,8 @@ impl Engine {
                         shape.name()
                     );
                 }
-                let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-                Engine::Exhaustive(retro::solve(
+                let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
+                Engine::Exhaustive(exhaustive::solve(
                     n,
                     &rm,
                     play,
@@ -774,8 +774,9 @@ impl LinesGame {
         let ex = match &self.engine {
             Engine::Exhaustive(e) => e,
             Engine::Components(_) => {
-                let rm: Vec<retro::Move> = self.moves.iter().map(retro::Move::from).collect();
-                table = retro::solve(n, &rm, self.play, &|_| {}, &AtomicBool::new(false))?;
+                let rm: Vec<exhaustive::Move> =
+                    self.moves.iter().map(exhaustive::Move::from).collect();
+                table = exhaustive::solve(n, &rm, self.play, &|_| {}, &AtomicBool::new(false))?;
                 &table
             }
         };

@@ -406,7 +406,7 @@ impl LinesCase {
 fn no_period(letter: &str, vals: &[i64], g: Option<&[u32]>) -> (String, Option<String>) {
     let (first, last) = (vals[0], vals[vals.len() - 1]);
     let none = format!("no period covering half of {letter} = {first}..{last} and three periods");
-    let ar = g.and_then(super::sequences::arithmetic_period_of);
+    let ar = g.and_then(super::chords::sequences::arithmetic_period_of);
     let Some(ar) = ar else {
         return (none, None);
     };

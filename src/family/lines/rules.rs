@@ -65,9 +65,9 @@ fn add(p: Pt, d: Pt, k: i32) -> Pt {
 }
 
 /// The exhaustive kernel's view of a move: the run and its blockers.
-impl From<&BoardMove> for super::retro::Move {
+impl From<&BoardMove> for super::exhaustive::Move {
     fn from(m: &BoardMove) -> Self {
-        super::retro::Move {
+        super::exhaustive::Move {
             mask: m.mask,
             blockers: m.blockers,
         }

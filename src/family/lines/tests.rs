@@ -10,8 +10,8 @@ use std::sync::atomic::AtomicBool;
 use super::board::{Board, Hex, Shape, canonical_sides, closes, hexagons, side_images, transform};
 use super::board::{Pt, parse_mask};
 use super::brute::{Geo, Pos, exhaustive_bytes};
+use super::chords::hexsum::HexSolver;
 use super::components::Components;
-use super::hexsum::HexSolver;
 use super::rules::run_text;
 use super::rules::{Take, moves};
 use super::*;
@@ -425,14 +425,14 @@ fn exhaustive_matches_brute_outcome_on_all_positions() {
         let board = shape.board();
         for take in RULES {
             let all = moves(&board, take);
-            let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
+            let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
             let pairs: Vec<(u64, u64)> = all.iter().map(|m| (m.mask, m.blockers)).collect();
             let geo = Arc::new(Geo {
                 board: board.clone(),
                 take,
             });
             for play in [Play::Normal, Play::Misere] {
-                let ex = retro::solve(board.len(), &rm, play, &no_progress, &cancel).unwrap();
+                let ex = exhaustive::solve(board.len(), &rm, play, &no_progress, &cancel).unwrap();
                 let plain = exhaustive_bytes(board.len(), &pairs, play);
                 let mut bo = BruteOutcome::new(play);
                 let mut counts = vec![(0u64, 0u64); board.len() + 1];
@@ -1220,51 +1220,91 @@ fn sum_boards_are_read_from_a_spec() {
     assert!(err.to_string().contains("at least two parts"), "{err}");
 }
 
+/// A board's value by the plain recursion, and its full position.
+fn brute_value(b: &Board, take: Take) -> (u32, Pos) {
+    let geo = Arc::new(Geo {
+        board: b.clone(),
+        take,
+    });
+    let pos = Pos { x: b.full(), geo };
+    let g = BruteGrundy::default().grundy(&pos);
+    (g, pos)
+}
+
+/// For each distinct first move of `b`, by brute force: (pieces removed,
+/// values of the regions left ascending), the regions split by
+/// `Board::regions`, not by the component solver.
+fn brute_cuts(b: &Board, take: Take) -> Vec<(i64, Vec<i64>)> {
+    let mut out: Vec<(i64, Vec<i64>)> = brute_value(b, take)
+        .1
+        .moves()
+        .into_iter()
+        .map(|(mask, _)| {
+            let rest: Vec<Pt> = b
+                .points
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| mask >> j & 1 == 0)
+                .map(|(_, &p)| p)
+                .collect();
+            let mut values: Vec<i64> = if rest.is_empty() {
+                vec![]
+            } else {
+                Board::from_points(rest, None)
+                    .regions()
+                    .iter()
+                    .map(|r| i64::from(brute_value(r, take).0))
+                    .collect()
+            };
+            values.sort_unstable();
+            (i64::from(mask.count_ones()), values)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Checks the `cuts` rows `row..` of board `name` (value `g`) against
+/// `want` ([`brute_cuts`]); returns the number of rows it checked.
+fn check_cuts_rows(
+    cuts: &Table,
+    row: usize,
+    name: &str,
+    g: i64,
+    want: &[(i64, Vec<i64>)],
+) -> usize {
+    let mut got = Vec::new();
+    for k in 0..want.len() {
+        let r = row + k;
+        assert_eq!(cuts.text("name", r), Some(name));
+        assert_eq!(cuts.int("move", r), Some(k as i64), "{name}");
+        assert_eq!(cuts.int("board_grundy", r), Some(g), "{name}");
+        let values: Vec<i64> = match cuts.cell("left_grundy", r).unwrap().to_string() {
+            t if t.is_empty() => vec![],
+            t => t.split(", ").map(|x| x.parse().unwrap()).collect(),
+        };
+        assert_eq!(cuts.int("regions_left", r), Some(values.len() as i64));
+        let nim = values.iter().fold(0, |a, v| a ^ v);
+        assert_eq!(cuts.int("option_grundy", r), Some(nim), "{name}");
+        got.push((cuts.int("run_pieces", r).unwrap(), values));
+    }
+    got.sort();
+    assert_eq!(got, want, "{name}: the moves and the regions they leave");
+    let pair = want.iter().any(|(_, v)| v.len() == 2 && v[0] == v[1]);
+    assert_eq!(
+        cuts.cell("equal_pair_cut", row).unwrap().to_string(),
+        pair.to_string(),
+        "{name}"
+    );
+    want.len()
+}
+
 /// The `cuts` dataset against brute force: per board, one row per distinct
-/// first move; the regions each move leaves (split by `Board::regions`, not
-/// by the component solver) and their values by the plain recursion; the
-/// Nim-sum is the option's value; the board's value is the `positions` one.
+/// first move; the regions each move leaves and their values by the plain
+/// recursion ([`brute_cuts`]); the Nim-sum is the option's value; the
+/// board's value is the `positions` one.
 #[test]
 fn cuts_match_brute_force_move_by_move() {
-    let brute = |b: &Board, take| {
-        let geo = Arc::new(Geo {
-            board: b.clone(),
-            take,
-        });
-        let pos = Pos { x: b.full(), geo };
-        let g = BruteGrundy::default().grundy(&pos);
-        (g, pos)
-    };
-    // (pieces removed, values of the regions left ascending) for each distinct move.
-    let brute_cuts = |b: &Board, take| -> Vec<(i64, Vec<i64>)> {
-        let mut out: Vec<(i64, Vec<i64>)> = brute(b, take)
-            .1
-            .moves()
-            .into_iter()
-            .map(|(mask, _)| {
-                let rest: Vec<Pt> = b
-                    .points
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| mask >> j & 1 == 0)
-                    .map(|(_, &p)| p)
-                    .collect();
-                let mut values: Vec<i64> = if rest.is_empty() {
-                    vec![]
-                } else {
-                    Board::from_points(rest, None)
-                        .regions()
-                        .iter()
-                        .map(|r| i64::from(brute(r, take).0))
-                        .collect()
-                };
-                values.sort_unstable();
-                (i64::from(mask.count_ones()), values)
-            })
-            .collect();
-        out.sort();
-        out
-    };
     for (yaml, take) in [
         (
             "board: [{triangle: 4}, {trapezoid: [2, 1..5]}, {parallelogram: [3, 3]}, {pentagon: [2, 2, 2]}, {hexagon: [2, 2, 2, 2, 2, 2]}]\ncuts: true",
@@ -1286,33 +1326,9 @@ fn cuts_match_brute_force_move_by_move() {
                 let b = super::params::one_board(&Node::root(&v, "t"))
                     .unwrap()
                     .board();
-                let g = i64::from(brute(&b, take).0);
+                let g = i64::from(brute_value(&b, take).0);
                 assert_eq!(pos.int("grundy", i), Some(g), "{name}");
-                let want = brute_cuts(&b, take);
-                let mut got = Vec::new();
-                for k in 0..want.len() {
-                    let r = row + k;
-                    assert_eq!(cuts.text("name", r), Some(name));
-                    assert_eq!(cuts.int("move", r), Some(k as i64), "{name}");
-                    assert_eq!(cuts.int("board_grundy", r), Some(g), "{name}");
-                    let values: Vec<i64> = match cuts.cell("left_grundy", r).unwrap().to_string() {
-                        t if t.is_empty() => vec![],
-                        t => t.split(", ").map(|x| x.parse().unwrap()).collect(),
-                    };
-                    assert_eq!(cuts.int("regions_left", r), Some(values.len() as i64));
-                    let nim = values.iter().fold(0, |a, v| a ^ v);
-                    assert_eq!(cuts.int("option_grundy", r), Some(nim), "{name}");
-                    got.push((cuts.int("run_pieces", r).unwrap(), values));
-                }
-                got.sort();
-                assert_eq!(got, want, "{name}: the moves and the regions they leave");
-                let pair = want.iter().any(|(_, v)| v.len() == 2 && v[0] == v[1]);
-                assert_eq!(
-                    cuts.cell("equal_pair_cut", row).unwrap().to_string(),
-                    pair.to_string(),
-                    "{name}"
-                );
-                row += want.len();
+                row += check_cuts_rows(cuts, row, name, g, &brute_cuts(&b, take));
             }
             assert_eq!(row, cuts.rows(), "one row per distinct first move");
             checked += row;
@@ -1361,7 +1377,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
     assert_eq!(p.cases[0].work(None), [(super::kernels::CHORD_LOOKUPS, 9)]);
-    let memo = super::memofill::reached(&[[2; 6]]).1;
+    let memo = super::chords::memofill::reached(&[[2; 6]]).1;
     assert_eq!(
         p.cases[0].shared_work(),
         [(super::kernels::CHORD_MEMO, memo)]
@@ -1374,7 +1390,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let boards = hexagons(1, 5, u64::MAX).len() as u64;
     let census = p.cases.iter().find(|c| c.key().contains("census")).unwrap();
     assert_eq!(census.work(None), [(super::kernels::CHORD_CENSUS, boards)]);
-    let memo = super::memofill::reached(&[[5; 6]]).1;
+    let memo = super::chords::memofill::reached(&[[5; 6]]).1;
     for c in &p.cases {
         assert_eq!(
             c.shared_work(),
@@ -1398,8 +1414,8 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     // With a bound on the pieces, the memo is its boards' (the regular
     // hexagon of side 5, 61 pieces, is not one of them).
     let p = plan("board: {hexagons: {max_side: 5, max_pieces: 12}}\ntake: maximal");
-    let memo = super::memofill::reached(&hexagons(1, 5, 12)).1;
-    assert!(memo < super::memofill::reached(&[[5; 6]]).1);
+    let memo = super::chords::memofill::reached(&hexagons(1, 5, 12)).1;
+    assert!(memo < super::chords::memofill::reached(&[[5; 6]]).1);
     for c in &p.cases {
         assert_eq!(
             c.shared_work(),

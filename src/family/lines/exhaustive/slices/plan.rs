@@ -5,9 +5,9 @@
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::super::retro::{self, SliceKernel};
 use super::Problem;
 use super::symmetry::{self, Perm};
+use crate::family::lines::exhaustive::{self, SliceKernel};
 use crate::mem::fmt_bytes;
 
 /// Bytes a slice solve needs besides its tables (binary, kernel tables,
@@ -82,9 +82,9 @@ impl Plan {
                 n
             );
         }
-        let lb = retro::slice_block_bits(n, t);
+        let lb = exhaustive::slice_block_bits(n, t);
         let local_top = (n - 6 - t) as u32 - lb;
-        let order = retro::slice_order(n, &p.kmoves, &pieces, &bottom, local_top as usize);
+        let order = exhaustive::slice_order(n, &p.kmoves, &pieces, &bottom, local_top as usize);
         Plan::from_parts(p, pieces, bottom, order, group)
     }
 
@@ -161,7 +161,7 @@ impl Plan {
             order,
             group,
             independent,
-            block_bits: retro::slice_block_bits(n, t),
+            block_bits: exhaustive::slice_block_bits(n, t),
             slice_perm,
             inverse,
         })
@@ -355,7 +355,7 @@ impl Plan {
 pub const FORMAT: &str = "nimlab-board-slices/1";
 
 /// Pieces sharing a move's mask (bit masks).
-fn adjacency_mask(n: usize, moves: &[retro::Move]) -> Vec<u64> {
+fn adjacency_mask(n: usize, moves: &[exhaustive::Move]) -> Vec<u64> {
     let mut adj = vec![0u64; n];
     for m in moves {
         let mut rest = m.mask;
@@ -513,7 +513,7 @@ pub fn choose(p: &Problem, req: &Request) -> Result<Choice> {
             "--slice-pieces {t}: a board of {n} pieces can be cut by at most {t_hi} pieces (6 stay inside a slice; at most {MAX_SLICE_PIECES})"
         ),
         Some(t) => vec![t],
-        None => (n.saturating_sub(retro::MAX_PIECES)..=t_hi).collect(),
+        None => (n.saturating_sub(exhaustive::MAX_PIECES)..=t_hi).collect(),
     };
     let all_group = symmetry::automorphisms(&p.board, &p.kmoves);
     let groups: Vec<Vec<Perm>> = if req.symmetry {
@@ -525,7 +525,7 @@ pub fn choose(p: &Problem, req: &Request) -> Result<Choice> {
     let mut t_min: Option<usize> = None;
     let mut smallest_need = u64::MAX;
     for &t in &ts {
-        if n - t > retro::MAX_PIECES {
+        if n - t > exhaustive::MAX_PIECES {
             continue;
         }
         if let Some(tm) = t_min
@@ -572,7 +572,7 @@ pub fn choose(p: &Problem, req: &Request) -> Result<Choice> {
 /// pieces (a union of orbits, disjoint from them).
 pub fn choose_sets(p: &Problem, group: &[Perm], t: usize) -> Option<(Vec<usize>, Vec<usize>)> {
     let n = p.n();
-    let strict = retro::adjacency(n, &p.kmoves);
+    let strict = exhaustive::adjacency(n, &p.kmoves);
     let masks = adjacency_mask(n, &p.kmoves);
     let orbits = symmetry::orbits(n, group);
     let trivial = group.len() == 1;

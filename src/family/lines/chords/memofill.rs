@@ -12,9 +12,9 @@
 
 use std::collections::HashSet;
 
-use super::board::canonical_sides;
 use super::chordtab::Hx;
 use super::hexsum::HexSolver;
+use crate::family::lines::board::canonical_sides;
 
 /// Most hexagons [`fill_chords`] looks at before it gives up (a few tenths
 /// of a second): sweeps beyond it keep the per-board estimate.
@@ -40,7 +40,7 @@ fn fits(s: Hx, h: Hx) -> bool {
 
 /// Does any image of `s` (the 12 symmetries) fit inside `h`?
 fn fits_turned(s: [u32; 6], h: Hx) -> bool {
-    super::board::side_images(s)
+    crate::family::lines::board::side_images(s)
         .into_iter()
         .any(|img| fits(Hx::from_sides(img), h))
 }
@@ -86,7 +86,7 @@ pub fn fill_chords(boards: &[[u32; 6]]) -> Option<(u64, u64)> {
     let kept: Vec<Hx> = maximal(boards)?
         .into_iter()
         .map(|p| {
-            let images = super::board::side_images(p).map(Hx::from_sides);
+            let images = crate::family::lines::board::side_images(p).map(Hx::from_sides);
             images.into_iter().min_by_key(|&h| enumerated(h)).unwrap()
         })
         .collect();
@@ -157,7 +157,7 @@ fn burnside_chords(side: u32) -> u64 {
     let h = Hx::from_sides([side; 6]);
     let others = |s: Hx| {
         let p = s.sides();
-        let fixing = super::board::side_images(p)
+        let fixing = crate::family::lines::board::side_images(p)
             .iter()
             .filter(|&&x| x == p)
             .count();
@@ -217,7 +217,9 @@ pub fn probe(hashed: bool) -> anyhow::Result<u64> {
     let side = if hashed { 200 } else { 2 * side.unwrap_or(1) };
     let solver = HexSolver::new(side);
     for &p in &boards {
-        std::hint::black_box(solver.grundy(super::board::Hex::from_sides(p), &|_| {}));
+        std::hint::black_box(
+            solver.grundy(crate::family::lines::board::Hex::from_sides(p), &|_| {}),
+        );
     }
     Ok(fill_chords(&boards).map_or(0, |w| w.1))
 }
@@ -227,8 +229,10 @@ pub fn probe(hashed: bool) -> anyhow::Result<u64> {
 /// cutting chords one after another (breadth first), and their chords.
 pub(crate) fn reached(boards: &[[u32; 6]]) -> (u64, u64) {
     let mut seen: HashSet<[u32; 6]> = HashSet::new();
-    let start = boards.iter().map(|&p| super::board::Hex::from_sides(p));
-    let mut todo: Vec<super::board::Hex> = start.collect();
+    let start = boards
+        .iter()
+        .map(|&p| crate::family::lines::board::Hex::from_sides(p));
+    let mut todo: Vec<crate::family::lines::board::Hex> = start.collect();
     let mut total = 0;
     while let Some(h) = todo.pop() {
         if !seen.insert(canonical_sides(h.sides())) {
@@ -319,7 +323,7 @@ mod tests {
         for n in [13u32, 20, 31] {
             let fixing = |s: Hx| {
                 let p = s.sides();
-                let images = super::super::board::side_images(p);
+                let images = crate::family::lines::board::side_images(p);
                 images.iter().filter(|&&x| x == p).count() as u64
             };
             let mut all = 0u64;

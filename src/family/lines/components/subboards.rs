@@ -1,4 +1,4 @@
-//! The component solver's work ([`super::components`]), counted without
+//! The component solver's work ([`crate::family::lines::components`]), counted without
 //! solving: the connected sub-boards it evaluates.
 //!
 //! Under a rule that takes single pieces (`max: P`, `any`) every connected
@@ -29,8 +29,8 @@ use std::sync::Mutex;
 
 use rustc_hash::FxHashMap;
 
-use super::board::{Board, NEIGHBOURS, Shape, transform};
-use super::rules::{Take, moves};
+use crate::family::lines::board::{Board, NEIGHBOURS, Shape, transform};
+use crate::family::lines::rules::{Take, moves};
 
 /// Sub-boards listed at most; beyond, the count is a lower bound.
 pub const CAP: u64 = 4_000_000;
@@ -292,7 +292,7 @@ mod tests {
             mask(&["O.O", "OOO"]),
         ];
         for b in &boards {
-            for take in super::super::rules::SAMPLE_RULES {
+            for take in crate::family::lines::rules::SAMPLE_RULES {
                 let c = count(b, take);
                 let (conn, lowest, inside) = brute(b, take);
                 assert_eq!(

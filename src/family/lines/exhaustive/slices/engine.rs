@@ -12,11 +12,11 @@ use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
-use super::super::retro::{self, CrossGroup, SliceKernel};
 use super::plan::{self, Plan, Source};
 use super::store::{self, Store};
 use super::symmetry::Image;
 use super::{Answer, Problem};
+use crate::family::lines::exhaustive::{self, CrossGroup, SliceKernel};
 use crate::mem::{fmt_bytes, zeroed_huge};
 
 /// What solving one slice did.
@@ -518,7 +518,7 @@ impl<'a> Engine<'a> {
             }
         }
         for x in self.finish_positions() {
-            let y = retro::to_solver(x, &self.plan.order);
+            let y = exhaustive::to_solver(x, &self.plan.order);
             last.remove(&self.plan.canon(y >> (self.plan.n - self.plan.t)).0);
         }
         last
@@ -543,7 +543,7 @@ impl<'a> Engine<'a> {
     pub fn is_p(&self, x: u64) -> Result<bool> {
         let n = self.plan.n;
         let t = self.plan.t;
-        let y = retro::to_solver(x, &self.plan.order);
+        let y = exhaustive::to_solver(x, &self.plan.order);
         let s = y >> (n - t);
         let local = y & ((1u64 << (n - t)) - 1);
         let (rep, g) = self.plan.canon(s);
@@ -584,7 +584,7 @@ impl<'a> Engine<'a> {
                 s.count_ones()
             );
         }
-        let binom = retro::binomials(n);
+        let binom = exhaustive::binomials(n);
         let counts = (0..=n).map(|k| (binom[k], total[k])).collect();
         Answer::new(self.problem, counts, &|x| self.is_p(x))
     }

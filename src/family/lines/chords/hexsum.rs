@@ -13,10 +13,10 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::board::{Hex, Pt, canonical_sides, side_images};
 use super::chordtab::{ChordTable, Hx};
-use super::components::Mex;
-use super::memo::Sharded;
+use crate::family::lines::board::{Hex, Pt, canonical_sides, side_images};
+use crate::family::lines::components::Mex;
+use crate::family::lines::memo::Sharded;
 
 /// Dense tables up to this many entries (bytes) for a single board or a
 /// small sweep: 700 MB, lines up to 162 pieces. Zeroing a bigger table costs

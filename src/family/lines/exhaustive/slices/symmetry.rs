@@ -9,8 +9,8 @@
 //! in-word pieces onto themselves: word `W` of the image is word `Q(W)` of
 //! the table (`Q` renames the word-index bits) with its 64 bits shuffled.
 
-use super::super::board::{Board, Pt, transform};
-use super::super::retro::Move;
+use crate::family::lines::board::{Board, Pt, transform};
+use crate::family::lines::exhaustive::Move;
 
 /// A permutation of the pieces: `p[i]` is the image of piece i.
 pub type Perm = Vec<u8>;

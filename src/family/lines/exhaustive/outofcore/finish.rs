@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use crate::family::lines::datasets::{COUNTS, DATASETS, POSITIONS};
-use crate::family::lines::slices::{Answer, Engine, Problem};
+use crate::family::lines::exhaustive::slices::{Answer, Engine, Problem};
 use crate::store::{ChunkId, SweepDir, write_atomic};
 
 pub(super) fn print_answer(p: &Problem, a: &Answer, json: bool) -> Result<()> {

@@ -49,14 +49,14 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
-use super::board::{Board, Pt, Shape};
-use super::cases::LinesCase;
-use super::datasets::{COUNTS, POSITIONS};
-use super::dispatch::{Method, feasibility};
-use super::retro::{self, Move};
-use super::rules::{self, BoardMove, Take, legal_distinct, run_cells};
-use super::{Group, Solved};
 use crate::data::{Table, cell_text};
+use crate::family::lines::board::{Board, Pt, Shape};
+use crate::family::lines::cases::LinesCase;
+use crate::family::lines::datasets::{COUNTS, POSITIONS};
+use crate::family::lines::dispatch::{Method, feasibility};
+use crate::family::lines::exhaustive::{self, Move};
+use crate::family::lines::rules::{self, BoardMove, Take, legal_distinct, run_cells};
+use crate::family::lines::{Group, Solved};
 use crate::game::Play;
 
 pub use engine::Engine;
@@ -192,7 +192,7 @@ fn shape_from(kind: &str, p: &[u32], rows: &Value) -> Result<Shape> {
         "hexagon" => {
             want(6)?;
             let s = [p[0], p[1], p[2], p[3], p[4], p[5]];
-            if !super::board::closes(s) {
+            if !crate::family::lines::board::closes(s) {
                 bail!("plan field `board`: hexagon sides {s:?} do not close");
             }
             Shape::Hexagon(s)
@@ -202,7 +202,7 @@ fn shape_from(kind: &str, p: &[u32], rows: &Value) -> Result<Shape> {
                 .as_array()
                 .map(|a| a.iter().filter_map(|r| r.as_str()).collect())
                 .unwrap_or_default();
-            Shape::Mask(super::board::parse_mask(&rows).map_err(anyhow::Error::msg)?)
+            Shape::Mask(crate::family::lines::board::parse_mask(&rows).map_err(anyhow::Error::msg)?)
         }
         other => bail!("plan field `board`: unknown board kind {other:?}"),
     })
@@ -381,23 +381,23 @@ impl Answer {
     }
 }
 
-/// The whole table in memory ([`retro::solve`]): the reference the sliced
+/// The whole table in memory ([`exhaustive::solve`]): the reference the sliced
 /// solves are compared with.
 pub fn solve_in_memory(
     p: &Problem,
     progress: &(dyn Fn(u64) + Sync),
     cancel: &std::sync::atomic::AtomicBool,
 ) -> Result<Answer> {
-    if p.n() > retro::MAX_PIECES {
+    if p.n() > exhaustive::MAX_PIECES {
         bail!(
             "{} pieces: the in-memory table holds at most {} pieces (2^{} bits); solve it in slices",
             p.n(),
-            retro::MAX_PIECES,
-            retro::MAX_PIECES
+            exhaustive::MAX_PIECES,
+            exhaustive::MAX_PIECES
         );
     }
     feasibility(p.n() as u64, Method::Exhaustive, true)
         .map_err(|e| anyhow::anyhow!("{e}; solve it in slices (--dir)"))?;
-    let e = retro::solve(p.n(), &p.kmoves, p.play, progress, cancel)?;
+    let e = exhaustive::solve(p.n(), &p.kmoves, p.play, progress, cancel)?;
     Answer::new(p, e.counts.clone(), &|x| Ok(e.is_p(x)))
 }

@@ -9,6 +9,11 @@
 //! over its pieces; so a second map keyed by the component's own bit mask
 //! answers those repeats first, and the canonical form is computed once per
 //! distinct mask.
+//!
+//! The solver is this file; [`subboards`] counts its work without solving
+//! (for the cost model).
+
+pub(crate) mod subboards;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -13,8 +13,8 @@
 //! whose periodic stretch covers at least half of the computed range and at
 //! least three periods (GAMES.md), never a repeat seen only near the end.
 
-use super::board::Shape;
 use super::chordtab::{ChordTable, Hx};
+use crate::family::lines::board::Shape;
 use crate::period::{self, Period};
 
 /// Grundy values of boards with at most `rows` rows and lines of at most
@@ -115,9 +115,9 @@ pub fn arithmetic_period_of(values: &[u32]) -> Option<period::Arithmetic> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::Hex;
     use super::super::hexsum::HexSolver;
     use super::*;
+    use crate::family::lines::board::Hex;
 
     /// Grundy values grow without bound in an arithmetic period (C(2, y, 2):
     /// +8 every 6) but cannot fall forever: a decreasing stretch (by hand:

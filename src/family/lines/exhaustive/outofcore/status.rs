@@ -6,7 +6,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use super::plan::load_plan;
-use crate::family::lines::slices::store::Store;
+use crate::family::lines::exhaustive::slices::store::Store;
 use crate::mem::fmt_bytes;
 
 pub(super) fn status(dir: &Path, json: bool, lines: bool) -> Result<()> {

@@ -7,7 +7,7 @@ use super::plan::{self, Request};
 use super::store::Store;
 use super::*;
 use crate::family::lines::board::Shape;
-use crate::family::lines::retro::{self, SliceKernel};
+use crate::family::lines::exhaustive::{self, SliceKernel};
 
 static NO: AtomicBool = AtomicBool::new(false);
 
@@ -27,7 +27,7 @@ fn solve_sliced(
     p: &Problem,
     plan: &Plan,
     dir: &std::path::Path,
-    sizes: retro::Sizes,
+    sizes: exhaustive::Sizes,
     reps: usize,
 ) -> (Answer, Vec<u64>) {
     let kernel =
@@ -66,10 +66,10 @@ fn solve_sliced(
 
 /// The sliced table equals the in-memory one at every position, and so do
 /// the counts, the outcome and the winning first moves.
-fn check(p: &Problem, plan: &Plan, sizes: retro::Sizes, reps: usize) {
+fn check(p: &Problem, plan: &Plan, sizes: exhaustive::Sizes, reps: usize) {
     let dir = tempfile::tempdir().unwrap();
     let (answer, full) = solve_sliced(p, plan, dir.path(), sizes, reps);
-    let ex = retro::solve(p.n(), &p.kmoves, p.play, &|_| {}, &NO).unwrap();
+    let ex = exhaustive::solve(p.n(), &p.kmoves, p.play, &|_| {}, &NO).unwrap();
     let want = solve_in_memory(p, &|_| {}, &NO).unwrap();
     let what = format!(
         "{} take {} {} t={} pieces={:?} group={} sizes={sizes:?} reps={reps}",
@@ -81,7 +81,7 @@ fn check(p: &Problem, plan: &Plan, sizes: retro::Sizes, reps: usize) {
         plan.group.len()
     );
     for x in 0..1u64 << p.n() {
-        let y = retro::to_solver(x, &plan.order);
+        let y = exhaustive::to_solver(x, &plan.order);
         let got = full[(y >> 6) as usize] >> (y & 63) & 1 == 1;
         assert_eq!(got, ex.is_p(x), "{what}: position {x:#x}");
     }
@@ -109,7 +109,7 @@ fn slices_triangles_all_rules_against_in_memory() {
                     for symmetry in [false, true] {
                         let c = plan::choose(&p, &request(t, symmetry)).unwrap();
                         groups.insert(c.plan.group.len());
-                        check(&p, &c.plan, retro::SIZES, 1);
+                        check(&p, &c.plan, exhaustive::SIZES, 1);
                     }
                 }
             }
@@ -137,10 +137,10 @@ fn slices_small_blocks_and_passes() {
             for symmetry in [false, true] {
                 for t in [2, 3] {
                     let c = plan::choose(&p, &request(t, symmetry)).unwrap();
-                    for sizes in retro::TEST_SIZES {
+                    for sizes in exhaustive::TEST_SIZES {
                         check(&p, &c.plan, sizes, 1);
                     }
-                    check(&p, &c.plan, retro::SIZES, 8);
+                    check(&p, &c.plan, exhaustive::SIZES, 8);
                 }
             }
         }
@@ -168,7 +168,7 @@ fn slices_symmetric_plans_store_one_slice_per_orbit() {
     assert_eq!(covered, 1 << 3, "orbits partition the slices");
     // Three corners: ∅, one corner, two corners, all three.
     assert_eq!(c.est.reps, vec![1, 1, 1, 1]);
-    check(&p, &c.plan, retro::SIZES, 1);
+    check(&p, &c.plan, exhaustive::SIZES, 1);
 }
 
 #[test]
@@ -200,7 +200,7 @@ fn slices_resume_after_a_kill_gives_identical_files() {
     let c = plan::choose(&p, &request(4, false)).unwrap();
     let plan = &c.plan;
     let fresh = tempfile::tempdir().unwrap();
-    let (want, _) = solve_sliced(&p, plan, fresh.path(), retro::SIZES, 1);
+    let (want, _) = solve_sliced(&p, plan, fresh.path(), exhaustive::SIZES, 1);
 
     let dir = tempfile::tempdir().unwrap();
     let store = Store::new(dir.path(), plan.t, plan.slice_bytes()).unwrap();

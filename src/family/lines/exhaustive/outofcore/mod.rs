@@ -25,9 +25,9 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
 
-use super::params::{SHAPE_KEYS, one_board, one_rule};
 use super::slices::store::Store;
 use super::slices::{Engine, Problem};
+use crate::family::lines::params::{SHAPE_KEYS, one_board, one_rule};
 use crate::family::outofcore::{Cut, OutOfCore, SliceTask, SolveOpts};
 use crate::params::{CliArg, Node};
 
@@ -36,7 +36,7 @@ pub struct LinesBoards;
 
 impl OutOfCore for LinesBoards {
     fn position_args(&self) -> &'static [CliArg] {
-        super::solve::POSITION_ARGS
+        crate::family::lines::solve::POSITION_ARGS
     }
     fn plan(&self, board: &Node<'_>, cut: &Cut, dir: &Path, json: bool) -> Result<()> {
         let (p, choice, fresh) = plan::plan_dir(board, cut, dir)?;

@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::problem;
-use crate::family::lines::slices::Problem;
-use crate::family::lines::slices::plan::{self, Choice, Plan, Request};
+use crate::family::lines::exhaustive::slices::Problem;
+use crate::family::lines::exhaustive::slices::plan::{self, Choice, Plan, Request};
 use crate::family::outofcore::Cut;
 use crate::mem::{default_memory, fmt_bytes};
 use crate::params::Node;

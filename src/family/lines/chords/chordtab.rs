@@ -39,7 +39,7 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicUsize};
 use std::sync::{Barrier, Mutex};
 
-use super::board::side_images;
+use crate::family::lines::board::side_images;
 
 /// A hexagon in table coordinates (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -653,9 +653,9 @@ impl ChordTable {
 
 #[cfg(test)]
 mod tests {
-    use super::super::board::{Hex, closes};
     use super::super::hexsum::{Chord, HexSolver};
     use super::*;
+    use crate::family::lines::board::{Hex, closes};
 
     /// Every closing side tuple with sides in `1..=l`.
     fn all_sides(l: u32) -> Vec<[u32; 6]> {
