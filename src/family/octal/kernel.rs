@@ -299,6 +299,10 @@ pub fn sparse_extend(
 /// the first few parts).
 const FIRST_PARTS: usize = 64;
 
+/// Up to this many missing values, each is compared with the first splits'
+/// values in vector instructions rather than the values looked up one by one.
+const FEW_MISSING: usize = 4;
+
 /// Looks for the rare values `missing` (ascending, below the candidate)
 /// among the splits of `n`: the first [`FIRST_PARTS`] parts one by one,
 /// then each value left, smallest first, by value ([`search`]); returns the
@@ -317,12 +321,37 @@ fn find_rare(
         need[v as usize / 64] |= 1 << (v % 64);
     }
     let mut left = missing.len();
-    for a in 1..=FIRST_PARTS {
-        for &(i, unequal) in takes {
-            if n < i + 2 || a > last_part(n - i, unequal) {
-                continue;
+    // A take at a time: the parts `a` ascend in `g`, the larger parts
+    // `r − a` in `back` (`back[n_max − m] = G(m)`), so the values of the
+    // first splits are one vector xor of two slices.
+    let mut xs = [0u16; FIRST_PARTS];
+    for &(i, unequal) in takes {
+        if n < i + 2 {
+            continue;
+        }
+        let r = n - i;
+        let hi = FIRST_PARTS.min(last_part(r, unequal));
+        let at = back.len() - r;
+        for ((x, &p), &q) in xs.iter_mut().zip(&g[1..=hi]).zip(&back[at..at + hi]) {
+            *x = p ^ q;
+        }
+        let xs = &xs[..hi];
+        if missing.len() <= FEW_MISSING {
+            // Few values sought: each compared with every split at once.
+            for &m in missing {
+                let (w, bit) = (m as usize / 64, 1 << (m % 64));
+                if need[w] & bit != 0 && xs.iter().fold(false, |f, &x| f | (u32::from(x) == m)) {
+                    need[w] &= !bit;
+                    left -= 1;
+                    if left == 0 {
+                        return None;
+                    }
+                }
             }
-            let v = (g[a] ^ g[n - i - a]) as usize;
+            continue;
+        }
+        for &x in xs {
+            let v = x as usize;
             if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
                 need[v / 64] &= !(1 << (v % 64));
                 left -= 1;

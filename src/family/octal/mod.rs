@@ -76,7 +76,7 @@ impl Family for Octal {
          N: heap sizes, e.g. 0..100 (every heap with several)\n\
          horizon: sequences are computed by stages (×4) until a period is proven, to at most this n (default max(N, 4096))\n\
          sparse_horizon: where a sparse space applies, to at most this n (default the horizon)\n\
-         solve: --code 0.77 --heaps 5,7 [--play misere] (or --rule \"0.77 misere\")"
+         solve: --code 0.77 --heaps 5,7 [--play misere] (or --rule \"0.77 misere\") [--moves all|first|none] [--prove false]"
     }
     fn datasets(&self) -> &'static [&'static Dataset] {
         datasets::DATASETS

@@ -117,6 +117,13 @@ fn published_mask(code: &Code, g: &[u32]) -> Option<(u32, usize)> {
 /// horizon is reached; a splitting code whose first 2049 values show a
 /// sparse space goes on with the sparse kernel. `None` when cancelled.
 pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence> {
+    compute_to(code, h, true, cancel)
+}
+
+/// [`compute`], with the periodicity theorem tried after each stage only
+/// when `prove` (otherwise to the horizon, the same values: the work of a
+/// solver that does not look for periods, for comparisons).
+pub fn compute_to(code: &Code, h: Horizon, prove: bool, cancel: &AtomicBool) -> Option<Sequence> {
     let t0 = Instant::now();
     // A splitting code is computed naively to the horizon, and at least to
     // the probe stage when the sparse horizon is further.
@@ -134,7 +141,7 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
         if !kernel::naive_extend(code, &mut g, target, cancel) {
             return None;
         }
-        let period = periods::proven_code(code, &g);
+        let period = proven(code, &g, prove);
         if period.is_some() {
             return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }
@@ -144,16 +151,25 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
             probed = true;
             let probe = published_mask(code, &g).or_else(|| sparse_mask(&g));
             if let Some(probe) = probe.filter(|_| h.sparse > target) {
-                return sparse_stages(code, g, probe, h.sparse, cancel, t0);
+                return sparse_stages(code, g, probe, (h.sparse, prove), cancel, t0);
             }
             if top > target && adaptive_pays(code, &g) {
-                return adaptive_stages(code, g, top, cancel, t0);
+                return adaptive_stages(code, g, (top, prove), cancel, t0);
             }
         }
         if target >= top {
             return Some(done(Values::Wide(g), Kernel::Naive, None, None, t0));
         }
         target = (target * 4).min(top);
+    }
+}
+
+/// The period the theorem proves from `g`, when `prove`.
+fn proven<T: PartialEq>(code: &Code, g: &[T], prove: bool) -> Option<Period> {
+    if prove {
+        periods::proven_code(code, g)
+    } else {
+        None
     }
 }
 
@@ -221,7 +237,7 @@ fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
 fn adaptive_stages(
     code: &Code,
     first: Vec<u32>,
-    top: usize,
+    (top, prove): (usize, bool),
     cancel: &AtomicBool,
     t0: Instant,
 ) -> Option<Sequence> {
@@ -234,9 +250,11 @@ fn adaptive_stages(
         match adaptive::extend(code, &mut g, target, &mut work, cancel) {
             Ok(()) => {}
             Err(SparseStop::Cancelled) => return None,
-            Err(SparseStop::TooLarge(_)) => return naive_stages(code, first, top, cancel, t0),
+            Err(SparseStop::TooLarge(_)) => {
+                return naive_stages(code, first, (top, prove), cancel, t0);
+            }
         }
-        let period = periods::proven_code(code, &g);
+        let period = proven(code, &g, prove);
         if period.is_some() || target >= top {
             let mut s = done(Values::Narrow(g), Kernel::Adaptive, None, period, t0);
             s.adaptive = Some(work);
@@ -247,7 +265,7 @@ fn adaptive_stages(
         let rate = (work.total() - spent) as f64 / (target - from).max(1) as f64;
         if rate > naive_rate(code, from, target) {
             let wide = g.iter().map(|&v| u32::from(v)).collect();
-            let mut s = naive_stages(code, wide, top, cancel, t0)?;
+            let mut s = naive_stages(code, wide, (top, prove), cancel, t0)?;
             s.adaptive = Some(work);
             return Some(s);
         }
@@ -260,7 +278,7 @@ fn sparse_stages(
     code: &Code,
     first: Vec<u32>,
     probe: (u32, usize),
-    top: usize,
+    (top, prove): (usize, bool),
     cancel: &AtomicBool,
     t0: Instant,
 ) -> Option<Sequence> {
@@ -277,7 +295,7 @@ fn sparse_stages(
             Err(SparseStop::Cancelled) => return None,
             Err(SparseStop::TooLarge(_)) => return Some(naive(first)),
         }
-        let period = periods::proven_code(code, &g);
+        let period = proven(code, &g, prove);
         if period.is_some() || target >= top {
             let kernel = Kernel::Sparse(probe.0);
             return Some(done(Values::Narrow(g), kernel, Some(probe), period, t0));
@@ -290,7 +308,7 @@ fn sparse_stages(
 fn naive_stages(
     code: &Code,
     mut g: Vec<u32>,
-    top: usize,
+    (top, prove): (usize, bool),
     cancel: &AtomicBool,
     t0: Instant,
 ) -> Option<Sequence> {
@@ -300,7 +318,7 @@ fn naive_stages(
         if !kernel::naive_extend(code, &mut g, target, cancel) {
             return None;
         }
-        let period = periods::proven_code(code, &g);
+        let period = proven(code, &g, prove);
         if period.is_some() || target >= top {
             return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }

@@ -19,7 +19,40 @@ pub const CLI_ARGS: &[CliArg] = &[
     CliArg::new("code", CliForm::Text),
     CliArg::new("rule", CliForm::Text),
     CliArg::new("play", CliForm::Yaml),
+    CliArg::new("moves", CliForm::Text),
+    CliArg::new("prove", CliForm::Switch),
 ];
+
+/// Which winning moves the answer lists (`--moves`): a heap of 10^6 tokens
+/// has hundreds of thousands, and listing them costs more than its value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Listed {
+    /// Every winning move (the default).
+    All,
+    /// The first found (heap A first, smallest take first): enough to play.
+    First,
+    /// None: the outcome and the nim-value only.
+    None,
+}
+
+/// The words of `--moves`, in [`Listed`]'s order.
+pub const MOVES_WORDS: [&str; 3] = ["all", "first", "none"];
+
+impl Listed {
+    fn parse(pos: &Node<'_>) -> Result<Listed, SpecError> {
+        let Some(m) = pos.get("moves") else {
+            return Ok(Listed::All);
+        };
+        Ok(match m.word(&MOVES_WORDS)? {
+            "first" => Listed::First,
+            "none" => Listed::None,
+            _ => Listed::All,
+        })
+    }
+    fn as_str(self) -> &'static str {
+        MOVES_WORDS[self as usize]
+    }
+}
 
 /// The largest heap `solve` answers in normal play (the sequence is computed
 /// to it, unless a period is proven sooner; 2^27 values of a sparse-space
@@ -63,8 +96,14 @@ pub fn rule(pos: &Node<'_>) -> Result<(Code, Play), SpecError> {
 
 /// `nimlab solve octal`: outcome, nim-value and winning moves of heaps.
 pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
-    pos.expect_keys(&["heaps", "code", "rule", "play"])?;
+    pos.expect_keys(&["heaps", "code", "rule", "play", "moves", "prove"])?;
     let (code, play) = rule(pos)?;
+    let listed = Listed::parse(pos)?;
+    let prove = pos
+        .get("prove")
+        .map(|b| b.bools().map(|v| v[0]))
+        .transpose()?
+        .unwrap_or(true);
     let hn = pos.req("heaps", "the heap sizes, e.g. --heaps 5,7")?;
     let heaps: Vec<u64> = hn
         .ints(0, MAX_HEAP)?
@@ -73,8 +112,8 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         .collect();
     let t0 = Instant::now();
     let (is_p, grundy, moves, method) = match play {
-        Play::Normal => normal(&code, &heaps)?,
-        Play::Misere => misere(&code, &heaps, &hn)?,
+        Play::Normal => normal(&code, &heaps, listed, prove)?,
+        Play::Misere => misere(&code, &heaps, &hn, listed)?,
     };
     let seconds = t0.elapsed().as_secs_f64();
     let position = |h: &[u64]| solved::map(json!({ "heaps": h }));
@@ -86,7 +125,7 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
             extra: solved::map(split_json(j, &s)),
         })
         .collect();
-    let text = answer_text(&heaps, &code, play, is_p, grundy, &winning_moves);
+    let text = answer_text(&heaps, &code, play, (is_p, grundy), listed, &winning_moves);
     let s = Solved {
         family: "octal",
         rule: rule_text(&code, play),
@@ -97,7 +136,11 @@ pub fn solve(pos: &Node<'_>) -> anyhow::Result<Answer> {
         winning_moves,
         method,
         seconds,
-        details: solved::map(json!({"take_max": code.max_take(), "splits": code.splits()})),
+        details: solved::map(json!({
+            "take_max": code.max_take(),
+            "splits": code.splits(),
+            "moves": listed.as_str(),
+        })),
     };
     Ok(Answer {
         text,
@@ -110,6 +153,7 @@ fn misere(
     code: &Code,
     heaps: &[u64],
     hn: &Node<'_>,
+    listed: Listed,
 ) -> anyhow::Result<(bool, Option<u64>, Moves, &'static str)> {
     let total: u64 = heaps.iter().sum();
     if code.splits() && total > SPLIT_CAP || heaps.iter().any(|&h| h > 100_000) {
@@ -121,12 +165,17 @@ fn misere(
     }
     let mut m = Misere::new(code);
     let is_p = m.is_p(heaps);
-    let moves = m
-        .options(heaps)
-        .into_iter()
-        .filter(|(_, _, next)| m.is_p(next))
-        .map(|(j, s, _)| (j, s))
-        .collect();
+    let mut moves = Vec::new();
+    if !is_p && listed != Listed::None {
+        for (j, s, next) in m.options(heaps) {
+            if m.is_p(&next) {
+                moves.push((j, s));
+                if listed == Listed::First {
+                    break;
+                }
+            }
+        }
+    }
     Ok((is_p, None, moves, "search"))
 }
 
@@ -135,8 +184,8 @@ fn answer_text(
     heaps: &[u64],
     code: &Code,
     play: Play,
-    is_p: bool,
-    grundy: Option<u64>,
+    (is_p, grundy): (bool, Option<u64>),
+    listed: Listed,
     winning_moves: &[WinningMove],
 ) -> String {
     let mut text = format!(
@@ -154,36 +203,49 @@ fn answer_text(
         text.push_str(&format!(", nim-value {g}"));
     }
     let names: Vec<&str> = winning_moves.iter().map(|m| m.text.as_str()).collect();
-    text.push_str(&format!(
-        "\nwinning moves: {}\n",
-        if names.is_empty() {
-            "none".to_string()
-        } else {
+    let list = match listed {
+        _ if is_p => "none".to_string(),
+        Listed::None => "not listed (--moves none; --moves first or all lists them)".to_string(),
+        Listed::First => format!(
+            "{} (the first found; --moves all lists every one)",
             names.join(", ")
-        }
-    ));
+        ),
+        Listed::All => names.join(", "),
+    };
+    text.push_str(&format!("\nwinning moves: {list}\n"));
     text
 }
 
 type Moves = Vec<(usize, Split)>;
 
-/// Normal play: the nim-sum of the heaps' values.
-fn normal(code: &Code, heaps: &[u64]) -> anyhow::Result<(bool, Option<u64>, Moves, &'static str)> {
+/// Normal play: the nim-sum of the heaps' values; the sequence computed to
+/// the largest heap, sooner when `prove` and a period is proven.
+fn normal(
+    code: &Code,
+    heaps: &[u64],
+    listed: Listed,
+    prove: bool,
+) -> anyhow::Result<(bool, Option<u64>, Moves, &'static str)> {
     let top = heaps.iter().copied().max().unwrap_or(0) as usize;
     let h = Horizon {
         naive: top,
         sparse: top,
     };
     let cancel = std::sync::atomic::AtomicBool::new(false);
-    let seq = sequence::compute(code, h, &cancel).ok_or(crate::family::Interrupted)?;
+    let seq = sequence::compute_to(code, h, prove, &cancel).ok_or(crate::family::Interrupted)?;
     let g = |n: u64| seq.value(n).unwrap_or(0);
     let x = heaps.iter().fold(0, |a, &h| a ^ g(h));
     let mut moves = Vec::new();
-    for (j, &h) in heaps.iter().enumerate() {
-        let want = g(h) ^ x;
-        for s in code.moves(h) {
-            if x != 0 && s.parts().fold(0, |a, h| a ^ g(h)) == want {
-                moves.push((j, s));
+    if x != 0 && listed != Listed::None {
+        'heaps: for (j, &h) in heaps.iter().enumerate() {
+            let want = g(h) ^ x;
+            for s in code.moves(h) {
+                if s.parts().fold(0, |a, h| a ^ g(h)) == want {
+                    moves.push((j, s));
+                    if listed == Listed::First {
+                        break 'heaps;
+                    }
+                }
             }
         }
     }

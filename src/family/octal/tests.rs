@@ -442,6 +442,55 @@ fn winning_moves_lead_to_p_positions_by_solve() {
     );
 }
 
+/// `--moves first` lists the first of `--moves all`'s list, `--moves none`
+/// none, with the same outcome and value; `--prove false` computes the
+/// sequence to the heap (method `sequence`) and finds the value the proven
+/// period gives.
+#[test]
+fn solve_lists_the_moves_asked_and_proves_only_when_asked() {
+    let f = family::by_name("octal").unwrap();
+    let ask = |v: serde_json::Value| {
+        f.solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+            .unwrap()
+            .json
+    };
+    for (heaps, rule) in [
+        (vec![5u64, 7], "0.77"),
+        (vec![30, 41, 3], "4.07"),
+        (vec![4, 6], "0.77 misere"),
+        (vec![4, 4], "0.77"),
+    ] {
+        let all = ask(serde_json::json!({"heaps": heaps, "rule": rule}));
+        let moves = all["winning_moves"].as_array().unwrap();
+        assert_eq!(all["details"]["moves"], "all");
+        for (word, want) in [("first", moves.len().min(1)), ("none", 0)] {
+            let a = ask(serde_json::json!({"heaps": heaps, "rule": rule, "moves": word}));
+            assert_eq!(
+                (&a["outcome"], &a["grundy"]),
+                (&all["outcome"], &all["grundy"])
+            );
+            assert_eq!(a["details"]["moves"], word);
+            let listed = a["winning_moves"].as_array().unwrap();
+            assert_eq!(listed[..], moves[..want], "{rule} {heaps:?} --moves {word}");
+        }
+    }
+    let v = serde_json::json!({"heaps": [5], "code": "0.77", "moves": "some"});
+    let e = f
+        .solve(&Node::root(&v, params::COMMAND_LINE), UNWATCHED)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("`all`, `first`, `none`"), "{e}");
+    // Dawson's chess: period 34 proven long before 3000.
+    for prove in [true, false] {
+        let a = ask(serde_json::json!({"heaps": [2999, 3000], "code": "0.137", "prove": prove}));
+        let proven = ask(serde_json::json!({"heaps": [2999, 3000], "code": "0.137"}));
+        assert_eq!(a["grundy"], proven["grundy"]);
+        assert_eq!(a["winning_moves"], proven["winning_moves"]);
+        assert_eq!(a["method"], if prove { "period" } else { "sequence" });
+    }
+}
+
 #[test]
 fn the_game_against_the_computer_plays_the_code() {
     use crate::play::Player;
