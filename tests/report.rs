@@ -404,3 +404,22 @@ fn a_bad_mark_is_refused() {
         "{err}"
     );
 }
+
+/// Parity counterexamples in moves, in conjectures.md and on the page,
+/// checked by hand. Take 1 or 2 into your own hand, Odd against Even, Odd to
+/// move at (0,0,2) (Odd's hand, Even's hand, the pile): taking 1 leaves
+/// (1,0,1), where Even must take the last stone, and both hands are odd:
+/// Odd wins; taking 2 leaves (0,0,0), both hands even: Even wins. So Odd
+/// wins by taking 1, and "Even wins" fails there.
+#[test]
+fn parity_counterexamples_name_their_moves() {
+    let (md, html) = run_fixture("parity-moves");
+    for s in [
+        "Odd to move at (0,0,2) has 2 moves",
+        "1 move reaches a state the opponent loses: taking 1 leaves (1,0,1), Even to move",
+        "1 move reaches a state the opponent wins: taking 2 leaves (0,0,0), Even to move",
+        "Odd to move at (0,0,2) wins: taking 1 leaves (1,0,1), Even to move, which the opponent loses",
+    ] {
+        assert_both(&md, &html, s);
+    }
+}
