@@ -302,7 +302,7 @@ fn marks_are_shown_beside_the_verdict_and_counted() {
         "{md}"
     );
     assert!(
-        page.contains("every-heap-wins — **FAILS** (marked (cannot fail))"),
+        page.contains("every-heap-wins — **FAILS**, marked (cannot fail)"),
         "{page}"
     );
     assert!(html.contains("<strong>Marked (cannot fail)</strong>: a fixture's whole-claim mark."));

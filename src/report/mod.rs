@@ -160,7 +160,7 @@ impl Claim {
     fn verdict_shown(&self) -> String {
         match self.marked.is_empty() {
             true => verdict_md(&self.verdict),
-            false => format!("{} ({})", verdict_md(&self.verdict), self.marked),
+            false => format!("{}, {}", verdict_md(&self.verdict), self.marked),
         }
     }
 }
@@ -537,7 +537,7 @@ fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
     let c = &r.conjecture;
     let mut verdict = verdict_md(&r.verdict_text());
     if let Some(label) = r.mark_label() {
-        let _ = write!(verdict, " ({label})");
+        let _ = write!(verdict, ", {label}");
     }
     body.push(Block::Heading(
         4,
