@@ -131,8 +131,68 @@ pub struct Conjecture {
     /// `assumes:`: what the verdict takes for granted that the source does
     /// not say (empty: nothing); the verdict reads "holds, assuming …".
     pub assumes: String,
+    /// `marked:`: a part of the claim that could not have come out
+    /// otherwise, and why; shown beside the verdict and counted.
+    pub marked: Option<Mark>,
     /// Field path, for error messages.
     pub field: String,
+}
+
+/// Why a mark says that a (part of a) claim could not have come out
+/// otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkReason {
+    /// The data cannot contradict it: the columns it compares are computed
+    /// from one another (`cannot fail`).
+    CannotFail,
+    /// It states what the solver's own table is built from
+    /// (`restates the solver`).
+    RestatesSolver,
+}
+
+impl MarkReason {
+    /// The words a spec writes, and a reader sees.
+    pub const WORDS: [&'static str; 2] = ["cannot fail", "restates the solver"];
+
+    /// The reason in words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MarkReason::CannotFail => Self::WORDS[0],
+            MarkReason::RestatesSolver => Self::WORDS[1],
+        }
+    }
+}
+
+/// `marked: {reason:, part:, why:}`: a claim, or one of its parts, that
+/// could not have come out otherwise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Why it could not fail, from a closed list.
+    pub reason: MarkReason,
+    /// The part of the claim marked (one of its `parts:` names, or a value
+    /// of its `by:`); `None`: the claim, or what `why` names in it.
+    pub part: Option<String>,
+    /// The reason in sentences.
+    pub why: String,
+}
+
+impl Mark {
+    /// `marked (cannot fail)`: the label shown beside a verdict.
+    pub fn label(&self) -> String {
+        format!("marked ({})", self.reason.as_str())
+    }
+    /// The heading of the mark's sentence: `Marked (cannot fail)`, with
+    /// `, the part “…”` when it marks one part.
+    pub fn heading(&self) -> String {
+        match &self.part {
+            Some(p) => format!("Marked ({}), the part “{p}”", self.reason.as_str()),
+            None => format!("Marked ({})", self.reason.as_str()),
+        }
+    }
+    /// The mark in full: `Marked (cannot fail): why`.
+    pub fn sentence(&self) -> String {
+        format!("{}: {}", self.heading(), self.why)
+    }
 }
 
 /// How a conjecture's scope is split into parts.
@@ -478,7 +538,7 @@ fn parse_conjecture(
 ) -> Result<Conjecture, SpecError> {
     c.expect_keys(&[
         "name", "sweep", "dataset", "where", "claim", "source", "says", "reading", "by", "parts",
-        "other", "terms", "assumes", "strategy",
+        "other", "terms", "assumes", "strategy", "marked",
     ])?;
     let sweep_node = c.req("sweep", "the sweep whose results the claim is about")?;
     let sweep = sweep_node.str()?.to_string();
@@ -504,6 +564,7 @@ fn parse_conjecture(
     if let Some(w) = c.get("where") {
         crate::expr::syntax_check(w.str()?).map_err(|e| w.err(format!("{e}")))?;
     }
+    let parts = parse_parts(c)?;
     Ok(Conjecture {
         name: c.req("name", "a short name")?.str()?.to_string(),
         dataset: conjecture_dataset(c, s)?.unwrap_or(first).to_string(),
@@ -513,13 +574,73 @@ fn parse_conjecture(
         source: opt_str(c, "source")?.unwrap_or("").to_string(),
         says: opt_str(c, "says")?.unwrap_or("").to_string(),
         reading: opt_str(c, "reading")?.unwrap_or("").to_string(),
-        parts: parse_parts(c)?,
+        marked: parse_mark(c, &parts)?,
+        parts,
         other: parse_columns(c, "other")?,
         strategy,
         terms: claim_terms(c, terms)?,
         assumes: opt_str(c, "assumes")?.unwrap_or("").to_string(),
         field: c.path().to_string(),
     })
+}
+
+/// `marked: {reason:, part:, why:}`, if given. A `part:` must name one of
+/// the claim's `parts:` (a part of `by:` is named by a value, known only
+/// when checked: [`crate::check`] refuses one that names none).
+fn parse_mark(c: &Node<'_>, parts: &Parts) -> Result<Option<Mark>, SpecError> {
+    let Some(m) = c.get("marked") else {
+        return Ok(None);
+    };
+    if !m.value().is_object() {
+        return Err(m.err(format!(
+            "expected a map `{{reason: {}, why: ..., part: ...}}` (part optional), got {}",
+            MarkReason::WORDS.join(" | "),
+            describe(m.value())
+        )));
+    }
+    m.expect_keys(&["reason", "part", "why"])?;
+    let r = m.req("reason", "why the claim could not fail")?;
+    let reason = match r.word(&MarkReason::WORDS)? {
+        w if w == MarkReason::WORDS[0] => MarkReason::CannotFail,
+        _ => MarkReason::RestatesSolver,
+    };
+    let why = m.req("why", "the reason in sentences")?.str()?.trim();
+    if why.is_empty() {
+        return Err(m.req("why", "")?.err("the reason in sentences, not empty"));
+    }
+    let part = match m.get("part") {
+        None => None,
+        Some(p) => Some(mark_part(&p, parts)?.to_string()),
+    };
+    Ok(Some(Mark {
+        reason,
+        part,
+        why: why.to_string(),
+    }))
+}
+
+/// `marked.part`: a name of the claim's `parts:` (any text for `by:`).
+fn mark_part<'a>(p: &Node<'a>, parts: &Parts) -> Result<&'a str, SpecError> {
+    let name = p.str()?;
+    match parts {
+        Parts::Whole => Err(p.err(
+            "this claim has no parts (`by:` or `parts:`) to mark one of; leave `part:` out to mark the claim",
+        )),
+        Parts::By(_) => Ok(name),
+        Parts::Named(list) => {
+            let names: Vec<&str> = list.iter().map(|(n, _)| n.as_str()).collect();
+            if names.contains(&name) {
+                return Ok(name);
+            }
+            let near = crate::data::nearest_name(name, &names)
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default();
+            Err(p.err(format!(
+                "no part named {name:?}{near}; the claim's parts: {}",
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 /// `dataset:`, if given: one the sweep's family declares and the sweep stores.
@@ -909,6 +1030,33 @@ mod parts_tests {
         assert_eq!(c.assumes, "the board is T(5)");
         let plain = load("").unwrap();
         assert!(plain.terms.is_empty() && plain.conjectures[0].assumes.is_empty());
+    }
+
+    #[test]
+    fn a_mark_is_read_with_its_part() {
+        use super::{Mark, MarkReason};
+        let e = load(
+            "    parts: [{name: small, where: 'N < 5'}]\n    marked: {reason: restates the solver, part: small, why: ' the table. '}\n",
+        )
+        .unwrap();
+        let mark = Mark {
+            reason: MarkReason::RestatesSolver,
+            part: Some("small".into()),
+            why: "the table.".into(),
+        };
+        assert_eq!(e.conjectures[0].marked, Some(mark.clone()));
+        assert_eq!(
+            mark.sentence(),
+            "Marked (restates the solver), the part “small”: the table."
+        );
+        let whole = load("    marked: {reason: cannot fail, why: x}\n").unwrap();
+        let m = whole.conjectures[0].marked.as_ref().unwrap();
+        assert_eq!(
+            (m.reason, m.part.as_deref()),
+            (MarkReason::CannotFail, None)
+        );
+        assert_eq!(m.label(), "marked (cannot fail)");
+        assert!(load("").unwrap().conjectures[0].marked.is_none());
     }
 
     #[test]

@@ -232,3 +232,194 @@ fn counterexamples_name_their_moves_in_every_family() {
         "REPORT.html lacks the mark"
     );
 }
+
+/// A spec's marks (`marked:`) are shown beside the verdict and counted in
+/// conjectures.md, on the report's pages and in the claims doc. The
+/// fixture: take 1 or 2, so the losses are the multiples of 3 (the first
+/// claim holds), and 3 is a loss (the second fails at 3); each is marked.
+#[test]
+fn marks_are_shown_beside_the_verdict_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let spec = fixture("report/marks.yaml");
+    let doc = dir.path().join("claims.md");
+    ok(&nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        dir.path(),
+    ));
+    // `check` exits 1: a claim fails.
+    let checked = nimlab(
+        &[
+            "check",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--claims-doc",
+            doc.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(checked.status.code(), Some(1), "{checked:?}");
+    let read = |p: PathBuf| std::fs::read_to_string(p).unwrap();
+    let md = read(out.join("marks/conjectures.md"));
+    let (first, page, html, doc) = (
+        read(out.join("REPORT.md")),
+        read(out.join("REPORT-marks.md")),
+        read(out.join("REPORT.html")),
+        read(doc),
+    );
+    // Counted in each header.
+    assert!(
+        md.contains("2 conjectures: 1 holds, 1 fails; 2 marked"),
+        "{md}"
+    );
+    assert!(
+        first.contains("2 claims: 1 holds, 1 fails; 2 marked"),
+        "{first}"
+    );
+    assert!(
+        page.contains("2 claims: 1 holds, 1 fails; 2 marked"),
+        "{page}"
+    );
+    assert!(html.contains("2 claims: 1 holds, 1 fails; 2 marked"));
+    assert!(
+        doc.contains("2 claims: 1 holds, 1 fails; 2 marked"),
+        "{doc}"
+    );
+    // Beside the verdict, with the part and the reason.
+    assert!(md.contains("**FAILS**<br>marked (cannot fail)"), "{md}");
+    assert!(md.contains("holds<br>marked (restates the solver)"), "{md}");
+    assert!(
+        md.contains(
+            "**Marked (restates the solver), the part “multiples of 3”**: a fixture's part mark."
+        ),
+        "{md}"
+    );
+    assert!(
+        page.contains("every-heap-wins — **FAILS**, marked (cannot fail)"),
+        "{page}"
+    );
+    assert!(html.contains("<strong>Marked (cannot fail)</strong>: a fixture's whole-claim mark."));
+    assert!(doc.contains("| fails; marked (cannot fail) |"), "{doc}");
+    assert!(
+        doc.contains("Marked (cannot fail): a fixture's whole-claim mark."),
+        "{doc}"
+    );
+}
+
+/// A bad mark is refused when the spec is read: exit 2, naming the file and
+/// the field, nothing written. A part of `by:` is named by a value, so one
+/// that names none is refused when the claim is checked.
+#[test]
+fn a_bad_mark_is_refused() {
+    let head = "sweeps:\n  - {name: a, family: takeaway, take: {max: 2}, N: 0..10}\nconjectures:\n  - name: c\n    sweep: a\n    claim: 'N >= 0'\n";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "    marked: {reason: cannot fail, why: x, parts: y}\n",
+            &[
+                "conjectures[0].marked",
+                "unknown field `parts` (did you mean `part`?)",
+            ],
+        ),
+        (
+            "    marked: {reason: obvious, why: x}\n",
+            &[
+                "conjectures[0].marked.reason",
+                "`cannot fail`, `restates the solver`",
+            ],
+        ),
+        (
+            "    marked: {reason: cannot fail}\n",
+            &["conjectures[0].marked", "missing field `why`"],
+        ),
+        (
+            "    marked: {reason: cannot fail, why: x, part: odd}\n",
+            &["conjectures[0].marked.part", "this claim has no parts"],
+        ),
+        (
+            "    parts: [{name: small, where: 'N < 5'}]\n    marked: {reason: cannot fail, why: x, part: smal}\n",
+            &[
+                "conjectures[0].marked.part",
+                "no part named \"smal\" (did you mean `small`?)",
+            ],
+        ),
+        (
+            "    marked: cannot fail\n",
+            &["conjectures[0].marked", "expected a map"],
+        ),
+    ];
+    for (extra, needles) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("bad-mark.yaml");
+        std::fs::write(&spec, format!("{head}{extra}")).unwrap();
+        let out = dir.path().join("out");
+        let o = nimlab(
+            &[
+                "run",
+                spec.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "-q",
+            ],
+            dir.path(),
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(err.contains("bad-mark.yaml"), "{extra}: {err}");
+        for n in *needles {
+            assert!(err.contains(n), "{extra}: expected {n:?} in {err}");
+        }
+        assert!(!out.exists(), "{extra}: nothing is written");
+    }
+    // `by:` parts: checked when the claim is.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bad-by-mark.yaml");
+    std::fs::write(
+        &spec,
+        format!("{head}    by: 'N % 2 == 0 ? \"even\" : \"odd\"'\n    marked: {{reason: cannot fail, why: x, part: evens}}\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        dir.path(),
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("conjectures[0].marked.part")
+            && err.contains("no part named \"evens\"; the claim's parts: even, odd"),
+        "{err}"
+    );
+}
+
+/// Parity counterexamples in moves, in conjectures.md and on the page,
+/// checked by hand. Take 1 or 2 into your own hand, Odd against Even, Odd to
+/// move at (0,0,2) (Odd's hand, Even's hand, the pile): taking 1 leaves
+/// (1,0,1), where Even must take the last stone, and both hands are odd:
+/// Odd wins; taking 2 leaves (0,0,0), both hands even: Even wins. So Odd
+/// wins by taking 1, and "Even wins" fails there.
+#[test]
+fn parity_counterexamples_name_their_moves() {
+    let (md, html) = run_fixture("parity-moves");
+    for s in [
+        "Odd to move at (0,0,2) has 2 moves",
+        "1 move reaches a state the opponent loses: taking 1 leaves (1,0,1), Even to move",
+        "1 move reaches a state the opponent wins: taking 2 leaves (0,0,0), Even to move",
+        "Odd to move at (0,0,2) wins: taking 1 leaves (1,0,1), Even to move, which the opponent loses",
+    ] {
+        assert_both(&md, &html, s);
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ConjectureResult, verdict_counts};
+use super::{ConjectureResult, marked_count, verdict_counts};
 use crate::spec::{Experiment, NotJudged};
 
 fn cell(s: &str) -> String {
@@ -14,10 +14,25 @@ fn cell(s: &str) -> String {
 /// than its experiment declares.
 fn reading(r: &ConjectureResult) -> String {
     let terms = r.other_readings();
-    match (terms.is_empty(), r.conjecture.reading.is_empty()) {
+    let mut s = match (terms.is_empty(), r.conjecture.reading.is_empty()) {
         (true, _) => r.conjecture.reading.clone(),
         (false, true) => terms,
         (false, false) => format!("{terms}. {}", r.conjecture.reading),
+    };
+    if let Some(m) = &r.conjecture.marked {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&m.sentence());
+    }
+    s
+}
+
+/// The verdict, with the mark beside it (`partly; marked (cannot fail)`).
+fn verdict(r: &ConjectureResult) -> String {
+    match r.mark_label() {
+        Some(label) => format!("{}; {label}", r.verdict_text()),
+        None => r.verdict_text(),
     }
 }
 
@@ -51,9 +66,13 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
             .filter(|(_, n)| *n > 0)
             .map(|(v, n)| format!("{n} {v}"))
             .collect();
+        let marked = match marked_count(results) {
+            0 => String::new(),
+            n => format!("; {n} marked (could not have come out otherwise: the reading says why)"),
+        };
         let _ = write!(
             s,
-            "\n## {} — {}\n\n{} claims: {}.\n\n| claim | says | source | reading | verdict | evidence |\n|---|---|---|---|---|---|\n",
+            "\n## {} — {}\n\n{} claims: {}{marked}.\n\n| claim | says | source | reading | verdict | evidence |\n|---|---|---|---|---|---|\n",
             e.name,
             e.title,
             results.len(),
@@ -74,7 +93,7 @@ pub fn claims_doc(exps: &[(&Experiment, Vec<ConjectureResult>)]) -> String {
                 cell(&c.says),
                 cell(&c.source),
                 cell(&reading(r)),
-                r.verdict_text(),
+                cell(&verdict(r)),
                 cell(&r.evidence_sentence())
             );
         }

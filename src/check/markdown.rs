@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ConjectureResult, Verdict, verdict_counts};
+use super::{ConjectureResult, Verdict, marked_count, verdict_counts};
 use crate::spec::Conjecture;
 
 fn md_cell(s: &str) -> String {
@@ -32,12 +32,15 @@ pub fn render_markdown(results: &[ConjectureResult]) -> String {
     s.push_str("| name | claim | source | verdict | evidence |\n|---|---|---|---|---|\n");
     for r in results {
         let c = &r.conjecture;
-        let verdict = match r.verdict() {
+        let mut verdict = match r.verdict() {
             Verdict::Holds => md_cell(&r.verdict_text()),
             Verdict::Fails => "**FAILS**".to_string(),
             Verdict::Partly => "**partly**".to_string(),
             v => format!("*{v}*"),
         };
+        if let Some(label) = r.mark_label() {
+            let _ = write!(verdict, "<br>{label}");
+        }
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} |",
@@ -65,9 +68,15 @@ fn summary_line(results: &[ConjectureResult]) -> String {
         .iter()
         .filter(|r| r.verdict() == Verdict::Holds && !r.conjecture.assumes.is_empty())
         .count();
+    let marked = match marked_count(results) {
+        0 => String::new(),
+        n => format!(
+            "; {n} marked (a claim or part that could not have come out otherwise, said beside its verdict)"
+        ),
+    };
     let _ = writeln!(
         s,
-        "{} conjecture{}: {}{}.\n",
+        "{} conjecture{}: {}{}{marked}.\n",
         results.len(),
         if results.len() == 1 { "" } else { "s" },
         if counts.is_empty() {
@@ -97,6 +106,14 @@ fn claim_cell(c: &Conjecture) -> String {
     }
     if !c.reading.is_empty() {
         let _ = write!(claim, "<br>Reading: {}", md_cell(&c.reading));
+    }
+    if let Some(m) = &c.marked {
+        let _ = write!(
+            claim,
+            "<br>**{}**: {}",
+            md_cell(&m.heading()),
+            md_cell(&m.why)
+        );
     }
     claim
 }

@@ -395,6 +395,11 @@ impl ConjectureResult {
             format!("{v}, assuming {}", self.conjecture.assumes)
         }
     }
+    /// The label beside the verdict, `marked (cannot fail)`, for a
+    /// claim with `marked:` (None: not marked).
+    pub fn mark_label(&self) -> Option<String> {
+        self.conjecture.marked.as_ref().map(|m| m.label())
+    }
     /// The readings of the experiment's terms this claim uses instead of
     /// the declared ones: `可控 read as: …`, joined by `; ` (empty: none).
     pub fn other_readings(&self) -> String {
@@ -461,10 +466,35 @@ pub fn check_conjectures(
             tables.done(i);
             ConjectureResult {
                 conjecture: c.clone(),
-                result,
+                result: result.and_then(|r| marked_part_exists(c, r)),
             }
         })
         .collect()
+}
+
+/// A mark's `part:` names a part the check found (a part of `by:` is
+/// named by a value, known only now).
+fn marked_part_exists(c: &Conjecture, r: CheckResult) -> Result<CheckResult, String> {
+    let Some(part) = c.marked.as_ref().and_then(|m| m.part.as_ref()) else {
+        return Ok(r);
+    };
+    if r.parts.is_empty() || r.parts.iter().any(|p| p.name == *part) {
+        return Ok(r);
+    }
+    let names: Vec<&str> = r.parts.iter().map(|p| p.name.as_str()).collect();
+    Err(format!(
+        "field `{}.marked.part`: no part named {part:?}; the claim's parts: {}",
+        c.field,
+        names.join(", ")
+    ))
+}
+
+/// How many claims carry a mark (`marked:`).
+pub fn marked_count(results: &[ConjectureResult]) -> usize {
+    results
+        .iter()
+        .filter(|r| r.conjecture.marked.is_some())
+        .count()
 }
 
 /// The stored tables an experiment's conjectures read: each dataset read

@@ -69,7 +69,7 @@ pub(super) fn targets(
             })
             .collect()
     };
-    let index: HashMap<Vec<String>, usize> = (0..table.rows()).map(|r| (key_of(r), r)).collect();
+    let index = KeyIndex::new(table.rows(), &key_of);
     Ok((0..table.rows())
         .map(|r| {
             let mut k = key_of(r);
@@ -81,8 +81,8 @@ pub(super) fn targets(
                 }
                 k[*i] = v.to_string();
             }
-            match index.get(&k) {
-                Some(&o) => Target::Row(o),
+            match index.get(&k, &key_of) {
+                Some(o) => Target::Row(o),
                 None => Target::Outside(
                     bound
                         .iter()
@@ -93,6 +93,66 @@ pub(super) fn targets(
             }
         })
         .collect())
+}
+
+/// The rows of a table by their key: a hash of the key's cells to a row,
+/// each candidate checked against the key itself. It holds 16 bytes a row
+/// where a map of the keys' text held a few hundred (540 MB for report
+/// 001's 1.6 million outcome rows). As a map of keys, the last row of a
+/// repeated key is the one found.
+struct KeyIndex {
+    /// The key's hash → the last row with it.
+    first: HashMap<u64, usize>,
+    /// Rows whose key has the hash of another key (rare): by hash.
+    more: HashMap<u64, Vec<usize>>,
+}
+
+fn key_hash(key: &[String]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for k in key {
+        h.update(k.as_bytes());
+        h.update(&[0]);
+    }
+    h.digest()
+}
+
+impl KeyIndex {
+    fn new(rows: usize, key_of: &dyn Fn(usize) -> Vec<String>) -> Self {
+        let mut ix = KeyIndex {
+            first: HashMap::with_capacity(rows),
+            more: HashMap::new(),
+        };
+        for r in 0..rows {
+            let key = key_of(r);
+            let h = key_hash(&key);
+            match ix.first.get(&h) {
+                Some(&o) if key_of(o) != key => {
+                    let same = ix.more.entry(h).or_default();
+                    match same.iter().position(|&m| key_of(m) == key) {
+                        Some(i) => same[i] = r,
+                        None => same.push(r),
+                    }
+                }
+                _ => {
+                    ix.first.insert(h, r);
+                }
+            }
+        }
+        ix
+    }
+    /// The row with key `key`.
+    fn get(&self, key: &[String], key_of: &dyn Fn(usize) -> Vec<String>) -> Option<usize> {
+        let h = key_hash(key);
+        let o = *self.first.get(&h)?;
+        if key_of(o) == key {
+            return Some(o);
+        }
+        self.more
+            .get(&h)?
+            .iter()
+            .copied()
+            .find(|&m| key_of(m) == key)
+    }
 }
 
 /// The rows of `table` that have a matched row, with the matched row's

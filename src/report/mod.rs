@@ -131,11 +131,19 @@ struct Claim {
     says: String,
     verdict: String,
     evidence: String,
+    /// The mark beside the verdict, `marked (cannot fail)` (empty: none).
+    marked: String,
 }
 
 impl Claim {
     fn to_json(&self) -> serde_json::Value {
-        serde_json::json!([self.name, self.says, self.verdict, self.evidence])
+        serde_json::json!([
+            self.name,
+            self.says,
+            self.verdict,
+            self.evidence,
+            self.marked
+        ])
     }
     fn from_json(v: &serde_json::Value) -> Option<Claim> {
         let a = v.as_array()?;
@@ -145,7 +153,15 @@ impl Claim {
             says: s(1)?,
             verdict: s(2)?,
             evidence: s(3)?,
+            marked: s(4)?,
         })
+    }
+    /// The verdict as a line shows it, with the mark beside it.
+    fn verdict_shown(&self) -> String {
+        match self.marked.is_empty() {
+            true => verdict_md(&self.verdict),
+            false => format!("{}, {}", verdict_md(&self.verdict), self.marked),
+        }
     }
 }
 
@@ -285,6 +301,7 @@ fn claims_part(
             says: r.conjecture.says.clone(),
             verdict: r.verdict_text(),
             evidence: r.evidence_sentence(),
+            marked: r.mark_label().unwrap_or_default(),
         })
         .collect();
     let data = serde_json::json!({
@@ -475,8 +492,12 @@ fn conjecture_section(
         .filter(|(_, n)| *n > 0)
         .map(|(v, n)| format!("{n} {v}"))
         .collect();
+    let marked = match check::marked_count(results) {
+        0 => String::new(),
+        n => format!("; {n} marked (could not have come out otherwise: the mark says why)"),
+    };
     body.push(Block::Para(format!(
-        "{} claims: {}.",
+        "{} claims: {}{marked}.",
         results.len(),
         counts.join(", ")
     )));
@@ -514,9 +535,13 @@ fn conjecture_section(
 /// its source, one sentence of evidence, the counterexample drawn.
 fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
     let c = &r.conjecture;
+    let mut verdict = verdict_md(&r.verdict_text());
+    if let Some(label) = r.mark_label() {
+        let _ = write!(verdict, ", {label}");
+    }
     body.push(Block::Heading(
         4,
-        format!("{} — {}", cell(&c.name), verdict_md(&r.verdict_text())),
+        format!("{} — {verdict}", cell(&c.name)),
         claim_anchor(&e.name, &c.name),
     ));
     if !c.says.is_empty() {
@@ -528,12 +553,13 @@ fn claim_blocks(e: &Experiment, r: &ConjectureResult, body: &mut Vec<Block>) {
         let _ = write!(from, " {}.", cell(&readings));
     }
     body.push(Block::Para(from));
-    // A part the spec marks as unable to fail (`Marked (cannot fail): …`
-    // in its reading) is said beside the verdict, not only in conjectures.md.
-    if let Some(i) = c.reading.find("Marked (") {
+    // A claim or part the spec marks (`marked:`) as unable to fail: why,
+    // under its verdict.
+    if let Some(m) = &c.marked {
         body.push(Block::Para(format!(
-            "**{}",
-            cell(&c.reading[i..]).replacen(')', ")**", 1)
+            "**{}**: {}",
+            cell(&m.heading()),
+            cell(&m.why)
         )));
     }
     body.push(Block::Para(format!(
@@ -633,6 +659,17 @@ fn counts_text(c: &[(String, usize)]) -> String {
         .join(", ")
 }
 
+/// The verdict counts of `claims`, then how many are marked:
+/// `40 holds, 2 fails; 1 marked`.
+fn counts_line(claims: &[&Claim]) -> String {
+    let mut s = counts_text(&counts(claims));
+    let marked = claims.iter().filter(|c| !c.marked.is_empty()).count();
+    if marked > 0 {
+        let _ = write!(s, "; {marked} marked");
+    }
+    s
+}
+
 /// The claims of an experiment, one line each: verdict, name and what it
 /// says (in full: a statement is never cut), one sentence of evidence; the name
 /// links to the evidence.
@@ -643,7 +680,7 @@ fn claim_lines(p: &ExpPart, page: &str) -> Vec<String> {
             let says = &c.says;
             format!(
                 "{} [{}]({page}#{}) — {} — {}",
-                verdict_md(&c.verdict),
+                c.verdict_shown(),
                 cell(&c.name),
                 claim_anchor(&p.name, &c.name),
                 cell(says),
@@ -665,12 +702,7 @@ fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block>
     let mut b = vec![Block::Heading(1, "nimlab report".into(), "top".into())];
     let mut line = format!("{} experiments", parts.len());
     if !all.is_empty() {
-        let _ = write!(
-            line,
-            ", {} claims: {}",
-            all.len(),
-            counts_text(&counts(&all))
-        );
+        let _ = write!(line, ", {} claims: {}", all.len(), counts_line(&all));
     }
     b.push(Block::Para(line + "."));
     let fronts: Vec<(&str, &str, &[Claim])> = parts
@@ -695,7 +727,7 @@ fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block>
             b.push(Block::Para(format!(
                 "{} claims: {}. [Verdicts with evidence]({page}#conj-{})",
                 c.len(),
-                counts_text(&counts(&c)),
+                counts_line(&c),
                 slug(&p.name)
             )));
             b.push(Block::List(claim_lines(p, &page)));

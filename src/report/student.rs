@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use super::blocks::{Block, cell, slug};
-use super::{Claim, claim_anchor, counts, counts_text};
+use super::{Claim, claim_anchor, counts_line};
 use crate::spec::Experiment;
 
 /// One of the five source reports: its experiment, its own title (Chinese),
@@ -144,7 +144,7 @@ pub fn glossary() -> Vec<Block> {
         "**P-position / N-position**: a position is P (the *previous* player wins) when the player to move loses against best play, and N (the *next* player wins) when the player to move can win. A position is P exactly when no move reaches a P-position. Misère play: whoever makes the last move loses; normal play: whoever makes it wins.",
         "**mex** (minimum excluded value): the smallest whole number ≥ 0 not in a set; mex{0, 1, 3} = 2, mex{1, 2} = 0.",
         "**Grundy value** (nimber): the mex of the Grundy values of the positions one move away; 0 exactly for P-positions. A game made of independent parts (separate regions or heaps) has the XOR of their values, so two equal parts cancel. Report 000's classes are Grundy values: N2 = 0, N1 = 1, N3 = 2, N4 = 3, N5 = 4.",
-        "**holds**: the statement is true on every row of the data checked (its evidence says how far). **fails**: at least one row contradicts it; the first counterexample is shown, move by move where the family can say so. **partly**: some of its parts hold and others fail. **true by construction**: it holds, but the data are computed by the very rule it states, so the check confirms the computation rather than a finding.",
+        "**holds**: the statement is true on every row of the data checked (its evidence says how far). **fails**: at least one row contradicts it; the first counterexample is shown, move by move where the family can say so. **partly**: some of its parts hold and others fail. **marked** (beside a verdict): the claim, or one of its parts, could not have come out otherwise (it cannot fail on these data, or it restates how the solver builds its table); the mark says why. **true by construction**: it holds, but the data are computed by the very rule it states, so the check confirms the computation rather than a finding.",
     ];
     vec![
         Block::Heading(2, "Glossary".into(), "glossary".into()),
@@ -161,7 +161,7 @@ pub fn front(parts: &[(&str, &str, &[Claim])], page_of: &dyn Fn(&str) -> String)
         if c.is_empty() {
             String::new()
         } else {
-            format!(" — {}.", counts_text(&counts(&c)))
+            format!(" — {}.", counts_line(&c))
         }
     };
     let mut reports = Vec::new();
@@ -351,7 +351,7 @@ fn what_holds(e: &Experiment, claims: &[Claim]) -> Block {
     let mut p = format!(
         "**What it claimed.** {} statements of the source are checked against the data: {}.",
         claims.len(),
-        counts_text(&counts(&all))
+        counts_line(&all)
     );
     let holds = of_class(claims, "holds");
     if !holds.is_empty() {
@@ -365,6 +365,13 @@ fn what_holds(e: &Experiment, claims: &[Claim]) -> Block {
         p.push_str(&format!(
             " True by construction (the data are computed by the rule they state, so they confirm the computation, not a finding): {}.",
             claim_links(e, &cons)
+        ));
+    }
+    let marked: Vec<&Claim> = claims.iter().filter(|c| !c.marked.is_empty()).collect();
+    if !marked.is_empty() {
+        p.push_str(&format!(
+            " Marked (a claim or part that could not have come out otherwise; each says why beside its verdict): {}.",
+            claim_links(e, &marked)
         ));
     }
     Block::Para(p)
