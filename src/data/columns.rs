@@ -334,6 +334,12 @@ impl StructListVec {
         };
         self.offsets.len() * 8 + self.values.iter().map(field).sum::<usize>()
     }
+    /// Bytes the lists take read back from a file: every field one value
+    /// per struct.
+    pub fn expanded_bytes(&self) -> usize {
+        let items = self.offsets.last().unwrap_or(&0) - self.offsets[0];
+        self.offsets.len() * 8 + items * self.values.len() * 8
+    }
 }
 
 /// The items of a list column, back to back: integers in a `Vec`, strings

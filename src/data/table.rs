@@ -162,6 +162,24 @@ impl Values {
             Values::Repeat(one, _) => one.bytes(),
         }
     }
+    /// Bytes the values take read back from a file, where a value held
+    /// once for many rows (a repeated constant, a counting or constant
+    /// field of structs) is one per row again.
+    pub fn read_back_bytes(&self) -> usize {
+        match self {
+            Values::StructList(v) => v.expanded_bytes(),
+            Values::Repeat(one, n) => one.bytes() * n,
+            v => v.bytes(),
+        }
+    }
+    /// Is it a column of lists?
+    pub fn is_list(&self) -> bool {
+        match self {
+            Values::IntList(_) | Values::StrList(_) | Values::StructList(_) => true,
+            Values::Repeat(one, _) => one.is_list(),
+            _ => false,
+        }
+    }
     /// `n` rows of the value of `one`, a column of one row.
     pub fn repeat(one: Values, n: usize) -> Values {
         debug_assert_eq!(one.len(), 1, "a repeated value is one row");
@@ -407,6 +425,17 @@ impl Table {
     /// Bytes its columns hold in memory ([`Values::bytes`]).
     pub fn bytes(&self) -> usize {
         self.columns().iter().map(|(_, v)| v.bytes()).sum()
+    }
+    /// Bytes its columns take read back from a file
+    /// ([`Values::read_back_bytes`]): the columns of lists, then the others.
+    pub fn read_back_bytes(&self) -> [usize; 2] {
+        self.columns().iter().fold([0, 0], |[l, o], (_, v)| {
+            if v.is_list() {
+                [l + v.read_back_bytes(), o]
+            } else {
+                [l, o + v.read_back_bytes()]
+            }
+        })
     }
     /// Number of rows.
     pub fn rows(&self) -> usize {

@@ -213,13 +213,16 @@ fn measured_secs(
             at_most.push(s.max(bound[i]));
         }
     }
-    let case_bytes = measured_bytes((&a.points, &b.points), (&costed, &uncosted));
+    let sampled = (&a.points[..], &b.points[..]);
+    let case_bytes = measured_bytes(sampled, (&costed, &uncosted), false);
+    let case_read_bytes = measured_bytes(sampled, (&costed, &uncosted), true);
     let merged = Sampled {
         points: a.points.iter().chain(&b.points).copied().collect(),
         fit: a.fit,
         spent: a.spent + b.spent,
         model_ratio: a.model_ratio,
         case_bytes,
+        case_read_bytes,
     };
     (secs, at_most, Some(merged))
 }
@@ -227,14 +230,19 @@ fn measured_secs(
 /// Each case's tables in bytes as the sampled cases measured them
 /// ([`sample::fit_bytes`]): against the model's seconds where the cases
 /// sampled by them returned tables of some size, else against their
-/// [`crate::family::Case::cost`]; empty when no sampled case did.
+/// [`crate::family::Case::cost`]; empty when no sampled case did. As
+/// read back from their files where `read_back`.
 fn measured_bytes(
     (by_secs, by_cost): (&[sample::Point], &[sample::Point]),
     (costed, uncosted): (&[f64], &[f64]),
+    read_back: bool,
 ) -> Vec<f64> {
     let at =
         |f: sample::Fit, sizes: &[f64]| -> Vec<f64> { sizes.iter().map(|&s| f.secs(s)).collect() };
-    match (sample::fit_bytes(by_secs), sample::fit_bytes(by_cost)) {
+    match (
+        sample::fit_bytes(by_secs, read_back),
+        sample::fit_bytes(by_cost, read_back),
+    ) {
         (Some(f), Some(g)) => at(f, costed)
             .into_iter()
             .zip(at(g, uncosted))
@@ -266,12 +274,16 @@ fn held_as_measured(memory: &mut MemoryFigures, case_bytes: &[f64]) {
 }
 
 /// Seconds the render stage spends per byte of the rows it reads back
-/// (measured: the tables and figures of Kayles-like codes' winning moves,
-/// 0.43–4.3 GB of rows, took 10–20 ns a byte on one thread).
-const RENDER_SECS_PER_BYTE: f64 = 15e-9;
-/// The render stage's memory per byte of the rows of a sweep it reads
-/// back (measured on the same: 2.3–3.4× the rows' bytes at its peak).
-const RENDER_HELD_PER_BYTE: f64 = 3.0;
+/// (weighted as [`RENDER_HELD_PER_BYTE`]'s; measured on one thread: the
+/// tables and figures of Kayles-like codes' winning moves, 0.43 and 4.3 GB
+/// of rows, took 10 and 20 ns a byte, 4 and 8 ns so weighted).
+const RENDER_SECS_PER_BYTE: f64 = 6e-9;
+/// The process's memory in the render stage per byte of the rows of a
+/// sweep it reads back (its columns of lists weighted
+/// [`sample::LIST_WEIGHT`]), beyond what it held before (measured with
+/// `/usr/bin/time -v`: 1.2× for parity's outcome rows and for Kayles'
+/// winning moves to 10,000 heaps so weighted).
+const RENDER_HELD_PER_BYTE: f64 = 1.2;
 
 /// The render stage after the sweeps: its seconds on one thread and the
 /// process's peak while it reads the sweeps back, on `threads` threads
@@ -283,7 +295,7 @@ pub fn render_cost(all: &[SweepEstimate], threads: usize) -> (f64, u64) {
     let measured = |e: &SweepEstimate| -> f64 {
         e.sampled
             .as_ref()
-            .map_or(0.0, |s| s.case_bytes.iter().sum::<f64>())
+            .map_or(0.0, |s| s.case_read_bytes.iter().sum::<f64>())
     };
     let secs = all.iter().map(|e| measured(e) * RENDER_SECS_PER_BYTE).sum();
     let mut held: Vec<u64> = all

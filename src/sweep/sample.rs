@@ -78,7 +78,18 @@ pub struct Point {
     pub done: bool,
     /// Bytes of the tables it returned (0 unless it finished).
     pub bytes: f64,
+    /// The same tables' bytes read back from their files
+    /// ([`crate::data::Table::read_back_bytes`]), the columns of lists
+    /// weighted [`LIST_WEIGHT`]: what the render stage holds of them.
+    pub read_bytes: f64,
 }
+
+/// What the render stage holds per byte of a column of lists read back,
+/// against one of other columns: their cells' text, built for tables and
+/// figures (measured with `/usr/bin/time -v` over the render stage: 1.2×
+/// the rows' bytes for parity's outcome rows, no lists; 3.4× for
+/// Kayles' winning moves, nearly all lists).
+pub const LIST_WEIGHT: f64 = 2.8;
 
 /// Tables smaller than this (bytes) say their columns' fixed parts more
 /// than how they grow.
@@ -89,8 +100,15 @@ const FLOOR_BYTES: f64 = 65536.0;
 /// [`FLOOR_BYTES`], the exponent by least squares where the sizes span
 /// 4× or more (a list of winning moves per heap grows as the square of
 /// the heaps), else proportional.
-pub fn fit_bytes(points: &[Point]) -> Option<Fit> {
-    let good: Vec<&Point> = points
+pub fn fit_bytes(points: &[Point], read_back: bool) -> Option<Fit> {
+    let pts: Vec<Point> = points
+        .iter()
+        .map(|p| Point {
+            bytes: if read_back { p.read_bytes } else { p.bytes },
+            ..*p
+        })
+        .collect();
+    let good: Vec<&Point> = pts
         .iter()
         .filter(|p| p.done && p.size > 0.0 && p.bytes >= FLOOR_BYTES)
         .collect();
@@ -188,6 +206,8 @@ pub struct Sampled {
     /// Each case's tables in bytes, as the sampled cases' tables grow
     /// (empty when none was measured).
     pub case_bytes: Vec<f64>,
+    /// The same read back from their files (the render stage's).
+    pub case_read_bytes: Vec<f64>,
 }
 
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
@@ -239,7 +259,7 @@ pub fn sample(
         if remaining <= 0.0 {
             break;
         }
-        let Some((secs, done, bytes)) =
+        let Some((secs, done, [bytes, read_bytes])) =
             solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
         else {
             // A case that cannot be solved here (an estimating plan's
@@ -256,6 +276,7 @@ pub fn sample(
             secs,
             done,
             bytes,
+            read_bytes,
         });
         if !done {
             break;
@@ -306,7 +327,9 @@ fn climb_scaled(
         if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
             continue;
         }
-        let Some((secs, done, bytes)) = solve_within(Target::Scaled(case), keep, left) else {
+        let Some((secs, done, [bytes, read_bytes])) =
+            solve_within(Target::Scaled(case), keep, left)
+        else {
             return;
         };
         out.points.push(Point {
@@ -314,6 +337,7 @@ fn climb_scaled(
             secs,
             done,
             bytes,
+            read_bytes,
         });
         if !done {
             return;
@@ -334,11 +358,15 @@ enum Target {
 /// limit its cancel flag is set and it is left behind: not every solver
 /// polls the flag, and the dry run must answer within its budget (the
 /// process ends soon after; a run never samples).
-fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(f64, bool, f64)> {
+fn solve_within(
+    target: Target,
+    keep: Option<&[String]>,
+    limit: f64,
+) -> Option<(f64, bool, [f64; 2])> {
     let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
-    let (tx, rx) = mpsc::channel::<(f64, Option<usize>)>();
+    let (tx, rx) = mpsc::channel::<(f64, Option<[f64; 2]>)>();
     let cpu = crate::mem::process_cpu();
     std::thread::spawn(move || {
         let ctx = CaseCtx {
@@ -354,17 +382,20 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<(
         let bytes = out.ok().map(|o| {
             o.iter()
                 .filter(|(ds, _)| kept(ds.name))
-                .map(|(_, t)| t.bytes())
-                .sum()
+                .fold([0.0, 0.0], |[b, r], (_, t)| {
+                    let [lists, others] = t.read_back_bytes();
+                    let read = lists as f64 * LIST_WEIGHT + others as f64;
+                    [b + t.bytes() as f64, r + read]
+                })
         });
         let _ = tx.send((crate::mem::process_cpu(), bytes));
     });
     match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
-        Ok((end, Some(bytes))) => Some((end - cpu, true, bytes as f64)),
+        Ok((end, Some(bytes))) => Some((end - cpu, true, bytes)),
         Ok((_, None)) => None,
         Err(_) => {
             cancel.store(true, Ordering::Relaxed);
-            Some((crate::mem::process_cpu() - cpu, false, 0.0))
+            Some((crate::mem::process_cpu() - cpu, false, [0.0; 2]))
         }
     }
 }
@@ -379,6 +410,7 @@ mod tests {
             secs,
             done: true,
             bytes: 0.0,
+            read_bytes: 0.0,
         }
     }
 
@@ -407,6 +439,7 @@ mod tests {
             secs: 3.2,
             done: false,
             bytes: 0.0,
+            read_bytes: 0.0,
         };
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
