@@ -8,11 +8,11 @@ use anyhow::bail;
 use rayon::prelude::*;
 
 use super::board::{Hex, Shape};
+use super::chords::hexsum::HexSolver;
 use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, CUTS, PERIODS, POSITIONS, REGIONS};
 use super::dispatch::{Method, Solved, method_for, solve_board};
-use super::hexsum::HexSolver;
 use super::rules::Take;
-use super::{Group, retro};
+use super::{Group, exhaustive};
 use crate::cost::Kernel;
 use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;
@@ -45,7 +45,7 @@ pub struct LinesCase {
     /// ([`HexSolver::thin`]): sequences with lines beyond the memo's sides.
     pub(crate) thin: Option<(u32, u32)>,
     /// The sweep's chord memo filled on demand, counted
-    /// ([`super::memofill::fill_chords`]): its kernel (dense or hashed) and
+    /// ([`super::chords::memofill::fill_chords`]): its kernel (dense or hashed) and
     /// the chords its filling evaluates, shared by the sweep's cases.
     pub(crate) memo_fill: Option<(Kernel, u64)>,
 }
@@ -58,7 +58,7 @@ impl LinesCase {
     /// up to keep the board's moves ([`super::kernels::CHORD_LOOKUPS`]).
     fn board_chords(&self) -> impl Iterator<Item = u64> + '_ {
         let sides = self.group.shapes.iter().filter_map(Shape::sides);
-        sides.map(|p| super::memofill::chords(super::chordtab::Hx::from_sides(p)))
+        sides.map(|p| super::chords::memofill::chords(super::chords::chordtab::Hx::from_sides(p)))
     }
     /// The component memo of a board of `n` pieces: it grows up to its
     /// budget (`memo_gib`), but never past one entry (about 48 bytes with the
@@ -78,7 +78,7 @@ impl LinesCase {
     fn memory_with(&self, memo: u64) -> u64 {
         let n = self.largest_pieces();
         let ex = if self.counts || self.method() == Method::Exhaustive {
-            retro::memory_bytes(n.min(63) as usize)
+            exhaustive::memory_bytes(n.min(63) as usize)
         } else {
             0
         };
@@ -245,7 +245,7 @@ impl Case for LinesCase {
         let (largest, c) = (cut.pieces(), self.sub_boards(cut));
         Some(format!(
             "the component solver's work grows with the connected sub-boards of a board, listed here up to {} a board: the largest board ({largest} pieces) has more, so its estimate (at least {} classes of sub-boards) is a lower bound; the memo is at most memo_gib = {memo}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
-            super::subboards::CAP,
+            super::components::subboards::CAP,
             c.classes
         ))
     }
@@ -401,19 +401,19 @@ impl LinesCase {
 }
 
 impl LinesCase {
-    /// The exhaustive table's work for each board ([`retro::work`]: word
+    /// The exhaustive table's work for each board ([`exhaustive::work`]: word
     /// operations counted from the board's moves under the rule), by the
     /// way its in-word moves are solved.
     fn exhaustive_work(&self) -> crate::cost::Work {
         let mut w = Vec::new();
         for s in &self.group.shapes {
             let b = s.board();
-            let moves: Vec<retro::Move> = super::rules::moves(&b, self.take)
+            let moves: Vec<exhaustive::Move> = super::rules::moves(&b, self.take)
                 .iter()
-                .map(retro::Move::from)
+                .map(exhaustive::Move::from)
                 .collect();
-            let (ops, rounds) =
-                retro::work(b.len(), &moves, self.play).unwrap_or((1u64 << b.len().min(62), true));
+            let (ops, rounds) = exhaustive::work(b.len(), &moves, self.play)
+                .unwrap_or((1u64 << b.len().min(62), true));
             let kernel = match rounds {
                 true => super::kernels::EXHAUSTIVE_ROUNDS,
                 false => super::kernels::EXHAUSTIVE,
@@ -428,19 +428,19 @@ impl LinesCase {
         self.group
             .shapes
             .iter()
-            .map(|s| super::subboards::work(&self.sub_boards(s)))
+            .map(|s| super::components::subboards::work(&self.sub_boards(s)))
             .fold(0, u64::saturating_add)
     }
     /// A board's connected sub-boards under the case's rule (none beyond
     /// 64 pieces, which the component solver refuses).
-    fn sub_boards(&self, s: &Shape) -> super::subboards::SubBoards {
+    fn sub_boards(&self, s: &Shape) -> super::components::subboards::SubBoards {
         if s.pieces() > 64 {
-            return super::subboards::SubBoards {
+            return super::components::subboards::SubBoards {
                 complete: true,
                 ..Default::default()
             };
         }
-        super::subboards::of_shape(s, self.take)
+        super::components::subboards::of_shape(s, self.take)
     }
     /// Every board's Grundy value from the chord solver, without its moves.
     fn values_only(&self, hex: &HexSolver) -> Vec<(Solved, f64)> {
@@ -466,7 +466,7 @@ impl LinesCase {
 /// hexagons with lines up to 32 pieces builds up front (extents ≤ 31),
 /// filled by asking the largest hexagon inside it (sides 16: extents 30).
 pub(crate) fn probe_chord_table() -> anyhow::Result<u64> {
-    let boards = super::hexsum::MANY_BOARDS;
+    let boards = super::chords::hexsum::MANY_BOARDS;
     let lines = 32;
     let solver = HexSolver::for_sweep(lines, boards);
     std::hint::black_box(solver.grundy(Hex::from_sides([lines / 2; 6]), &|_| {}));
@@ -476,7 +476,7 @@ pub(crate) fn probe_chord_table() -> anyhow::Result<u64> {
 /// The work of the chord table a sweep of `boards` boards with lines up to
 /// `hex_side` pieces builds up front (none when a memo is filled on demand).
 pub(crate) fn table_work(hex_side: u32, boards: usize) -> crate::cost::Work {
-    match super::hexsum::table_extent(hex_side, boards) {
+    match super::chords::hexsum::table_extent(hex_side, boards) {
         Some(e) => chord_table_work(HexSolver::upfront_bytes(hex_side, boards), e),
         None => Vec::new(),
     }
@@ -514,13 +514,13 @@ pub(crate) fn memo_kernel(hex_side: u32, boards: usize) -> Kernel {
 /// The shared work of a sweep enumerating the hexagons with sides up to
 /// `max_side` (`boards` boards in all, lines up to `hex_side`): its chord
 /// table built up front when it is big, else its memo filled on demand
-/// ([`super::memofill::enumeration_chords`]).
+/// ([`super::chords::memofill::enumeration_chords`]).
 pub(crate) fn enumeration_work(max_side: u32, hex_side: u32, boards: usize) -> crate::cost::Work {
-    match super::hexsum::table_extent(hex_side, boards) {
+    match super::chords::hexsum::table_extent(hex_side, boards) {
         Some(_) => table_work(hex_side, boards),
         None => vec![(
             memo_kernel(hex_side, boards),
-            super::memofill::enumeration_chords(max_side),
+            super::chords::memofill::enumeration_chords(max_side),
         )],
     }
 }

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 
 use super::board::{Hex, Pt, Shape, canonical_sides, side_images};
+use super::chords::hexsum::HexSolver;
 use super::components::Components;
 use super::dispatch::distinct_sets;
-use super::hexsum::HexSolver;
+use super::exhaustive;
 use super::params::{parse_shape_map, parse_takes};
-use super::retro;
 use super::rules::{self, Take, legal_distinct, run_cells};
 use crate::data::{Cell, Table};
 use crate::family::explain_moves::{MoveAccount, group};
@@ -165,8 +165,8 @@ fn outcome(t: &Table, row: usize) -> Option<String> {
         return None;
     }
     let moves = rules::moves(&board, take);
-    let rm: Vec<retro::Move> = moves.iter().map(retro::Move::from).collect();
-    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let rm: Vec<exhaustive::Move> = moves.iter().map(exhaustive::Move::from).collect();
+    let ex = exhaustive::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
     let full = board.full();
     let opts: Vec<(String, bool)> = legal_distinct(&moves, full)
         .into_iter()
@@ -259,7 +259,7 @@ fn class_text(g: u32) -> String {
 /// What one chord leaves, regions in order of their names: `A(1,2) +
 /// A(1,2), Grundy 2 ⊕ 2 = 0`, `A(1,4), Grundy 2`, or `nothing`; and the
 /// value it reaches.
-fn leaves(solver: &HexSolver, h: &Hex, c: super::hexsum::Chord) -> (String, u32) {
+fn leaves(solver: &HexSolver, h: &Hex, c: super::chords::hexsum::Chord) -> (String, u32) {
     let (a, b) = HexSolver::split(h, c);
     let mut parts: Vec<(String, u32)> = [a, b]
         .into_iter()
@@ -447,8 +447,8 @@ fn board_outcome_moves(
         return None;
     }
     let all = rules::moves(&board, take);
-    let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-    let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+    let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
+    let ex = exhaustive::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
     let full = board.full();
     if let Some(o) = t.text("outcome", row)
         && o != if ex.is_p(full) { "P" } else { "N" }
@@ -479,8 +479,9 @@ fn counts_witness(t: &Table, row: usize) -> Option<MoveAccount> {
     let all = rules::moves(&board, take);
     let (x, mut is_p): (u64, Box<dyn FnMut(u64) -> Option<bool>>) = if board.len() <= MAX_EXHAUSTIVE
     {
-        let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-        let ex = retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
+        let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
+        let ex =
+            exhaustive::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).ok()?;
         let x = (0..=board.full())
             .find(|&x| x & !board.full() == 0 && x.count_ones() == k && ex.is_p(x) == want_p)?;
         (x, Box::new(move |y| Some(ex.is_p(y))))
@@ -789,9 +790,9 @@ mod tests {
         let board = Shape::Triangle(5).board();
         for play in [Play::Misere, Play::Normal] {
             let all = rules::moves(&board, Take::Max(3));
-            let rm: Vec<retro::Move> = all.iter().map(retro::Move::from).collect();
-            let ex =
-                retro::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false)).unwrap();
+            let rm: Vec<exhaustive::Move> = all.iter().map(exhaustive::Move::from).collect();
+            let ex = exhaustive::solve(board.len(), &rm, play, &|_| {}, &AtomicBool::new(false))
+                .unwrap();
             let mut search = Search::new(&all, play, 1 << 20);
             for x in 0..=board.full() {
                 assert_eq!(search.is_p(x), Some(ex.is_p(x)), "{x:#x} {play:?}");

@@ -20,7 +20,7 @@ pub(crate) const CHORD_TABLE: Kernel = Kernel::new("chord-table", "table cells Ã
 /// The component solver: the moves inside each class of connected sub-boards it memoises, and 12 per class for its canonical form (`subboards`, counted without solving).
 pub(crate) const COMPONENT_MOVES: Kernel =
     Kernel::new("component-moves", "moves in memoised components");
-/// The exhaustive analysis: word operations (a move applied to a word of 64 positions, and each word's own; `retro::work`), its in-word moves by the chunk table (`take: {max: P}`, `any`).
+/// The exhaustive analysis: word operations (a move applied to a word of 64 positions, and each word's own; `exhaustive::work`), its in-word moves by the chunk table (`take: {max: P}`, `any`).
 pub(crate) const EXHAUSTIVE: Kernel = Kernel::new("exhaustive", "word operations");
 /// [`EXHAUSTIVE`] with its in-word moves solved by rounds to a fixpoint (`take: maximal`, boards under 20 pieces): the same unit, each costing more.
 pub(crate) const EXHAUSTIVE_ROUNDS: Kernel = Kernel::new("exhaustive-rounds", "word operations");

@@ -58,13 +58,6 @@ pub mod rules;
 pub(crate) mod solve;
 pub(crate) mod views;
 
-// The solvers' old paths, for three files other branches are editing
-// (explain.rs: issue 36; cases.rs: issue 34). Once those merge, name the
-// rooms there (`chords::hexsum`, `exhaustive`, …) and drop these.
-use chords::{chordtab, hexsum, memofill};
-use components::subboards;
-use exhaustive as retro;
-
 pub use dispatch::{Solved, solve_board};
 pub use rows::closed_form;
 
@@ -207,11 +200,11 @@ impl Family for Lines {
             },
             Probe {
                 kernel: kernels::CHORD_MEMO,
-                run: || memofill::probe(false),
+                run: || chords::memofill::probe(false),
             },
             Probe {
                 kernel: kernels::CHORD_MEMO_HASHED,
-                run: || memofill::probe(true),
+                run: || chords::memofill::probe(true),
             },
             Probe {
                 kernel: kernels::CHORD_TABLE,

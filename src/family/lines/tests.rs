@@ -344,7 +344,7 @@ fn components_match_brute_grundy_on_all_positions() {
 #[test]
 fn chords_match_brute_grundy() {
     let solver = HexSolver::new(16);
-    let hashed = HexSolver::new(hexsum::MAX_SIDE);
+    let hashed = HexSolver::new(super::chords::hexsum::MAX_SIDE);
     let mut n = 0;
     for p in hexagons(1, 16, 16) {
         let shape = Shape::Hexagon(p);
