@@ -13,6 +13,23 @@ fn nimlab(args: &[&str], dir: &Path) -> Output {
         .expect("cannot start nimlab")
 }
 
+/// `nimlab run SPEC --out DIR/out -q` in `dir`: what it did, and its
+/// output directory.
+fn run_quietly(spec: &Path, dir: &Path) -> (Output, PathBuf) {
+    let out = dir.join("out");
+    let o = nimlab(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+        ],
+        dir,
+    );
+    (o, out)
+}
+
 fn fixture(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -358,17 +375,7 @@ fn a_bad_mark_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let spec = dir.path().join("bad-mark.yaml");
         std::fs::write(&spec, format!("{head}{extra}")).unwrap();
-        let out = dir.path().join("out");
-        let o = nimlab(
-            &[
-                "run",
-                spec.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "-q",
-            ],
-            dir.path(),
-        );
+        let (o, out) = run_quietly(&spec, dir.path());
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
         assert!(err.contains("bad-mark.yaml"), "{extra}: {err}");
@@ -385,17 +392,7 @@ fn a_bad_mark_is_refused() {
         format!("{head}    by: 'N % 2 == 0 ? \"even\" : \"odd\"'\n    marked: {{reason: cannot fail, why: x, part: evens}}\n"),
     )
     .unwrap();
-    let out = dir.path().join("out");
-    let o = nimlab(
-        &[
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ],
-        dir.path(),
-    );
+    let (o, _) = run_quietly(&spec, dir.path());
     let err = String::from_utf8_lossy(&o.stderr);
     assert_ne!(o.status.code(), Some(0), "{err}");
     assert!(

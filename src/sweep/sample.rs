@@ -117,13 +117,7 @@ pub fn fit_bytes(points: &[Point], read_back: bool) -> Option<Fit> {
     let b = if top.size < 4.0 * lo {
         1.0
     } else {
-        let xs: Vec<f64> = good.iter().map(|p| p.size.ln()).collect();
-        let ys: Vec<f64> = good.iter().map(|p| p.bytes.ln()).collect();
-        let n = xs.len() as f64;
-        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-        (sxy / sxx).clamp(0.5, 2.5)
+        slope(good.iter().map(|p| (p.size, p.bytes))).map_or(1.0, |(b, _)| b.clamp(0.5, 2.5))
     };
     Some(Fit {
         s0: top.size,
@@ -168,17 +162,10 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
     if good.len() < 2 && top.secs < ONE_POINT_SECS {
         return None;
     }
-    let b = if good.len() < 2 {
-        1.0
-    } else {
-        let xs: Vec<f64> = good.iter().map(|p| p.size.ln()).collect();
-        let ys: Vec<f64> = good.iter().map(|p| p.secs.ln()).collect();
-        let n = xs.len() as f64;
-        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-        let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
-        let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let b = match slope(good.iter().map(|p| (p.size, p.secs))) {
         // Sizes within a factor 1.5 of each other say nothing of growth.
-        if sxx < 0.16 { 1.0 } else { sxy / sxx }
+        Some((b, sxx)) if good.len() >= 2 && sxx >= 0.16 => b,
+        _ => 1.0,
     };
     // Sizes spanning 16x and more tell growth up to the cube.
     let span = good.iter().map(|p| p.size).fold(0.0, f64::max)
@@ -189,6 +176,18 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
         m0: top.secs,
         b: b.clamp(lo, hi),
     })
+}
+
+/// The least-squares slope of `ln y` against `ln x` over `points`, and
+/// the spread of `ln x` (its sum of squares about the mean); `None` for
+/// no spread.
+fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
+    let (xs, ys): (Vec<f64>, Vec<f64>) = points.map(|(x, y)| (x.ln(), y.ln())).unzip();
+    let n = xs.len() as f64;
+    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    (sxx > 0.0).then(|| (sxy / sxx, sxx))
 }
 
 /// What sampling a sweep found.
@@ -444,6 +443,28 @@ mod tests {
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
         assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
+    }
+
+    /// Tables growing as the square of the size (a list of winning moves
+    /// per heap) give exponent 2 through the largest point; sizes within
+    /// 4× of each other, proportional; tables under the floor, no fit;
+    /// the read-back bytes are fitted apart.
+    #[test]
+    fn table_bytes_follow_their_growth() {
+        let b = |size: f64, bytes: f64| Point {
+            bytes,
+            read_bytes: 3.0 * bytes,
+            ..p(size, 0.1)
+        };
+        let pts = [b(1.0, 1e5), b(4.0, 1.6e6), b(16.0, 2.56e7)];
+        let f = fit_bytes(&pts, false).unwrap();
+        assert!((f.b - 2.0).abs() < 1e-9);
+        assert!((f.secs(32.0) - 1.024e8).abs() < 1.0);
+        let r = fit_bytes(&pts, true).unwrap();
+        assert!((r.secs(32.0) - 3.072e8).abs() < 3.0);
+        let near = fit_bytes(&[b(2.0, 2e5), b(4.0, 8e5)], false).unwrap();
+        assert_eq!(near.b, 1.0);
+        assert_eq!(fit_bytes(&[b(2.0, 1e3)], false), None);
     }
 
     /// A real sweep: takeaway with heaps up to 3 sizes, its cases sampled
