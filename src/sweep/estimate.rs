@@ -290,7 +290,7 @@ const RENDER_HELD_PER_BYTE: f64 = 1.2;
 /// (each renders one sweep at a time, from its rows read back whole). Of
 /// the sweeps whose rows were measured ([`Sampled::case_bytes`]); the
 /// declared row sizes of the others are bounds far above their rows (the
-/// default run's 1.6 GiB, for 0.3 GB read back).
+/// default run's say 1.6 GiB; the whole run peaks at 475 MB).
 pub fn render_cost(all: &[SweepEstimate], threads: usize) -> (f64, u64) {
     let measured = |e: &SweepEstimate| -> f64 {
         e.sampled
