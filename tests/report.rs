@@ -169,18 +169,8 @@ fn run_writes_the_report_and_report_rebuilds_it() {
 /// conjectures.md and the report page.
 fn run_fixture(name: &str) -> (String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let spec = fixture(&format!("report/{name}.yaml"));
-    ok(&nimlab(
-        &[
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ],
-        dir.path(),
-    ));
+    let (o, out) = run_quietly(&fixture(&format!("report/{name}.yaml")), dir.path());
+    ok(&o);
     let md = std::fs::read_to_string(out.join(name).join("conjectures.md")).unwrap();
     let html = std::fs::read_to_string(out.join("REPORT.html")).unwrap();
     (md, html)
@@ -257,19 +247,10 @@ fn counterexamples_name_their_moves_in_every_family() {
 #[test]
 fn marks_are_shown_beside_the_verdict_and_counted() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
     let spec = fixture("report/marks.yaml");
     let doc = dir.path().join("claims.md");
-    ok(&nimlab(
-        &[
-            "run",
-            spec.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "-q",
-        ],
-        dir.path(),
-    ));
+    let (o, out) = run_quietly(&spec, dir.path());
+    ok(&o);
     // `check` exits 1: a claim fails.
     let checked = nimlab(
         &[
