@@ -12,6 +12,7 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod solve;
+mod stages;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

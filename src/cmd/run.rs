@@ -43,14 +43,21 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if args.dry_run {
         let (rates, wrote) = super::calibrate::rates(args.opts.quiet)?;
         let mut refused = false;
-        let mut all = Vec::new();
+        let mut all: Vec<super::stages::Estimated<'_>> = Vec::new();
         for e in &exps {
             let (text, r, est) = dry_run_text(e, &rates, wrote, &args.opts)?;
             super::print(&text)?;
             refused |= r;
-            all.extend(est);
+            all.extend(est.into_iter().map(|(i, est)| (e, &e.sweeps[i], est)));
         }
-        super::print(&total_text(&all, !args.no_render))?;
+        let stages = (
+            !args.no_render,
+            !args.no_report && args.opts.shard.is_none(),
+        );
+        let threads = rayon::current_num_threads();
+        let after = super::stages::estimate(&exps, &all, stages, threads);
+        let ests: Vec<_> = all.into_iter().map(|(_, _, est)| est).collect();
+        super::print(&total_text(&ests, after))?;
         if !args.no_report {
             super::print(&report_estimate(&exps, &args.opts.out))?;
         }
@@ -221,14 +228,14 @@ fn dry_run_text(
     rates: &crate::cost::Rates,
     wrote: bool,
     opts: &sweep::RunOptions,
-) -> Result<(String, bool, Vec<sweep::estimate::SweepEstimate>)> {
+) -> Result<(String, bool, Vec<SweepAt>)> {
     use std::fmt::Write as _;
     let mut s = format!("{} ({})\n", e.name, e.file.display());
     let threads = rayon::current_num_threads();
     let budget = crate::mem::case_budget();
     let mut refused = false;
     let mut all = Vec::new();
-    for sw in &e.sweeps {
+    for (i, sw) in e.sweeps.iter().enumerate() {
         let (plan, chunks) = sweep::left_to_do(e, sw, sw.plan_estimate()?, opts);
         if let Some(line) = left_text(chunks, opts) {
             let _ = writeln!(s, "  {}: {line}", sw.name);
@@ -281,7 +288,7 @@ fn dry_run_text(
         for n in crate::family::note::lines(&plan.notes) {
             let _ = writeln!(s, "    note: {n}");
         }
-        all.push(est);
+        all.push((i, est));
     }
     Ok((s, refused, all))
 }
@@ -307,6 +314,9 @@ fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<
     }
 }
 
+/// A sweep's estimate and its index in its experiment.
+type SweepAt = (usize, sweep::estimate::SweepEstimate);
+
 /// `1 case`, `3 cases`.
 fn counted(n: usize, what: &str) -> String {
     if n == 1 {
@@ -319,23 +329,18 @@ fn counted(n: usize, what: &str) -> String {
 /// The dry run's last line: the sweeps' estimates summed. A sweep whose
 /// time is a lower bound makes the total "at least", never "at most"; the
 /// peak memory has its bound.
-fn total_text(all: &[sweep::estimate::SweepEstimate], render: bool) -> String {
+fn total_text(all: &[sweep::estimate::SweepEstimate], after: super::stages::StageCost) -> String {
     if all.is_empty() {
         return "total: nothing to solve\n".to_string();
     }
     let (wall, cpu, peak, out) = sweep::estimate::totals(all);
-    let threads = rayon::current_num_threads();
-    let (render_secs, render_peak) = if render {
-        sweep::estimate::render_cost(all, threads)
-    } else {
-        (0.0, 0)
-    };
+    let base = all.iter().map(|e| e.base_bytes).max().unwrap_or(0);
     let (wall, cpu, peak) = (
-        wall + render_secs / threads as f64,
-        cpu + render_secs,
-        peak.max(render_peak),
+        wall + after.wall,
+        cpu + after.cpu,
+        peak.max(base.saturating_add(after.held)),
     );
-    let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum();
+    let bound: f64 = all.iter().map(|e| e.wall_secs_at_most).sum::<f64>() + after.wall;
     let unbounded = all.iter().any(|e| e.open_ended());
     let bound = match sweep::estimate::above(wall, bound) {
         _ if unbounded => format!(" (at least {})", crate::cost::human_secs(bound.max(wall))),
@@ -411,7 +416,7 @@ mod tests {
             let opts = sweep::RunOptions::quiet(std::path::Path::new("/nonexistent/nimlab-output"));
             let (text, _, all) = dry_run_text(e, &rates, false, &opts).unwrap();
             assert!(!text.contains("unknown"), "{text}");
-            for est in &all {
+            for (_, est) in &all {
                 assert!(
                     est.wall_secs > 0.0 && est.cpu_secs >= est.wall_secs,
                     "{text}"

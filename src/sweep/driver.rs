@@ -278,6 +278,23 @@ fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
     });
 }
 
+/// Stores a case's `output` in `dir` as one finished chunk, each table
+/// completed to its declaration among `declared` as a run stores it: the
+/// dry run's scratch output, on which it measures the stages after
+/// solving.
+pub fn store_output(
+    dir: &SweepDir,
+    declared: &[&'static Dataset],
+    output: &crate::family::Output,
+) -> Result<()> {
+    let id = ChunkId::new(0, &[]);
+    for (ds, t) in output {
+        let ds = crate::data::as_declared(declared, ds);
+        dir.write_part(ds, &id, vec![ds.complete(t.clone())])?;
+    }
+    dir.mark_done(&id, &json!({"chunk": id.stem(), "cases": []}))
+}
+
 fn write_chunk(dir: &SweepDir, done: Done) -> Result<()> {
     for (ds, parts) in done.tables {
         dir.write_part(ds, &done.id, parts)?;

@@ -216,7 +216,9 @@ fn measured_secs(
     let sampled = (&a.points[..], &b.points[..]);
     let case_bytes = measured_bytes(sampled, (&costed, &uncosted), false);
     let case_read_bytes = measured_bytes(sampled, (&costed, &uncosted), true);
+    let kept = if a.kept.is_empty() { b.kept } else { a.kept };
     let merged = Sampled {
+        kept,
         points: a.points.iter().chain(&b.points).copied().collect(),
         fit: a.fit,
         spent: a.spent + b.spent,

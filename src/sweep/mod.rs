@@ -24,7 +24,7 @@ use anyhow::{Context, Result};
 
 pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
-pub use driver::left_to_do;
+pub use driver::{left_to_do, store_output};
 pub use merge::merge_experiment;
 
 use crate::spec::Experiment;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::family::{Case, CaseCtx, Plan};
+use crate::family::{Case, CaseCtx, Output, Plan};
 
 /// Cases shorter than this (process CPU seconds) are too short to time
 /// against their stated size: their time is dispatch and setup as much as
@@ -181,7 +181,7 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
 /// The least-squares slope of `ln y` against `ln x` over `points`, and
 /// the spread of `ln x` (its sum of squares about the mean); `None` for
 /// no spread.
-fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
+pub fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
     let (xs, ys): (Vec<f64>, Vec<f64>) = points.map(|(x, y)| (x.ln(), y.ln())).unzip();
     let n = xs.len() as f64;
     let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
@@ -189,6 +189,32 @@ fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
     let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
     (sxx > 0.0).then(|| (sxy / sxx, sxx))
 }
+
+/// The tables of a case sampled, kept for the dry run to measure the
+/// stages after solving on them (rendering, checking, the report): what a
+/// run would store of the case, and their bytes as read back
+/// ([`Point::read_bytes`]).
+#[derive(Clone)]
+pub struct Kept {
+    /// Their bytes read back, lists weighted.
+    pub read_bytes: f64,
+    /// The datasets the sweep keeps, as the case returned them.
+    pub output: Output,
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Kept({} tables, {} bytes)",
+            self.output.len(),
+            self.read_bytes
+        )
+    }
+}
+
+/// At most this many bytes of sampled tables are kept ([`Kept`]).
+const KEPT_BYTES: f64 = 64.0 * 1048576.0;
 
 /// What sampling a sweep found.
 #[derive(Clone, Debug, Default)]
@@ -207,7 +233,58 @@ pub struct Sampled {
     pub case_bytes: Vec<f64>,
     /// The same read back from their files (the render stage's).
     pub case_read_bytes: Vec<f64>,
+    /// The tables of some finished cases, the smallest to the largest
+    /// ([`keep_spread`]), for the stages after solving.
+    pub kept: Vec<Kept>,
 }
+
+impl Sampled {
+    /// Records a solved case: its point, and its tables while the kept
+    /// ones stay within [`KEPT_BYTES`].
+    fn record(&mut self, point: Point, output: Option<Output>) {
+        self.points.push(point);
+        let held: f64 = self.kept.iter().map(|k| k.read_bytes).sum();
+        if let Some(output) = output
+            && point.read_bytes > 0.0
+            && held + point.read_bytes <= KEPT_BYTES
+        {
+            self.kept.push(Kept {
+                read_bytes: point.read_bytes,
+                output,
+            });
+        }
+    }
+}
+
+/// Keeps at most [`KEPT`] of `kept`, spread over their bytes: the
+/// smallest, the largest and those nearest the sizes evenly spaced between
+/// on a log scale, the spread the stages' growth is measured over.
+fn keep_spread(mut kept: Vec<Kept>) -> Vec<Kept> {
+    kept.sort_by(|a, b| a.read_bytes.total_cmp(&b.read_bytes));
+    kept.dedup_by(|a, b| a.read_bytes == b.read_bytes);
+    if kept.len() <= KEPT {
+        return kept;
+    }
+    let ln: Vec<f64> = kept.iter().map(|k| k.read_bytes.max(1.0).ln()).collect();
+    let (lo, hi) = (ln[0], ln[ln.len() - 1]);
+    let mut chosen: Vec<usize> = (0..KEPT)
+        .map(|k| {
+            let target = lo + (hi - lo) * k as f64 / (KEPT - 1) as f64;
+            (0..ln.len())
+                .min_by(|&a, &b| (ln[a] - target).abs().total_cmp(&(ln[b] - target).abs()))
+                .unwrap_or(0)
+        })
+        .collect();
+    chosen.dedup();
+    kept.into_iter()
+        .enumerate()
+        .filter(|(i, _)| chosen.contains(i))
+        .map(|(_, k)| k)
+        .collect()
+}
+
+/// The most sampled cases' tables kept.
+const KEPT: usize = 5;
 
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
 /// model's seconds when `seconds`) within `budget` wall seconds, the smallest first, then each time the largest
@@ -258,7 +335,7 @@ pub fn sample(
         if remaining <= 0.0 {
             break;
         }
-        let Some((secs, done, [bytes, read_bytes])) =
+        let Some((secs, done, [bytes, read_bytes], output)) =
             solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
         else {
             // A case that cannot be solved here (an estimating plan's
@@ -270,13 +347,14 @@ pub fn sample(
                 .filter(|&j| affordable(&out.points, sizes[j]));
             continue;
         };
-        out.points.push(Point {
+        let point = Point {
             size: sizes[i],
             secs,
             done,
             bytes,
             read_bytes,
-        });
+        };
+        out.record(point, output);
         if !done {
             break;
         }
@@ -291,6 +369,7 @@ pub fn sample(
         });
     }
     out.fit = fit(&out.points);
+    out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     out.spent = started.elapsed().as_secs_f64();
     out
@@ -326,18 +405,19 @@ fn climb_scaled(
         if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
             continue;
         }
-        let Some((secs, done, [bytes, read_bytes])) =
+        let Some((secs, done, [bytes, read_bytes], output)) =
             solve_within(Target::Scaled(case), keep, left)
         else {
             return;
         };
-        out.points.push(Point {
+        let point = Point {
             size,
             secs,
             done,
             bytes,
             read_bytes,
-        });
+        };
+        out.record(point, output);
         if !done {
             return;
         }
@@ -351,21 +431,21 @@ enum Target {
     Scaled(Box<dyn Case>),
 }
 
+/// What [`solve_within`] measured: process CPU seconds, whether the case
+/// finished, its tables' bytes and bytes read back, and its tables (those
+/// the sweep keeps) when it finished.
+type Solved = (f64, bool, [f64; 2], Option<Output>);
+
 /// Solves `case` (nothing written) on a thread of its own, given `limit`
-/// wall seconds: its process CPU seconds, whether it finished and the
-/// bytes of the tables it returned (`None` when it failed). Past the
-/// limit its cancel flag is set and it is left behind: not every solver
-/// polls the flag, and the dry run must answer within its budget (the
-/// process ends soon after; a run never samples).
-fn solve_within(
-    target: Target,
-    keep: Option<&[String]>,
-    limit: f64,
-) -> Option<(f64, bool, [f64; 2])> {
+/// wall seconds (`None` when it failed). Past the limit its cancel flag is
+/// set and it is left behind: not every solver polls the flag, and the dry
+/// run must answer within its budget (the process ends soon after; a run
+/// never samples).
+fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<Solved> {
     let keep: Option<Vec<String>> = keep.map(<[String]>::to_vec);
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
-    let (tx, rx) = mpsc::channel::<(f64, Option<[f64; 2]>)>();
+    let (tx, rx) = mpsc::channel::<(f64, Option<Output>)>();
     let cpu = crate::mem::process_cpu();
     std::thread::spawn(move || {
         let ctx = CaseCtx {
@@ -378,25 +458,35 @@ fn solve_within(
             Target::Scaled(case) => case.solve(&ctx),
         };
         let kept = |name: &str| ctx.keep.is_none_or(|k| k.iter().any(|x| x == name));
-        let bytes = out.ok().map(|o| {
-            o.iter()
-                .filter(|(ds, _)| kept(ds.name))
-                .fold([0.0, 0.0], |[b, r], (_, t)| {
-                    let [lists, others] = t.read_back_bytes();
-                    let read = lists as f64 * LIST_WEIGHT + others as f64;
-                    [b + t.bytes() as f64, r + read]
-                })
-        });
-        let _ = tx.send((crate::mem::process_cpu(), bytes));
+        let out = out
+            .ok()
+            .map(|o| o.into_iter().filter(|(ds, _)| kept(ds.name)).collect());
+        let _ = tx.send((crate::mem::process_cpu(), out));
     });
     match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
-        Ok((end, Some(bytes))) => Some((end - cpu, true, bytes)),
+        Ok((end, Some(out))) => Some((end - cpu, true, table_bytes(&out), Some(out))),
         Ok((_, None)) => None,
         Err(_) => {
             cancel.store(true, Ordering::Relaxed);
-            Some((crate::mem::process_cpu() - cpu, false, [0.0; 2]))
+            Some((crate::mem::process_cpu() - cpu, false, [0.0; 2], None))
         }
     }
+}
+
+/// The bytes of a case's tables as read back from their files, lists
+/// weighted [`LIST_WEIGHT`].
+pub fn read_back(out: &Output) -> f64 {
+    table_bytes(out)[1]
+}
+
+/// The bytes of a case's tables, and as read back from their files with
+/// lists weighted [`LIST_WEIGHT`].
+fn table_bytes(out: &Output) -> [f64; 2] {
+    out.iter().fold([0.0, 0.0], |[b, r], (_, t)| {
+        let [lists, others] = t.read_back_bytes();
+        let read = lists as f64 * LIST_WEIGHT + others as f64;
+        [b + t.bytes() as f64, r + read]
+    })
 }
 
 #[cfg(test)]
