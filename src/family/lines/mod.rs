@@ -51,6 +51,7 @@ pub mod exhaustive;
 pub(crate) mod explain;
 pub(crate) mod kernels;
 mod memo;
+pub(crate) mod outofcore;
 pub(crate) mod params;
 pub(crate) mod play;
 pub(crate) mod rows;
@@ -67,37 +68,8 @@ use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
-use board::Shape;
-
 /// The family (registered in [`crate::family::FAMILIES`]).
 pub struct Lines;
-
-/// Report 000's class of a Grundy value.
-pub fn class_of(g: u32) -> &'static str {
-    match g {
-        0 => "N2",
-        1 => "N1",
-        2 => "N3",
-        3 => "N4",
-        4 => "N5",
-        _ => "beyond N5",
-    }
-}
-
-/// Boards solved together (a sequence along one parameter, a block of an
-/// enumeration, or one board).
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The boards.
-    pub shapes: Vec<Shape>,
-    /// Label (sequence name such as `A(2,y)`, `largest side 7`, or the board name).
-    pub label: String,
-    /// The parameter the sequence runs along (`y`, `n`, `p3`…) and each board's value of it.
-    pub along: Option<(String, Vec<i64>)>,
-    /// A block of a `hexagons:` enumeration: the whole enumeration (its
-    /// census is one more case).
-    pub census: Option<census::Enumeration>,
-}
 
 impl Family for Lines {
     fn name(&self) -> &'static str {
@@ -224,7 +196,7 @@ impl Family for Lines {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             explains_moves: Some(explain::first_moves),
-            out_of_core: Some(&exhaustive::outofcore::LinesBoards),
+            out_of_core: Some(&outofcore::LinesBoards),
             names_rows_by_label: Some(|dataset| dataset == "positions"),
             ..Capabilities::NONE
         }

@@ -99,7 +99,6 @@
 mod counts;
 mod kernel;
 mod numbering;
-pub(crate) mod outofcore;
 mod plan;
 mod slice;
 pub(crate) mod slices;
@@ -111,8 +110,9 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
 
+use super::rules::BoardMove;
 use crate::game::Play;
-use crate::mem::zeroed_huge;
+use crate::mem::{self, zeroed_huge};
 
 pub(crate) use counts::binomials;
 use kernel::{Words, run_layers};
@@ -139,6 +139,37 @@ pub struct Move {
     /// Cells that must be empty (`take: maximal`: the cells just beyond the
     /// run's ends); 0 for `take: {max: P}` and `take: any`.
     pub blockers: u64,
+}
+
+/// The exhaustive kernel's view of a move: the run and its blockers.
+impl From<&BoardMove> for Move {
+    fn from(m: &BoardMove) -> Self {
+        Move {
+            mask: m.mask,
+            blockers: m.blockers,
+        }
+    }
+}
+
+/// Why the whole table of a `pieces`-piece board cannot be held in memory,
+/// if it cannot (one bit per position, under the case budget).
+pub fn fits(pieces: u64) -> Result<(), String> {
+    if pieces > 63 {
+        return Err(format!(
+            "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's memory ({})",
+            mem::human_bytes(mem::machine_memory().unwrap_or(0))
+        ));
+    }
+    let bytes = memory_bytes(pieces as usize);
+    let budget = mem::case_budget();
+    if bytes > budget {
+        return Err(format!(
+            "the exhaustive analysis of {pieces} pieces needs about {} (2^{pieces} positions, one bit each); {}",
+            mem::human_bytes(bytes),
+            mem::budget_text(budget)
+        ));
+    }
+    Ok(())
 }
 
 /// The outcome of every subset of an n-piece board.

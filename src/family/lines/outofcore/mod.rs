@@ -1,5 +1,5 @@
 //! `nimlab board` for `lines`: one board's exhaustive analysis cut into
-//! slices ([`super::slices`]), out of core on one machine or as Slurm job
+//! slices ([`super::exhaustive::slices`]), out of core on one machine or as Slurm job
 //! arrays (one per wave) — the family's [`OutOfCore`] capability.
 //!
 //! ```text
@@ -15,6 +15,7 @@
 //! spec and of `nimlab solve lines`); the answer is written as the family's
 //! declared `positions` and `counts` datasets.
 
+mod answer;
 mod finish;
 mod plan;
 mod run;
@@ -25,9 +26,9 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Result, bail};
 
-use super::slices::store::Store;
-use super::slices::{Engine, Problem};
-use crate::family::lines::params::{SHAPE_KEYS, one_board, one_rule};
+use super::exhaustive::slices::store::Store;
+use super::exhaustive::slices::{Engine, Problem};
+use super::params::{SHAPE_KEYS, one_board, one_rule};
 use crate::family::outofcore::{Cut, OutOfCore, SliceTask, SolveOpts};
 use crate::params::{CliArg, Node};
 
@@ -36,7 +37,7 @@ pub struct LinesBoards;
 
 impl OutOfCore for LinesBoards {
     fn position_args(&self) -> &'static [CliArg] {
-        crate::family::lines::solve::POSITION_ARGS
+        super::solve::POSITION_ARGS
     }
     fn plan(&self, board: &Node<'_>, cut: &Cut, dir: &Path, json: bool) -> Result<()> {
         let (p, choice, fresh) = plan::plan_dir(board, cut, dir)?;
