@@ -25,8 +25,10 @@
 //! its dense table, the memo work counted for the cost model, report 000's
 //! long sequences); [`components`] (other normal-play cases, ≤ 64 pieces:
 //! the component decomposition and its sub-boards counted); [`exhaustive`]
-//! (misère play and count tables: the bitmap analysis, its slices and the
-//! out-of-core driver of `nimlab board lines`).
+//! (misère play and count tables: the bitmap analysis and its slices).
+//! The solvers' rooms import only what lies below them (the board, the
+//! rules, the shared memo; chords also the components' `Mex`), never the
+//! family-level files beside this one.
 //!
 //! At the top, what serves the family as a whole: [`params`] (a sweep's
 //! parameters → cases), [`cases`] and [`rows`] (solving a case, filling its
@@ -35,7 +37,8 @@
 //! [`views`] (declared once), [`board`] and [`rules`] (the lattice and the
 //! moves), [`brute`] (the plain references every solver is tested against),
 //! `memo` (the concurrent memo two solvers share), [`kernels`] (the cost
-//! model's kernels), [`solve`] (`nimlab solve lines`), [`explain`] and
+//! model's kernels), [`solve`] (`nimlab solve lines`), [`outofcore`]
+//! (`nimlab board lines`: the sliced table out of core), [`explain`] and
 //! [`play`] (`nimlab play lines`, with `play.js` for its page).
 
 pub mod board;

@@ -8,7 +8,8 @@ use serde_json::json;
 
 use super::answer;
 use crate::family::lines::datasets::{COUNTS, DATASETS, POSITIONS};
-use crate::family::lines::exhaustive::slices::{Answer, Engine, Problem};
+use crate::family::lines::exhaustive::slices::engine::Engine;
+use crate::family::lines::exhaustive::slices::{Answer, Problem};
 use crate::store::{ChunkId, SweepDir, write_atomic};
 
 pub(super) fn print_answer(p: &Problem, a: &Answer, json: bool) -> Result<()> {

@@ -24,11 +24,10 @@ mod status;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
+use super::exhaustive::slices::engine::Engine;
 use super::exhaustive::slices::store::Store;
-use super::exhaustive::slices::{Engine, Problem};
-use super::params::{SHAPE_KEYS, one_board, one_rule};
 use crate::family::outofcore::{Cut, OutOfCore, SliceTask, SolveOpts};
 use crate::params::{CliArg, Node};
 
@@ -77,21 +76,4 @@ impl OutOfCore for LinesBoards {
     fn status(&self, dir: &Path, json: bool, waves: bool) -> Result<()> {
         status::status(dir, json, waves)
     }
-}
-
-/// Does the command line name a board?
-fn given(p: &Node<'_>) -> bool {
-    p.get("board").is_some() || SHAPE_KEYS.iter().any(|k| p.get(k).is_some())
-}
-
-/// The board and rule a command line names, read by the family's parsers.
-fn problem(p: &Node<'_>) -> Result<Problem> {
-    if !given(p) {
-        bail!(
-            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
-        );
-    }
-    let shape = one_board(p)?;
-    let (take, play) = one_rule(p)?;
-    Problem::new(shape, take, play)
 }

@@ -51,10 +51,6 @@ use crate::family::lines::exhaustive::{self, Move};
 use crate::family::lines::rules::{self, BoardMove, Take, legal_distinct, run_cells};
 use crate::game::Play;
 
-pub use engine::Engine;
-#[cfg(test)]
-pub use plan::Plan;
-
 /// A board under a rule: what a sliced solve solves.
 #[derive(Clone, Debug)]
 pub struct Problem {

@@ -2,8 +2,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::engine::SliceRun;
-use super::plan::{self, Request};
+use super::engine::{Engine, SliceRun};
+use super::plan::{self, Plan, Request};
 use super::store::Store;
 use super::*;
 use crate::family::lines::board::Shape;
