@@ -11,8 +11,9 @@ use super::board::{Hex, Shape};
 use super::chords::hexsum::HexSolver;
 use super::datasets::{CELLS, CLASS_COUNTS, COUNTS, CUTS, PERIODS, POSITIONS, REGIONS};
 use super::dispatch::{Method, Solved, method_for, solve_board};
+use super::exhaustive;
+use super::group::Group;
 use super::rules::Take;
-use super::{census, exhaustive};
 use crate::cost::Kernel;
 use crate::family::{Case, CaseCtx, Interrupted, Output};
 use crate::game::Play;
@@ -22,21 +23,6 @@ use crate::game::Play;
 /// sub-boards that found it (17 bytes each), the hash tables half again as
 /// large as their entries on average.
 const MEMO_BYTES_PER_CLASS: u64 = 128;
-
-/// Boards solved together (a sequence along one parameter, a block of an
-/// enumeration, or one board).
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The boards.
-    pub shapes: Vec<Shape>,
-    /// Label (sequence name such as `A(2,y)`, `largest side 7`, or the board name).
-    pub label: String,
-    /// The parameter the sequence runs along (`y`, `n`, `p3`…) and each board's value of it.
-    pub along: Option<(String, Vec<i64>)>,
-    /// A block of a `hexagons:` enumeration: the whole enumeration (its
-    /// census is one more case).
-    pub census: Option<census::Enumeration>,
-}
 
 /// One group of boards under one rule: the unit of work.
 #[derive(Clone)]

@@ -31,8 +31,8 @@
 //! family-level files beside this one.
 //!
 //! At the top, what serves the family as a whole: [`params`] (a sweep's
-//! parameters → cases), [`cases`] and [`rows`] (solving a case, filling its
-//! typed rows), [`census`] (the hexagon census case), [`cuts`] (the `cuts`
+//! parameters → cases), [`group`], [`cases`] and [`rows`] (the boards of a
+//! case, solving it, filling its typed rows), [`census`] (the hexagon census case), [`cuts`] (the `cuts`
 //! dataset), [`dispatch`] (which solver a board gets), [`datasets`] and
 //! [`views`] (declared once), [`board`] and [`rules`] (the lattice and the
 //! moves), [`brute`] (the plain references every solver is tested against),
@@ -52,6 +52,7 @@ pub mod datasets;
 pub(crate) mod dispatch;
 pub mod exhaustive;
 pub(crate) mod explain;
+pub(crate) mod group;
 pub(crate) mod kernels;
 mod memo;
 pub(crate) mod outofcore;

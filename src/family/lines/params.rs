@@ -3,11 +3,12 @@
 use std::sync::{Arc, OnceLock};
 
 use super::board::{self, Hex, Shape, closes, parse_mask};
-use super::cases::{Group, LinesCase, enumeration_work};
+use super::cases::{LinesCase, enumeration_work};
 use super::census::{CensusCase, Enumeration, SideCount};
 use super::chords::hexsum::{self, HexSolver};
 use super::datasets::{CELLS, POSITIONS};
 use super::dispatch::{Method, feasibility, method_for};
+use super::group::Group;
 use super::rules::Take;
 use super::views;
 use crate::cost::Work;

@@ -9,10 +9,11 @@ use anyhow::Result;
 use serde_json::{Value, json};
 
 use crate::data::{Table, cell_text};
-use crate::family::lines::cases::{Group, LinesCase};
+use crate::family::lines::cases::LinesCase;
 use crate::family::lines::datasets::{COUNTS, POSITIONS};
 use crate::family::lines::dispatch::Solved;
 use crate::family::lines::exhaustive::slices::{Answer, Problem};
+use crate::family::lines::group::Group;
 
 /// The answer as lines' datasets hold it, by the family's own row
 /// builders: one `positions` row (outcome, `winning_runs`, solved by the
