@@ -102,96 +102,100 @@ fn run_writes_parquet_tables_and_figures_then_resumes() {
     assert_eq!(sweep.read("positions").unwrap().unwrap(), pos);
 }
 
+/// (fixture under `invalid/`, what its message must name): the cases of
+/// [`bad_specs_fail_cleanly`].
+const BAD_SPECS: &[(&str, &[&str])] = &[
+    (
+        "unknown-key.yaml",
+        &["sweeps[0].colour", "unknown field", "allowed here"],
+    ),
+    (
+        "min-gt-max.yaml",
+        &["sweeps[0].take", "min (5) is larger than max (3)"],
+    ),
+    ("empty-range.yaml", &["sweeps[0].N", "empty range 10..2"]),
+    (
+        "negative-heap.yaml",
+        &["sweeps[0].N[2]", "-2 is out of range", "allowed 0"],
+    ),
+    (
+        "misere-misspelled.yaml",
+        &["sweeps[0].play", "`normal`, `misere`", "\"misery\""],
+    ),
+    ("yaml-syntax.yaml", &["not valid YAML"]),
+    (
+        "unknown-family.yaml",
+        &["sweeps[0].family", "unknown family \"chess\"", "takeaway"],
+    ),
+    (
+        "view-not-applicable.yaml",
+        &["sweeps[0].outputs[0]", "loss_scatter", "views offered here"],
+    ),
+    (
+        "zero-take.yaml",
+        &["sweeps[0].take.max", "0 is out of range"],
+    ),
+    (
+        "missing-take.yaml",
+        &["sweeps[0].take", "missing field `take`"],
+    ),
+    (
+        "duplicate-sweep.yaml",
+        &["sweeps[1].name", "duplicate sweep name"],
+    ),
+    ("not-a-map.yaml", &["a spec is a map"]),
+    (
+        "not-judged-without-why.yaml",
+        &["not_judged[0].why", "missing field `why`"],
+    ),
+    // Claims are type-checked against the sweep's declared datasets
+    // before anything is solved (the sweeps here are valid).
+    (
+        "claim-misspelt-column.yaml",
+        &[
+            "field `conjectures[0].claim` (conjecture `bouton-one-heap`)",
+            "unknown column `takemax` (did you mean `take_max`?)",
+            "nothing was solved or written",
+        ],
+    ),
+    (
+        "claim-list-vs-integer.yaml",
+        &[
+            "field `conjectures[1].claim` (conjecture `single-winning-take`)",
+            "cannot compare a list of integers (`winning_moves.take`) with an integer (`N % (take_max + 1)`)",
+        ],
+    ),
+    (
+        "claim-unknown-dataset.yaml",
+        &[
+            "conjectures[0].dataset",
+            "conjecture `moves-claim`",
+            "no dataset `move`",
+            "positions, periods",
+        ],
+    ),
+    (
+        "claim-by-unknown-column.yaml",
+        &[
+            "field `conjectures[0].by` (conjecture `by-k`)",
+            "unknown column `k`",
+        ],
+    ),
+    (
+        "claim-unknown-sweep.yaml",
+        &[
+            "conjectures[0].sweep",
+            "no sweep named \"one-heaps\"",
+            "one-heap",
+        ],
+    ),
+];
+
 /// Each bad spec: exit code 2, a message naming the file, the field and what is
 /// allowed, no panic, and no output directory created.
 #[test]
 fn bad_specs_fail_cleanly() {
-    let cases: &[(&str, &[&str])] = &[
-        (
-            "unknown-key.yaml",
-            &["sweeps[0].colour", "unknown field", "allowed here"],
-        ),
-        (
-            "min-gt-max.yaml",
-            &["sweeps[0].take", "min (5) is larger than max (3)"],
-        ),
-        ("empty-range.yaml", &["sweeps[0].N", "empty range 10..2"]),
-        (
-            "negative-heap.yaml",
-            &["sweeps[0].N[2]", "-2 is out of range", "allowed 0"],
-        ),
-        (
-            "misere-misspelled.yaml",
-            &["sweeps[0].play", "`normal`, `misere`", "\"misery\""],
-        ),
-        ("yaml-syntax.yaml", &["not valid YAML"]),
-        (
-            "unknown-family.yaml",
-            &["sweeps[0].family", "unknown family \"chess\"", "takeaway"],
-        ),
-        (
-            "view-not-applicable.yaml",
-            &["sweeps[0].outputs[0]", "loss_scatter", "views offered here"],
-        ),
-        (
-            "zero-take.yaml",
-            &["sweeps[0].take.max", "0 is out of range"],
-        ),
-        (
-            "missing-take.yaml",
-            &["sweeps[0].take", "missing field `take`"],
-        ),
-        (
-            "duplicate-sweep.yaml",
-            &["sweeps[1].name", "duplicate sweep name"],
-        ),
-        ("not-a-map.yaml", &["a spec is a map"]),
-        (
-            "not-judged-without-why.yaml",
-            &["not_judged[0].why", "missing field `why`"],
-        ),
-        // Claims are type-checked against the sweep's declared datasets
-        // before anything is solved (the sweeps here are valid).
-        (
-            "claim-misspelt-column.yaml",
-            &[
-                "field `conjectures[0].claim` (conjecture `bouton-one-heap`)",
-                "unknown column `takemax` (did you mean `take_max`?)",
-                "nothing was solved or written",
-            ],
-        ),
-        (
-            "claim-list-vs-integer.yaml",
-            &[
-                "field `conjectures[1].claim` (conjecture `single-winning-take`)",
-                "cannot compare a list of integers (`winning_moves.take`) with an integer (`N % (take_max + 1)`)",
-            ],
-        ),
-        (
-            "claim-unknown-dataset.yaml",
-            &[
-                "conjectures[0].dataset",
-                "conjecture `moves-claim`",
-                "no dataset `move`",
-                "positions, periods",
-            ],
-        ),
-        (
-            "claim-by-unknown-column.yaml",
-            &[
-                "field `conjectures[0].by` (conjecture `by-k`)",
-                "unknown column `k`",
-            ],
-        ),
-        (
-            "claim-unknown-sweep.yaml",
-            &[
-                "conjectures[0].sweep",
-                "no sweep named \"one-heaps\"",
-                "one-heap",
-            ],
-        ),
-    ];
+    let cases = BAD_SPECS;
     for (file, needles) in cases {
         let tmp = tempfile::tempdir().unwrap();
         let spec = fixture(&format!("invalid/{file}"));
@@ -264,6 +268,23 @@ fn claims_are_checked_before_anything_and_unjudged_ones_exit_3() {
     );
 }
 
+/// `nimlab solve ARGS` in `dir`, which must succeed: its JSON answer.
+fn solve_json(args: &[&str], dir: &Path) -> serde_json::Value {
+    let o = nimlab(args, dir);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The takes of a JSON answer's winning moves.
+fn winning_takes(v: &serde_json::Value) -> Vec<u64> {
+    v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["take"].as_u64().unwrap())
+        .collect()
+}
+
 #[test]
 fn solve_answers_positions() {
     let tmp = tempfile::tempdir().unwrap();
@@ -277,19 +298,17 @@ fn solve_answers_positions() {
     let out = text(&o.stdout);
     assert!(out.contains("outcome: N"), "{out}");
     assert!(out.contains("winning moves: A1, B1, C1"), "{out}");
-    let o = nimlab(
+    let v = solve_json(
         &[
             "solve", "takeaway", "--json", "--heaps", "12", "--take", "max:5",
         ],
         tmp.path(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["outcome"], "P");
     assert_eq!(v["grundy"], 0);
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 0);
     // Cond(1,3), n = 5, N = 22 (report 004's worked example): winning takes 1, 2, 3.
-    let o = nimlab(
+    let v = solve_json(
         &[
             "solve",
             "takeaway",
@@ -303,17 +322,10 @@ fn solve_answers_positions() {
         ],
         tmp.path(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let takes: Vec<u64> = v["winning_moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["take"].as_u64().unwrap())
-        .collect();
-    assert_eq!(takes, vec![1, 2, 3]);
+    assert_eq!(winning_takes(&v), vec![1, 2, 3]);
     // `set:1,3,4` on the command line is the take set {1, 3, 4}: by hand,
     // G(0..=10) = 0 1 0 1 2 3 2 0 1 0 1, so from 10 the winning takes are 1 and 3.
-    let o = nimlab(
+    let v = solve_json(
         &[
             "solve",
             "takeaway",
@@ -325,25 +337,20 @@ fn solve_answers_positions() {
         ],
         tmp.path(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["grundy"], 1);
-    let takes: Vec<u64> = v["winning_moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["take"].as_u64().unwrap())
-        .collect();
-    assert_eq!(takes, vec![1, 3]);
+    assert_eq!(winning_takes(&v), vec![1, 3]);
     // `--json` may also come after the parameters.
-    let o = nimlab(
+    let v = solve_json(
         &["solve", "parity", "--k", "3", "--r", "10", "--json"],
         tmp.path(),
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["family"], "parity");
-    // Bad input: a clear error, exit 2.
+}
+
+/// Bad input to `solve`: a clear error, exit 2.
+#[test]
+fn solve_refuses_bad_input() {
+    let tmp = tempfile::tempdir().unwrap();
     let o = nimlab(
         &["solve", "takeaway", "--heaps", "3", "--take", "max:0"],
         tmp.path(),
@@ -492,6 +499,44 @@ fn walk(p: &Path) -> Vec<PathBuf> {
 
 /// Three shards into three directories, merged, equal one run; a shard run
 /// twice changes nothing; merging with a shard missing fails, naming it.
+/// Runs `spec` as three shards into `tmp`/shard0..2; returns the directories.
+fn run_three_shards(spec: &str, tmp: &Path) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    for i in 0..3 {
+        let d = tmp.join(format!("shard{i}"));
+        let shard = format!("{i}/3");
+        let o = nimlab(
+            &[
+                "run",
+                spec,
+                "--out",
+                d.to_str().unwrap(),
+                "--shard",
+                &shard,
+                "-q",
+            ],
+            tmp,
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(
+            d.join(format!("resume/manifest-shard-{i}-of-3.json"))
+                .exists()
+        );
+        dirs.push(d);
+    }
+    dirs
+}
+
+/// `nimlab merge spec --from DIRS --out out` in `tmp`.
+fn merge(spec: &str, from: &[PathBuf], out: &Path, tmp: &Path) -> Output {
+    let mut args = vec!["merge", spec, "--from"];
+    args.extend(from.iter().map(|d| d.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
+    nimlab(&args, tmp)
+}
+
+/// Three shards into three directories, merged, equal one run; a shard run
+/// twice changes nothing; merging with a shard missing fails, naming it.
 #[test]
 fn shards_merge_to_the_single_run() {
     let tmp = tempfile::tempdir().unwrap();
@@ -506,29 +551,7 @@ fn shards_merge_to_the_single_run() {
         .status
         .success()
     );
-    let mut dirs = Vec::new();
-    for i in 0..3 {
-        let d = tmp.path().join(format!("shard{i}"));
-        let shard = format!("{i}/3");
-        let o = nimlab(
-            &[
-                "run",
-                spec,
-                "--out",
-                d.to_str().unwrap(),
-                "--shard",
-                &shard,
-                "-q",
-            ],
-            tmp.path(),
-        );
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        assert!(
-            d.join(format!("resume/manifest-shard-{i}-of-3.json"))
-                .exists()
-        );
-        dirs.push(d);
-    }
+    let dirs = run_three_shards(spec, tmp.path());
     // Requeue safety: running shard 1 again recomputes nothing and changes nothing.
     let before = all_data(&dirs[1], "resume");
     let o = nimlab(
@@ -549,19 +572,7 @@ fn shards_merge_to_the_single_run() {
     );
     assert!(all_data(&dirs[1], "resume") == before);
     // Missing shard: a clear error.
-    let partial = tmp.path().join("partial");
-    let o = nimlab(
-        &[
-            "merge",
-            spec,
-            "--from",
-            dirs[0].to_str().unwrap(),
-            dirs[1].to_str().unwrap(),
-            "--out",
-            partial.to_str().unwrap(),
-        ],
-        tmp.path(),
-    );
+    let o = merge(spec, &dirs[..2], &tmp.path().join("partial"), tmp.path());
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("in none of the shard directories"),
@@ -570,14 +581,7 @@ fn shards_merge_to_the_single_run() {
     );
     // All three: equal to the single run.
     let merged = tmp.path().join("merged");
-    let mut args = vec!["merge", spec, "--from"];
-    let ds: Vec<String> = dirs
-        .iter()
-        .map(|d| d.to_str().unwrap().to_string())
-        .collect();
-    args.extend(ds.iter().map(String::as_str));
-    args.extend(["--out", merged.to_str().unwrap()]);
-    let o = nimlab(&args, tmp.path());
+    let o = merge(spec, &dirs, &merged, tmp.path());
     assert!(o.status.success(), "{}", text(&o.stderr));
     let (a, b) = (all_data(&single, "resume"), all_data(&merged, "resume"));
     assert_eq!(a.len(), b.len());

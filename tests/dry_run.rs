@@ -3,18 +3,15 @@
 //! directory), and the kernel rates are measured once and cached under the
 //! user's cache directory (`XDG_CACHE_HOME`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn nimlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_nimlab"))
 }
 
-#[test]
-fn dry_runs_estimate_every_sweep_and_write_nothing() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = tmp.path().join("cache");
-    let out = tmp.path().join("out");
+/// Every shipped spec: `experiments/*.yaml` and `experiments/overnight/*.yaml`.
+fn shipped_specs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut specs = Vec::new();
     for dir in ["experiments", "experiments/overnight"] {
@@ -26,57 +23,35 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
         }
     }
     specs.sort();
-    assert!(specs.len() >= 15, "{specs:?}");
-    for spec in &specs {
-        let o = nimlab()
-            .args(["run", "--dry-run", "--no-report", "--out"])
-            .arg(&out)
-            .arg(spec)
-            .env("XDG_CACHE_HOME", &cache)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&o.stdout);
-        let err = String::from_utf8_lossy(&o.stderr);
-        // 0, or 2 when a sweep would be refused (its estimate is printed too).
-        assert!(
-            matches!(o.status.code(), Some(0 | 2)),
-            "{}: {:?}\n{text}\n{err}",
-            spec.display(),
-            o.status
-        );
-        assert!(!text.contains("unknown"), "{}:\n{text}", spec.display());
-        assert!(text.contains("CPU-hours"), "{}:\n{text}", spec.display());
-        assert!(text.contains("\ntotal: "), "{}:\n{text}", spec.display());
-        if spec.ends_with("report-004.yaml") {
-            // Its one-heap periods may be proven only at proof_cap: the
-            // expected time, and the time at most beside it.
-            let line = text
-                .lines()
-                .find(|l| l.trim_start().starts_with("cond13-beyond:"))
-                .unwrap_or_else(|| panic!("{text}"));
-            let (expected, rest) = line
-                .split_once(" in ")
-                .unwrap()
-                .1
-                .split_once(": ~")
-                .unwrap()
-                .1
-                .split_once(" (at most ")
-                .unwrap_or_else(|| panic!("{line}"));
-            let bound = rest
-                .split_once(") on ")
-                .unwrap_or_else(|| panic!("{line}"))
-                .0;
-            assert_ne!(expected, bound, "{line}");
-        }
-        assert!(
-            !out.exists(),
-            "{}: the dry run wrote {}",
-            spec.display(),
-            out.display()
-        );
-    }
-    // Measured once, then read from the cache.
+    specs
+}
+
+/// Report 004's one-heap periods may be proven only at proof_cap: its
+/// estimate shows the expected time, and the time at most beside it.
+fn assert_expected_and_bound_differ(text: &str) {
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("cond13-beyond:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let (expected, rest) = line
+        .split_once(" in ")
+        .unwrap()
+        .1
+        .split_once(": ~")
+        .unwrap()
+        .1
+        .split_once(" (at most ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let bound = rest
+        .split_once(") on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .0;
+    assert_ne!(expected, bound, "{line}");
+}
+
+/// The kernel rates were measured once, then read from the cache: one
+/// cache file, with a rate for every kernel.
+fn assert_one_cache_file(cache: &Path) {
     let files: Vec<_> = std::fs::read_dir(cache.join("nimlab"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -100,6 +75,46 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
     ] {
         assert!(v["units_per_second"][k].as_f64().unwrap() > 0.0, "{k}: {v}");
     }
+}
+
+#[test]
+fn dry_runs_estimate_every_sweep_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = tmp.path().join("out");
+    let specs = shipped_specs();
+    assert!(specs.len() >= 15, "{specs:?}");
+    for spec in &specs {
+        let o = nimlab()
+            .args(["run", "--dry-run", "--no-report", "--out"])
+            .arg(&out)
+            .arg(spec)
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
+        // 0, or 2 when a sweep would be refused (its estimate is printed too).
+        assert!(
+            matches!(o.status.code(), Some(0 | 2)),
+            "{}: {:?}\n{text}\n{err}",
+            spec.display(),
+            o.status
+        );
+        assert!(!text.contains("unknown"), "{}:\n{text}", spec.display());
+        assert!(text.contains("CPU-hours"), "{}:\n{text}", spec.display());
+        assert!(text.contains("\ntotal: "), "{}:\n{text}", spec.display());
+        if spec.ends_with("report-004.yaml") {
+            assert_expected_and_bound_differ(&text);
+        }
+        assert!(
+            !out.exists(),
+            "{}: the dry run wrote {}",
+            spec.display(),
+            out.display()
+        );
+    }
+    assert_one_cache_file(&cache);
 }
 
 #[test]

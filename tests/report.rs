@@ -68,9 +68,30 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     let page = |e: &str| std::fs::read_to_string(out.join(format!("REPORT-{e}.md"))).unwrap();
     let (claims_md, small_md) = (page("claims"), page("small"));
 
-    // The first page: verdict counts over all claims, then per experiment its
-    // claims one line each (verdict, link to the evidence, one sentence of evidence)
-    // and its sweeps; an experiment without conjectures shows no verdicts.
+    assert_first_page(&md);
+    assert_pages(&out, &claims_md, &small_md);
+    assert_html(&out, &html, &claims_md, &small_md);
+
+    // `nimlab report` without specs finds both experiments through their
+    // manifests and writes the same report, without solving.
+    std::fs::remove_file(out.join("REPORT.md")).unwrap();
+    let r = nimlab(&["report", "--out", o], dir.path());
+    ok(&r);
+    assert!(String::from_utf8_lossy(&r.stderr).contains("1 holds, 1 fails, 1 vacuous"));
+    assert_eq!(std::fs::read_to_string(out.join("REPORT.md")).unwrap(), md);
+
+    // An empty output directory is an error that says what to do.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let e = nimlab(&["report", "--out", empty.to_str().unwrap()], dir.path());
+    assert!(!e.status.success());
+    assert!(String::from_utf8_lossy(&e.stderr).contains("nimlab run"));
+}
+
+/// The first page: verdict counts over all claims, then per experiment its
+/// claims one line each (verdict, link to the evidence, one sentence of
+/// evidence) and its sweeps; an experiment without conjectures shows no verdicts.
+fn assert_first_page(md: &str) {
     assert!(
         md.contains("2 experiments, 3 claims: 1 holds, 1 fails, 1 vacuous."),
         "{md}"
@@ -89,37 +110,39 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     let small_first = &md[md.find("## small — ").expect("small on the first page")..];
     assert!(!small_first.contains("claims:"), "{small_first}");
     assert!(small_first.contains("[one-heap](REPORT-small.md#sweep-small-one-heap)"));
+}
 
-    // Per experiment and sweep: sections, data links, tables, formulas, verdicts.
+/// Per experiment and sweep: sections, data links, tables, formulas, verdicts.
+fn assert_pages(out: &Path, claims_md: &str, small_md: &str) {
     for (text, s) in [
-        (&claims_md, "## claims — Report fixture: three conjectures"),
-        (&claims_md, "A holding, a failing and a vacuous claim."),
-        (&small_md, "## small — "),
-        (&small_md, "### small / one-heap"),
-        (&small_md, "### small / two-heaps"),
+        (claims_md, "## claims — Report fixture: three conjectures"),
+        (claims_md, "A holding, a failing and a vacuous claim."),
+        (small_md, "## small — "),
+        (small_md, "### small / one-heap"),
+        (small_md, "### small / two-heaps"),
         (
-            &small_md,
+            small_md,
             "[positions](small/data/takeaway/positions/one-heap/)",
         ),
-        (&small_md, "**Proposed formulas**"),
-        (&small_md, "N ≥ 0 and N mod 3 ∈ {0}"),
+        (small_md, "**Proposed formulas**"),
+        (small_md, "N ≥ 0 and N mod 3 ∈ {0}"),
         (
-            &small_md,
+            small_md,
             "**Proposed formulas for the loss sets over (N1, N2)**",
         ),
         (
-            &small_md,
+            small_md,
             "`min:2,max:3`: ⌊(N1 mod q)/m⌋ = ⌊(N2 mod q)/m⌋ (q = 5, m = 2",
         ),
-        (&claims_md, "### claims: conjectures"),
-        (&claims_md, "3 claims: 1 holds, 1 fails, 1 vacuous."),
-        (&claims_md, "| holds |"),
-        (&claims_md, "| **FAILS** |"),
-        (&claims_md, "| *vacuous* |"),
-        (&claims_md, "rule=max:2, N=3"),
-        (&claims_md, "vacuous: no row of 169 matched the filter"),
+        (claims_md, "### claims: conjectures"),
+        (claims_md, "3 claims: 1 holds, 1 fails, 1 vacuous."),
+        (claims_md, "| holds |"),
+        (claims_md, "| **FAILS** |"),
+        (claims_md, "| *vacuous* |"),
+        (claims_md, "rule=max:2, N=3"),
+        (claims_md, "vacuous: no row of 169 matched the filter"),
         (
-            &claims_md,
+            claims_md,
             "[one-heap / positions](claims/data/takeaway/positions/one-heap/)",
         ),
     ] {
@@ -127,7 +150,11 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     }
     assert!(!small_md.contains("conjectures"), "{small_md}");
     assert!(out.join("small/tables/two-heaps/forms.md").is_file());
-    // Every inlined picture exists, relative to the report.
+}
+
+/// Every inlined picture exists, relative to the report; one page: no
+/// external asset, sweeps collapsible, a table of contents.
+fn assert_html(out: &Path, html: &str, claims_md: &str, small_md: &str) {
     let imgs: Vec<&str> = html
         .split("<img src=\"")
         .skip(1)
@@ -148,21 +175,6 @@ fn run_writes_the_report_and_report_rebuilds_it() {
     assert!(
         html.contains("<nav id=\"toc\">") && html.contains("<details id=\"sweep-small-one-heap\">")
     );
-
-    // `nimlab report` without specs finds both experiments through their
-    // manifests and writes the same report, without solving.
-    std::fs::remove_file(out.join("REPORT.md")).unwrap();
-    let r = nimlab(&["report", "--out", o], dir.path());
-    ok(&r);
-    assert!(String::from_utf8_lossy(&r.stderr).contains("1 holds, 1 fails, 1 vacuous"));
-    assert_eq!(std::fs::read_to_string(out.join("REPORT.md")).unwrap(), md);
-
-    // An empty output directory is an error that says what to do.
-    let empty = dir.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
-    let e = nimlab(&["report", "--out", empty.to_str().unwrap()], dir.path());
-    assert!(!e.status.success());
-    assert!(String::from_utf8_lossy(&e.stderr).contains("nimlab run"));
 }
 
 /// Runs fixture `report/NAME.yaml` (experiment NAME) and returns its

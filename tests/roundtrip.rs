@@ -320,148 +320,152 @@ proptest! {
     }
 }
 
+/// (family, `solve --json` arguments, the method it must answer by): the
+/// cases of [`every_method_answers_in_the_one_shape`].
+const ONE_SHAPE_CASES: &[(&str, &[&str], &str)] = &[
+    ("takeaway", &["--heaps", "3,5,7", "--take", "any"], "nim"),
+    (
+        "takeaway",
+        &["--heaps", "1000000000000000000", "--take", "set:1,3,4"],
+        "period",
+    ),
+    (
+        "takeaway",
+        &["--heaps", "1000000000000000000,7", "--rule", "min:2,max:7"],
+        "period",
+    ),
+    (
+        "takeaway",
+        &[
+            "--heaps",
+            "10",
+            "--take",
+            "max:3",
+            "--no-repeat",
+            "--last-take",
+            "2",
+        ],
+        "sequence",
+    ),
+    (
+        "takeaway",
+        &["--heaps", "3,5,7", "--rule", "any misere"],
+        "joint_table",
+    ),
+    (
+        "takeaway",
+        &["--heaps", "4,5", "--rule", "{1,3,4} no_repeat"],
+        "joint_table",
+    ),
+    (
+        "parity",
+        &["--k", "3", "--r", "800000000000008", "--a", "3", "--b", "5"],
+        "period",
+    ),
+    (
+        "parity",
+        &[
+            "--rule",
+            "odd_wins take {1,3,4}",
+            "--r",
+            "17",
+            "--mover",
+            "b",
+        ],
+        "table",
+    ),
+    (
+        "lines",
+        &[
+            "--triangle",
+            "4",
+            "--take",
+            "max:3",
+            "--play",
+            "misere",
+            "--counts",
+        ],
+        "exhaustive",
+    ),
+    (
+        "lines",
+        &["--board", "H(2,2,2,2,2,2)", "--remove", "[[0,0]]"],
+        "components",
+    ),
+    (
+        "lines",
+        &["--board", "T(1)", "--remove", "[[0,0]]"],
+        "empty",
+    ),
+    (
+        "octal",
+        &["--code", "0.77", "--heaps", "3,100000"],
+        "period",
+    ),
+    (
+        "octal",
+        &["--code", "0.137", "--heaps", "9,1,4"],
+        "sequence",
+    ),
+    (
+        "octal",
+        &["--rule", "0.77 misere", "--heaps", "2,3"],
+        "search",
+    ),
+    ("octal", &["--code", "4.07", "--heaps", "0,12"], "period"),
+    (
+        "rules",
+        &["--move", "is_square(t)", "--heaps", "7,12"],
+        "grundy",
+    ),
+    (
+        "rules",
+        &[
+            "--move",
+            "t <= k and t != last",
+            "--k",
+            "3",
+            "--heaps",
+            "9,4",
+            "--last",
+            "2",
+        ],
+        "joint state",
+    ),
+    (
+        "rules",
+        &[
+            "--move",
+            "t <= 5 and t != mine",
+            "--heaps",
+            "11",
+            "--mine",
+            "3",
+            "--last",
+            "1",
+        ],
+        "joint state",
+    ),
+    (
+        "rules",
+        &["--move", "true", "--both", "true", "--heaps", "4,6"],
+        "joint state",
+    ),
+    (
+        "rules",
+        &[
+            "--move", "t <= 2", "--split", "--heaps", "9", "--play", "misere",
+        ],
+        "joint state",
+    ),
+];
+
 /// Every family's JSON, on the methods the random rows do not reach: Nim,
 /// a proven period (10^18 stones), the joint table, a huge parity pile, a
 /// lines position with pieces removed, counts.
 #[test]
 fn every_method_answers_in_the_one_shape() {
-    let cases: &[(&str, &[&str], &str)] = &[
-        ("takeaway", &["--heaps", "3,5,7", "--take", "any"], "nim"),
-        (
-            "takeaway",
-            &["--heaps", "1000000000000000000", "--take", "set:1,3,4"],
-            "period",
-        ),
-        (
-            "takeaway",
-            &["--heaps", "1000000000000000000,7", "--rule", "min:2,max:7"],
-            "period",
-        ),
-        (
-            "takeaway",
-            &[
-                "--heaps",
-                "10",
-                "--take",
-                "max:3",
-                "--no-repeat",
-                "--last-take",
-                "2",
-            ],
-            "sequence",
-        ),
-        (
-            "takeaway",
-            &["--heaps", "3,5,7", "--rule", "any misere"],
-            "joint_table",
-        ),
-        (
-            "takeaway",
-            &["--heaps", "4,5", "--rule", "{1,3,4} no_repeat"],
-            "joint_table",
-        ),
-        (
-            "parity",
-            &["--k", "3", "--r", "800000000000008", "--a", "3", "--b", "5"],
-            "period",
-        ),
-        (
-            "parity",
-            &[
-                "--rule",
-                "odd_wins take {1,3,4}",
-                "--r",
-                "17",
-                "--mover",
-                "b",
-            ],
-            "table",
-        ),
-        (
-            "lines",
-            &[
-                "--triangle",
-                "4",
-                "--take",
-                "max:3",
-                "--play",
-                "misere",
-                "--counts",
-            ],
-            "exhaustive",
-        ),
-        (
-            "lines",
-            &["--board", "H(2,2,2,2,2,2)", "--remove", "[[0,0]]"],
-            "components",
-        ),
-        (
-            "lines",
-            &["--board", "T(1)", "--remove", "[[0,0]]"],
-            "empty",
-        ),
-        (
-            "octal",
-            &["--code", "0.77", "--heaps", "3,100000"],
-            "period",
-        ),
-        (
-            "octal",
-            &["--code", "0.137", "--heaps", "9,1,4"],
-            "sequence",
-        ),
-        (
-            "octal",
-            &["--rule", "0.77 misere", "--heaps", "2,3"],
-            "search",
-        ),
-        ("octal", &["--code", "4.07", "--heaps", "0,12"], "period"),
-        (
-            "rules",
-            &["--move", "is_square(t)", "--heaps", "7,12"],
-            "grundy",
-        ),
-        (
-            "rules",
-            &[
-                "--move",
-                "t <= k and t != last",
-                "--k",
-                "3",
-                "--heaps",
-                "9,4",
-                "--last",
-                "2",
-            ],
-            "joint state",
-        ),
-        (
-            "rules",
-            &[
-                "--move",
-                "t <= 5 and t != mine",
-                "--heaps",
-                "11",
-                "--mine",
-                "3",
-                "--last",
-                "1",
-            ],
-            "joint state",
-        ),
-        (
-            "rules",
-            &["--move", "true", "--both", "true", "--heaps", "4,6"],
-            "joint state",
-        ),
-        (
-            "rules",
-            &[
-                "--move", "t <= 2", "--split", "--heaps", "9", "--play", "misere",
-            ],
-            "joint state",
-        ),
-    ];
+    let cases = ONE_SHAPE_CASES;
     let mut answered: Vec<&str> = cases.iter().map(|c| c.0).collect();
     answered.dedup();
     let every: Vec<&str> = family::FAMILIES.iter().map(|f| f.name()).collect();

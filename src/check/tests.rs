@@ -208,67 +208,70 @@ fn null_handling() {
     assert_eq!(ev("g == 1 ? 1 : 2"), "null");
 }
 
+/// (source, 1-based column of the mistake, part of the message): the cases
+/// of [`errors_point_at_the_mistake`].
+const ERROR_CASES: &[(&str, usize, &str)] = &[
+    ("N % ", 5, "expected an expression after `%`, found the end"),
+    ("N %", 4, "expected an expression after `%`"),
+    ("foo(", 5, "expected an expression"),
+    ("v2(N", 5, "expected `,` or `)` in the arguments of `v2(`"),
+    ("foo(1) == 2", 1, "unknown function `foo`"),
+    ("N == 0 and M == 1", 12, "unknown column `M`"),
+    (
+        "1 +* 2 == 3",
+        4,
+        "expected an expression after `+`, found `*`",
+    ),
+    (
+        "(N + 1 == 2",
+        12,
+        "expected `)` to close the `(` at column 1",
+    ),
+    ("N + 1) == 2", 6, "this `)` has no matching `(`"),
+    ("N = 3", 3, "equality is written `==`"),
+    ("2n == 4", 1, "`2*n`"),
+    ("N == 3 & n == 2", 8, "`and`"),
+    (
+        r#"outcome == 1"#,
+        9,
+        "`==` cannot compare a string (`outcome`) with an integer (`1`)",
+    ),
+    (
+        r#"outcome + 1 == 2"#,
+        9,
+        "`+` needs numbers, but its left side is a string (`outcome`)",
+    ),
+    ("N + 1", 1, "must be true or false, but it is an integer"),
+    (
+        "a and N",
+        3,
+        "`and` needs true or false on both sides, but its right side is an integer (`N`)",
+    ),
+    (
+        "a ? 1 : \"x\"",
+        3,
+        "the branches of `? :` have different types",
+    ),
+    (
+        "v2(x) == 1",
+        1,
+        "`v2` needs an integer, but argument 1 is a float (`x`)",
+    ),
+    ("v2(1, 2) == 1", 1, "`v2` takes 1 argument, got 2"),
+    ("n in 1", 7, "expected `..` of a range"),
+    ("n in [1, 2", 11, "expected `,` or `]`"),
+    ("outcome == \"P", 12, "unterminated string"),
+    ("N == 3 n", 8, "an operator is missing"),
+    ("", 1, "empty expression"),
+    ("N ^ 2 == 4", 3, "pow(a, b)"),
+    ("let N = 3; N == 3", 5, "would hide the column `N`"),
+    ("n(2) == 6", 1, "`n` is a column"),
+    ("99999999999999999999 == 1", 1, "too large"),
+];
+
 #[test]
 fn errors_point_at_the_mistake() {
-    // (source, 1-based column of the mistake, part of the message)
-    let cases: &[(&str, usize, &str)] = &[
-        ("N % ", 5, "expected an expression after `%`, found the end"),
-        ("N %", 4, "expected an expression after `%`"),
-        ("foo(", 5, "expected an expression"),
-        ("v2(N", 5, "expected `,` or `)` in the arguments of `v2(`"),
-        ("foo(1) == 2", 1, "unknown function `foo`"),
-        ("N == 0 and M == 1", 12, "unknown column `M`"),
-        (
-            "1 +* 2 == 3",
-            4,
-            "expected an expression after `+`, found `*`",
-        ),
-        (
-            "(N + 1 == 2",
-            12,
-            "expected `)` to close the `(` at column 1",
-        ),
-        ("N + 1) == 2", 6, "this `)` has no matching `(`"),
-        ("N = 3", 3, "equality is written `==`"),
-        ("2n == 4", 1, "`2*n`"),
-        ("N == 3 & n == 2", 8, "`and`"),
-        (
-            r#"outcome == 1"#,
-            9,
-            "`==` cannot compare a string (`outcome`) with an integer (`1`)",
-        ),
-        (
-            r#"outcome + 1 == 2"#,
-            9,
-            "`+` needs numbers, but its left side is a string (`outcome`)",
-        ),
-        ("N + 1", 1, "must be true or false, but it is an integer"),
-        (
-            "a and N",
-            3,
-            "`and` needs true or false on both sides, but its right side is an integer (`N`)",
-        ),
-        (
-            "a ? 1 : \"x\"",
-            3,
-            "the branches of `? :` have different types",
-        ),
-        (
-            "v2(x) == 1",
-            1,
-            "`v2` needs an integer, but argument 1 is a float (`x`)",
-        ),
-        ("v2(1, 2) == 1", 1, "`v2` takes 1 argument, got 2"),
-        ("n in 1", 7, "expected `..` of a range"),
-        ("n in [1, 2", 11, "expected `,` or `]`"),
-        ("outcome == \"P", 12, "unterminated string"),
-        ("N == 3 n", 8, "an operator is missing"),
-        ("", 1, "empty expression"),
-        ("N ^ 2 == 4", 3, "pow(a, b)"),
-        ("let N = 3; N == 3", 5, "would hide the column `N`"),
-        ("n(2) == 6", 1, "`n` is a column"),
-        ("99999999999999999999 == 1", 1, "too large"),
-    ];
+    let cases = ERROR_CASES;
     for (src, col, msg) in cases {
         let e = err(src);
         assert!(
@@ -278,8 +281,12 @@ fn errors_point_at_the_mistake() {
         );
         assert_eq!(e.column(), *col, "{src:?}: {e}");
     }
-    // The unknown-column message lists the available columns; Display shows
-    // a caret under the mistake.
+}
+
+/// The unknown-column message lists the available columns and suggests a
+/// near name; Display shows a caret under the mistake.
+#[test]
+fn unknown_columns_are_listed_and_suggested() {
     let e = err("N == 0 and M == 1");
     assert!(
         e.message
@@ -722,6 +729,15 @@ fn a_claim_true_on_some_parts_holds_partly() {
         "{}",
         by.summary()
     );
+}
+
+/// Parts named by a text-valued `by:` or by a list of filters (which may
+/// overlap); holding everywhere stays `holds`, failing on every part `fails`.
+#[test]
+fn named_parts_and_whole_verdicts() {
+    use crate::spec::Parts;
+    let t = takeaway_table();
+    let claim = r#"outcome == "P" <=> N % 2 == 0"#;
     // A text-valued `by:` names its parts by the text; named parts may overlap.
     let text = scoped(
         &t,

@@ -141,7 +141,11 @@ fn projections_and_list_literals_parse() {
         parse("len([1, 2]) == 2").unwrap(),
         Ast::Bin(BinOp::Eq, ..)
     ));
-    // Errors point at the mistake.
+}
+
+/// A list or a field written wrongly: the message points at the mistake.
+#[test]
+fn list_and_field_parse_errors_point_at_the_mistake() {
     for (src, col, msg) in [
         ("[1, 2", 6, "expected `,` or `]` in the list"),
         ("[", 2, "expected an expression"),
@@ -399,182 +403,186 @@ fn list_values_display() {
     assert_eq!(e.bind(&t).unwrap().eval(3), Cell::IntList(&[2, 1, 3]));
 }
 
+/// How an error about a list suggests membership.
+const WITH_IN: &str = "(to test whether it is an item of the list, write `x in list`)";
+
+/// (source, 1-based column of the mistake, parts of the message)
+const LIST_TYPE_ERRORS: &[(&str, usize, &[&str])] = &[
+    (
+        "wt == 3",
+        4,
+        &[
+            "`==` cannot compare a list of integers (`wt`) with an integer (`3`)",
+            WITH_IN,
+        ],
+    ),
+    (
+        "3 != wt",
+        3,
+        &[
+            "`!=` cannot compare an integer (`3`) with a list of integers (`wt`)",
+            WITH_IN,
+        ],
+    ),
+    (
+        "wt == n % (n + 1 )",
+        4,
+        &["with an integer (`n % (n + 1 )`)"],
+    ),
+    (
+        "wt == 'a'",
+        4,
+        &["cannot compare a list of integers (`wt`) with a string (`'a'`)"],
+    ),
+    (
+        "wt < [1]",
+        4,
+        &["`<` cannot order lists", "only with `==` and `!=`"],
+    ),
+    (
+        "wt == names",
+        4,
+        &["cannot compare a list of integers (`wt`) with a list of strings (`names`)"],
+    ),
+    (
+        "n.take == [1]",
+        1,
+        &[
+            "`n` is not a column of structs (it holds an integer on each row), so it has no field `.take`",
+        ],
+    ),
+    (
+        "o.take == [1]",
+        1,
+        &["`o` is not a column of structs (it holds a string on each row)"],
+    ),
+    (
+        "moves.tak == [1]",
+        7,
+        &["`moves` has no field `tak`; its fields: heap, take"],
+    ),
+    (
+        "nope.take == [1]",
+        1,
+        &[
+            "unknown column `nope`",
+            "available columns: wt, names, moves, n, g, o",
+        ],
+    ),
+    (
+        "moves == []",
+        1,
+        &[
+            "`moves` is a list of structs with fields heap, take",
+            "`moves.heap`",
+            "`len(moves)`",
+        ],
+    ),
+    (
+        "let m = moves; len(m) == 1",
+        9,
+        &["`moves` is a list of structs"],
+    ),
+    (
+        "let k = [1]; k.x == [1]",
+        14,
+        &["`k` is a name bound by `let`, not a column of structs"],
+    ),
+    (
+        "moves.take.x == [1]",
+        1,
+        &["only a column of structs has fields, but this is a list of integers (`moves.take`)"],
+    ),
+    (
+        "'a' in wt",
+        5,
+        &["`in` looks for a string (`'a'`) in a list of integers (`wt`)"],
+    ),
+    (
+        "wt in wt",
+        4,
+        &[
+            "`in` tests whether one value is an item of a list, but its left side is a list of integers (`wt`)",
+        ],
+    ),
+    (
+        "3 in n",
+        3,
+        &["`in` needs a list", "but it is an integer (`n`)"],
+    ),
+    (
+        "sum(names) == 1",
+        1,
+        &["`sum` needs a list of integers, but argument 1 is a list of strings (`names`)"],
+    ),
+    (
+        "sorted(n) == [1]",
+        1,
+        &["`sorted` needs a list, but argument 1 is an integer (`n`)"],
+    ),
+    (
+        "len(n) == 1",
+        1,
+        &["`len` needs a list or a string, but argument 1 is an integer (`n`)"],
+    ),
+    (
+        "min(names) == 'a'",
+        1,
+        &["`min` needs numbers or one list of integers, but argument 1 is a list of strings"],
+    ),
+    (
+        "min(wt, 2) == 1",
+        1,
+        &["`min` needs numbers, but argument 1 is a list of integers (`wt`)"],
+    ),
+    (
+        "wt + 1 == 2",
+        4,
+        &["`+` needs numbers, but its left side is a list of integers (`wt`)"],
+    ),
+    (
+        "[1, 'a'] == wt",
+        5,
+        &[
+            "the items of a list have one type, but the first is an integer (`1`) and this one a string (`'a'`)",
+        ],
+    ),
+    (
+        "[1.5] == wt",
+        2,
+        &["a list holds integers or strings, but this item is a float (`1.5`)"],
+    ),
+    (
+        "[true] == []",
+        2,
+        &["a list holds integers or strings, but this item is a boolean (`true`)"],
+    ),
+    (
+        "[null] == []",
+        2,
+        &["a list holds integers or strings, but this item is null (`null`)"],
+    ),
+    (
+        "sum([n]) == 1",
+        6,
+        &["must be constants", "compared with `==` or `!=`"],
+    ),
+    ("[n] == [n]", 5, &["compares two lists of computed items"]),
+    (
+        "wt",
+        1,
+        &["must be true or false, but it is a list of integers expression"],
+    ),
+    (
+        "wt in [1, 2]",
+        4,
+        &["`in` compares a list of integers (`wt`) with a list item that is an integer (`1`)"],
+    ),
+];
+
 #[test]
 fn list_type_errors_point_at_the_mistake() {
-    let with_in = "(to test whether it is an item of the list, write `x in list`)";
-    // (source, 1-based column of the mistake, parts of the message)
-    let cases: &[(&str, usize, &[&str])] = &[
-        (
-            "wt == 3",
-            4,
-            &[
-                "`==` cannot compare a list of integers (`wt`) with an integer (`3`)",
-                with_in,
-            ],
-        ),
-        (
-            "3 != wt",
-            3,
-            &[
-                "`!=` cannot compare an integer (`3`) with a list of integers (`wt`)",
-                with_in,
-            ],
-        ),
-        (
-            "wt == n % (n + 1 )",
-            4,
-            &["with an integer (`n % (n + 1 )`)"],
-        ),
-        (
-            "wt == 'a'",
-            4,
-            &["cannot compare a list of integers (`wt`) with a string (`'a'`)"],
-        ),
-        (
-            "wt < [1]",
-            4,
-            &["`<` cannot order lists", "only with `==` and `!=`"],
-        ),
-        (
-            "wt == names",
-            4,
-            &["cannot compare a list of integers (`wt`) with a list of strings (`names`)"],
-        ),
-        (
-            "n.take == [1]",
-            1,
-            &[
-                "`n` is not a column of structs (it holds an integer on each row), so it has no field `.take`",
-            ],
-        ),
-        (
-            "o.take == [1]",
-            1,
-            &["`o` is not a column of structs (it holds a string on each row)"],
-        ),
-        (
-            "moves.tak == [1]",
-            7,
-            &["`moves` has no field `tak`; its fields: heap, take"],
-        ),
-        (
-            "nope.take == [1]",
-            1,
-            &[
-                "unknown column `nope`",
-                "available columns: wt, names, moves, n, g, o",
-            ],
-        ),
-        (
-            "moves == []",
-            1,
-            &[
-                "`moves` is a list of structs with fields heap, take",
-                "`moves.heap`",
-                "`len(moves)`",
-            ],
-        ),
-        (
-            "let m = moves; len(m) == 1",
-            9,
-            &["`moves` is a list of structs"],
-        ),
-        (
-            "let k = [1]; k.x == [1]",
-            14,
-            &["`k` is a name bound by `let`, not a column of structs"],
-        ),
-        (
-            "moves.take.x == [1]",
-            1,
-            &["only a column of structs has fields, but this is a list of integers (`moves.take`)"],
-        ),
-        (
-            "'a' in wt",
-            5,
-            &["`in` looks for a string (`'a'`) in a list of integers (`wt`)"],
-        ),
-        (
-            "wt in wt",
-            4,
-            &[
-                "`in` tests whether one value is an item of a list, but its left side is a list of integers (`wt`)",
-            ],
-        ),
-        (
-            "3 in n",
-            3,
-            &["`in` needs a list", "but it is an integer (`n`)"],
-        ),
-        (
-            "sum(names) == 1",
-            1,
-            &["`sum` needs a list of integers, but argument 1 is a list of strings (`names`)"],
-        ),
-        (
-            "sorted(n) == [1]",
-            1,
-            &["`sorted` needs a list, but argument 1 is an integer (`n`)"],
-        ),
-        (
-            "len(n) == 1",
-            1,
-            &["`len` needs a list or a string, but argument 1 is an integer (`n`)"],
-        ),
-        (
-            "min(names) == 'a'",
-            1,
-            &["`min` needs numbers or one list of integers, but argument 1 is a list of strings"],
-        ),
-        (
-            "min(wt, 2) == 1",
-            1,
-            &["`min` needs numbers, but argument 1 is a list of integers (`wt`)"],
-        ),
-        (
-            "wt + 1 == 2",
-            4,
-            &["`+` needs numbers, but its left side is a list of integers (`wt`)"],
-        ),
-        (
-            "[1, 'a'] == wt",
-            5,
-            &[
-                "the items of a list have one type, but the first is an integer (`1`) and this one a string (`'a'`)",
-            ],
-        ),
-        (
-            "[1.5] == wt",
-            2,
-            &["a list holds integers or strings, but this item is a float (`1.5`)"],
-        ),
-        (
-            "[true] == []",
-            2,
-            &["a list holds integers or strings, but this item is a boolean (`true`)"],
-        ),
-        (
-            "[null] == []",
-            2,
-            &["a list holds integers or strings, but this item is null (`null`)"],
-        ),
-        (
-            "sum([n]) == 1",
-            6,
-            &["must be constants", "compared with `==` or `!=`"],
-        ),
-        ("[n] == [n]", 5, &["compares two lists of computed items"]),
-        (
-            "wt",
-            1,
-            &["must be true or false, but it is a list of integers expression"],
-        ),
-        (
-            "wt in [1, 2]",
-            4,
-            &["`in` compares a list of integers (`wt`) with a list item that is an integer (`1`)"],
-        ),
-    ];
+    let cases = LIST_TYPE_ERRORS;
     for (src, col, parts) in cases {
         let e = err(src);
         for part in *parts {

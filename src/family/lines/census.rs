@@ -15,9 +15,9 @@ use rayon::prelude::*;
 
 use super::board::{Hex, hexagon_pieces, hexagons};
 use super::chords::hexsum::HexSolver;
-use super::class_of;
+use super::datasets::class_of;
+use super::datasets::dict;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
-use super::rows::dict;
 use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Output};
 use crate::game::{PLAYS, Play};

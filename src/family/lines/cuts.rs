@@ -4,8 +4,8 @@
 
 use super::cases::LinesCase;
 use super::components::{Components, Mex};
+use super::datasets::{dict, enum_repeat};
 use super::dispatch::Solved;
-use super::rows::{dict, enum_repeat};
 use super::rules::{legal_distinct, moves, run_cells, run_text};
 use crate::data::{DictVec, IntListVec, Table, Values};
 use crate::game::PLAYS;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::data::{Cell, Column, Dataset, Dtype, Role, Table};
+use crate::data::{Cell, Column, Dataset, DictVec, Dtype, EnumVec, Role, Table, Values};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, PLAY_COLUMN};
 use crate::period::{PERIOD_COLUMNS, PERIOD_VALUES_COLUMNS};
 
@@ -19,6 +19,18 @@ pub const SHAPES: &[&str] = &[
 /// Report 000's classes of a Grundy value (N2 = 0, N1 = 1, N3 = 2, N4 = 3,
 /// N5 = 4, beyond N5 ≥ 5), and P/N for class counts without Grundy values.
 pub const CLASSES: &[&str] = &["N2", "N1", "N3", "N4", "N5", "beyond N5", "P", "N"];
+/// Report 000's class of a Grundy value.
+pub fn class_of(g: u32) -> &'static str {
+    match g {
+        0 => "N2",
+        1 => "N1",
+        2 => "N3",
+        3 => "N4",
+        4 => "N5",
+        _ => "beyond N5",
+    }
+}
+
 /// The solvers.
 pub const METHODS: &[&str] = &["chords", "components", "exhaustive"];
 /// What a picture's cell is.
@@ -671,4 +683,17 @@ fn runs_text(t: &Table, row: usize, out: &mut String) {
 
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// A dictionary column of `n` equal labels.
+pub(super) fn dict(s: &str, n: usize) -> Values {
+    Values::Dict(DictVec::repeat(s, n))
+}
+
+/// A categorical column of `n` equal codes.
+pub(super) fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
+    Values::Enum(EnumVec {
+        levels,
+        codes: vec![code; n],
+    })
 }

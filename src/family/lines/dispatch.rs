@@ -11,7 +11,6 @@ use super::exhaustive;
 use super::rules::{self, Take, legal_distinct, run_cells};
 use crate::family::watch::Watch;
 use crate::game::Play;
-use crate::mem;
 
 /// Which solver a board gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,21 +36,7 @@ pub fn method_for(shape: &Shape, take: Take, play: Play, grundy: bool) -> Method
 /// Why a board cannot be solved by a method, if it cannot.
 pub fn feasibility(pieces: u64, method: Method, counts: bool) -> Result<(), String> {
     if method == Method::Exhaustive || counts {
-        if pieces > 63 {
-            return Err(format!(
-                "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's memory ({})",
-                mem::human_bytes(mem::machine_memory().unwrap_or(0))
-            ));
-        }
-        let bytes = exhaustive::memory_bytes(pieces as usize);
-        let budget = mem::case_budget();
-        if bytes > budget {
-            return Err(format!(
-                "the exhaustive analysis of {pieces} pieces needs about {} (2^{pieces} positions, one bit each); {}",
-                mem::human_bytes(bytes),
-                mem::budget_text(budget)
-            ));
-        }
+        exhaustive::fits(pieces)?;
     }
     if method == Method::Components && pieces > 64 {
         return Err(format!(

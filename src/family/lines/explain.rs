@@ -253,7 +253,7 @@ pub fn region_name(p: [u32; 6]) -> String {
 /// A Grundy value as report 000 names it: `N1 (Grundy 1)`, `beyond N5
 /// (Grundy 7)`.
 fn class_text(g: u32) -> String {
-    format!("{} (Grundy {g})", super::class_of(g))
+    format!("{} (Grundy {g})", super::datasets::class_of(g))
 }
 
 /// What one chord leaves, regions in order of their names: `A(1,2) +
@@ -357,7 +357,7 @@ pub fn first_moves(dataset: &str, t: &Table, row: usize) -> Option<MoveAccount> 
     let conclusion = format!(
         "the moves reach Grundy {} but not {g}: {name} has Grundy value {g} (the smallest value no move reaches), class {}",
         got.join(", "),
-        super::class_of(g)
+        super::datasets::class_of(g)
     );
     Some(MoveAccount {
         position: name,

@@ -25,17 +25,20 @@
 //! its dense table, the memo work counted for the cost model, report 000's
 //! long sequences); [`components`] (other normal-play cases, ≤ 64 pieces:
 //! the component decomposition and its sub-boards counted); [`exhaustive`]
-//! (misère play and count tables: the bitmap analysis, its slices and the
-//! out-of-core driver of `nimlab board lines`).
+//! (misère play and count tables: the bitmap analysis and its slices).
+//! The solvers' rooms import only what lies below them (the board, the
+//! rules, the shared memo; chords also the components' `Mex`), never the
+//! family-level files beside this one.
 //!
 //! At the top, what serves the family as a whole: [`params`] (a sweep's
-//! parameters → cases), [`cases`] and [`rows`] (solving a case, filling its
-//! typed rows), [`census`] (the hexagon census case), [`cuts`] (the `cuts`
+//! parameters → cases), [`group`], [`cases`] and [`rows`] (the boards of a
+//! case, solving it, filling its typed rows), [`census`] (the hexagon census case), [`cuts`] (the `cuts`
 //! dataset), [`dispatch`] (which solver a board gets), [`datasets`] and
 //! [`views`] (declared once), [`board`] and [`rules`] (the lattice and the
 //! moves), [`brute`] (the plain references every solver is tested against),
 //! `memo` (the concurrent memo two solvers share), [`kernels`] (the cost
-//! model's kernels), [`solve`] (`nimlab solve lines`), [`explain`] and
+//! model's kernels), [`solve`] (`nimlab solve lines`), [`outofcore`]
+//! (`nimlab board lines`: the sliced table out of core), [`explain`] and
 //! [`play`] (`nimlab play lines`, with `play.js` for its page).
 
 pub mod board;
@@ -49,8 +52,10 @@ pub mod datasets;
 pub(crate) mod dispatch;
 pub mod exhaustive;
 pub(crate) mod explain;
+pub(crate) mod group;
 pub(crate) mod kernels;
 mod memo;
+pub(crate) mod outofcore;
 pub(crate) mod params;
 pub(crate) mod play;
 pub(crate) mod rows;
@@ -67,37 +72,8 @@ use crate::family::{Answer, Capabilities, Family, Plan, Planning};
 use crate::params::{Node, SpecError};
 use crate::view::View;
 
-use board::Shape;
-
 /// The family (registered in [`crate::family::FAMILIES`]).
 pub struct Lines;
-
-/// Report 000's class of a Grundy value.
-pub fn class_of(g: u32) -> &'static str {
-    match g {
-        0 => "N2",
-        1 => "N1",
-        2 => "N3",
-        3 => "N4",
-        4 => "N5",
-        _ => "beyond N5",
-    }
-}
-
-/// Boards solved together (a sequence along one parameter, a block of an
-/// enumeration, or one board).
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The boards.
-    pub shapes: Vec<Shape>,
-    /// Label (sequence name such as `A(2,y)`, `largest side 7`, or the board name).
-    pub label: String,
-    /// The parameter the sequence runs along (`y`, `n`, `p3`…) and each board's value of it.
-    pub along: Option<(String, Vec<i64>)>,
-    /// A block of a `hexagons:` enumeration: the whole enumeration (its
-    /// census is one more case).
-    pub census: Option<census::Enumeration>,
-}
 
 impl Family for Lines {
     fn name(&self) -> &'static str {
@@ -224,7 +200,7 @@ impl Family for Lines {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             explains_moves: Some(explain::first_moves),
-            out_of_core: Some(&exhaustive::outofcore::LinesBoards),
+            out_of_core: Some(&outofcore::LinesBoards),
             names_rows_by_label: Some(|dataset| dataset == "positions"),
             ..Capabilities::NONE
         }

@@ -20,8 +20,8 @@ use anyhow::{Result, bail};
 use serde_json::json;
 
 use super::board::{Board, DIRS, Pt, Shape};
-use super::class_of;
 use super::components::Components;
+use super::datasets::class_of;
 use super::dispatch::{Method, feasibility};
 use super::exhaustive::{self, Exhaustive};
 use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};

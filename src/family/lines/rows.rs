@@ -3,9 +3,11 @@
 use super::board::{Pt, Shape};
 use super::brute::program_002_counts;
 use super::cases::LinesCase;
-use super::class_of;
 use super::components::Components;
-use super::datasets::{CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES};
+use super::datasets::class_of;
+use super::datasets::{
+    CELL_KINDS, CLASSES, METHODS, RUN_FIELDS, SEQUENCES, SHAPES, dict, enum_repeat,
+};
 use super::dispatch::Solved;
 use super::rules::moves;
 use crate::data::{DictVec, EnumVec, IntListVec, StrVec, StructListVec, Table, Values};
@@ -18,17 +20,6 @@ pub const PROGRAM_002_MAX_PIECES: u64 = 21;
 
 /// Boards drawn as pictures at most this large.
 const PICTURE_MAX_PIECES: usize = 5000;
-
-pub(super) fn dict(s: &str, n: usize) -> Values {
-    Values::Dict(DictVec::repeat(s, n))
-}
-
-pub(super) fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
-    Values::Enum(EnumVec {
-        levels,
-        codes: vec![code; n],
-    })
-}
 
 fn class_code(g: u32) -> u8 {
     g.min(5) as u8

@@ -64,16 +64,6 @@ fn add(p: Pt, d: Pt, k: i32) -> Pt {
     (p.0 + k * d.0, p.1 + k * d.1)
 }
 
-/// The exhaustive kernel's view of a move: the run and its blockers.
-impl From<&BoardMove> for super::exhaustive::Move {
-    fn from(m: &BoardMove) -> Self {
-        super::exhaustive::Move {
-            mask: m.mask,
-            blockers: m.blockers,
-        }
-    }
-}
-
 /// Every move of a board of at most 64 pieces under a rule. Runs of one piece
 /// are listed once (direction 0) for `max`/`any`; for `maximal` once per
 /// distinct blocker set (a single piece is maximal in a direction exactly when

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::board::{self, Board, Pt, Shape};
-use super::class_of;
+use super::datasets::class_of;
 use super::dispatch::{Method, Solved, feasibility, method_for, solve_board};
 use super::params::{DEFAULT_MEMO_GIB, SHAPE_KEYS, one_board, one_rule};
 use super::rules::{Take, run_text};

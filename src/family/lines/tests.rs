@@ -12,6 +12,7 @@ use super::board::{Pt, parse_mask};
 use super::brute::{Geo, Pos, exhaustive_bytes};
 use super::chords::hexsum::HexSolver;
 use super::components::Components;
+use super::datasets::class_of;
 use super::rules::run_text;
 use super::rules::{Take, moves};
 use super::*;

@@ -380,6 +380,73 @@ fn periods_are_minimal_and_proven() {
     );
 }
 
+/// A column of report 004's tables (`max:5`, `min:2,max:5`, with or
+/// without ` no_repeat`) as a take form.
+fn report_take(column: &str) -> TakeForm {
+    let rule_text = column.trim_end_matches(" no_repeat");
+    match rule_text.split_once(',') {
+        Some((a, b)) => TakeForm::Range(a[4..].parse().unwrap(), b[4..].parse().unwrap()),
+        None => TakeForm::Range(1, rule_text[4..].parse().unwrap()),
+    }
+}
+
+/// The winning takes from one heap of `n` as report 004 prints them (`E`:
+/// none), by the brute-force game tree.
+fn brute_winning_takes(n: u32, take: &TakeForm, no_repeat: bool) -> String {
+    let takes: Arc<[u32]> = take.takes(0).into();
+    let p = Position {
+        heaps: vec![n],
+        last: None,
+        takes,
+        no_repeat,
+    };
+    let mut bo = BruteOutcome::new(Play::Normal);
+    let moves: Vec<String> = bo
+        .winning_moves(&p)
+        .iter()
+        .map(|m| m.1.to_string())
+        .collect();
+    if moves.is_empty() {
+        "E".to_string()
+    } else {
+        moves.join(",")
+    }
+}
+
+/// The same by the fast one-heap path.
+fn fast_winning_takes(n: u32, take: &TakeForm, no_repeat: bool) -> String {
+    let one = OneHeap::solve(
+        &Rule {
+            take: take.clone(),
+            play: Play::Normal,
+            no_repeat,
+        },
+        n as usize,
+        &|_| {},
+    );
+    let fast: Vec<String> = one
+        .winning_takes(n as usize, None)
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    if fast.is_empty() {
+        "E".to_string()
+    } else {
+        fast.join(",")
+    }
+}
+
+/// Does a printed cell show the computed takes? A trailing comma from the
+/// text layout: the cell may have been cut off, so the printed part must be
+/// the computed list or a prefix of it.
+fn report_cell_matches(cell: &str, got: &str) -> bool {
+    if let Some(prefix) = cell.strip_suffix(',') {
+        got == prefix || got.starts_with(&format!("{prefix},"))
+    } else {
+        cell == got
+    }
+}
+
 /// Report 004's printed one-heap tables, cell by cell. Every cell where the
 /// report disagrees with the computation is listed here and re-checked against
 /// the brute-force game tree, so the report (not the solver) is shown wrong.
@@ -412,61 +479,12 @@ fn report_004_tables_cell_by_cell() {
             let f: Vec<&str> = line.split('\t').collect();
             let n: u32 = f[0].parse().unwrap();
             for (c, cell) in f[1..].iter().enumerate() {
-                let rule_text = header[c + 1].trim_end_matches(" no_repeat");
-                let take = match rule_text.split_once(',') {
-                    Some((a, b)) => {
-                        TakeForm::Range(a[4..].parse().unwrap(), b[4..].parse().unwrap())
-                    }
-                    None => TakeForm::Range(1, rule_text[4..].parse().unwrap()),
-                };
-                let takes: Arc<[u32]> = take.takes(0).into();
-                let p = Position {
-                    heaps: vec![n],
-                    last: None,
-                    takes,
-                    no_repeat,
-                };
-                let mut bo = BruteOutcome::new(Play::Normal);
-                let moves: Vec<String> = bo
-                    .winning_moves(&p)
-                    .iter()
-                    .map(|m| m.1.to_string())
-                    .collect();
-                let got = if moves.is_empty() {
-                    "E".to_string()
-                } else {
-                    moves.join(",")
-                };
-                // Fast path too.
-                let one = OneHeap::solve(
-                    &Rule {
-                        take: take.clone(),
-                        play: Play::Normal,
-                        no_repeat,
-                    },
-                    n as usize,
-                    &|_| {},
-                );
-                let fast: Vec<String> = one
-                    .winning_takes(n as usize, None)
-                    .iter()
-                    .map(|t| t.to_string())
-                    .collect();
-                let fast = if fast.is_empty() {
-                    "E".to_string()
-                } else {
-                    fast.join(",")
-                };
+                let take = report_take(header[c + 1]);
+                let got = brute_winning_takes(n, &take, no_repeat);
+                let fast = fast_winning_takes(n, &take, no_repeat);
                 assert_eq!(fast, got, "fast vs brute {} N={n}", header[c + 1]);
                 cells += 1;
-                let matches = if let Some(prefix) = cell.strip_suffix(',') {
-                    // A trailing comma from the text layout: the cell may have been cut
-                    // off, so the printed part must be the computed list or a prefix of it.
-                    got == prefix || got.starts_with(&format!("{prefix},"))
-                } else {
-                    *cell == got
-                };
-                if !matches {
+                if !report_cell_matches(cell, &got) {
                     mismatches.push(format!(
                         "{} N={n}: report {cell}, computed {got}",
                         header[c + 1]

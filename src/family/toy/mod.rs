@@ -271,6 +271,56 @@ mod tests {
         }
     }
 
+    /// A pile of `n` stones under "take 1..k": the plain position of the
+    /// recipe's step 10, solved by the brute-force game tree.
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    struct Pile {
+        n: i64,
+        k: i64,
+    }
+
+    impl crate::game::Game for Pile {
+        type Move = i64;
+        fn moves(&self) -> Vec<(i64, Pile)> {
+            let k = self.k;
+            (1..=k.min(self.n))
+                .map(|t| (t, Pile { n: self.n - t, k }))
+                .collect()
+        }
+    }
+
+    /// The toy's rows (its fast path, `N mod (k+1)`) against the game tree:
+    /// every pile's Grundy value, outcome and winning takes, k = 1..=4.
+    #[test]
+    fn rows_match_the_brute_force_game_tree() {
+        use crate::data::Cell;
+        use crate::game::{BruteGrundy, BruteOutcome, Play};
+        for k in 1..=4 {
+            let case = ToyCase {
+                k,
+                ns: (0..=30).collect(),
+                bad: false,
+            };
+            let t = case.positions();
+            let mut grundy = BruteGrundy::<Pile>::default();
+            let mut outcome = BruteOutcome::<Pile>::new(Play::Normal);
+            for (row, &n) in case.ns.iter().enumerate() {
+                let pile = Pile { n, k };
+                let g = i64::from(grundy.grundy(&pile));
+                assert_eq!(t.int("grundy", row), Some(g), "k = {k}, N = {n}");
+                let p = outcome.is_p(&pile);
+                let want = if p { "P" } else { "N" };
+                assert_eq!(t.text("outcome", row), Some(want), "k = {k}, N = {n}");
+                let wins = outcome.winning_moves(&pile);
+                assert_eq!(
+                    t.cell("good_grabs", row),
+                    Some(Cell::IntList(&wins)),
+                    "k = {k}, N = {n}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_family_without_a_game_says_it_cannot_be_played() {
         let v = serde_json::json!({"reach": 3});

@@ -1,7 +1,7 @@
 //! Counting: the P-positions of a tile per piece count (while the tile is
 //! in cache), and the positions per piece count (binomials).
 
-use super::MAX_PIECES;
+use super::moves::MAX_PIECES;
 
 /// Bits `i` of a word with `popcount(i) == j`, for j = 0..=6.
 pub(super) const LEVELS: [u64; 7] = {

@@ -85,21 +85,22 @@
 //!
 //! # The module by job
 //!
-//! This file: the moves, the solved table and its answers ([`solve`],
-//! [`Exhaustive::is_p`], [`memory_bytes`]). `numbering` (the piece order and
+//! This file: the solved table and its answers ([`solve`],
+//! [`Exhaustive::is_p`], [`memory_bytes`], [`fits`]). `moves` (the
+//! kernel's moves, checked), `numbering` (the piece order and
 //! positions carried into it), `plan` (the move tables built once, the
 //! block, tile and leaf sizes), `kernel` (the hot loop: layers, tiles,
 //! leaves, pulls, finalisation; its functions are the only ones allowed
 //! past ~80 lines, none is today), `counts` (P-positions per piece count,
 //! binomials), [`work`] (the work counted for the cost model), `slice`
 //! ([`SliceKernel`], the kernel cut into slices); [`slices`] (the sliced
-//! engine and its store) and [`outofcore`] (`nimlab board lines`) build on
-//! it. Tests: `tests` (against a plain per-position reference).
+//! engine and its store) builds on it, and the family's `outofcore` driver
+//! (`nimlab board lines`) on that. Tests: `tests` (against a plain per-position reference).
 
 mod counts;
 mod kernel;
+mod moves;
 mod numbering;
-pub(crate) mod outofcore;
 mod plan;
 mod slice;
 pub(crate) mod slices;
@@ -109,13 +110,15 @@ mod work;
 
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use crate::game::Play;
-use crate::mem::zeroed_huge;
+use crate::mem::{self, zeroed_huge};
 
 pub(crate) use counts::binomials;
 use kernel::{Words, run_layers};
+use moves::check_moves;
+pub use moves::{MAX_PIECES, Move};
 pub(crate) use numbering::{adjacency, slice_order, to_solver};
 use numbering::{permute, permute_moves, piece_order};
 #[cfg(test)]
@@ -126,19 +129,25 @@ pub(crate) use slice::slice_block_bits;
 pub use slice::{CrossGroup, SliceKernel};
 pub use work::work;
 
-/// The largest board [`solve`] accepts (2^40 bits = 128 GiB, refused by
-/// [`memory_bytes`]-aware callers well before that).
-pub const MAX_PIECES: usize = 40;
-
-/// One move: legal in `x` iff `x & mask == mask && x & blockers == 0`; it leads
-/// to `x ^ mask`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Move {
-    /// The pieces removed (non-empty).
-    pub mask: u64,
-    /// Cells that must be empty (`take: maximal`: the cells just beyond the
-    /// run's ends); 0 for `take: {max: P}` and `take: any`.
-    pub blockers: u64,
+/// Why the whole table of a `pieces`-piece board cannot be held in memory,
+/// if it cannot (one bit per position, under the case budget).
+pub fn fits(pieces: u64) -> Result<(), String> {
+    if pieces > 63 {
+        return Err(format!(
+            "the exhaustive analysis needs one bit for each of the 2^{pieces} positions, far beyond this machine's memory ({})",
+            mem::human_bytes(mem::machine_memory().unwrap_or(0))
+        ));
+    }
+    let bytes = memory_bytes(pieces as usize);
+    let budget = mem::case_budget();
+    if bytes > budget {
+        return Err(format!(
+            "the exhaustive analysis of {pieces} pieces needs about {} (2^{pieces} positions, one bit each); {}",
+            mem::human_bytes(bytes),
+            mem::budget_text(budget)
+        ));
+    }
+    Ok(())
 }
 
 /// The outcome of every subset of an n-piece board.
@@ -252,24 +261,4 @@ fn solve_sized(
         #[cfg(test)]
         ops: plan.ops.load(std::sync::atomic::Ordering::Relaxed),
     })
-}
-
-/// Refuses boards above `max` pieces, empty masks and pieces ≥ n.
-fn check_moves(n: usize, moves: &[Move], max: usize) -> Result<()> {
-    if n > max {
-        bail!("a board of {n} pieces is too big for exhaustive analysis (at most {max})");
-    }
-    let full = (1u64 << n) - 1;
-    for m in moves {
-        if m.mask == 0 {
-            bail!("a move removes no piece");
-        }
-        if m.mask & !full != 0 {
-            bail!(
-                "a move names piece {} on a board of {n} pieces",
-                63 - (m.mask & !full).leading_zeros()
-            );
-        }
-    }
-    Ok(())
 }

@@ -2,7 +2,7 @@
 //! a position (only speed depends on it, see the module docs), and moves and
 //! positions carried into that numbering.
 
-use super::Move;
+use super::moves::Move;
 use super::plan::LEAF_BITS;
 
 /// `x` with bit i moved to bit `order[i]`.

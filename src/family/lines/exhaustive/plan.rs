@@ -3,7 +3,7 @@
 //! tile by tile, at a cross step, or inside a leaf) and by low part (in the
 //! word, by fixpoint or by the 16-bit chunk table).
 
-use super::Move;
+use super::moves::Move;
 use crate::game::Play;
 
 /// Word bits of a tile (2^12 words = 32 KiB, L1-sized): moves reaching above

@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Result, bail};
 
 use super::kernel::{Words, run_layers};
+use super::moves::{MAX_PIECES, Move, check_moves};
 use super::numbering::permute_moves;
 use super::plan::{Group, Plan, SIZES, Sizes, block_bits};
-use super::{MAX_PIECES, Move, check_moves};
 use crate::game::Play;
 
 /// A move group that crosses slices (see [`SliceKernel`]): legal in slice

@@ -2,9 +2,9 @@
 //! model ([`work`]; a test checks it against the word operations a solve
 //! does).
 
+use super::moves::{MAX_PIECES, Move, check_moves};
 use super::numbering::{permute_moves, piece_order};
 use super::plan::{Group, Plan, SIZES, top_bits};
-use super::{MAX_PIECES, Move, check_moves};
 use crate::game::Play;
 
 /// The work of [`solve`](super::solve) on an `n`-piece board under `moves` and `play`, for

@@ -43,25 +43,13 @@ pub mod symmetry;
 #[cfg(test)]
 mod tests;
 
-use std::fmt::Write as _;
-use std::sync::Arc;
-
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
-use crate::data::{Table, cell_text};
-use crate::family::lines::board::{Board, Pt, Shape};
-use crate::family::lines::cases::LinesCase;
-use crate::family::lines::datasets::{COUNTS, POSITIONS};
-use crate::family::lines::dispatch::{Method, feasibility};
+use crate::family::lines::board::{self, Board, Pt, Shape};
 use crate::family::lines::exhaustive::{self, Move};
 use crate::family::lines::rules::{self, BoardMove, Take, legal_distinct, run_cells};
-use crate::family::lines::{Group, Solved};
 use crate::game::Play;
-
-pub use engine::Engine;
-#[cfg(test)]
-pub use plan::Plan;
 
 /// A board under a rule: what a sliced solve solves.
 #[derive(Clone, Debug)]
@@ -192,7 +180,7 @@ fn shape_from(kind: &str, p: &[u32], rows: &Value) -> Result<Shape> {
         "hexagon" => {
             want(6)?;
             let s = [p[0], p[1], p[2], p[3], p[4], p[5]];
-            if !crate::family::lines::board::closes(s) {
+            if !board::closes(s) {
                 bail!("plan field `board`: hexagon sides {s:?} do not close");
             }
             Shape::Hexagon(s)
@@ -202,7 +190,7 @@ fn shape_from(kind: &str, p: &[u32], rows: &Value) -> Result<Shape> {
                 .as_array()
                 .map(|a| a.iter().filter_map(|r| r.as_str()).collect())
                 .unwrap_or_default();
-            Shape::Mask(crate::family::lines::board::parse_mask(&rows).map_err(anyhow::Error::msg)?)
+            Shape::Mask(board::parse_mask(&rows).map_err(anyhow::Error::msg)?)
         }
         other => bail!("plan field `board`: unknown board kind {other:?}"),
     })
@@ -234,7 +222,7 @@ pub struct Answer {
     /// Is the full board a P-position?
     pub full_is_p: bool,
     /// The winning first moves (those leading to a P-position): direction
-    /// index and the run's cells, as [`Solved::wins`].
+    /// index and the run's cells, as the solvers' `Solved::wins`.
     pub wins: Vec<(usize, Vec<Pt>)>,
     /// Distinct first moves.
     pub first_moves: usize,
@@ -262,123 +250,6 @@ impl Answer {
             first_moves: legal.len(),
         })
     }
-
-    /// The answer as lines' datasets hold it, by the family's own row
-    /// builders: one `positions` row (outcome, `winning_runs`, solved by the
-    /// exhaustive method in `seconds`) and the `counts` rows (one per number
-    /// of pieces left), as `nimlab run` writes them for this board with
-    /// `counts: true`.
-    pub fn tables(&self, p: &Problem, seconds: f64) -> Result<(Table, Table)> {
-        let case = LinesCase {
-            group: Arc::new(Group {
-                shapes: vec![p.shape.clone()],
-                label: p.shape.name(),
-                along: None,
-                census: None,
-            }),
-            take: p.take,
-            play: p.play,
-            counts: true,
-            grundy: false,
-            pictures: false,
-            regions: false,
-            cuts: false,
-            hex: None,
-            hex_side: 0,
-            hex_boards: 1,
-            memo_budget: 0,
-            thin: None,
-            memo_fill: None,
-        };
-        let solved = [(
-            Solved {
-                is_p: self.full_is_p,
-                grundy: None,
-                wins: self.wins.clone(),
-                method: "exhaustive",
-                counts: Some(self.counts.clone()),
-                memo: None,
-            },
-            seconds,
-        )];
-        Ok((case.positions(&solved), case.count_table(&solved)?))
-    }
-
-    /// The answer as text (compared byte for byte between solvers): the
-    /// `counts` rows under their column names, the outcome and the
-    /// `winning_runs` as the tables print them.
-    pub fn text(&self, p: &Problem) -> Result<String> {
-        let (positions, counts) = self.tables(p, 0.0)?;
-        let mut s = format!(
-            "board {} ({}), {} pieces, take {}, {} play\n",
-            p.shape.text(),
-            p.shape.name(),
-            p.n(),
-            p.take.text(),
-            p.play.as_str()
-        );
-        let cols = ["pieces_left", "positions", "p_positions"];
-        let _ = writeln!(s, "{:>11} {:>20} {:>20}", cols[0], cols[1], cols[2]);
-        for row in 0..counts.rows() {
-            let cells: Vec<String> = cols
-                .iter()
-                .map(|c| {
-                    let mut t = String::new();
-                    cell_text(&counts, c, row, COUNTS.column(c), &mut t);
-                    t
-                })
-                .collect();
-            let _ = writeln!(s, "{:>11} {:>20} {:>20}", cells[0], cells[1], cells[2]);
-        }
-        let total: u64 = self.counts.iter().map(|c| c.1).sum();
-        let _ = writeln!(s, "total p_positions: {total}");
-        let _ = writeln!(
-            s,
-            "outcome: {}",
-            if self.full_is_p {
-                "P (the player to move loses with perfect play)"
-            } else {
-                "N (the player to move wins)"
-            }
-        );
-        let mut runs = String::new();
-        cell_text(
-            &positions,
-            "winning_runs",
-            0,
-            POSITIONS.column("winning_runs"),
-            &mut runs,
-        );
-        let _ = writeln!(
-            s,
-            "winning_runs ({} of {} first moves): {}",
-            self.wins.len(),
-            self.first_moves,
-            if runs.is_empty() { "none" } else { &runs }
-        );
-        Ok(s)
-    }
-
-    /// The answer as JSON, under the datasets' column names.
-    pub fn to_json(&self, p: &Problem) -> Value {
-        json!({
-            "board": p.shape.text(),
-            "name": p.shape.name(),
-            "shape": p.shape.kind(),
-            "pieces": p.n(),
-            "take": p.take.text(),
-            "play": p.play.as_str(),
-            "counts": self.counts.iter().enumerate().map(|(k, c)| json!({"pieces_left": k, "positions": c.0, "p_positions": c.1})).collect::<Vec<_>>(),
-            "p_positions": self.counts.iter().map(|c| c.1).sum::<u64>(),
-            "outcome": if self.full_is_p { "P" } else { "N" },
-            "first_moves": self.first_moves,
-            "winning_move_count": self.wins.len(),
-            "winning_runs": self.wins.iter().map(|(_, cells)| {
-                let (a, b) = (cells[0], cells[cells.len() - 1]);
-                json!({"q0": a.0, "r0": a.1, "q1": b.0, "r1": b.1})
-            }).collect::<Vec<_>>(),
-        })
-    }
 }
 
 /// The whole table in memory ([`exhaustive::solve`]): the reference the sliced
@@ -396,7 +267,7 @@ pub fn solve_in_memory(
             exhaustive::MAX_PIECES
         );
     }
-    feasibility(p.n() as u64, Method::Exhaustive, true)
+    exhaustive::fits(p.n() as u64)
         .map_err(|e| anyhow::anyhow!("{e}; solve it in slices (--dir)"))?;
     let e = exhaustive::solve(p.n(), &p.kmoves, p.play, progress, cancel)?;
     Answer::new(p, e.counts.clone(), &|x| Ok(e.is_p(x)))

@@ -2,8 +2,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::engine::SliceRun;
-use super::plan::{self, Request};
+use super::engine::{Engine, SliceRun};
+use super::plan::{self, Plan, Request};
 use super::store::Store;
 use super::*;
 use crate::family::lines::board::Shape;
@@ -86,7 +86,6 @@ fn check(p: &Problem, plan: &Plan, sizes: exhaustive::Sizes, reps: usize) {
         assert_eq!(got, ex.is_p(x), "{what}: position {x:#x}");
     }
     assert_eq!(answer, want, "{what}");
-    assert_eq!(answer.text(p).unwrap(), want.text(p).unwrap());
 }
 
 fn problem(shape: Shape, take: Take, play: Play) -> Problem {

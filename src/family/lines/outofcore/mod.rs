@@ -1,5 +1,5 @@
 //! `nimlab board` for `lines`: one board's exhaustive analysis cut into
-//! slices ([`super::slices`]), out of core on one machine or as Slurm job
+//! slices ([`super::exhaustive::slices`]), out of core on one machine or as Slurm job
 //! arrays (one per wave) — the family's [`OutOfCore`] capability.
 //!
 //! ```text
@@ -15,6 +15,7 @@
 //! spec and of `nimlab solve lines`); the answer is written as the family's
 //! declared `positions` and `counts` datasets.
 
+mod answer;
 mod finish;
 mod plan;
 mod run;
@@ -23,11 +24,10 @@ mod status;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
-use super::slices::store::Store;
-use super::slices::{Engine, Problem};
-use crate::family::lines::params::{SHAPE_KEYS, one_board, one_rule};
+use super::exhaustive::slices::engine::Engine;
+use super::exhaustive::slices::store::Store;
 use crate::family::outofcore::{Cut, OutOfCore, SliceTask, SolveOpts};
 use crate::params::{CliArg, Node};
 
@@ -36,7 +36,7 @@ pub struct LinesBoards;
 
 impl OutOfCore for LinesBoards {
     fn position_args(&self) -> &'static [CliArg] {
-        crate::family::lines::solve::POSITION_ARGS
+        super::solve::POSITION_ARGS
     }
     fn plan(&self, board: &Node<'_>, cut: &Cut, dir: &Path, json: bool) -> Result<()> {
         let (p, choice, fresh) = plan::plan_dir(board, cut, dir)?;
@@ -76,21 +76,4 @@ impl OutOfCore for LinesBoards {
     fn status(&self, dir: &Path, json: bool, waves: bool) -> Result<()> {
         status::status(dir, json, waves)
     }
-}
-
-/// Does the command line name a board?
-fn given(p: &Node<'_>) -> bool {
-    p.get("board").is_some() || SHAPE_KEYS.iter().any(|k| p.get(k).is_some())
-}
-
-/// The board and rule a command line names, read by the family's parsers.
-fn problem(p: &Node<'_>) -> Result<Problem> {
-    if !given(p) {
-        bail!(
-            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
-        );
-    }
-    let shape = one_board(p)?;
-    let (take, play) = one_rule(p)?;
-    Problem::new(shape, take, play)
 }

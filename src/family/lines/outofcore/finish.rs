@@ -6,15 +6,17 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::json;
 
+use super::answer;
 use crate::family::lines::datasets::{COUNTS, DATASETS, POSITIONS};
-use crate::family::lines::exhaustive::slices::{Answer, Engine, Problem};
+use crate::family::lines::exhaustive::slices::engine::Engine;
+use crate::family::lines::exhaustive::slices::{Answer, Problem};
 use crate::store::{ChunkId, SweepDir, write_atomic};
 
 pub(super) fn print_answer(p: &Problem, a: &Answer, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&a.to_json(p))?);
+        println!("{}", serde_json::to_string_pretty(&answer::to_json(a, p))?);
     } else {
-        print!("{}", a.text(p)?);
+        print!("{}", answer::text(a, p)?);
     }
     Ok(())
 }
@@ -36,7 +38,7 @@ pub(super) fn finish(e: &Engine<'_>, dir: &Path) -> Result<Answer> {
     }
     let stored: u64 = (0..=e.plan.t).map(|k| e.plan.wave(k).len() as u64).sum();
     let parts = write_datasets(p, &a, secs, dir)?;
-    let mut v = a.to_json(p);
+    let mut v = answer::to_json(&a, p);
     v["slices"] = json!({
         "slice_pieces": e.plan.t,
         "symmetries": e.plan.group.len(),
@@ -50,7 +52,7 @@ pub(super) fn finish(e: &Engine<'_>, dir: &Path) -> Result<Answer> {
     let mut text = serde_json::to_string_pretty(&v)?;
     text.push('\n');
     write_atomic(&dir.join("result.json"), text.as_bytes())?;
-    write_atomic(&dir.join("result.txt"), a.text(p)?.as_bytes())?;
+    write_atomic(&dir.join("result.txt"), answer::text(&a, p)?.as_bytes())?;
     Ok(a)
 }
 
@@ -72,7 +74,7 @@ fn write_datasets(p: &Problem, a: &Answer, seconds: f64, dir: &Path) -> Result<V
         datasets: DATASETS,
     };
     let chunk = ChunkId::new(0, &[format!("board/{:016x}", p.fingerprint())]);
-    let (positions, counts) = a.tables(p, (seconds * 1000.0).round() / 1000.0)?;
+    let (positions, counts) = answer::tables(a, p, (seconds * 1000.0).round() / 1000.0)?;
     let mut paths = Vec::new();
     for (ds, table) in [(&POSITIONS, positions), (&COUNTS, counts)] {
         out.write_part(ds, &chunk, vec![table])?;

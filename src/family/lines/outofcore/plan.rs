@@ -6,13 +6,30 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::problem;
 use crate::family::lines::exhaustive::slices::Problem;
 use crate::family::lines::exhaustive::slices::plan::{self, Choice, Plan, Request};
+use crate::family::lines::params::{SHAPE_KEYS, one_board, one_rule};
 use crate::family::outofcore::Cut;
 use crate::mem::{default_memory, fmt_bytes};
 use crate::params::Node;
 use crate::store::write_atomic;
+
+/// Does the command line name a board?
+pub(super) fn given(p: &Node<'_>) -> bool {
+    p.get("board").is_some() || SHAPE_KEYS.iter().any(|k| p.get(k).is_some())
+}
+
+/// The board and rule a command line names, read by the family's parsers.
+pub(super) fn problem(p: &Node<'_>) -> Result<Problem> {
+    if !given(p) {
+        bail!(
+            "give a board: --triangle N, --hexagon P0,..,P5, --trapezoid X,Y, --parallelogram X,Y, --pentagon X,Y,Z or --mask ROWS"
+        );
+    }
+    let shape = one_board(p)?;
+    let (take, play) = one_rule(p)?;
+    Problem::new(shape, take, play)
+}
 
 pub(super) fn request(cut: &Cut) -> Request {
     Request {

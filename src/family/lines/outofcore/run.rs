@@ -8,12 +8,11 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 
 use super::finish::{finish, print_answer};
-use super::plan::{load_plan, plan_dir, plan_text};
-use super::{given, problem};
-use crate::family::lines::exhaustive::slices::engine::SliceRun;
+use super::plan::{given, load_plan, plan_dir, plan_text, problem};
+use crate::family::lines::exhaustive::slices::engine::{Engine, SliceRun};
 use crate::family::lines::exhaustive::slices::plan::Choice;
+use crate::family::lines::exhaustive::slices::solve_in_memory;
 use crate::family::lines::exhaustive::slices::store::Store;
-use crate::family::lines::exhaustive::slices::{Engine, solve_in_memory};
 use crate::family::outofcore::Cut;
 use crate::family::outofcore::{SliceTask, SolveOpts};
 use crate::mem::{default_memory, fmt_bytes, slurm_memory};
