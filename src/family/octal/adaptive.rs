@@ -287,7 +287,8 @@ pub fn extend(
     work: &mut AdaptiveWork,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    extend_with(code, g, n_max, (work, Par::current()), cancel)
+    let par = Par::current();
+    par.on_pool(|| extend_with(code, g, n_max, (work, par), cancel))
 }
 
 /// [`extend`] with the heap sizes shared as `par` says.

@@ -62,6 +62,17 @@ impl Par {
         }
     }
 
+    /// Runs `f` on one of the pool's threads when there are several (the
+    /// blocks then hand over between its threads, which wait for each other
+    /// spinning, not sleeping).
+    pub(super) fn on_pool<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
+        if self.threads > 1 && rayon::current_thread_index().is_none() {
+            rayon::scope(|_| f())
+        } else {
+            f()
+        }
+    }
+
     /// Is the heap size `n` the start of a block computed by threads?
     #[inline]
     pub(super) fn blocks_at(&self, n: usize) -> bool {
@@ -86,11 +97,16 @@ impl<S: Send> Scratch<S> {
         first: impl Fn(&mut S, usize) -> T + Sync,
     ) {
         let slots = &self.0;
-        out.par_iter_mut().enumerate().for_each(|(j, x)| {
-            let t = rayon::current_thread_index().unwrap_or(0) % slots.len();
-            let mut s = slots[t].lock().unwrap_or_else(|e| e.into_inner());
-            *x = first(&mut s, n0 + j);
-        });
+        // A heap size a job: a thread the system has paused holds up the
+        // block by one heap size at most.
+        out.par_iter_mut()
+            .enumerate()
+            .with_max_len(1)
+            .for_each(|(j, x)| {
+                let t = rayon::current_thread_index().unwrap_or(0) % slots.len();
+                let mut s = slots[t].lock().unwrap_or_else(|e| e.into_inner());
+                *x = first(&mut s, n0 + j);
+            });
     }
 
     /// The scratch spaces, to gather what they counted.

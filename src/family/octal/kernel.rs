@@ -156,7 +156,8 @@ pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>>
 /// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel
 /// on the pool's threads ([`Par::current`]); `false` when cancelled.
 pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &AtomicBool) -> bool {
-    naive_extend_with(code, g, n_max, Par::current(), cancel)
+    let par = Par::current();
+    par.on_pool(|| naive_extend_with(code, g, n_max, par, cancel))
 }
 
 /// [`naive_extend`] with the heap sizes shared as `par` says (codes that
@@ -318,7 +319,8 @@ pub fn sparse_extend(
     mask: u32,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    sparse_extend_with(code, g, (n_max, mask), Par::current(), cancel)
+    let par = Par::current();
+    par.on_pool(|| sparse_extend_with(code, g, (n_max, mask), par, cancel))
 }
 
 /// [`sparse_extend`] with the heap sizes shared as `par` says.
