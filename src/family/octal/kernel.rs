@@ -248,10 +248,14 @@ impl NaiveMoves<'_> {
         for &(i, unequal) in self.splits {
             if n >= i + 2 {
                 let r = n - i;
-                // Unequal heaps: a < r − a; the larger part below `old`.
+                // Unequal heaps: a < r − a; the larger part below `old`
+                // (every part from 1 on for `G(n)`: the one-thread loop as
+                // it was, its start a constant).
                 let top = if unequal { (r - 1) / 2 } else { r / 2 };
-                for a in (r + 1).saturating_sub(old).max(1)..=top {
-                    seen.mark(g[a] ^ g[r - a]);
+                if old >= n {
+                    mark_pairs(g, r, 1..=top, seen);
+                } else {
+                    mark_pairs(g, r, (r + 1).saturating_sub(old).max(1)..=top, seen);
                 }
             }
         }
@@ -269,6 +273,14 @@ impl NaiveMoves<'_> {
             v += 1;
         }
         out
+    }
+}
+
+/// Marks `G(a) ⊕ G(r − a)` for the parts `a` in `parts`.
+#[inline(always)]
+fn mark_pairs(g: &[u32], r: usize, parts: std::ops::RangeInclusive<usize>, seen: &mut Seen) {
+    for a in parts {
+        seen.mark(g[a] ^ g[r - a]);
     }
 }
 
