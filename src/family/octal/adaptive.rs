@@ -318,7 +318,7 @@ pub fn extend_with(
             break Ok(());
         }
         let blocks = par.blocks_at(n);
-        if (blocks || n % 65536 == 0) && cancel.load(Ordering::Relaxed) {
+        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
             break Err(SparseStop::Cancelled);
         }
         let end = if blocks {

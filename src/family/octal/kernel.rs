@@ -191,7 +191,7 @@ pub fn naive_extend_with(
     let mut n = g.len();
     while n <= n_max {
         if !par.blocks_at(n) {
-            if n % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+            if n.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
                 return false;
             }
             let v = moves.gaps::<1>(g, (n, n), &mut seen)[0];
@@ -362,7 +362,7 @@ pub fn sparse_extend_with(
     let mut n = g.len();
     while n <= n_max {
         let blocks = par.blocks_at(n);
-        if (blocks || n % 65536 == 0) && cancel.load(Ordering::Relaxed) {
+        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
             return Err(SparseStop::Cancelled);
         }
         let end = if blocks {
