@@ -22,6 +22,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::blocks::{Par, Scratch, new_move_reaches};
 use super::code::Code;
 use super::kernel::{SparseStop, mark_simple};
 use super::scan::{last_part, reversed, search};
@@ -52,6 +53,13 @@ pub struct AdaptiveWork {
 }
 
 impl AdaptiveWork {
+    /// Adds what `other` did.
+    pub fn add(&mut self, other: &AdaptiveWork) {
+        self.rebuilds += other.rebuilds;
+        self.rebuild_work += other.rebuild_work;
+        self.rare_splits += other.rare_splits;
+        self.check_splits += other.check_splits;
+    }
     /// Every move and position examined.
     pub fn total(&self) -> u64 {
         self.rebuild_work + self.rare_splits + self.check_splits
@@ -270,12 +278,25 @@ impl Marks {
 }
 
 /// Extends `g` (the first values) to `G(0..=n_max)` with the adaptive
-/// kernel, adding what it did to `work`.
+/// kernel on the pool's threads ([`Par::current`]), adding what it did to
+/// `work`.
 pub fn extend(
     code: &Code,
     g: &mut Vec<u16>,
     n_max: usize,
     work: &mut AdaptiveWork,
+    cancel: &AtomicBool,
+) -> Result<(), SparseStop> {
+    let par = Par::current();
+    par.on_pool(|| extend_with(code, g, n_max, (work, par), cancel))
+}
+
+/// [`extend`] with the heap sizes shared as `par` says.
+pub fn extend_with(
+    code: &Code,
+    g: &mut Vec<u16>,
+    n_max: usize,
+    (work, par): (&mut AdaptiveWork, Par),
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
     debug_assert!(!code.triples(), "three common parts xor to a common value");
@@ -286,58 +307,142 @@ pub fn extend(
         .collect();
     let mut split = splits_for(&code.split_takes(), g);
     work.rebuild_work += g.len() as u64;
-    let mut marks = Marks::new();
+    let mut own = (Marks::new(), AdaptiveWork::default());
+    let scratch = Scratch::new(par.threads, || (Marks::new(), AdaptiveWork::default()));
+    let mut gaps = vec![0u32; par.block];
     let mut back = reversed(g, n_max);
     g.reserve((n_max + 1).saturating_sub(g.len()));
-    for n in g.len()..=n_max {
-        if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
-            return Err(SparseStop::Cancelled);
+    let mut n = g.len();
+    let out = loop {
+        if n > n_max {
+            break Ok(());
         }
+        let blocks = par.blocks_at(n);
+        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
+            break Err(SparseStop::Cancelled);
+        }
+        let end = if blocks {
+            (n + par.block).min(n_max + 1)
+        } else {
+            n + 1
+        };
+        let gaps = &mut gaps[..end - n];
+        if blocks {
+            let known = (&g[..], &back[..]);
+            let moves = Moves {
+                code,
+                takes: &takes,
+                split: &split,
+            };
+            scratch.each(n, gaps, |(marks, w), m| moves.gap(known, (m, n), marks, w));
+        }
+        let mut stop = None;
+        for m in n..end {
+            let v = if !blocks || new_move_reaches(code, &takes, g, (m, n), gaps[m - n]) {
+                let moves = Moves {
+                    code,
+                    takes: &takes,
+                    split: &split,
+                };
+                moves.gap((g, &back), (m, m), &mut own.0, &mut own.1)
+            } else {
+                gaps[m - n]
+            };
+            if v > u16::MAX as u32 {
+                stop = Some(SparseStop::TooLarge(m));
+                break;
+            }
+            g.push(v as u16);
+            back[n_max - m] = v as u16;
+            record(&mut split, g, (m, v), &mut own.1);
+        }
+        if let Some(stop) = stop {
+            break Err(stop);
+        }
+        n = end;
+    };
+    work.add(&own.1);
+    for (_, w) in scratch.into_inner() {
+        work.add(&w);
+    }
+    out
+}
+
+/// Counts the value `v` of `n` (just pushed on `g`) in the splits, and
+/// rebuilds a split where it asks to be.
+fn record(split: &mut Splits, g: &[u16], (n, v): (usize, u32), work: &mut AdaptiveWork) {
+    let k = key(v, n);
+    for s in split.iter_mut().flatten() {
+        s.push(k, n);
+        if n > 0 && s.class[k as usize] == RARE && s.should_rebuild(k) && s.rebuild(k, g) {
+            work.rebuilds += 1;
+            work.rebuild_work += g.len() as u64;
+        }
+    }
+}
+
+/// What the adaptive kernel reads for a heap size.
+struct Moves<'a> {
+    code: &'a Code,
+    takes: &'a [(usize, bool)],
+    split: &'a Splits,
+}
+
+impl Moves<'_> {
+    /// The smallest value no move of `n` leaving heaps all below `old`
+    /// reaches (`old = n`: `G(n)`): the splits with a rare part marked,
+    /// the candidate settled ([`settle`]).
+    fn gap(
+        &self,
+        g: (&[u16], &[u16]),
+        (n, old): (usize, usize),
+        marks: &mut Marks,
+        work: &mut AdaptiveWork,
+    ) -> u32 {
         marks.clear();
-        mark_simple(code, &g[..], n, |v| marks.mark(v));
-        for &(i, unequal) in &takes {
+        mark_simple(self.code, g.0, (n, old), |v| marks.mark(v));
+        for &(i, unequal) in self.takes {
             if n < i + 2 {
                 continue;
             }
-            let Some(s) = &split[i % 2] else { continue };
-            work.rare_splits += mark_rare(g, &s.rare_at, n - i, unequal, &mut marks);
+            let Some(s) = &self.split[i % 2] else {
+                continue;
+            };
+            work.rare_splits += mark_rare(g.0, &s.rare_at, (n - i, old), unequal, marks);
         }
         let v = marks.mex_from(0);
-        let v = settle((g, &back), &takes, n, v, &split, &mut marks, work);
-        if v > u16::MAX as u32 {
-            return Err(SparseStop::TooLarge(n));
-        }
-        g.push(v as u16);
-        back[n_max - n] = v as u16;
-        let k = key(v, n);
-        for s in split.iter_mut().flatten() {
-            s.push(k, n);
-            if n > 0 && s.class[k as usize] == RARE && s.should_rebuild(k) && s.rebuild(k, g) {
-                work.rebuilds += 1;
-                work.rebuild_work += g.len() as u64;
-            }
-        }
+        settle(g, self.takes, (n, old), v, self.split, marks, work)
     }
-    Ok(())
 }
 
 /// Marks the values of the splits of `r` with a rare part (at a rare
-/// position `a < r`); returns how many.
+/// position `a < r`) and the other part below `old`; returns how many.
 #[inline]
-fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut Marks) -> u64 {
+fn mark_rare(
+    g: &[u16],
+    rare_at: &[usize],
+    (r, old): (usize, usize),
+    unequal: bool,
+    marks: &mut Marks,
+) -> u64 {
     let k = rare_at.partition_point(|&a| a < r);
+    let from = if r >= old {
+        rare_at[..k].partition_point(|&a| a + old <= r)
+    } else {
+        0
+    };
     // The equal split, when the parts must differ.
     let equal = if unequal && r.is_multiple_of(2) {
         r / 2
     } else {
         0
     };
-    for &a in &rare_at[..k] {
+    for &a in &rare_at[from..k] {
         if a != equal {
             marks.mark((g[a] ^ g[r - a]) as u32);
         }
     }
-    k as u64
+    (k - from) as u64
 }
 
 /// The value of `n` from its first candidate `v` (every split with a rare
@@ -351,7 +456,7 @@ fn mark_rare(g: &[u16], rare_at: &[usize], r: usize, unequal: bool, marks: &mut 
 fn settle(
     g: (&[u16], &[u16]),
     takes: &[(usize, bool)],
-    n: usize,
+    (n, old): (usize, usize),
     mut v: u32,
     split: &Splits,
     marks: &mut Marks,
@@ -361,7 +466,7 @@ fn settle(
     let mut parities = rare_for(split, v, n);
     while parities != 0 {
         searched |= parities;
-        match search(g, takes, parities, n, v as u16, 1) {
+        match search(g, takes, parities, (n, old), v as u16, 1) {
             Some(a) => furthest = furthest.max(a),
             None => {
                 furthest = n;

@@ -32,7 +32,7 @@ const A002188: &[u32] = &[
 impl Rng {
     /// A random code of up to `max_digits` digits after the point: digits
     /// 0..F (`hex`) or 0..7, a `!` on some splitting digits.
-    fn hex_code(&mut self, max_digits: usize, hex: bool) -> Code {
+    pub(super) fn hex_code(&mut self, max_digits: usize, hex: bool) -> Code {
         loop {
             let k = 1 + (self.next() % max_digits as u64) as usize;
             let d0 = [0u64, 0, 0, 4, 8, 12][(self.next() % 6) as usize];

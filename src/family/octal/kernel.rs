@@ -20,6 +20,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::blocks::{Par, Scratch, new_move_reaches};
 use super::code::Code;
 use super::scan::{last_part, reversed, search};
 
@@ -89,17 +90,15 @@ impl Seen {
     fn has(&self, v: u32) -> bool {
         self.stamp.get(v as usize).is_some_and(|&s| s == self.now)
     }
-    fn mex(&self) -> u32 {
-        (0..).find(|&v| !self.has(v)).unwrap_or(0)
-    }
 }
 
-/// Marks the values of the moves of `n` that leave at most one heap.
+/// Marks the values of the moves of `n` that leave at most one heap, that
+/// heap below `old` (`old = n`: every such move; see [`super::blocks`]).
 #[inline]
 pub(super) fn mark_simple<T: Copy + Into<u32>>(
     code: &Code,
     g: &[T],
-    n: usize,
+    (n, old): (usize, usize),
     mut mark: impl FnMut(u32),
 ) {
     for (i, &d) in code.digits().iter().enumerate().skip(1) {
@@ -109,7 +108,7 @@ pub(super) fn mark_simple<T: Copy + Into<u32>>(
         if d & 1 != 0 && n == i {
             mark(0);
         }
-        if d & 2 != 0 && n > i {
+        if d & 2 != 0 && n > i && n - i < old {
             mark(g[n - i].into());
         }
     }
@@ -154,9 +153,22 @@ pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>>
     naive_extend(code, &mut g, n_max, cancel).then_some(g)
 }
 
-/// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel;
-/// `false` when cancelled.
+/// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel
+/// on the pool's threads ([`Par::current`]); `false` when cancelled.
 pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &AtomicBool) -> bool {
+    let par = Par::current();
+    par.on_pool(|| naive_extend_with(code, g, n_max, par, cancel))
+}
+
+/// [`naive_extend`] with the heap sizes shared as `par` says (codes that
+/// leave three heaps: one thread).
+pub fn naive_extend_with(
+    code: &Code,
+    g: &mut Vec<u32>,
+    n_max: usize,
+    par: Par,
+    cancel: &AtomicBool,
+) -> bool {
     let splits: Vec<(usize, bool)> = code
         .split_takes()
         .into_iter()
@@ -167,31 +179,109 @@ pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &Atomic
         .into_iter()
         .map(|i| (i, code.unequal(i)))
         .collect();
+    let par = if triples.is_empty() { par } else { Par::ONE };
+    let moves = NaiveMoves {
+        code,
+        splits: &splits,
+        triples: &triples,
+    };
     let mut seen = Seen::new();
-    for n in g.len()..=n_max {
-        if n % 4096 == 0 && cancel.load(Ordering::Relaxed) {
+    let scratch = Scratch::new(par.threads, Seen::new);
+    let mut gaps = vec![[0u32; GAPS]; par.block];
+    let mut n = g.len();
+    while n <= n_max {
+        if !par.blocks_at(n) {
+            if n.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
+                return false;
+            }
+            let v = moves.gaps::<1>(g, (n, n), &mut seen)[0];
+            g.push(v);
+            n += 1;
+            continue;
+        }
+        if cancel.load(Ordering::Relaxed) {
             return false;
         }
+        let end = (n + par.block).min(n_max + 1);
+        let gaps = &mut gaps[..end - n];
+        let known: &[u32] = g;
+        scratch.each(n, gaps, |seen, m| moves.gaps(known, (m, n), seen));
+        for (m, first) in (n..end).zip(gaps.iter()) {
+            // The smallest of the first gaps no new move reaches, or else
+            // every move again.
+            let v = first
+                .iter()
+                .copied()
+                .find(|&v| !new_move_reaches(code, &splits, g, (m, n), v));
+            let v = v.unwrap_or_else(|| moves.gaps::<1>(g, (m, m), &mut seen)[0]);
+            g.push(v);
+        }
+        n = end;
+    }
+    true
+}
+
+/// Gaps (values no old move reaches) each thread hands on per heap size
+/// in a block of the naive kernel: a new move reaches the first one now
+/// and then (one time in 20 at 2^16 for 0.137 in blocks of 32), rarely all.
+const GAPS: usize = 4;
+
+/// The moves of a code, for the naive kernel.
+struct NaiveMoves<'a> {
+    code: &'a Code,
+    splits: &'a [(usize, bool)],
+    triples: &'a [(usize, bool)],
+}
+
+impl NaiveMoves<'_> {
+    /// The `K` smallest values no move of `n` leaving heaps all below
+    /// `old` reaches (`old = n`: `G(n)` first); three heaps only when
+    /// `old = n`.
+    fn gaps<const K: usize>(
+        &self,
+        g: &[u32],
+        (n, old): (usize, usize),
+        seen: &mut Seen,
+    ) -> [u32; K] {
         seen.next();
-        mark_simple(code, &g[..], n, |v| seen.mark(v));
-        for &(i, unequal) in &splits {
+        mark_simple(self.code, g, (n, old), |v| seen.mark(v));
+        for &(i, unequal) in self.splits {
             if n >= i + 2 {
                 let r = n - i;
-                // Unequal heaps: a < r − a.
+                // Unequal heaps: a < r − a; the larger part below `old`
+                // (every part from 1 on for `G(n)`: the one-thread loop as
+                // it was, its start a constant).
                 let top = if unequal { (r - 1) / 2 } else { r / 2 };
-                for a in 1..=top {
-                    seen.mark(g[a] ^ g[r - a]);
+                if old >= n {
+                    mark_pairs(g, r, 1..=top, seen);
+                } else {
+                    mark_pairs(g, r, (r + 1).saturating_sub(old).max(1)..=top, seen);
                 }
             }
         }
-        for &(i, unequal) in &triples {
+        for &(i, unequal) in self.triples {
             if n >= i + 3 {
-                mark_triples(&g[..], n - i, unequal, &mut seen);
+                debug_assert_eq!(n, old);
+                mark_triples(g, n - i, unequal, seen);
             }
         }
-        g.push(seen.mex());
+        let mut out = [0; K];
+        let mut v = 0;
+        for x in &mut out {
+            v = (v..).find(|&v| !seen.has(v)).unwrap_or(v);
+            *x = v;
+            v += 1;
+        }
+        out
     }
-    true
+}
+
+/// Marks `G(a) ⊕ G(r − a)` for the parts `a` in `parts`.
+#[inline(always)]
+fn mark_pairs(g: &[u32], r: usize, parts: std::ops::RangeInclusive<usize>, seen: &mut Seen) {
+    for a in parts {
+        seen.mark(g[a] ^ g[r - a]);
+    }
 }
 
 /// Marks the values of every way to leave three heaps `a ≤ b ≤ c` of total
@@ -232,7 +322,8 @@ pub fn sparse(
     Ok(g)
 }
 
-/// Extends `g` (the first values) to `G(0..=n_max)` with the sparse kernel.
+/// Extends `g` (the first values) to `G(0..=n_max)` with the sparse kernel
+/// on the pool's threads ([`Par::current`]).
 pub fn sparse_extend(
     code: &Code,
     g: &mut Vec<u16>,
@@ -240,32 +331,132 @@ pub fn sparse_extend(
     mask: u32,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
+    let par = Par::current();
+    par.on_pool(|| sparse_extend_with(code, g, (n_max, mask), par, cancel))
+}
+
+/// [`sparse_extend`] with the heap sizes shared as `par` says.
+pub fn sparse_extend_with(
+    code: &Code,
+    g: &mut Vec<u16>,
+    (n_max, mask): (usize, u32),
+    par: Par,
+    cancel: &AtomicBool,
+) -> Result<(), SparseStop> {
     // Mask 0 would make every value rare (no common value to find). Three
     // common parts xor to a common value: codes leaving three heaps are
     // for the naive kernel only.
     debug_assert!(!code.triples());
     let mask = mask.max(1);
-    let splits = code.split_takes();
-    let takes: Vec<(usize, bool)> = splits.iter().map(|&i| (i, code.unequal(i))).collect();
+    let takes: Vec<(usize, bool)> = code
+        .split_takes()
+        .iter()
+        .map(|&i| (i, code.unequal(i)))
+        .collect();
     let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
     let mut back = reversed(g, n_max);
-    let mut seen = Seen::new();
-    let mut missing: Vec<u32> = Vec::new();
-    let mut need: Vec<u64> = Vec::new();
+    let mut own = SparseScratch::new();
+    let scratch = Scratch::new(par.threads, SparseScratch::new);
+    let mut gaps = vec![0u32; par.block];
     g.reserve((n_max + 1).saturating_sub(g.len()));
-    for n in g.len()..=n_max {
-        if n % 65536 == 0 && cancel.load(Ordering::Relaxed) {
+    let mut n = g.len();
+    while n <= n_max {
+        let blocks = par.blocks_at(n);
+        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
             return Err(SparseStop::Cancelled);
         }
+        let end = if blocks {
+            (n + par.block).min(n_max + 1)
+        } else {
+            n + 1
+        };
+        let gaps = &mut gaps[..end - n];
+        if blocks {
+            let sparse = Sparse {
+                code,
+                takes: &takes,
+                rare_at: &rare_at,
+                mask,
+            };
+            let known = (&g[..], &back[..]);
+            scratch.each(n, gaps, |s, m| sparse.gap(known, (m, n), s));
+        }
+        for m in n..end {
+            let sparse = Sparse {
+                code,
+                takes: &takes,
+                rare_at: &rare_at,
+                mask,
+            };
+            let v = if !blocks || new_move_reaches(code, &takes, g, (m, n), gaps[m - n]) {
+                sparse.gap((g, &back), (m, m), &mut own)
+            } else {
+                gaps[m - n]
+            };
+            if v > u16::MAX as u32 {
+                return Err(SparseStop::TooLarge(m));
+            }
+            if m > 0 && rare(v, mask) {
+                rare_at.push(m);
+            }
+            g.push(v as u16);
+            back[n_max - m] = v as u16;
+        }
+        n = end;
+    }
+    Ok(())
+}
+
+/// One thread's marks and lists for the sparse kernel.
+struct SparseScratch {
+    seen: Seen,
+    missing: Vec<u32>,
+    need: Vec<u64>,
+}
+
+impl SparseScratch {
+    fn new() -> SparseScratch {
+        SparseScratch {
+            seen: Seen::new(),
+            missing: Vec::new(),
+            need: Vec::new(),
+        }
+    }
+}
+
+/// What the sparse kernel reads for a heap size.
+struct Sparse<'a> {
+    code: &'a Code,
+    takes: &'a [(usize, bool)],
+    /// The rare positions below the heap sizes being computed.
+    rare_at: &'a [usize],
+    mask: u32,
+}
+
+impl Sparse<'_> {
+    /// The smallest value no move of `n` leaving heaps all below `old`
+    /// reaches (`old = n`: `G(n)`).
+    fn gap(
+        &self,
+        (g, back): (&[u16], &[u16]),
+        (n, old): (usize, usize),
+        s: &mut SparseScratch,
+    ) -> u32 {
+        let (mask, seen) = (self.mask, &mut s.seen);
         seen.next();
-        mark_simple(code, &g[..], n, |v| seen.mark(v));
-        for &i in &splits {
+        mark_simple(self.code, g, (n, old), |v| seen.mark(v));
+        for &(i, unequal) in self.takes {
             if n < i + 2 {
                 continue;
             }
             let r = n - i;
-            let unequal = code.unequal(i);
-            for &a in &rare_at {
+            // The other part `r − a` below `old`.
+            let from = if r >= old {
+                self.rare_at.partition_point(|&a| a + old <= r)
+            } else {
+                0
+            };
+            for &a in &self.rare_at[from..] {
                 if a >= r {
                     break;
                 }
@@ -275,23 +466,15 @@ pub fn sparse_extend(
             }
         }
         let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
-        missing.clear();
-        missing.extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
-        let v = if missing.is_empty() {
+        s.missing.clear();
+        s.missing
+            .extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
+        if s.missing.is_empty() {
             c
         } else {
-            find_rare((g, &back), &takes, n, &missing, &mut need).unwrap_or(c)
-        };
-        if v > u16::MAX as u32 {
-            return Err(SparseStop::TooLarge(n));
+            find_rare((g, back), self.takes, (n, old), &s.missing, &mut s.need).unwrap_or(c)
         }
-        if n > 0 && rare(v, mask) {
-            rare_at.push(n);
-        }
-        g.push(v as u16);
-        back[n_max - n] = v as u16;
     }
-    Ok(())
 }
 
 /// Parts looked at one by one for every missing rare value at once,
@@ -310,7 +493,7 @@ const FEW_MISSING: usize = 4;
 fn find_rare(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
-    n: usize,
+    (n, old): (usize, usize),
     missing: &[u32],
     need: &mut Vec<u64>,
 ) -> Option<u32> {
@@ -330,12 +513,21 @@ fn find_rare(
             continue;
         }
         let r = n - i;
+        // The larger part `r − a` below `old`.
+        let lo = (r + 1).saturating_sub(old).max(1);
         let hi = FIRST_PARTS.min(last_part(r, unequal));
+        if lo > hi {
+            continue;
+        }
         let at = back.len() - r;
-        for ((x, &p), &q) in xs.iter_mut().zip(&g[1..=hi]).zip(&back[at..at + hi]) {
+        for ((x, &p), &q) in xs
+            .iter_mut()
+            .zip(&g[lo..=hi])
+            .zip(&back[at + lo - 1..at + hi])
+        {
             *x = p ^ q;
         }
-        let xs = &xs[..hi];
+        let xs = &xs[..=hi - lo];
         if missing.len() <= FEW_MISSING {
             // Few values sought: each compared with every split at once.
             for &m in missing {
@@ -364,7 +556,7 @@ fn find_rare(
     missing.iter().copied().find(|&v| {
         need[v as usize / 64] & (1 << (v % 64)) != 0
             && (v > u16::MAX as u32
-                || search((g, back), takes, 3, n, v as u16, FIRST_PARTS + 1).is_none())
+                || search((g, back), takes, 3, (n, old), v as u16, FIRST_PARTS + 1).is_none())
     })
 }
 

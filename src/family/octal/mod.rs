@@ -22,6 +22,7 @@
 //! octal`), [`play`] (`nimlab play octal`, with `play.js` for its page).
 
 pub mod adaptive;
+pub mod blocks;
 #[cfg(test)]
 pub(crate) mod brute;
 pub(crate) mod cases;
@@ -40,6 +41,8 @@ pub mod sequence;
 pub(crate) mod solve;
 pub(crate) mod views;
 
+#[cfg(test)]
+mod blocks_tests;
 #[cfg(test)]
 mod hex_tests;
 #[cfg(test)]

@@ -24,13 +24,14 @@ pub(super) fn last_part(r: usize, unequal: bool) -> usize {
 }
 
 /// The smallest part `a` of a split of `n`, by a take of one of the
-/// parities `parities` (bit `d` for parity `d`), with the value `v`:
-/// every take's splits are searched a block at a time.
+/// parities `parities` (bit `d` for parity `d`), with the value `v` and
+/// both parts below `old` (`old = n`: every split): every take's splits
+/// are searched a block at a time.
 pub(super) fn search(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
     parities: u8,
-    n: usize,
+    (n, old): (usize, usize),
     v: u16,
     from: usize,
 ) -> Option<usize> {
@@ -44,12 +45,14 @@ pub(super) fn search(
             let r = n - i;
             let top = last_part(r, unequal);
             more |= lo <= top;
-            // A part smaller than the best found so far.
+            // A part smaller than the best found so far; the larger part
+            // `r − a` below `old` ([`super::blocks`]).
             let hi = top.min(lo + BLOCK - 1).min(best.unwrap_or(usize::MAX) - 1);
-            if lo <= hi {
+            let start = lo.max((r + 1).saturating_sub(old));
+            if start <= hi {
                 // `G(r − a) = back[at + a]`.
                 let at = back.len() - 1 - r;
-                best = find(g, &back[at..], lo, hi, v).or(best);
+                best = find(g, &back[at..], start, hi, v).or(best);
             }
         }
         if best.is_some() || !more {

@@ -1,0 +1,169 @@
+//! Every kernel on two threads, in blocks ([`super::blocks`]), against the
+//! same kernel on one thread and the naive kernel: the same values on
+//! random codes (normal play; misère play is a search over positions, not
+//! a kernel, and has no threaded path), and the new moves of a block
+//! against every move listed by the rules.
+
+use std::sync::atomic::AtomicBool;
+
+use super::adaptive::{self, AdaptiveWork};
+use super::blocks::{Par, new_move_reaches};
+use super::code::Code;
+use super::kernel;
+use super::tests::Rng;
+
+static NO: AtomicBool = AtomicBool::new(false);
+
+/// Two threads, blocks from `from` on (small, so that heap sizes up to
+/// 2000 see many blocks).
+fn two(from: usize, block: usize) -> Par {
+    Par {
+        threads: 2,
+        from,
+        block,
+    }
+}
+
+fn pool() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+}
+
+fn wide(g: Vec<u16>) -> Vec<u32> {
+    g.into_iter().map(u32::from).collect()
+}
+
+#[test]
+fn the_naive_kernel_in_blocks_equals_it_on_one_thread() {
+    let mut rng = Rng(0x0b10_c4ed);
+    let pool = pool();
+    for k in 0..60 {
+        // Octal and hexadecimal (three heaps: one thread), some with `!`.
+        let c = rng.hex_code(4, k % 4 == 0);
+        let one = kernel::naive(&c, 2000, &NO).unwrap();
+        for par in [two(40, 8), two(200, 32)] {
+            let mut g = Vec::new();
+            pool.install(|| kernel::naive_extend_with(&c, &mut g, 2000, par, &NO));
+            assert_eq!(g, one, "{} {par:?}", c.text());
+        }
+    }
+}
+
+#[test]
+fn the_adaptive_kernel_in_blocks_equals_the_naive_one() {
+    let mut rng = Rng(0xada9_7172);
+    let pool = pool();
+    let mut tested = 0;
+    while tested < 60 {
+        let c = rng.hex_code(4, false);
+        if !c.splits() || c.triples() {
+            continue;
+        }
+        let g = kernel::naive(&c, 2000, &NO).unwrap();
+        if g.iter().any(|&v| v > u16::MAX as u32) {
+            continue;
+        }
+        tested += 1;
+        let start = [1, 40, 300][tested % 3];
+        for par in [two(40, 8), two(200, 32)] {
+            let mut a: Vec<u16> = g[..start].iter().map(|&v| v as u16).collect();
+            let mut work = AdaptiveWork::default();
+            pool.install(|| adaptive::extend_with(&c, &mut a, 2000, (&mut work, par), &NO))
+                .unwrap();
+            assert_eq!(wide(a), g, "{} from {start} {par:?}", c.text());
+        }
+    }
+    // 0.6 rebuilds its split inside blocks.
+    let g = kernel::naive(&Code::parse("0.6").unwrap(), 9000, &NO).unwrap();
+    let mut a = vec![0u16];
+    let mut work = AdaptiveWork::default();
+    let c = Code::parse("0.6").unwrap();
+    pool.install(|| adaptive::extend_with(&c, &mut a, 9000, (&mut work, two(64, 32)), &NO))
+        .unwrap();
+    assert!(work.rebuilds > 0, "{work:?}");
+    assert_eq!(wide(a), g);
+}
+
+#[test]
+fn the_sparse_kernel_in_blocks_equals_the_naive_one() {
+    let mut rng = Rng(0x5ba2_5e00);
+    let pool = pool();
+    let mut tested = 0;
+    while tested < 60 {
+        let c = rng.hex_code(3, false);
+        if !c.splits() || c.triples() {
+            continue;
+        }
+        let g = kernel::naive(&c, 1500, &NO).unwrap();
+        if g.iter().any(|&v| v > u16::MAX as u32) {
+            continue;
+        }
+        tested += 1;
+        let mask = match tested % 3 {
+            0 => kernel::best_mask(&g[..500]).0,
+            1 => 1,
+            _ => 1 + (rng.next() % 63) as u32,
+        };
+        for par in [two(40, 8), two(200, 32)] {
+            let mut s = vec![0u16];
+            pool.install(|| kernel::sparse_extend_with(&c, &mut s, (1500, mask), par, &NO))
+                .unwrap();
+            assert_eq!(wide(s), g, "{} mask {mask} {par:?}", c.text());
+        }
+    }
+    // Grundy's game with Flammenkamp's mask, to 20000.
+    let c = Code::parse("grundy").unwrap();
+    let g = kernel::naive(&c, 20_000, &NO).unwrap();
+    let mut s: Vec<u16> = g[..2049].iter().map(|&v| v as u16).collect();
+    pool.install(|| kernel::sparse_extend_with(&c, &mut s, (20_000, !1), two(2049, 32), &NO))
+        .unwrap();
+    assert_eq!(wide(s), g);
+}
+
+/// The values of the moves of `n` that leave a heap of `old` or more, by
+/// the rules (one heap, or two `a ≤ b`, `a < b` under `!`).
+fn new_moves(c: &Code, g: &[u32], n: usize, old: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    // Take 0 (a leading digit 4) splits without taking.
+    for i in 0..n {
+        let (d, r) = (c.digit(i), n - i);
+        if d & 2 != 0 && r >= old {
+            out.push(g[r]);
+        }
+        for a in 1..=r / 2 {
+            let b = r - a;
+            if d & 4 != 0 && b >= old && (a < b || !c.unequal(i)) {
+                out.push(g[a] ^ g[b]);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_blocks_new_moves_are_those_leaving_a_heap_past_its_start() {
+    let mut rng = Rng(0x4e3f_11aa);
+    for _ in 0..40 {
+        let c = rng.hex_code(4, false);
+        if c.triples() {
+            continue;
+        }
+        let takes: Vec<(usize, bool)> = c
+            .split_takes()
+            .into_iter()
+            .map(|i| (i, c.unequal(i)))
+            .collect();
+        let g = kernel::naive(&c, 400, &NO).unwrap();
+        for n in (100..400).step_by(7) {
+            for old in [n - 20, n - 3, n] {
+                let want = new_moves(&c, &g, n, old);
+                for v in 0..=g.iter().copied().max().unwrap() + 1 {
+                    let got = new_move_reaches(&c, &takes, &g, (n, old), v);
+                    assert_eq!(got, want.contains(&v), "{} n {n} old {old} v {v}", c.text());
+                }
+            }
+        }
+    }
+}
