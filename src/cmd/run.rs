@@ -431,28 +431,25 @@ mod tests {
         .unwrap();
         let sw = &e.sweeps[0];
         let plan = sw.plan().unwrap();
-        let each = plan.cases[0].memory();
-        assert!(plan.cases.iter().all(|c| c.memory() == each));
+        let costs = sweep::guard::costs(&plan, None);
+        let each = costs[0].memory_bound;
+        assert!(costs.iter().all(|c| c.memory_bound == each));
         // Each case writes 100 × 100 positions rows, held twice (table and encoder).
         let positions = sw.family.datasets().iter().find(|d| d.name == "positions");
         let table = 2 * 100 * 100 * positions.unwrap().row_bytes();
-        assert!(
-            plan.cases
-                .iter()
-                .all(|c| c.rows() == [("positions", 10_000)])
-        );
+        assert!(costs.iter().all(|c| c.rows == [("positions", 10_000)]));
         let chunks: Vec<u64> = sweep::chunks(&plan.cases)
             .iter()
             .map(|c| (c.end - c.start) as u64 * table)
             .collect();
-        let f = |t| sweep::guard::memory_figures(&plan, sw.family.datasets(), None, t);
+        let f = |t| sweep::guard::memory_figures((&plan, &costs), sw.family.datasets(), None, t);
         let mut top = chunks.clone();
         top.sort_unstable_by(|a, b| b.cmp(a));
         assert_eq!(f(2).peak, 2 * each + top.iter().take(2).sum::<u64>());
         // Expected: each case at its expected size, the tables once at the
         // sizes the case counts (two heaps, misère, no Grundy value: 16 + 1 +
         // 8 + 16 = 41 bytes a row, by hand).
-        let expected = plan.cases[0].expected_memory();
+        let expected = costs[0].expected_memory();
         let rows_of_two_chunks: u64 = {
             let mut sizes: Vec<u64> = sweep::chunks(&plan.cases)
                 .iter()

@@ -14,7 +14,7 @@ use super::chunks::{Chunk, assign_shards, chunks};
 use super::phases::{Span, Timer};
 use super::{InterruptedRun, RunOptions, SweepReport};
 use crate::data::{Dataset, Table};
-use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::family::{Case, CaseCtx, Cost, Interrupted, Plan};
 use crate::mem::thread_cpu;
 use crate::progress::progress_bar;
 use crate::spec::{Experiment, Sweep};
@@ -142,7 +142,7 @@ fn sweep_bar(
     let pb = progress_bar(
         todo.iter()
             .flat_map(|c| &plan.cases[c.start..c.end])
-            .map(|c| weight(c.as_ref(), keep))
+            .map(|c| weight(&c.cost(keep)))
             .fold(0u64, u64::saturating_add),
         quiet,
     );
@@ -325,26 +325,27 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
 
 /// A case's share of the progress bar: its estimated microseconds from the
 /// cost model ([`crate::cost::current`]), so the time left is the estimated
-/// time of the cases left, however unequal; its cost without rates.
-fn weight(case: &dyn Case, keep: Option<&[String]>) -> u64 {
-    weight_at(case, keep, crate::cost::current())
+/// time of the cases left, however unequal; its size without rates.
+fn weight(cost: &Cost) -> u64 {
+    weight_at(cost, crate::cost::current())
 }
 
 /// [`weight`] at the given rates.
-fn weight_at(case: &dyn Case, keep: Option<&[String]>, rates: Option<&crate::cost::Rates>) -> u64 {
+fn weight_at(cost: &Cost, rates: Option<&crate::cost::Rates>) -> u64 {
     match rates {
-        Some(r) => (r.secs(&case.work(keep)) * 1e6) as u64 + 1,
-        None => case.cost().max(1),
+        Some(r) => (r.secs(&cost.work) * 1e6) as u64 + 1,
+        None => cost.weight(),
     }
 }
 
 /// Solves one case, keeping the datasets the sweep stores. The progress bar
-/// advances by the case's reported work (in [`Case::cost`]'s unit) scaled to
-/// its [`weight`], and by the rest of its weight when it ends, so the bar
-/// reaches 100 % exactly when every case is done.
+/// advances by the case's reported work (in its [`Cost::size`]'s unit)
+/// scaled to its [`weight`], and by the rest of its weight when it ends, so
+/// the bar reaches 100 % exactly when every case is done.
 fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Dataset, Table)>> {
-    let cost = case.cost().max(1);
-    let w = weight(case, shared.sweep.datasets.as_deref());
+    let c = case.cost(shared.sweep.datasets.as_deref());
+    let cost = c.weight();
+    let w = weight(&c);
     let scale = |x: u64| (u128::from(x.min(cost)) * u128::from(w) / u128::from(cost)) as u64;
     let reported = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -405,7 +406,6 @@ mod tests {
     use crate::cost::{Kernel, Overhead, Rates};
 
     const UNITS: Kernel = Kernel::new("test", "units");
-    use crate::family::estimate::Estimated;
     use crate::progress::eta_secs;
 
     /// Three small cases, then one a million times larger: once the small
@@ -419,15 +419,12 @@ mod tests {
             binary: String::new(),
             cpu: String::new(),
         };
-        let case = |units: u64| Estimated {
+        let cost = |units: u64| Cost {
             work: vec![(UNITS, units)],
-            ..Estimated::default()
+            ..Cost::default()
         };
-        let cases = [case(1000), case(1000), case(1000), case(1_000_000_000)];
-        let w: Vec<u64> = cases
-            .iter()
-            .map(|c| weight_at(c, None, Some(&rates)))
-            .collect();
+        let costs = [cost(1000), cost(1000), cost(1000), cost(1_000_000_000)];
+        let w: Vec<u64> = costs.iter().map(|c| weight_at(c, Some(&rates))).collect();
         // 1000 units at 10^6 a second: 1 ms, 1000 µs (+1); 10^9 units: 1000 s.
         assert_eq!(w, [1001, 1001, 1001, 1_000_000_001]);
         let total: u64 = w.iter().sum();
