@@ -421,6 +421,39 @@ mod tests {
         }
     }
 
+    /// A run plans each sweep once: loading the spec plans it and the
+    /// guard, the run and the render use that plan; a dry run likewise
+    /// (the toy family counts its plans per sweep name).
+    #[test]
+    fn a_run_and_a_dry_run_plan_each_sweep_once() {
+        use crate::family::toy::plans_of;
+        let spec = |tag: &str| {
+            let text = format!(
+                "experiment: once-{tag}\nsweeps:\n  - name: once-{tag}-a\n    family: toy\n    reach: 1..3\n    pebbles: 0..20\n  - name: once-{tag}-b\n    family: toy\n    reach: 2\n    pebbles: 0..5\n"
+            );
+            spec::from_text(&text, std::path::Path::new("t.yaml")).unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let e = spec("run");
+        sweep::guard::check_experiments(std::slice::from_ref(&e)).unwrap();
+        sweep::run_quietly(&e, dir.path());
+        render::render_experiment(&e, dir.path()).unwrap();
+        assert_eq!((plans_of("once-run-a"), plans_of("once-run-b")), (1, 1));
+        let e = spec("dry");
+        let rates = crate::cost::Rates {
+            per_sec: crate::family::calibration::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
+            overhead: crate::cost::Overhead::default(),
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        let opts = sweep::RunOptions::quiet(dir.path());
+        dry_run_text(&e, &rates, false, &opts).unwrap();
+        assert_eq!((plans_of("once-dry-a"), plans_of("once-dry-b")), (1, 1));
+    }
+
     #[test]
     fn peak_memory_counts_one_case_and_one_chunk_per_thread() {
         let dir = std::path::Path::new("t.yaml");

@@ -38,6 +38,9 @@ impl Case for Estimated {
     fn memory_hint(&self) -> &'static str {
         self.hint
     }
+    fn stands_in(&self) -> bool {
+        true
+    }
     fn solve(&self, _ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         anyhow::bail!(
             "{} stands for cases of an estimating plan; plan the sweep exactly to solve it",

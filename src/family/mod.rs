@@ -167,6 +167,12 @@ pub trait Case: Send + Sync {
     fn memory_hint(&self) -> &'static str {
         "use fewer heaps or pieces, or smaller sizes (a smaller range)"
     }
+    /// Whether the case stands for others in an estimating plan
+    /// ([`estimate::Estimated`], never solved): such a plan is made again,
+    /// exactly, to solve the sweep. Default: it is a case to solve.
+    fn stands_in(&self) -> bool {
+        false
+    }
     /// The same case scaled down, on the same solver path (the same rule,
     /// kernel and play), its sizes about `factor` (< 1) of its own: what
     /// the dry run's estimate solves to measure how the case's time grows

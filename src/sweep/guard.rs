@@ -271,8 +271,8 @@ pub fn check_experiments(exps: &[Experiment]) -> anyhow::Result<()> {
     let mut text = String::new();
     for e in exps {
         for sw in &e.sweeps {
-            let plan = sw.plan_estimate()?;
-            if let Err(r) = check_plan(&e.name, sw, &plan) {
+            // The plan kept for the run that follows.
+            if let Err(r) = sw.with_plan_estimate(|plan| check_plan(&e.name, sw, plan))? {
                 let _ = write!(text, "{}{r}", if text.is_empty() { "" } else { "\n" });
             }
         }

@@ -180,6 +180,30 @@ impl Case for ToyCase {
     }
 }
 
+/// Plans made of each sweep, by its name: a test holds that a run plans
+/// each sweep once.
+static PLANS: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
+
+fn count_plan(sweep: &Node<'_>) {
+    let Some(name) = sweep
+        .get("name")
+        .and_then(|n| n.str().ok().map(str::to_string))
+    else {
+        return;
+    };
+    let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
+    match plans.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, k)) => *k += 1,
+        None => plans.push((name, 1)),
+    }
+}
+
+/// How many times a sweep named `name` was planned in this process.
+pub fn plans_of(name: &str) -> usize {
+    let plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
+    plans.iter().find(|(n, _)| n == name).map_or(0, |(_, k)| *k)
+}
+
 impl Family for Toy {
     fn name(&self) -> &'static str {
         "toy"
@@ -197,6 +221,7 @@ impl Family for Toy {
         VIEWS
     }
     fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
+        count_plan(sweep);
         let mut allowed = SWEEP_KEYS.to_vec();
         allowed.extend(["reach", "pebbles", "bad"]);
         sweep.expect_keys(&allowed)?;
