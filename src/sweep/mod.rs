@@ -143,7 +143,7 @@ pub fn run_experiment(
         let threads = rayon::current_num_threads();
         let est =
             crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads, *wrote));
-        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
+        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel, est.as_ref())
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         *wrote |= r.wrote_parts;
         r.phases.plan += planned;
