@@ -70,6 +70,15 @@ pub fn eta_secs((done, total): (u64, u64), elapsed: f64, estimated: Option<f64>)
     })
 }
 
+/// `n` and the noun `what`, plural unless `n` is 1: `1 case`, `3 cases`.
+pub fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// The progress of one long solve (`nimlab solve`), on standard error and
 /// hidden when it is not a terminal: what the solver counts, against the
 /// total and with an estimate of the rest where the total is known, the
@@ -143,6 +152,13 @@ impl Default for SolveProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(counted(1, "chunk"), "1 chunk");
+        assert_eq!(counted(0, "chunk"), "0 chunks");
+        assert_eq!(counted(2, "case"), "2 cases");
+    }
 
     #[test]
     fn time_left_is_the_work_left_at_the_pace_so_far() {

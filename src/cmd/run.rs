@@ -205,9 +205,13 @@ fn render_line(e: &Experiment, rendered: &[bool], files: usize) -> String {
     };
     let fresh = rendered.iter().filter(|r| !**r).count();
     match (fresh, rendered.len()) {
-        (0, _) => format!("{name}: {files} files rendered"),
+        (0, _) => format!("{name}: {} rendered", counted(files, "file")),
         (f, n) if f == n => format!("{name}: figures and tables up to date"),
-        (f, _) => format!("{name}: {files} files rendered ({f} sweeps up to date)"),
+        (f, _) => format!(
+            "{name}: {} rendered ({} up to date)",
+            counted(files, "file"),
+            counted(f, "sweep")
+        ),
     }
 }
 
@@ -309,11 +313,7 @@ fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<
 
 /// `1 case`, `3 cases`.
 fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
+    crate::progress::counted(n as u64, what)
 }
 
 /// The dry run's last line: the sweeps' estimates summed. A sweep whose

@@ -17,7 +17,7 @@ use super::{InterruptedRun, RunOptions, SweepReport};
 use crate::data::{Dataset, Table};
 use crate::family::{Case, CaseCtx, Cost, Interrupted, Plan};
 use crate::mem::thread_cpu;
-use crate::progress::progress_bar_estimated;
+use crate::progress::{counted, progress_bar_estimated};
 use crate::spec::{Experiment, Sweep};
 use crate::store::{ChunkId, SweepDir};
 
@@ -181,8 +181,8 @@ fn stage_outcome(shared: &Shared<'_>, dir: &SweepDir, mine: &[&Chunk], name: &st
     {
         let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
         bail!(InterruptedRun(format!(
-            " in {name}: {saved} of {} chunks saved",
-            mine.len()
+            " in {name}: {saved} of {} saved",
+            counted(mine.len() as u64, "chunk")
         )));
     }
     err.map_or(Ok(()), Err)

@@ -403,8 +403,9 @@ impl SweepEstimate {
     pub fn open_ended(&self) -> bool {
         !self.unbounded.is_empty() && above(self.wall_secs, self.wall_secs_at_most).is_none()
     }
-    /// What sampling measured, as a sentence: `measured on 4 of the
-    /// sweep's cases (0.42 s): 3.1× the model's time at the largest,
+    /// What sampling measured, as a sentence: `measured by 4 solves of the
+    /// sweep's cases or smaller copies of them (0.42 s): 3.1× the model's
+    /// time at the largest,
     /// growing as size^1.2`.
     pub fn sampled_text(&self) -> Option<String> {
         let s = self.sampled.as_ref()?;
@@ -412,8 +413,10 @@ impl SweepEstimate {
             return (s.spent >= 0.01).then(|| format!("no case sampled ({:.2} s)", s.spent));
         }
         let n = s.points.len();
+        // The points are the sweep's cases or copies of its largest scaled
+        // down on the same solver ([`crate::family::Case::scaled`]).
         let mut t = format!(
-            "measured on {n} of the sweep's case{} ({:.2} s)",
+            "measured by {n} solve{} of the sweep's cases or smaller copies of them ({:.2} s)",
             if n == 1 { "" } else { "s" },
             s.spent
         );

@@ -120,10 +120,11 @@ impl MemoryFigures {
             None => "no case".to_string(),
         };
         format!(
-            "peak memory ~{} (at most {}) on {} threads ({largest}; shared by the cases ~{}; writer ~{} per thread)",
+            "peak memory ~{} (at most {}) on {} thread{} ({largest}; shared by the cases ~{}; writer ~{} per thread)",
             h(self.expected),
             h(self.peak),
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             h(self.shared),
             h(self.writer)
         )
