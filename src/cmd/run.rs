@@ -300,12 +300,14 @@ fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<
     };
     match left {
         _ if left == all => None,
+        0 if mine == 0 => Some(format!("nothing to do: {share}")),
         0 => Some(format!(
             "nothing left to do: {share} finished in {out} (--force solves them again)"
         )),
         _ if left == mine => Some(format!("{share}; the estimate below is of that share")),
         _ => Some(format!(
-            "{left} chunks left of {share} ({} finished in {out}); the estimate below is of what is left",
+            "{} left of {share} ({} finished in {out}); the estimate below is of what is left",
+            counted(left, "chunk"),
             mine - left
         )),
     }
@@ -361,9 +363,16 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
     let all = report::experiments(exps, out);
     let (stale, total, secs) = report::plan(&all, out);
     let given: usize = exps.iter().map(|e| e.sweeps.len()).sum();
-    let mut s = format!(
-        "report: {stale} of {total} sweeps to rebuild (fitting, checking; the others from its cache)"
-    );
+    // What the report rebuilds of a sweep (its checks, and the fits of
+    // loss sets where its rows hold any) is known only from its rows: the
+    // line names neither.
+    let mut s = match total {
+        0 => "report: nothing stored yet".to_string(),
+        _ => format!(
+            "report: {stale} of {} to rebuild (the others from its cache)",
+            counted(total, "sweep")
+        ),
+    };
     if secs > 0.0 {
         s += &format!(", ~{secs:.1} s on one thread as last built");
     }
