@@ -74,7 +74,10 @@ pub struct Sweep {
 /// counted) before solving, or datasets asked for since (a conjecture reads
 /// one written on request).
 #[derive(Clone, Default)]
-struct PlanMemo(Arc<Mutex<Option<(Plan, Option<Vec<String>>)>>>);
+struct PlanMemo(Arc<Mutex<Kept>>);
+
+/// The kept plan and the datasets asked for it was made with, if any.
+type Kept = Option<(Plan, Option<Vec<String>>)>;
 
 impl PlanMemo {
     fn keep(plan: Plan, asked: Option<Vec<String>>) -> PlanMemo {
@@ -123,14 +126,11 @@ impl Sweep {
         self.fill_estimate(&mut memo)?;
         Ok(f(&memo.as_ref().expect("filled").0))
     }
-    fn memo(&self) -> std::sync::MutexGuard<'_, Option<(Plan, Option<Vec<String>>)>> {
+    fn memo(&self) -> std::sync::MutexGuard<'_, Kept> {
         self.planned.0.lock().unwrap_or_else(|p| p.into_inner())
     }
     /// Makes the kept plan one for estimates, planning if it is none.
-    fn fill_estimate(
-        &self,
-        memo: &mut Option<(Plan, Option<Vec<String>>)>,
-    ) -> Result<(), SpecError> {
+    fn fill_estimate(&self, memo: &mut Kept) -> Result<(), SpecError> {
         let fits = match memo.as_ref() {
             Some((_, Some(a))) => *a == self.asked,
             Some((_, None)) => self.asked.is_empty(),
