@@ -1,5 +1,5 @@
 //! The cost model: each case states its work as units of named kernels
-//! ([`Kernel`], [`crate::family::Case::work`]); `nimlab calibrate` measures
+//! ([`Kernel`], [`crate::family::Cost::work`]); `nimlab calibrate` measures
 //! each kernel's rate on this machine on fixed small inputs (never a spec's
 //! cases) and caches it under the user's cache directory, keyed by the
 //! binary's version and the CPU model; the dry run, the guard and the

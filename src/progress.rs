@@ -10,6 +10,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 /// A bar over `len` units of estimated work: the percentage of the work,
 /// a message (e.g. cases done), elapsed time and an estimate of the rest.
 pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    progress_bar_estimated(len, quiet, None)
+}
+
+/// [`progress_bar`] of work estimated to take `estimated` seconds: the time
+/// left starts from that estimate and blends into the measured pace as the
+/// work is done ([`eta_secs`]).
+pub fn progress_bar_estimated(len: u64, quiet: bool, estimated: Option<f64>) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -19,8 +26,12 @@ pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
     )
     .map(|s| {
         s.progress_chars("=> ")
-            .with_key("left", |st: &ProgressState, w: &mut dyn std::fmt::Write| {
-                let left = eta_secs(st.pos(), st.len().unwrap_or(0), st.elapsed().as_secs_f64());
+            .with_key("left", move |st: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = eta_secs(
+                    (st.pos(), st.len().unwrap_or(0)),
+                    st.elapsed().as_secs_f64(),
+                    estimated,
+                );
                 let _ = match left {
                     Some(s) => write!(w, "{}", crate::cost::human_secs(s)),
                     None => write!(w, "?"),
@@ -34,10 +45,38 @@ pub fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
 
 /// The time left of a bar whose units are the cost model's estimated work
 /// (the sweep's bar counts each case's estimated microseconds, however
-/// unequal): the estimated work left at the pace measured so far, `elapsed`
-/// seconds for the `done` units. `None` before any unit is done.
-pub fn eta_secs(done: u64, total: u64, elapsed: f64) -> Option<f64> {
-    (done > 0).then(|| elapsed * total.saturating_sub(done) as f64 / done as f64)
+/// unequal), `done` of `total` units done in `elapsed` seconds. Two
+/// figures, blended by the share of the work done `f`:
+/// - the estimate's (`estimated` seconds for the whole bar): its share of
+///   the work left, `estimated × (1 − f)`, what it says before anything is
+///   measured (a shared table built first, the first slow cases);
+/// - the measured pace's: the work left at the pace so far,
+///   `elapsed × (total − done) / done`, which the estimate gives way to as
+///   the work is done.
+///
+/// The time left is `(1 − f) × estimate's + f × pace's`. Without an
+/// estimate, the pace's alone (`None` before any unit is done).
+pub fn eta_secs((done, total): (u64, u64), elapsed: f64, estimated: Option<f64>) -> Option<f64> {
+    let left = total.saturating_sub(done) as f64;
+    let pace = (done > 0).then(|| elapsed * left / done as f64);
+    let Some(est) = estimated.filter(|e| e.is_finite() && *e >= 0.0 && total > 0) else {
+        return pace;
+    };
+    let f = (done as f64 / total as f64).min(1.0);
+    let by_estimate = est * (1.0 - f);
+    Some(match pace {
+        Some(p) => (1.0 - f) * by_estimate + f * p,
+        None => by_estimate,
+    })
+}
+
+/// `n` and the noun `what`, plural unless `n` is 1: `1 case`, `3 cases`.
+pub fn counted(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 /// The progress of one long solve (`nimlab solve`), on standard error and
@@ -115,10 +154,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_count_of_one_is_singular() {
+        assert_eq!(counted(1, "chunk"), "1 chunk");
+        assert_eq!(counted(0, "chunk"), "0 chunks");
+        assert_eq!(counted(2, "case"), "2 cases");
+    }
+
+    #[test]
     fn time_left_is_the_work_left_at_the_pace_so_far() {
         // 3 units of 10 done in 6 s: 2 s a unit, 7 left: 14 s.
-        assert_eq!(eta_secs(3, 10, 6.0), Some(14.0));
-        assert_eq!(eta_secs(10, 10, 6.0), Some(0.0));
-        assert_eq!(eta_secs(0, 10, 6.0), None);
+        assert_eq!(eta_secs((3, 10), 6.0, None), Some(14.0));
+        assert_eq!(eta_secs((10, 10), 6.0, None), Some(0.0));
+        assert_eq!(eta_secs((0, 10), 6.0, None), None);
+    }
+
+    /// Worked by hand: a sweep estimated at 100 s.
+    #[test]
+    fn time_left_starts_from_the_estimate_and_blends_into_the_pace() {
+        let close = |a: Option<f64>, b: f64| assert!((a.unwrap() - b).abs() < 1e-9, "{a:?} vs {b}");
+        // Nothing done yet, 30 s into a shared table's build: the
+        // estimate's 100 s, not "?".
+        close(eta_secs((0, 10), 30.0, Some(100.0)), 100.0);
+        // 2 of 10 units in 30 s: f = 0.2; the estimate's share of the work
+        // left 100 × 0.8 = 80 s, the pace's 30 × 8 / 2 = 120 s; blended
+        // 0.8 × 80 + 0.2 × 120 = 64 + 24 = 88 s.
+        close(eta_secs((2, 10), 30.0, Some(100.0)), 88.0);
+        // 8 of 10 in 40 s: estimate's 100 × 0.2 = 20 s, pace's 40 × 2 / 8
+        // = 10 s; 0.2 × 20 + 0.8 × 10 = 4 + 8 = 12 s.
+        close(eta_secs((8, 10), 40.0, Some(100.0)), 12.0);
+        // All done: nothing left, whatever the estimate.
+        close(eta_secs((10, 10), 50.0, Some(100.0)), 0.0);
     }
 }

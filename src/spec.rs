@@ -18,6 +18,7 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, bail};
 use serde_json::Value;
@@ -26,6 +27,7 @@ use crate::data::Dataset;
 use crate::family::{self, Family, Plan, Planning};
 use crate::params::{Node, SpecError, describe, parse_yaml};
 use crate::store::SweepDir;
+use crate::view::View;
 
 /// One sweep of an experiment, validated: the family that runs it and its raw
 /// parameters (the family validates those when planning).
@@ -56,6 +58,31 @@ pub struct Sweep {
     /// union, in the order met): columns of every dataset they store
     /// ([`crate::data::with_grid`]), so that one dataset's files share a schema.
     pub grid: Vec<String>,
+    /// The views that apply to the sweep ([`Plan::views`]), from the plan
+    /// made when the spec was loaded: the render stage needs no plan.
+    pub views: Vec<&'static View>,
+    /// The sweep's plan once made, kept for the next stage that needs it.
+    planned: PlanMemo,
+}
+
+/// A sweep's plan kept once made, with the datasets asked for that it was
+/// made with (`None`: an estimating plan, [`Planning::Estimate`]), so that a
+/// process plans each sweep once: loading the spec plans it (to validate
+/// it), and the guard, the dry run and the run use that plan. Planned again
+/// only where that plan cannot serve: an estimating plan whose cases stand
+/// for others ([`crate::family::Case::stands_in`], a lines enumeration
+/// counted) before solving, or datasets asked for since (a conjecture reads
+/// one written on request).
+#[derive(Clone, Default)]
+struct PlanMemo(Arc<Mutex<Kept>>);
+
+/// The kept plan and the datasets asked for it was made with, if any.
+type Kept = Option<(Plan, Option<Vec<String>>)>;
+
+impl PlanMemo {
+    fn keep(plan: Plan, asked: Option<Vec<String>>) -> PlanMemo {
+        PlanMemo(Arc::new(Mutex::new(Some((plan, asked)))))
+    }
 }
 
 impl Sweep {
@@ -64,22 +91,62 @@ impl Sweep {
     pub fn declared(&self) -> &'static [&'static Dataset] {
         crate::data::with_grid(self.family.datasets(), &self.grid)
     }
-    /// Expands the sweep into cases and views (validated when the spec was
-    /// loaded, so an error here means the family changed its mind).
+    /// Expands the sweep into cases and views, to solve them: the plan kept
+    /// since the spec was loaded where it serves ([`PlanMemo`]), taken (the
+    /// driver consumes it), else a new one. Validated when the spec was
+    /// loaded, so an error here means the family changed its mind.
     pub fn plan(&self) -> Result<Plan, SpecError> {
+        let mut memo = self.memo();
+        if let Some((plan, asked)) = memo.take() {
+            let fits = match &asked {
+                Some(a) => *a == self.asked,
+                None => self.asked.is_empty() && !plan.cases.iter().any(|c| c.stands_in()),
+            };
+            if fits {
+                return Ok(plan);
+            }
+        }
         self.family.plan(
             &Node::root(&self.params, &self.file),
             Planning::Solve { asked: &self.asked },
         )
     }
     /// The plan for estimates only ([`Planning::Estimate`]): quick
-    /// whatever the sweep's size, its cases never solved.
+    /// whatever the sweep's size, its cases never solved. Taken from the
+    /// kept plan where it serves, else made.
     pub fn plan_estimate(&self) -> Result<Plan, SpecError> {
-        if !self.asked.is_empty() {
-            return self.plan();
+        let mut memo = self.memo();
+        self.fill_estimate(&mut memo)?;
+        Ok(memo.take().expect("filled").0)
+    }
+    /// `f` of the plan for estimates ([`Sweep::plan_estimate`]), which is
+    /// kept for the next stage (the guard's, before the run's).
+    pub fn with_plan_estimate<R>(&self, f: impl FnOnce(&Plan) -> R) -> Result<R, SpecError> {
+        let mut memo = self.memo();
+        self.fill_estimate(&mut memo)?;
+        Ok(f(&memo.as_ref().expect("filled").0))
+    }
+    fn memo(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.planned.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// Makes the kept plan one for estimates, planning if it is none.
+    fn fill_estimate(&self, memo: &mut Kept) -> Result<(), SpecError> {
+        let fits = match memo.as_ref() {
+            Some((_, Some(a))) => *a == self.asked,
+            Some((_, None)) => self.asked.is_empty(),
+            None => false,
+        };
+        if fits {
+            return Ok(());
         }
-        self.family
-            .plan(&Node::root(&self.params, &self.file), Planning::Estimate)
+        let node = Node::root(&self.params, &self.file);
+        *memo = Some(if self.asked.is_empty() {
+            (self.family.plan(&node, Planning::Estimate)?, None)
+        } else {
+            let how = Planning::Solve { asked: &self.asked };
+            (self.family.plan(&node, how)?, Some(self.asked.clone()))
+        });
+        Ok(())
     }
     /// Where this sweep's results live under `out`, in experiment `experiment`.
     pub fn dir(&self, out: &Path, experiment: &str) -> SweepDir {
@@ -459,8 +526,14 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
     )?;
     let name = sname.str()?.to_string();
     check_name(&sname, &name, "name")?;
-    // Validate the family parameters now, so a bad spec fails before anything runs.
-    let plan = family.plan(s, Planning::Estimate)?;
+    // Validate the family parameters now, so a bad spec fails before anything
+    // runs. The plan is kept for the stages that follow ([`PlanMemo`]),
+    // made as they would make it (its notes name the sweep's own fields); a
+    // mistake is named by its place in the spec.
+    let plan = match family.plan(&Node::root(s.value(), file), Planning::Estimate) {
+        Ok(plan) => plan,
+        Err(e) => return Err(family.plan(s, Planning::Estimate).err().unwrap_or(e)),
+    };
     let datasets = sweep_datasets(s, family)?;
     Ok(Sweep {
         title: opt_str(s, "title")?.unwrap_or(&name).to_string(),
@@ -470,7 +543,8 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
         index,
         file: file.to_string(),
         outputs: sweep_outputs(s, family, &plan)?,
-        grid: plan.grid,
+        grid: plan.grid.clone(),
+        views: plan.views.clone(),
         asked: datasets
             .iter()
             .flatten()
@@ -478,6 +552,7 @@ fn parse_sweep(s: &Node<'_>, index: usize, file: &str) -> Result<Sweep, SpecErro
             .cloned()
             .collect(),
         datasets,
+        planned: PlanMemo::keep(plan, None),
     })
 }
 

@@ -17,7 +17,11 @@ pub fn render(specs: &[PathBuf], out: &Path) -> Result<ExitCode> {
     for e in &exps {
         store::prune_orphans_of(out, &e.name)?;
         for (sweep, files) in render::render_experiment(e, out)? {
-            eprintln!("{}/{sweep}: {} files rendered", e.name, files.len());
+            eprintln!(
+                "{}/{sweep}: {} rendered",
+                e.name,
+                crate::progress::counted(files.len() as u64, "file")
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -212,9 +212,13 @@ fn render_line(e: &Experiment, rendered: &[bool], files: usize) -> String {
     };
     let fresh = rendered.iter().filter(|r| !**r).count();
     match (fresh, rendered.len()) {
-        (0, _) => format!("{name}: {files} files rendered"),
+        (0, _) => format!("{name}: {} rendered", counted(files, "file")),
         (f, n) if f == n => format!("{name}: figures and tables up to date"),
-        (f, _) => format!("{name}: {files} files rendered ({f} sweeps up to date)"),
+        (f, _) => format!(
+            "{name}: {} rendered ({} up to date)",
+            counted(files, "file"),
+            counted(f, "sweep")
+        ),
     }
 }
 
@@ -303,12 +307,14 @@ fn left_text([left, mine, all]: [usize; 3], opts: &sweep::RunOptions) -> Option<
     };
     match left {
         _ if left == all => None,
+        0 if mine == 0 => Some(format!("nothing to do: {share}")),
         0 => Some(format!(
             "nothing left to do: {share} finished in {out} (--force solves them again)"
         )),
         _ if left == mine => Some(format!("{share}; the estimate below is of that share")),
         _ => Some(format!(
-            "{left} chunks left of {share} ({} finished in {out}); the estimate below is of what is left",
+            "{} left of {share} ({} finished in {out}); the estimate below is of what is left",
+            counted(left, "chunk"),
             mine - left
         )),
     }
@@ -319,11 +325,7 @@ type SweepAt = (usize, sweep::estimate::SweepEstimate);
 
 /// `1 case`, `3 cases`.
 fn counted(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
+    crate::progress::counted(n as u64, what)
 }
 
 /// The dry run's last line: the sweeps' estimates summed. A sweep whose
@@ -366,9 +368,16 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
     let all = report::experiments(exps, out);
     let (stale, total, secs) = report::plan(&all, out);
     let given: usize = exps.iter().map(|e| e.sweeps.len()).sum();
-    let mut s = format!(
-        "report: {stale} of {total} sweeps to rebuild (fitting, checking; the others from its cache)"
-    );
+    // What the report rebuilds of a sweep (its checks, and the fits of
+    // loss sets where its rows hold any) is known only from its rows: the
+    // line names neither.
+    let mut s = match total {
+        0 => "report: nothing stored yet".to_string(),
+        _ => format!(
+            "report: {stale} of {} to rebuild (the others from its cache)",
+            counted(total, "sweep")
+        ),
+    };
     if secs > 0.0 {
         s += &format!(", ~{secs:.1} s on one thread as last built");
     }
@@ -426,6 +435,39 @@ mod tests {
         }
     }
 
+    /// A run plans each sweep once: loading the spec plans it and the
+    /// guard, the run and the render use that plan; a dry run likewise
+    /// (the toy family counts its plans per sweep name).
+    #[test]
+    fn a_run_and_a_dry_run_plan_each_sweep_once() {
+        use crate::family::toy::plans_of;
+        let spec = |tag: &str| {
+            let text = format!(
+                "experiment: once-{tag}\nsweeps:\n  - name: once-{tag}-a\n    family: toy\n    reach: 1..3\n    pebbles: 0..20\n  - name: once-{tag}-b\n    family: toy\n    reach: 2\n    pebbles: 0..5\n"
+            );
+            spec::from_text(&text, std::path::Path::new("t.yaml")).unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let e = spec("run");
+        sweep::guard::check_experiments(std::slice::from_ref(&e)).unwrap();
+        sweep::run_quietly(&e, dir.path());
+        render::render_experiment(&e, dir.path()).unwrap();
+        assert_eq!((plans_of("once-run-a"), plans_of("once-run-b")), (1, 1));
+        let e = spec("dry");
+        let rates = crate::cost::Rates {
+            per_sec: crate::family::calibration::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
+            overhead: crate::cost::Overhead::default(),
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        let opts = sweep::RunOptions::quiet(dir.path());
+        dry_run_text(&e, &rates, false, &opts).unwrap();
+        assert_eq!((plans_of("once-dry-a"), plans_of("once-dry-b")), (1, 1));
+    }
+
     #[test]
     fn peak_memory_counts_one_case_and_one_chunk_per_thread() {
         let dir = std::path::Path::new("t.yaml");
@@ -436,28 +478,25 @@ mod tests {
         .unwrap();
         let sw = &e.sweeps[0];
         let plan = sw.plan().unwrap();
-        let each = plan.cases[0].memory();
-        assert!(plan.cases.iter().all(|c| c.memory() == each));
+        let costs = sweep::guard::costs(&plan, None);
+        let each = costs[0].memory_bound;
+        assert!(costs.iter().all(|c| c.memory_bound == each));
         // Each case writes 100 × 100 positions rows, held twice (table and encoder).
         let positions = sw.family.datasets().iter().find(|d| d.name == "positions");
         let table = 2 * 100 * 100 * positions.unwrap().row_bytes();
-        assert!(
-            plan.cases
-                .iter()
-                .all(|c| c.rows() == [("positions", 10_000)])
-        );
+        assert!(costs.iter().all(|c| c.rows == [("positions", 10_000)]));
         let chunks: Vec<u64> = sweep::chunks(&plan.cases)
             .iter()
             .map(|c| (c.end - c.start) as u64 * table)
             .collect();
-        let f = |t| sweep::guard::memory_figures(&plan, sw.family.datasets(), None, t);
+        let f = |t| sweep::guard::memory_figures((&plan, &costs), sw.family.datasets(), None, t);
         let mut top = chunks.clone();
         top.sort_unstable_by(|a, b| b.cmp(a));
         assert_eq!(f(2).peak, 2 * each + top.iter().take(2).sum::<u64>());
         // Expected: each case at its expected size, the tables once at the
         // sizes the case counts (two heaps, misère, no Grundy value: 16 + 1 +
         // 8 + 16 = 41 bytes a row, by hand).
-        let expected = plan.cases[0].expected_memory();
+        let expected = costs[0].expected_memory();
         let rows_of_two_chunks: u64 = {
             let mut sizes: Vec<u64> = sweep::chunks(&plan.cases)
                 .iter()

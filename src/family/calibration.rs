@@ -62,7 +62,7 @@ pub fn probe_cases(family: &dyn Family, yaml: &str) -> anyhow::Result<(u64, Work
         }
         std::hint::black_box(out);
         cases += 1;
-        crate::cost::add(&mut work, &case.work(None));
+        crate::cost::add(&mut work, &case.cost(None).work);
         Ok(())
     })?;
     Ok((cases, work))
@@ -109,7 +109,7 @@ fn probe_plan(plan: &Plan, kernel: Kernel, keep: Option<&[String]>) -> anyhow::R
     let mut units = 0u64;
     let mut doing = Vec::new();
     for case in &plan.cases {
-        let work = case.work(keep);
+        let work = case.cost(keep).work;
         let n: u64 = work
             .iter()
             .filter(|(k, _)| *k == kernel)

@@ -16,13 +16,14 @@
 
 use std::sync::atomic::AtomicBool;
 
-use crate::cost::Work;
 use crate::data::{Dataset, Table};
 use crate::params::{CliArg, Node, SpecError};
 use crate::view::View;
+pub use cost::{Cost, TableBytes};
 use watch::Watch;
 
 pub mod calibration;
+pub mod cost;
 pub mod estimate;
 pub mod explain_moves;
 pub(crate) mod heaps;
@@ -134,7 +135,7 @@ pub type Output = Vec<(&'static Dataset, Table)>;
 /// last call), a cancellation flag it should poll in long loops, and the
 /// datasets the sweep keeps (a case may skip building the others).
 pub struct CaseCtx<'a> {
-    /// Report progress, in the same unit as [`Case::cost`].
+    /// Report progress, in the unit of the case's [`Cost::size`].
     pub progress: &'a (dyn Fn(u64) + Sync),
     /// Set when the user pressed Ctrl-C.
     pub cancel: &'a AtomicBool,
@@ -154,74 +155,22 @@ pub trait Case: Send + Sync {
     /// A stable, human-readable key made of the family and all parameters that
     /// affect the result. Equal keys mean equal results.
     fn key(&self) -> String;
-    /// Estimated work (roughly positions visited), for balancing and progress.
-    fn cost(&self) -> u64;
-    /// Estimated peak memory in bytes (saturating: never wraps). The driver
-    /// refuses a sweep with a case beyond the machine's memory, up front.
-    /// It is a bound where the case may grow (a horizon extended up to
-    /// `proof_cap`, a memo up to its budget).
-    fn memory(&self) -> u64 {
-        0
-    }
-    /// The memory the case will likely use, for the estimate's expected
-    /// peak: [`Case::memory`] without the growth that only some cases
-    /// reach (the horizon asked for, not its extension to `proof_cap`; the
-    /// memo its expected lookups fill, not its budget). Default: the bound.
-    fn expected_memory(&self) -> u64 {
-        self.memory()
-    }
-    /// The part of [`Case::memory`] shared by every case of its sweep (a
-    /// table built once per sweep, e.g. the lines chord table), which
-    /// threads solving cases at once hold only once. Default: none.
-    fn shared_memory(&self) -> u64 {
-        0
-    }
-    /// Estimated rows of each dataset the case writes (dataset name, rows;
-    /// saturating), for the output-size guard and `--dry-run`.
-    fn rows(&self) -> Vec<(&'static str, u64)> {
-        Vec::new()
-    }
-    /// Bytes its table of `ds` holds before it is written, with `rows` rows
-    /// ([`Case::rows`]), for the expected peak: the declared columns' sizes
-    /// ([`Dataset::row_bytes`]) unless the family counts the typed vectors
-    /// its tables are built of. The guard's bound takes the larger of this
-    /// and the declared sizes, twice (for the Parquet encoder).
-    fn table_bytes(&self, ds: &Dataset, rows: u64) -> u64 {
-        rows.saturating_mul(ds.row_bytes())
-    }
-    /// What to change when [`Case::memory`] is beyond the machine's, for
-    /// the refusal (default: fewer heaps or pieces, smaller sizes).
+    /// What the case costs, as one answer ([`Cost`]): its size, its work
+    /// expected and at most, its memory expected and at most, what it
+    /// shares with its sweep's other cases, the rows it writes, whether its
+    /// work is bounded and whether it spreads over threads. `keep` is the
+    /// sweep's `datasets:` (a case may skip work for datasets not kept).
+    fn cost(&self, keep: Option<&[String]>) -> Cost;
+    /// What to change when its memory ([`Cost::memory_bound`]) is beyond
+    /// the machine's, for the refusal (default: fewer heaps or pieces,
+    /// smaller sizes). Advice, not a figure: not part of [`Cost`].
     fn memory_hint(&self) -> &'static str {
         "use fewer heaps or pieces, or smaller sizes (a smaller range)"
     }
-    /// Its work in units of the cost model's kernels ([`crate::cost`]),
-    /// for the estimates of time; `keep` is the sweep's `datasets:` (a case
-    /// may skip work for datasets not kept). Default: none.
-    fn work(&self, keep: Option<&[String]>) -> Work {
-        let _ = keep;
-        Vec::new()
-    }
-    /// Its work at most, where the case may grow (a horizon extended up to
-    /// `proof_cap`): the bound beside the expected time. Default: its
-    /// [`Case::work`].
-    fn work_at_most(&self, keep: Option<&[String]>) -> Work {
-        self.work(keep)
-    }
-    /// Work shared by the sweep's cases and done once (the lines chord
-    /// table); the sweep counts the largest. Default: none.
-    fn shared_work(&self) -> Work {
-        Vec::new()
-    }
-    /// When the case's work cannot be bounded in advance: the bound the
-    /// estimate uses and what changes it. Default: it can.
-    fn unbounded(&self) -> Option<String> {
-        None
-    }
-    /// Whether the case spreads its own work over the pool's threads (a
-    /// board solved by a parallel kernel), so that on `T` threads it takes
-    /// about its time over `T` rather than holding one thread. Default: it
-    /// runs on one thread.
-    fn splits(&self) -> bool {
+    /// Whether the case stands for others in an estimating plan
+    /// ([`estimate::Estimated`], never solved): such a plan is made again,
+    /// exactly, to solve the sweep. Default: it is a case to solve.
+    fn stands_in(&self) -> bool {
         false
     }
     /// The same case scaled down, on the same solver path (the same rule,

@@ -41,10 +41,9 @@ pub fn render_experiment(exp: &Experiment, out: &Path) -> Result<Vec<(String, Ve
 
 /// Renders the sweep's selected views from the stored datasets.
 pub fn render_sweep(sweep: &Sweep, dir: &SweepDir) -> Result<Vec<PathBuf>> {
-    let plan = sweep.plan_estimate()?;
     let mut files = Vec::new();
     let mut cache: Vec<(&str, Option<Table>)> = Vec::new();
-    for view in &plan.views {
+    for view in &sweep.views {
         if sweep
             .outputs
             .as_ref()

@@ -700,7 +700,7 @@ fn exp_page_name(name: &str) -> String {
 fn first_page(parts: &[ExpPart], page_of: &dyn Fn(&str) -> String) -> Vec<Block> {
     let all: Vec<&Claim> = parts.iter().flat_map(|p| &p.claims).collect();
     let mut b = vec![Block::Heading(1, "nimlab report".into(), "top".into())];
-    let mut line = format!("{} experiments", parts.len());
+    let mut line = crate::progress::counted(parts.len() as u64, "experiment");
     if !all.is_empty() {
         let _ = write!(line, ", {} claims: {}", all.len(), counts_line(&all));
     }

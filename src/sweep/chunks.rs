@@ -19,20 +19,19 @@ pub struct Chunk {
 }
 
 /// Splits a plan's cases into chunks of roughly equal cost. Depends only on the
-/// cases (their keys and costs), never on the machine.
+/// cases (their keys and sizes, [`crate::family::Cost::weight`]), never on the
+/// machine.
 pub fn chunks(cases: &[Box<dyn Case>]) -> Vec<Chunk> {
     // Saturating: an estimate never wraps (same chunks as a plain sum otherwise).
-    let total = cases
-        .iter()
-        .map(|c| c.cost().max(1))
-        .fold(0u64, u64::saturating_add);
+    let weights: Vec<u64> = cases.iter().map(|c| c.cost(None).weight()).collect();
+    let total = weights.iter().fold(0u64, |a, &w| a.saturating_add(w));
     let target = (total / 64).max(1 << 20);
     let mut out = Vec::new();
     let mut start = 0;
     let mut acc = 0u64;
     let mut keys = Vec::new();
     for (i, c) in cases.iter().enumerate() {
-        acc = acc.saturating_add(c.cost().max(1));
+        acc = acc.saturating_add(weights[i]);
         keys.push(c.key());
         if acc >= target || keys.len() >= 4096 || i + 1 == cases.len() {
             out.push(Chunk {

@@ -11,12 +11,13 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::chunks::{Chunk, assign_shards, chunks};
+use super::estimate::SweepEstimate;
 use super::phases::{Span, Timer};
 use super::{InterruptedRun, RunOptions, SweepReport};
 use crate::data::{Dataset, Table};
-use crate::family::{Case, CaseCtx, Interrupted, Plan};
+use crate::family::{Case, CaseCtx, Cost, Interrupted, Plan};
 use crate::mem::thread_cpu;
-use crate::progress::progress_bar;
+use crate::progress::{counted, progress_bar_estimated};
 use crate::spec::{Experiment, Sweep};
 use crate::store::{ChunkId, SweepDir};
 
@@ -68,6 +69,7 @@ pub fn run_sweep(
     plan: Plan,
     opts: &RunOptions,
     cancel: &AtomicBool,
+    estimate: Option<&SweepEstimate>,
 ) -> Result<SweepReport> {
     let t0 = Instant::now();
     let before = Timer::start();
@@ -79,7 +81,7 @@ pub fn run_sweep(
     let mut todo = not_done(&mine, &dir, opts.force);
     // Biggest first: better balance on few cores; the output does not depend on the order.
     todo.sort_by(|a, b| b.cost.cmp(&a.cost).then(a.start.cmp(&b.start)));
-    let pb = sweep_bar(exp, sweep, &plan, &todo, opts.quiet);
+    let (pb, shares) = sweep_bar(exp, sweep, &plan, &todo, (opts.quiet, estimate));
     let shared = Shared {
         plan: &plan,
         sweep,
@@ -95,7 +97,13 @@ pub fn run_sweep(
         first_error: Mutex::new(None),
         wrote: AtomicBool::new(false),
     };
-    pb.set_message(format!("0/{} cases", shared.cases_todo));
+    pb.set_message(match shares {
+        true => format!(
+            "0/{} cases · first what the cases share (a table built once)",
+            shared.cases_todo
+        ),
+        false => format!("0/{} cases", shared.cases_todo),
+    });
     let planned = before.span();
     let stage = Timer::start();
     solve_and_write(&shared, &todo, &dir);
@@ -130,24 +138,31 @@ pub fn run_sweep(
     Ok(report)
 }
 
-/// The sweep's progress bar over the estimated work of the chunks to solve.
+/// The sweep's progress bar over the estimated work of the chunks to solve,
+/// its time left starting from the sweep's `estimate` (its share of the
+/// work), and whether the cases share work done first (a table built once,
+/// which the bar's work does not count).
 fn sweep_bar(
     exp: &Experiment,
     sweep: &Sweep,
     plan: &Plan,
     todo: &[&Chunk],
-    quiet: bool,
-) -> ProgressBar {
+    (quiet, estimate): (bool, Option<&SweepEstimate>),
+) -> (ProgressBar, bool) {
     let keep = sweep.datasets.as_deref();
-    let pb = progress_bar(
-        todo.iter()
-            .flat_map(|c| &plan.cases[c.start..c.end])
-            .map(|c| weight(c.as_ref(), keep))
-            .fold(0u64, u64::saturating_add),
-        quiet,
-    );
+    let costs: Vec<Cost> = plan.cases.iter().map(|c| c.cost(keep)).collect();
+    let weights: Vec<u64> = costs.iter().map(weight).collect();
+    let sum = |w: &[u64]| w.iter().fold(0u64, |a, &b| a.saturating_add(b));
+    let len = todo
+        .iter()
+        .map(|c| sum(&weights[c.start..c.end]))
+        .fold(0u64, u64::saturating_add);
+    let all = sum(&weights).max(1);
+    let secs = estimate.map(|e| e.wall_secs * len as f64 / all as f64);
+    let pb = progress_bar_estimated(len, quiet, secs);
     pb.set_prefix(format!("{}/{}", exp.name, sweep.name));
-    pb
+    let shares = costs.iter().any(|c| !c.shared_work.is_empty());
+    (pb, shares)
 }
 
 /// How the parallel stage of sweep `name` ended: interrupted (Ctrl-C, or a
@@ -166,8 +181,8 @@ fn stage_outcome(shared: &Shared<'_>, dir: &SweepDir, mine: &[&Chunk], name: &st
     {
         let saved = mine.iter().filter(|c| dir.is_done(&c.id)).count();
         bail!(InterruptedRun(format!(
-            " in {name}: {saved} of {} chunks saved",
-            mine.len()
+            " in {name}: {saved} of {} saved",
+            counted(mine.len() as u64, "chunk")
         )));
     }
     err.map_or(Ok(()), Err)
@@ -342,26 +357,27 @@ fn solve_chunk(shared: &Shared<'_>, chunk: &Chunk) -> Result<Done> {
 
 /// A case's share of the progress bar: its estimated microseconds from the
 /// cost model ([`crate::cost::current`]), so the time left is the estimated
-/// time of the cases left, however unequal; its cost without rates.
-fn weight(case: &dyn Case, keep: Option<&[String]>) -> u64 {
-    weight_at(case, keep, crate::cost::current())
+/// time of the cases left, however unequal; its size without rates.
+fn weight(cost: &Cost) -> u64 {
+    weight_at(cost, crate::cost::current())
 }
 
 /// [`weight`] at the given rates.
-fn weight_at(case: &dyn Case, keep: Option<&[String]>, rates: Option<&crate::cost::Rates>) -> u64 {
+fn weight_at(cost: &Cost, rates: Option<&crate::cost::Rates>) -> u64 {
     match rates {
-        Some(r) => (r.secs(&case.work(keep)) * 1e6) as u64 + 1,
-        None => case.cost().max(1),
+        Some(r) => (r.secs(&cost.work) * 1e6) as u64 + 1,
+        None => cost.weight(),
     }
 }
 
 /// Solves one case, keeping the datasets the sweep stores. The progress bar
-/// advances by the case's reported work (in [`Case::cost`]'s unit) scaled to
-/// its [`weight`], and by the rest of its weight when it ends, so the bar
-/// reaches 100 % exactly when every case is done.
+/// advances by the case's reported work (in its [`Cost::size`]'s unit)
+/// scaled to its [`weight`], and by the rest of its weight when it ends, so
+/// the bar reaches 100 % exactly when every case is done.
 fn solve_case(shared: &Shared<'_>, case: &dyn Case) -> Result<Vec<(&'static Dataset, Table)>> {
-    let cost = case.cost().max(1);
-    let w = weight(case, shared.sweep.datasets.as_deref());
+    let c = case.cost(shared.sweep.datasets.as_deref());
+    let cost = c.weight();
+    let w = weight(&c);
     let scale = |x: u64| (u128::from(x.min(cost)) * u128::from(w) / u128::from(cost)) as u64;
     let reported = AtomicU64::new(0);
     let progress = |n: u64| {
@@ -422,7 +438,6 @@ mod tests {
     use crate::cost::{Kernel, Overhead, Rates};
 
     const UNITS: Kernel = Kernel::new("test", "units");
-    use crate::family::estimate::Estimated;
     use crate::progress::eta_secs;
 
     /// Three small cases, then one a million times larger: once the small
@@ -436,20 +451,17 @@ mod tests {
             binary: String::new(),
             cpu: String::new(),
         };
-        let case = |units: u64| Estimated {
+        let cost = |units: u64| Cost {
             work: vec![(UNITS, units)],
-            ..Estimated::default()
+            ..Cost::default()
         };
-        let cases = [case(1000), case(1000), case(1000), case(1_000_000_000)];
-        let w: Vec<u64> = cases
-            .iter()
-            .map(|c| weight_at(c, None, Some(&rates)))
-            .collect();
+        let costs = [cost(1000), cost(1000), cost(1000), cost(1_000_000_000)];
+        let w: Vec<u64> = costs.iter().map(|c| weight_at(c, Some(&rates))).collect();
         // 1000 units at 10^6 a second: 1 ms, 1000 µs (+1); 10^9 units: 1000 s.
         assert_eq!(w, [1001, 1001, 1001, 1_000_000_001]);
         let total: u64 = w.iter().sum();
         // The three small cases done in 3 ms, as estimated.
-        let left = eta_secs(3003, total, 0.003).unwrap();
+        let left = eta_secs((3003, total), 0.003, None).unwrap();
         // 0.003 s × 1_000_000_001 / 3003 = 999.0 s (by hand), where the
         // cases done (3 of 4 in 3 ms) would say 1 ms.
         assert!((left - 999.0).abs() < 0.01, "{left}");

@@ -11,9 +11,12 @@ use serde_json::{Value, json};
 use super::guard::{MemoryFigures, memory_figures};
 use super::sample::{self, Sampled};
 use crate::cost::{self, Rates, Work};
-use crate::family::Plan;
+use crate::family::{Cost, Plan};
 use crate::mem::human_bytes;
 use crate::spec::Sweep;
+
+/// No work.
+static EMPTY: Work = Vec::new();
 
 /// What a sweep will cost on this machine.
 #[derive(Clone, Debug)]
@@ -29,7 +32,7 @@ pub struct SweepEstimate {
     /// Seconds on [`SweepEstimate::threads`] threads.
     pub wall_secs: f64,
     /// [`SweepEstimate::cpu_secs`] at most: each case's work at most
-    /// ([`crate::family::Case::work_at_most`], a horizon extended to
+    /// ([`Cost::work_at_most`], a horizon extended to
     /// `proof_cap`).
     pub cpu_secs_at_most: f64,
     /// [`SweepEstimate::wall_secs`] at most, as
@@ -94,31 +97,27 @@ fn estimate_with(
 ) -> SweepEstimate {
     let threads = threads.max(1);
     let keep = sweep.datasets.as_deref();
-    let model: Vec<f64> = plan
-        .cases
+    let costs = super::guard::costs(plan, keep);
+    let model: Vec<f64> = costs.iter().map(|c| rates.secs(&c.work)).collect();
+    let shared: &Work = costs
         .iter()
-        .map(|c| rates.secs(&c.work(keep)))
-        .collect();
-    let shared: Work = plan
-        .cases
-        .iter()
-        .map(|c| c.shared_work())
+        .map(|c| &c.shared_work)
         .max_by(|a, b| rates.secs(a).total_cmp(&rates.secs(b)))
-        .unwrap_or_default();
-    let output_bytes = output_bytes(sweep, plan);
+        .unwrap_or(&EMPTY);
+    let output_bytes = output_bytes(sweep, &costs);
     let writer = rates.secs(&[(cost::WRITER, output_bytes)]);
-    let model_bound: Vec<f64> = plan
-        .cases
-        .iter()
-        .map(|c| rates.secs(&c.work_at_most(keep)))
-        .collect();
-    let shared_secs = rates.secs(&shared);
-    let (case_secs, bound_secs, sampled) =
-        measured_secs(sampling, rates, keep, (&model, &model_bound), shared_secs);
+    let model_bound: Vec<f64> = costs.iter().map(|c| rates.secs(c.work_at_most())).collect();
+    let shared_secs = rates.secs(shared);
+    let (case_secs, bound_secs, sampled) = measured_secs(
+        sampling,
+        (rates, keep),
+        (&costs, &model, &model_bound),
+        shared_secs,
+    );
     let chunks = super::chunks(&plan.cases).len();
-    let overhead = overhead_secs(sweep, plan, chunks, rates);
+    let overhead = overhead_secs(sweep, (plan, &costs), chunks, rates);
     let fixed = shared_secs + writer + overhead;
-    let splits: Vec<bool> = plan.cases.iter().map(|c| c.splits()).collect();
+    let splits: Vec<bool> = costs.iter().map(|c| c.splits).collect();
     let (cases_cpu, wall) = cpu_and_wall(&case_secs, &splits, fixed, threads);
     let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, &splits, fixed, threads);
     let dominant = case_secs
@@ -127,12 +126,12 @@ fn estimate_with(
         .max_by(|a, b| a.1.total_cmp(b.1))
         .map(|(i, s)| (plan.cases[i].key(), *s));
     let mut unbounded: Vec<String> = Vec::new();
-    for u in plan.cases.iter().filter_map(|c| c.unbounded()) {
-        if !unbounded.contains(&u) {
-            unbounded.push(u);
+    for u in costs.iter().filter_map(|c| c.unbounded.as_ref()) {
+        if !unbounded.contains(u) {
+            unbounded.push(u.clone());
         }
     }
-    let mut memory = memory_figures(plan, sweep.declared(), keep, threads);
+    let mut memory = memory_figures((plan, &costs), sweep.declared(), keep, threads);
     let case_bytes = sampled.as_ref().map_or(&[][..], |s| &s.case_bytes[..]);
     let measured_output = case_bytes.iter().sum::<f64>() as u64;
     let output_bytes = output_bytes.max(measured_output);
@@ -160,23 +159,22 @@ fn estimate_with(
 /// (`model`, `bound`), then, with a `budget`, as measured on some of the
 /// sweep's cases ([`super::sample`]): the cases the model gives seconds
 /// by the fit against those seconds, the cases it gives none (a kernel
-/// without a rate) by the fit against their [`crate::family::Case::cost`].
+/// without a rate) by the fit against their size ([`Cost::size`]; the
+/// cases cost `costs`).
 fn measured_secs(
     sampling: Option<(&Arc<Plan>, f64)>,
-    rates: &Rates,
-    keep: Option<&[String]>,
-    (model, bound): (&[f64], &[f64]),
+    (rates, keep): (&Rates, Option<&[String]>),
+    (costs, model, bound): (&[Cost], &[f64], &[f64]),
     shared: f64,
 ) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
     let Some((plan, budget)) = sampling.filter(|(p, b)| *b > 0.0 && !p.cases.is_empty()) else {
         return (model.to_vec(), bound.to_vec(), None);
     };
     let costed: Vec<f64> = model.iter().map(|&s| s.max(0.0)).collect();
-    let uncosted: Vec<f64> = plan
-        .cases
+    let uncosted: Vec<f64> = costs
         .iter()
         .zip(model)
-        .map(|(c, &s)| if s > 0.0 { 0.0 } else { c.cost() as f64 })
+        .map(|(c, &s)| if s > 0.0 { 0.0 } else { c.size as f64 })
         .collect();
     let has = |v: &[f64]| v.iter().any(|&x| x > 0.0);
     let share = match (has(&costed), has(&uncosted)) {
@@ -184,12 +182,13 @@ fn measured_secs(
         (true, false) => budget,
         _ => 0.0,
     };
-    let secs_of = |c: &dyn crate::family::Case| rates.secs(&c.work(keep));
+    let secs_of = |c: &dyn crate::family::Case| rates.secs(&c.cost(keep).work);
     let cost_of = |c: &dyn crate::family::Case| {
-        if rates.secs(&c.work(keep)) > 0.0 {
+        let c = c.cost(keep);
+        if rates.secs(&c.work) > 0.0 {
             0.0
         } else {
-            c.cost() as f64
+            c.size as f64
         }
     };
     let a = sample::sample(plan, keep, (&costed, true), &secs_of, (shared, share));
@@ -232,7 +231,7 @@ fn measured_secs(
 /// Each case's tables in bytes as the sampled cases measured them
 /// ([`sample::fit_bytes`]): against the model's seconds where the cases
 /// sampled by them returned tables of some size, else against their
-/// [`crate::family::Case::cost`]; empty when no sampled case did. As
+/// size ([`Cost::size`]); empty when no sampled case did. As
 /// read back from their files where `read_back`.
 fn measured_bytes(
     (by_secs, by_cost): (&[sample::Point], &[sample::Point]),
@@ -340,15 +339,20 @@ fn cpu_and_wall(case_secs: &[f64], splits: &[bool], fixed: f64, threads: usize) 
 /// The fixed costs of a sweep on one thread ([`cost::Overhead`]): each
 /// case's dispatch, and each chunk's files (a part per dataset it keeps and
 /// its record).
-fn overhead_secs(sweep: &Sweep, plan: &Plan, chunks: usize, rates: &Rates) -> f64 {
-    let datasets = super::guard::dataset_rows(plan, sweep.datasets.as_deref()).len();
+fn overhead_secs(
+    sweep: &Sweep,
+    (plan, costs): (&Plan, &[Cost]),
+    chunks: usize,
+    rates: &Rates,
+) -> f64 {
+    let datasets = super::guard::dataset_rows(costs, sweep.datasets.as_deref()).len();
     let files = chunks * (datasets.max(1) + 1);
     plan.cases.len() as f64 * rates.overhead.case_secs + files as f64 * rates.overhead.file_secs
 }
 
 /// Bytes of the rows the sweep keeps (the declared columns' sizes).
-fn output_bytes(sweep: &Sweep, plan: &Plan) -> u64 {
-    super::guard::dataset_rows(plan, sweep.datasets.as_deref())
+fn output_bytes(sweep: &Sweep, costs: &[Cost]) -> u64 {
+    super::guard::dataset_rows(costs, sweep.datasets.as_deref())
         .iter()
         .filter_map(|(d, n)| {
             let ds = sweep.declared().iter().find(|x| x.name == *d)?;
@@ -401,8 +405,9 @@ impl SweepEstimate {
     pub fn open_ended(&self) -> bool {
         !self.unbounded.is_empty() && above(self.wall_secs, self.wall_secs_at_most).is_none()
     }
-    /// What sampling measured, as a sentence: `measured on 4 of the
-    /// sweep's cases (0.42 s): 3.1× the model's time at the largest,
+    /// What sampling measured, as a sentence: `measured by 4 solves of the
+    /// sweep's cases or smaller copies of them (0.42 s): 3.1× the model's
+    /// time at the largest,
     /// growing as size^1.2`.
     pub fn sampled_text(&self) -> Option<String> {
         let s = self.sampled.as_ref()?;
@@ -410,8 +415,10 @@ impl SweepEstimate {
             return (s.spent >= 0.01).then(|| format!("no case sampled ({:.2} s)", s.spent));
         }
         let n = s.points.len();
+        // The points are the sweep's cases or copies of its largest scaled
+        // down on the same solver ([`crate::family::Case::scaled`]).
         let mut t = format!(
-            "measured on {n} of the sweep's case{} ({:.2} s)",
+            "measured by {n} solve{} of the sweep's cases or smaller copies of them ({:.2} s)",
             if n == 1 { "" } else { "s" },
             s.spent
         );

@@ -1,13 +1,13 @@
-//! Refusing, up front, a sweep that cannot finish: a case whose estimated
-//! memory ([`Case::memory`]) exceeds this machine's (read from the system,
-//! [`crate::mem::case_budget`]) or an output whose estimated rows
-//! ([`Case::rows`]) exceed [`MAX_ROWS`]. Nothing is solved or written before
+//! Refusing, up front, a sweep that cannot finish: a case whose memory at
+//! most ([`Cost::memory_bound`]) exceeds this machine's (read from the
+//! system, [`crate::mem::case_budget`]) or an output whose estimated rows
+//! ([`Cost::rows`]) exceed [`MAX_ROWS`]. Nothing is solved or written before
 //! the check; `--dry-run` prints the same findings next to its estimates.
 
 use std::fmt::Write as _;
 
 use crate::data::Dataset;
-use crate::family::{Case, Plan};
+use crate::family::{Case, Cost, Plan};
 use crate::mem;
 use crate::spec::{Experiment, Sweep};
 
@@ -37,9 +37,9 @@ impl std::fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// The memory problem of one case, if any.
-pub fn case_memory_problem(case: &dyn Case, budget: u64) -> Option<String> {
-    let need = case.memory();
+/// The memory problem of one case costing `cost`, if any.
+pub fn case_memory_problem(case: &dyn Case, cost: &Cost, budget: u64) -> Option<String> {
+    let need = cost.memory_bound;
     (need > budget).then(|| {
         format!(
             "case {} needs about {} of memory; {}. {}",
@@ -58,12 +58,18 @@ fn capitalized(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Estimated rows per kept dataset over the whole plan, in the family's
-/// declaration order.
-pub fn dataset_rows(plan: &Plan, keep: Option<&[String]>) -> Vec<(&'static str, u64)> {
+/// Each case's cost in a sweep keeping `keep` (its `datasets:`), in plan
+/// order.
+pub fn costs(plan: &Plan, keep: Option<&[String]>) -> Vec<Cost> {
+    plan.cases.iter().map(|c| c.cost(keep)).collect()
+}
+
+/// Estimated rows per kept dataset over the cases costing `costs`, in the
+/// family's declaration order.
+pub fn dataset_rows(costs: &[Cost], keep: Option<&[String]>) -> Vec<(&'static str, u64)> {
     let mut rows: Vec<(&'static str, u64)> = Vec::new();
-    for c in &plan.cases {
-        for (d, n) in c.rows() {
+    for c in costs {
+        for &(d, n) in &c.rows {
             if keep.is_some_and(|k| !k.iter().any(|x| x == d)) {
                 continue;
             }
@@ -77,9 +83,10 @@ pub fn dataset_rows(plan: &Plan, keep: Option<&[String]>) -> Vec<(&'static str, 
 }
 
 /// A sweep's memory as the guard counts it (and `--dry-run` prints it): each
-/// case's own estimate ([`Case::memory`]: its solver's tables, the component
-/// memo up to `memo_gib`, a period's horizon extended up to `proof_cap`),
-/// what is shared by the sweep's cases once ([`Case::shared_memory`], a
+/// case's own estimate ([`Cost::memory_bound`]: its solver's tables, the
+/// component memo up to `memo_gib`, a period's horizon extended up to
+/// `proof_cap`), what is shared by the sweep's cases once
+/// ([`Cost::shared_memory`], a
 /// table they all read), and the writer's buffers: each thread holds a chunk's
 /// tables (rows × the declared columns' bytes, twice for the Parquet
 /// encoder) until they are written.
@@ -97,9 +104,9 @@ pub struct MemoryFigures {
     /// cases (beyond the shared part) and one of the largest chunks' tables.
     pub peak: u64,
     /// The peak the run will likely reach: as [`MemoryFigures::peak`] with
-    /// each case's expected memory ([`Case::expected_memory`]) for its bound
+    /// each case's expected memory ([`Cost::expected_memory`]) for its bound
     /// and the chunks' tables once, as the cases count them
-    /// ([`Case::table_bytes`]).
+    /// ([`Cost::table_bytes`]).
     pub expected: u64,
 }
 
@@ -113,44 +120,40 @@ impl MemoryFigures {
             None => "no case".to_string(),
         };
         format!(
-            "peak memory ~{} (at most {}) on {} threads ({largest}; shared by the cases ~{}; writer ~{} per thread)",
+            "peak memory ~{} (at most {}) on {} thread{} ({largest}; shared by the cases ~{}; writer ~{} per thread)",
             h(self.expected),
             h(self.peak),
             self.threads,
+            if self.threads == 1 { "" } else { "s" },
             h(self.shared),
             h(self.writer)
         )
     }
 }
 
-/// The memory figures of a plan whose sweep keeps `keep` of `datasets`,
-/// on `threads` threads.
+/// The memory figures of a plan whose cases cost `costs` (in a sweep
+/// keeping `keep` of `datasets`), on `threads` threads.
 pub fn memory_figures(
-    plan: &Plan,
+    (plan, costs): (&Plan, &[Cost]),
     datasets: &[&Dataset],
     keep: Option<&[String]>,
     threads: usize,
 ) -> MemoryFigures {
     let threads = threads.max(1);
-    let shared = plan
-        .cases
+    let shared = costs.iter().map(|c| c.shared_memory).max().unwrap_or(0);
+    let largest = costs
         .iter()
-        .map(|c| c.shared_memory())
-        .max()
-        .unwrap_or(0);
-    let largest = plan
-        .cases
-        .iter()
-        .max_by_key(|c| c.memory())
-        .map(|c| (c.key(), c.memory()));
+        .enumerate()
+        .max_by_key(|(_, c)| c.memory_bound)
+        .map(|(i, c)| (plan.cases[i].key(), c.memory_bound));
     let own = |expected: bool| {
-        plan.cases.iter().map(move |c| {
+        costs.iter().map(move |c| {
             let m = if expected {
                 c.expected_memory()
             } else {
-                c.memory()
+                c.memory_bound
             };
-            m.saturating_sub(c.shared_memory())
+            m.saturating_sub(c.shared_memory)
         })
     };
     // A case's kept tables: at most, twice (for the Parquet encoder) the
@@ -158,17 +161,17 @@ pub fn memory_figures(
     // the case counts its tables at once (their encoded pages are far smaller
     // than the rows; the encoder's own buffers are measured by `nimlab
     // calibrate`).
-    let table_bytes = |c: &dyn Case, expected: bool| -> u64 {
-        c.rows()
+    let table_bytes = |c: &Cost, expected: bool| -> u64 {
+        c.rows
             .iter()
             .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
             .filter_map(|&(d, n)| {
                 let ds = datasets.iter().find(|x| x.name == d)?;
                 Some(if expected {
-                    c.table_bytes(ds, n)
+                    c.table_bytes_of(ds, n)
                 } else {
                     n.saturating_mul(ds.row_bytes())
-                        .max(c.table_bytes(ds, n))
+                        .max(c.table_bytes_of(ds, n))
                         .saturating_mul(2)
                 })
             })
@@ -177,9 +180,9 @@ pub fn memory_figures(
     let chunks = super::chunks(&plan.cases);
     let chunk_tables = |expected: bool| {
         chunks.iter().map(move |ch| {
-            plan.cases[ch.start..ch.end]
+            costs[ch.start..ch.end]
                 .iter()
-                .map(|c| table_bytes(c.as_ref(), expected))
+                .map(|c| table_bytes(c, expected))
                 .fold(0, u64::saturating_add)
         })
     };
@@ -212,17 +215,19 @@ fn top_sum(values: impl Iterator<Item = u64>, n: usize) -> u64 {
 /// at once beyond it ([`memory_figures`]), and datasets beyond [`MAX_ROWS`].
 pub fn problems(sweep: &Sweep, plan: &Plan, budget: u64, threads: usize) -> Vec<String> {
     let keep = sweep.datasets.as_deref();
+    let costs = costs(plan, keep);
     let mut out = Vec::new();
     let mut too_big = plan
         .cases
         .iter()
-        .filter_map(|c| case_memory_problem(c.as_ref(), budget));
+        .zip(&costs)
+        .filter_map(|(c, cost)| case_memory_problem(c.as_ref(), cost, budget));
     out.extend(too_big.by_ref().take(3));
     let more = too_big.count();
     if more > 0 {
         out.push(format!("… and {more} more cases beyond the memory limit"));
     }
-    let figures = memory_figures(plan, sweep.declared(), keep, threads);
+    let figures = memory_figures((plan, &costs), sweep.declared(), keep, threads);
     if out.is_empty() && figures.peak > budget {
         out.push(format!(
             "{}; {}. Use fewer threads (`--threads`), or {}",
@@ -230,11 +235,12 @@ pub fn problems(sweep: &Sweep, plan: &Plan, budget: u64, threads: usize) -> Vec<
             mem::budget_text(budget),
             plan.cases
                 .iter()
-                .max_by_key(|c| c.memory())
-                .map_or("a smaller range", |c| c.memory_hint())
+                .zip(&costs)
+                .max_by_key(|(_, cost)| cost.memory_bound)
+                .map_or("a smaller range", |(c, _)| c.memory_hint())
         ));
     }
-    for (d, n) in dataset_rows(plan, keep) {
+    for (d, n) in dataset_rows(&costs, keep) {
         if n > MAX_ROWS {
             out.push(format!(
                 "dataset `{d}` would have about {n:.3e} rows, more than the {MAX_ROWS:.0e} allowed; use a smaller range or fewer heaps, or list the datasets to keep without it (`datasets:`)",
@@ -266,8 +272,8 @@ pub fn check_experiments(exps: &[Experiment]) -> anyhow::Result<()> {
     let mut text = String::new();
     for e in exps {
         for sw in &e.sweeps {
-            let plan = sw.plan_estimate()?;
-            if let Err(r) = check_plan(&e.name, sw, &plan) {
+            // The plan kept for the run that follows.
+            if let Err(r) = sw.with_plan_estimate(|plan| check_plan(&e.name, sw, plan))? {
                 let _ = write!(text, "{}{r}", if text.is_empty() { "" } else { "\n" });
             }
         }

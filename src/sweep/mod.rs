@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use crate::progress::counted;
 pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
 pub use driver::{left_to_do, store_output};
@@ -143,7 +144,7 @@ pub fn run_experiment(
         let threads = rayon::current_num_threads();
         let est =
             crate::cost::current().map(|r| estimate::estimate(sweep, &plan, r, threads, *wrote));
-        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel)
+        let mut r = driver::run_sweep(exp, sweep, plan, opts, cancel, est.as_ref())
             .with_context(|| format!("experiment {}, sweep {}", exp.name, sweep.name))?;
         *wrote |= r.wrote_parts;
         r.phases.plan += planned;
@@ -181,15 +182,21 @@ pub fn summary(experiment: &str, reports: &[SweepReport]) -> Vec<String> {
     let mut out = Vec::new();
     match reports {
         [r] => out.push(format!(
-            "{experiment}/{}: {cases} cases ({computed} chunks computed, {skipped} reused) in {secs:.2}s",
-            r.name
+            "{experiment}/{}: {} ({} computed, {skipped} reused) in {secs:.2}s",
+            r.name,
+            counted(cases as u64, "case"),
+            counted(computed as u64, "chunk"),
         )),
         _ => {
             let mut line = format!(
-                "{experiment}: {} sweeps, {cases} cases ({computed} chunks computed, {skipped} reused) in {secs:.2}s",
-                reports.len()
+                "{experiment}: {} sweeps, {} ({} computed, {skipped} reused) in {secs:.2}s",
+                reports.len(),
+                counted(cases as u64, "case"),
+                counted(computed as u64, "chunk"),
             );
-            let slowest = reports.iter().max_by(|a, b| a.wall_secs.total_cmp(&b.wall_secs));
+            let slowest = reports
+                .iter()
+                .max_by(|a, b| a.wall_secs.total_cmp(&b.wall_secs));
             if let Some(s) = slowest.filter(|s| s.wall_secs >= 1.0) {
                 line += &format!("; slowest {} {:.2}s", s.name, s.wall_secs);
             }
@@ -229,7 +236,7 @@ mod tests {
         assert_eq!(
             summary("e", &one),
             [
-                "e/a: 12 cases (1 chunks computed, 1 reused) in 0.50s",
+                "e/a: 12 cases (1 chunk computed, 1 reused) in 0.50s",
                 "  note: x"
             ]
         );

@@ -2,7 +2,7 @@
 //! some of the sweep's cases are solved (nothing written), from the
 //! smallest up to the largest the budget affords, and how their measured
 //! time grows with their stated size (the cost model's seconds, or
-//! [`Case::cost`] for a case stating no work) is fitted and extrapolated to
+//! its [`crate::family::Cost::size`] for a case stating no work) is fitted and extrapolated to
 //! every case. The cost model's kernels are measured on fixed inputs; a
 //! solver path they do not represent (a rule, a board shape, a kernel
 //! nobody counted) shows here.
@@ -303,7 +303,12 @@ pub fn sample(
     // Cases sharing work (a table built once for the sweep) are not
     // solved here: the first would build the shared work, which no
     // budget stops and every later case waits for.
-    if shared > 0.0 || plan.cases.iter().any(|c| !c.shared_work().is_empty()) {
+    if shared > 0.0
+        || plan
+            .cases
+            .iter()
+            .any(|c| !c.cost(keep).shared_work.is_empty())
+    {
         out.spent = started.elapsed().as_secs_f64();
         return out;
     }
@@ -321,7 +326,7 @@ pub fn sample(
         let top = plan.cases[top].as_ref();
         climb_scaled(&mut out, top, keep, size_of, &started, budget);
     }
-    order.retain(|&i| plan.cases[i].memory() <= MEMORY_CAP);
+    order.retain(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP);
     let affordable = |pts: &[Point], s: f64| match fit(pts) {
         Some(f) => 3.0 * f.secs(s) <= left(&started),
         None => !seconds || 3.0 * s <= budget,
@@ -396,7 +401,7 @@ fn climb_scaled(
         let Some(case) = top.scaled(factor) else {
             return;
         };
-        if case.memory() > MEMORY_CAP {
+        if case.cost(keep).memory_bound > MEMORY_CAP {
             continue;
         }
         let size = size_of(case.as_ref());
@@ -569,12 +574,16 @@ mod tests {
         )
         .unwrap();
         let plan = Arc::new(e.sweeps[0].plan().unwrap());
-        let sizes: Vec<f64> = plan.cases.iter().map(|c| c.cost() as f64).collect();
+        let sizes: Vec<f64> = plan
+            .cases
+            .iter()
+            .map(|c| c.cost(None).size as f64)
+            .collect();
         let s = sample(
             &plan,
             None,
             (&sizes, false),
-            &|c| c.cost() as f64,
+            &|c| c.cost(None).size as f64,
             (0.0, 0.3),
         );
         assert!(!s.points.is_empty());

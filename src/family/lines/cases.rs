@@ -15,7 +15,7 @@ use super::exhaustive;
 use super::group::Group;
 use super::rules::Take;
 use crate::cost::Kernel;
-use crate::family::{Case, CaseCtx, Interrupted, Output};
+use crate::family::{Case, CaseCtx, Cost, Interrupted, Output, TableBytes};
 use crate::game::Play;
 
 /// Bytes of the component memo per class of sub-boards it holds: the
@@ -99,7 +99,7 @@ impl LinesCase {
     fn shrunk_board(&self, factor: f64) -> Option<Shape> {
         let first = &self.group.shapes[0];
         let method = self.method();
-        let target = self.cost() as f64 * factor;
+        let target = self.size() as f64 * factor;
         let mut s = first.shrunk()?;
         loop {
             if method_for(&s, self.take, self.play, self.grundy) != method {
@@ -112,7 +112,7 @@ impl LinesCase {
                 along: None,
                 census: None,
             });
-            if probe.cost() as f64 <= target {
+            if probe.size() as f64 <= target {
                 return Some(s);
             }
             s = s.shrunk()?;
@@ -123,29 +123,8 @@ impl LinesCase {
     pub(crate) fn census_by_enumeration(&self) -> bool {
         self.group.census.is_some() && self.method() == Method::Chords
     }
-}
-
-impl Case for LinesCase {
-    fn key(&self) -> String {
-        let mut text = String::with_capacity(self.group.shapes.len() * 32);
-        for s in &self.group.shapes {
-            s.push_text(&mut text);
-            text.push(';');
-        }
-        format!(
-            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}{}",
-            self.group.shapes.len(),
-            xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
-            self.take.text(),
-            self.play.as_str(),
-            self.counts,
-            self.grundy,
-            self.pictures,
-            if self.regions { "/regions" } else { "" },
-            if self.cuts { "/cuts" } else { "" }
-        )
-    }
-    fn cost(&self) -> u64 {
+    /// The case's size ([`Cost::size`]).
+    fn size(&self) -> u64 {
         self.group
             .shapes
             .iter()
@@ -172,7 +151,7 @@ impl Case for LinesCase {
             return match (wants(POSITIONS.name) || self.pictures, self.memo_fill) {
                 (true, _) => vec![(super::kernels::CHORD_LOOKUPS, self.board_chords().sum())],
                 (false, Some(_)) => Vec::new(),
-                (false, None) => vec![(super::kernels::CHORD_VALUES, self.cost())],
+                (false, None) => vec![(super::kernels::CHORD_VALUES, self.size())],
             };
         }
         if self.counts || self.method() == Method::Exhaustive {
@@ -195,31 +174,6 @@ impl Case for LinesCase {
             (Some(_), Some((_, length))) => chord_table_work(self.shared_memory(), length),
             (Some(_), None) => table_work(self.hex_side, self.hex_boards),
         }
-    }
-    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
-        // A sweep's shared chord table or memo, or an enumeration's block,
-        // is the sweep's own: such cases are sampled as they are.
-        if self.hex.is_some() || self.group.census.is_some() {
-            return None;
-        }
-        let shapes = if self.group.shapes.len() > 1 {
-            crate::family::scaled_prefix(&self.group.shapes, factor)
-        } else {
-            vec![self.shrunk_board(factor)?]
-        };
-        let along = self
-            .group
-            .along
-            .as_ref()
-            .map(|(name, v)| (name.clone(), v[..shapes.len().min(v.len())].to_vec()));
-        let mut c = self.clone();
-        c.group = Arc::new(Group {
-            shapes,
-            label: format!("{} (scaled)", self.group.label),
-            along,
-            census: None,
-        });
-        Some(Box::new(c))
     }
     fn splits(&self) -> bool {
         // The component solver values the root's moves in parallel on its
@@ -279,24 +233,6 @@ impl Case for LinesCase {
         };
         chords * u64::from(self.hex.is_some())
     }
-    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
-        let declared = rows.saturating_mul(ds.row_bytes());
-        if ds.name != POSITIONS.name || self.method() != Method::Chords {
-            return declared;
-        }
-        let beyond: u64 = self
-            .board_chords()
-            .map(|c| row_bytes_beyond_declared(c as f64))
-            .sum();
-        declared.saturating_add(beyond)
-    }
-    fn memory_hint(&self) -> &'static str {
-        if self.method() == Method::Components {
-            "lower `memo_gib` (the component memo's budget), or use smaller boards"
-        } else {
-            "use smaller boards"
-        }
-    }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let boards = self.group.shapes.len() as u64;
         let pieces: u64 = self.group.shapes.iter().map(Shape::pieces).sum();
@@ -315,6 +251,87 @@ impl Case for LinesCase {
             r.push((CUTS.name, pieces));
         }
         r
+    }
+    /// Its `positions` table's list column under the chord solver (each
+    /// board's winning moves), beyond the declared row sizes.
+    fn table_bytes(&self) -> Vec<(&'static str, TableBytes)> {
+        if self.method() != Method::Chords {
+            return Vec::new();
+        }
+        let beyond: u64 = self
+            .board_chords()
+            .map(|c| row_bytes_beyond_declared(c as f64))
+            .sum();
+        vec![(POSITIONS.name, TableBytes::Beyond(beyond))]
+    }
+}
+
+impl Case for LinesCase {
+    fn key(&self) -> String {
+        let mut text = String::with_capacity(self.group.shapes.len() * 32);
+        for s in &self.group.shapes {
+            s.push_text(&mut text);
+            text.push(';');
+        }
+        format!(
+            "lines/v2/boards={}:{:016x}/take={}/play={}/counts={}/grundy={}/pictures={}{}{}",
+            self.group.shapes.len(),
+            xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+            self.take.text(),
+            self.play.as_str(),
+            self.counts,
+            self.grundy,
+            self.pictures,
+            if self.regions { "/regions" } else { "" },
+            if self.cuts { "/cuts" } else { "" }
+        )
+    }
+    fn cost(&self, keep: Option<&[String]>) -> Cost {
+        Cost {
+            size: self.size(),
+            work: self.work(keep),
+            work_bound: None,
+            shared_work: self.shared_work(),
+            memory_bound: self.memory(),
+            memory_expected: Some(self.expected_memory()),
+            shared_memory: self.shared_memory(),
+            rows: self.rows(),
+            table_bytes: self.table_bytes(),
+            unbounded: self.unbounded(),
+            splits: self.splits(),
+        }
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // A sweep's shared chord table or memo, or an enumeration's block,
+        // is the sweep's own: such cases are sampled as they are.
+        if self.hex.is_some() || self.group.census.is_some() {
+            return None;
+        }
+        let shapes = if self.group.shapes.len() > 1 {
+            crate::family::scaled_prefix(&self.group.shapes, factor)
+        } else {
+            vec![self.shrunk_board(factor)?]
+        };
+        let along = self
+            .group
+            .along
+            .as_ref()
+            .map(|(name, v)| (name.clone(), v[..shapes.len().min(v.len())].to_vec()));
+        let mut c = self.clone();
+        c.group = Arc::new(Group {
+            shapes,
+            label: format!("{} (scaled)", self.group.label),
+            along,
+            census: None,
+        });
+        Some(Box::new(c))
+    }
+    fn memory_hint(&self) -> &'static str {
+        if self.method() == Method::Components {
+            "lower `memo_gib` (the component memo's budget), or use smaller boards"
+        } else {
+            "use smaller boards"
+        }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         if self.census_by_enumeration() && !ctx.wants(POSITIONS.name) && !ctx.wants(CELLS.name) {

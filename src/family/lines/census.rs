@@ -19,7 +19,7 @@ use super::datasets::class_of;
 use super::datasets::dict;
 use super::datasets::{CLASS_COUNTS, CLASSES, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
 use crate::data::{DictVec, EnumVec, IntListVec, Table, Values};
-use crate::family::{Case, CaseCtx, Output};
+use crate::family::{Case, CaseCtx, Cost, Output};
 use crate::game::{PLAYS, Play};
 
 /// The hexagons of a `hexagons:` board item: one per symmetry class, sides
@@ -333,30 +333,24 @@ impl Case for CensusCase {
             }
         )
     }
-    fn cost(&self) -> u64 {
-        self.boards as u64
-    }
-    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(super::kernels::CHORD_CENSUS, self.boards as u64)]
-    }
-    fn shared_work(&self) -> crate::cost::Work {
-        self.shared.clone()
-    }
-    fn memory(&self) -> u64 {
-        self.shared_memory().saturating_add(self.boards as u64 * 40)
-    }
-    fn shared_memory(&self) -> u64 {
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
         // The sweep's chord table or dense memo, held once for its cases.
-        HexSolver::upfront_bytes(self.hex_side, self.hex_boards)
-    }
-    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let shared = HexSolver::upfront_bytes(self.hex_side, self.hex_boards);
         let sides = (self.e.max_side - self.e.min_side + 1) as u64;
-        vec![
-            (HEXAGON_VALUES.name, 64),
-            (HEXAGON_BOUNDS.name, sides),
-            (HEXAGON_P_POSITIONS.name, self.boards as u64 / 4),
-            (CLASS_COUNTS.name, sides * 6),
-        ]
+        Cost {
+            size: self.boards as u64,
+            work: vec![(super::kernels::CHORD_CENSUS, self.boards as u64)],
+            shared_work: self.shared.clone(),
+            memory_bound: shared.saturating_add(self.boards as u64 * 40),
+            shared_memory: shared,
+            rows: vec![
+                (HEXAGON_VALUES.name, 64),
+                (HEXAGON_BOUNDS.name, sides),
+                (HEXAGON_P_POSITIONS.name, self.boards as u64 / 4),
+                (CLASS_COUNTS.name, sides * 6),
+            ],
+            ..Cost::default()
+        }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let solver = self

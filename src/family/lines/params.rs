@@ -14,7 +14,7 @@ use super::views;
 use crate::cost::Work;
 use crate::family::estimate::Estimated;
 use crate::family::note::Note;
-use crate::family::{Case, Plan};
+use crate::family::{Case, Cost, Plan, TableBytes};
 use crate::game::{PLAY_WORDS, Play};
 use crate::params::{self, Node, SWEEP_KEYS, SpecError};
 use crate::view::View;
@@ -1080,7 +1080,7 @@ fn census_cases(
                 .iter()
                 .find(|c| c.group.census == Some(e) && c.census_by_enumeration());
             let shared = match listed {
-                Some(c) => c.shared_work(),
+                Some(c) => c.cost(None).shared_work,
                 None => counted_work.clone(),
             };
             Box::new(CensusCase {
@@ -1144,19 +1144,22 @@ fn counted_blocks(
                             take.text(),
                             play.as_str()
                         ),
-                        cost: pieces * 4,
-                        memory: chords,
-                        expected: None,
-                        shared: chords,
-                        rows: rows.clone(),
-                        hint: "use smaller boards",
-                        // As the exact block: nothing when the census has
-                        // every value kept, else the chord solver's moves.
-                        work: vec![(super::kernels::CHORD_LOOKUPS, lookups)],
+                        cost: Cost {
+                            size: pieces * 4,
+                            // As the exact block: nothing when the census
+                            // has every value kept, else the chord solver's
+                            // moves.
+                            work: vec![(super::kernels::CHORD_LOOKUPS, lookups)],
+                            shared_work: shared_work.clone(),
+                            memory_bound: chords,
+                            shared_memory: chords,
+                            rows: rows.clone(),
+                            table_bytes: vec![(POSITIONS.name, TableBytes::Beyond(beyond))],
+                            ..Cost::default()
+                        },
                         work_else: Vec::new(),
                         work_needs: BLOCK_WORK_NEEDS,
-                        shared_work: shared_work.clone(),
-                        beyond_rows: vec![(POSITIONS.name, beyond)],
+                        hint: "use smaller boards",
                     }));
                 }
             }

@@ -1377,24 +1377,30 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
             .unwrap()
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
-    assert_eq!(p.cases[0].work(None), [(super::kernels::CHORD_LOOKUPS, 9)]);
+    assert_eq!(
+        p.cases[0].cost(None).work,
+        [(super::kernels::CHORD_LOOKUPS, 9)]
+    );
     let memo = super::chords::memofill::reached(&[[2; 6]]).1;
     assert_eq!(
-        p.cases[0].shared_work(),
+        p.cases[0].cost(None).shared_work,
         [(super::kernels::CHORD_MEMO, memo)]
     );
     let keep = ["periods".to_string()];
-    assert_eq!(p.cases[0].work(Some(&keep)), []);
+    assert_eq!(p.cases[0].cost(Some(&keep)).work, []);
     // Every hexagon with sides ≤ 5: the census counts its boards, and the
     // memo is the regular hexagon's (which holds every one of them).
     let p = plan("board: {hexagons: {max_side: 5}}\ntake: maximal");
     let boards = hexagons(1, 5, u64::MAX).len() as u64;
     let census = p.cases.iter().find(|c| c.key().contains("census")).unwrap();
-    assert_eq!(census.work(None), [(super::kernels::CHORD_CENSUS, boards)]);
+    assert_eq!(
+        census.cost(None).work,
+        [(super::kernels::CHORD_CENSUS, boards)]
+    );
     let memo = super::chords::memofill::reached(&[[5; 6]]).1;
     for c in &p.cases {
         assert_eq!(
-            c.shared_work(),
+            c.cost(None).shared_work,
             [(super::kernels::CHORD_MEMO, memo)],
             "{}",
             c.key()
@@ -1407,7 +1413,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     let lookups: u64 = p
         .cases
         .iter()
-        .flat_map(|c| c.work(None))
+        .flat_map(|c| c.cost(None).work)
         .filter(|(k, _)| *k == super::kernels::CHORD_LOOKUPS)
         .map(|(_, n)| n)
         .sum();
@@ -1419,7 +1425,7 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
     assert!(memo < super::chords::memofill::reached(&[[5; 6]]).1);
     for c in &p.cases {
         assert_eq!(
-            c.shared_work(),
+            c.cost(None).shared_work,
             [(super::kernels::CHORD_MEMO, memo)],
             "{}",
             c.key()

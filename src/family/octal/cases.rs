@@ -6,7 +6,7 @@ use super::misere::{self, Misere};
 use super::rows::{game_columns, period_row};
 use super::sequence::{self, Horizon, Sequence};
 use crate::data::{EnumVec, StructListVec, Table, Values};
-use crate::family::{Case, CaseCtx, Interrupted, Output};
+use crate::family::{Case, CaseCtx, Cost, Interrupted, Output};
 use crate::game::{OUTCOMES, Play, outcome_code};
 
 /// One code, play and number of heaps on the sweep's heap sizes.
@@ -47,19 +47,9 @@ impl OctalCase {
     }
 }
 
-impl Case for OctalCase {
-    fn key(&self) -> String {
-        format!(
-            "octal/{}/{}/heaps={}/N={}/horizon={}/{}",
-            self.code.text(),
-            self.play.as_str(),
-            self.heaps,
-            crate::family::ints_key(&self.ns),
-            self.horizon.naive,
-            self.horizon.sparse
-        )
-    }
-    fn cost(&self) -> u64 {
+impl OctalCase {
+    /// The case's size ([`Cost::size`]).
+    fn size(&self) -> u64 {
         let h = self.horizon.naive.max(self.n_max() as usize) as u64;
         let seq = if self.code.splits() {
             h.saturating_mul(h) / 64
@@ -69,7 +59,7 @@ impl Case for OctalCase {
         let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
         seq.max(1).saturating_add(rows)
     }
-    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+    fn work(&self) -> crate::cost::Work {
         // The naive kernel's moves to the horizon (a proof may stop it
         // sooner, and the adaptive kernel does less, which only solving
         // tells), the sparse kernel's past it, and the rows' moves.
@@ -91,6 +81,37 @@ impl Case for OctalCase {
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
     }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let n = self.ns.len() as u64;
+        if self.heaps == 1 {
+            vec![("nim_values", n), ("periods", 1)]
+        } else {
+            vec![("positions", n.saturating_pow(self.heaps as u32))]
+        }
+    }
+}
+
+impl Case for OctalCase {
+    fn key(&self) -> String {
+        format!(
+            "octal/{}/{}/heaps={}/N={}/horizon={}/{}",
+            self.code.text(),
+            self.play.as_str(),
+            self.heaps,
+            crate::family::ints_key(&self.ns),
+            self.horizon.naive,
+            self.horizon.sparse
+        )
+    }
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        Cost {
+            size: self.size(),
+            work: self.work(),
+            memory_bound: self.memory(),
+            rows: self.rows(),
+            ..Cost::default()
+        }
+    }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
         // The heap sizes and both horizons cut: the same code and play on
         // the same kernels.
@@ -107,14 +128,6 @@ impl Case for OctalCase {
             },
             ns,
         }))
-    }
-    fn rows(&self) -> Vec<(&'static str, u64)> {
-        let n = self.ns.len() as u64;
-        if self.heaps == 1 {
-            vec![("nim_values", n), ("periods", 1)]
-        } else {
-            vec![("positions", n.saturating_pow(self.heaps as u32))]
-        }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let out = match self.play {
@@ -137,7 +150,7 @@ impl Case for OctalCase {
                 }
             }
         };
-        (ctx.progress)(self.cost());
+        (ctx.progress)(self.size());
         Ok(out)
     }
 }

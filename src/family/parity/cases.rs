@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::solver::{self, Solution, Variant};
 use super::{TakeSet, datasets};
-use crate::family::{Case, CaseCtx, Output};
+use crate::family::{Case, CaseCtx, Cost, Output, TableBytes};
 
 /// One variant and take set, over the sweep's pile sizes: the unit of work.
 #[derive(Clone)]
@@ -29,7 +29,7 @@ impl ParityCase {
     }
     /// Memory with the table computed to `len` pile sizes: three bytes a
     /// size (its rows are the chunk's tables, which the guard counts from
-    /// [`Case::rows`]).
+    /// [`Cost::rows`]).
     fn memory_to(&self, len: usize) -> u64 {
         (len as u64 + 1).saturating_mul(3)
     }
@@ -42,6 +42,32 @@ impl ParityCase {
             Variant::OddWins => 1,
         };
         (self.rs.len() as u64).saturating_mul(2 * movers)
+    }
+    /// The case's size ([`Cost::size`]).
+    fn size(&self) -> u64 {
+        let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
+        let tables = u64::from(self.outcome) + u64::from(self.remoteness);
+        let rows = tables * self.rs.len() as u64 * 8;
+        len * self.take.takes().len() as u64 / 4 + len + rows
+    }
+    fn memory(&self) -> u64 {
+        // The table may be extended (×4 at a time) up to MAX_HORIZON until
+        // the period is proven.
+        self.memory_to(self.asked().max(solver::MAX_HORIZON))
+    }
+    fn expected_memory(&self) -> u64 {
+        // The horizon asked for (an extension is known only by solving).
+        self.memory_to(self.asked())
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];
+        if self.outcome {
+            r.push((datasets::OUTCOME.name, self.outcome_rows()));
+        }
+        if self.remoteness {
+            r.push((datasets::REMOTENESS.name, self.outcome_rows()));
+        }
+        r
     }
 }
 
@@ -85,14 +111,28 @@ impl Case for ParityCase {
             }
         )
     }
-    fn cost(&self) -> u64 {
-        let len = self.horizon.max(solver::default_horizon(self.take.takes())) as u64;
-        let tables = u64::from(self.outcome) + u64::from(self.remoteness);
-        let rows = tables * self.rs.len() as u64 * 8;
-        len * self.take.takes().len() as u64 / 4 + len + rows
-    }
-    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(super::kernels::PARITY, self.cost())]
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        let size = self.size();
+        Cost {
+            size,
+            work: vec![(super::kernels::PARITY, size)],
+            memory_bound: self.memory(),
+            memory_expected: Some(self.expected_memory()),
+            rows: self.rows(),
+            // The two tables of a row per position; the others are a few
+            // rows.
+            table_bytes: vec![
+                (
+                    datasets::OUTCOME.name,
+                    TableBytes::PerRow(OUTCOME_ROW_BYTES),
+                ),
+                (
+                    datasets::REMOTENESS.name,
+                    TableBytes::PerRow(REMOTENESS_ROW_BYTES),
+                ),
+            ],
+            ..Cost::default()
+        }
     }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
         // The pile sizes and the horizon cut: the same variant and takes.
@@ -102,34 +142,6 @@ impl Case for ParityCase {
         c.rs = Arc::new(rs);
         c.horizon = crate::family::scaled_count(self.horizon, factor);
         Some(Box::new(c))
-    }
-    fn memory(&self) -> u64 {
-        // The table may be extended (×4 at a time) up to MAX_HORIZON until
-        // the period is proven.
-        self.memory_to(self.asked().max(solver::MAX_HORIZON))
-    }
-    fn expected_memory(&self) -> u64 {
-        // The horizon asked for (an extension is known only by solving).
-        self.memory_to(self.asked())
-    }
-    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
-        // The two tables of a row per position; the others are a few rows.
-        let per_row = match ds.name {
-            n if n == datasets::OUTCOME.name => OUTCOME_ROW_BYTES,
-            n if n == datasets::REMOTENESS.name => REMOTENESS_ROW_BYTES,
-            _ => ds.row_bytes(),
-        };
-        rows.saturating_mul(per_row)
-    }
-    fn rows(&self) -> Vec<(&'static str, u64)> {
-        let mut r = vec![(datasets::POSITIONS.name, self.at.len() as u64 * 2)];
-        if self.outcome {
-            r.push((datasets::OUTCOME.name, self.outcome_rows()));
-        }
-        if self.remoteness {
-            r.push((datasets::REMOTENESS.name, self.outcome_rows()));
-        }
-        r
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         let s = Solution::solve(self.variant, self.take.takes(), self.horizon, ctx.progress);

@@ -976,7 +976,8 @@ fn stated_outcome_rows_are_the_rows_written() {
         let yaml = format!("variant: {variant}\nk: 3\nr: 0..9\n");
         let plan = plan_yaml(&yaml).unwrap();
         let stated: u64 = plan.cases[0]
-            .rows()
+            .cost(None)
+            .rows
             .iter()
             .filter(|(d, _)| *d == "outcome")
             .map(|(_, n)| n)
@@ -1086,9 +1087,10 @@ fn table_bytes_count_the_typed_vectors() {
     let counted = |name: &str| -> u64 {
         plan.cases
             .iter()
-            .flat_map(|c| c.rows().into_iter().map(move |r| (c, r)))
+            .map(|c| c.cost(None))
+            .flat_map(|c| c.rows.clone().into_iter().map(move |r| (c.clone(), r)))
             .filter(|(_, (d, _))| *d == name)
-            .map(|(c, (_, n))| c.table_bytes(ds(name), n))
+            .map(|(c, (_, n))| c.table_bytes_of(ds(name), n))
             .sum()
     };
     // As the writer holds them: with the two labels (one code each, held
@@ -1120,7 +1122,7 @@ fn table_bytes_count_the_typed_vectors() {
     // Others at their declared sizes.
     let positions = ds("positions");
     assert_eq!(
-        plan.cases[0].table_bytes(positions, 7),
+        plan.cases[0].cost(None).table_bytes_of(positions, 7),
         7 * positions.row_bytes()
     );
 }

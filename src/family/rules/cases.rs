@@ -9,7 +9,7 @@ use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_wi
 use crate::cost::Work;
 use crate::data::{DictVec, EnumVec, StructField, StructListVec, Table, Values};
 use crate::family::takeaway::solver::{Joint as TakeJoint, MULTI};
-use crate::family::{Case, CaseCtx, Output};
+use crate::family::{Case, CaseCtx, Cost, Output};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::PeriodRows;
 
@@ -292,21 +292,9 @@ fn move_fields(m: &Move) -> [i64; 4] {
     ]
 }
 
-impl Case for RulesCase {
-    fn key(&self) -> String {
-        let play = match self.rule.play {
-            Play::Normal => "normal",
-            Play::Misere => "misere",
-        };
-        format!(
-            "rules/{}/{play}/heaps={}/N={}/horizon={}",
-            self.rule.label(),
-            self.heaps,
-            crate::family::ints_key(&self.sizes.iter().map(|&n| u64::from(n)).collect::<Vec<_>>()),
-            self.horizon
-        )
-    }
-    fn cost(&self) -> u64 {
+impl RulesCase {
+    /// The case's size ([`Cost::size`]): the positions and moves tried.
+    fn size(&self) -> u64 {
         let n = self.max_n().max(self.horizon as u32) as u64 + 1;
         // Moves tried per position: the largest take the condition states,
         // else every take.
@@ -328,7 +316,7 @@ impl Case for RulesCase {
             states.saturating_mul(per).saturating_mul(self.heaps as u64)
         }
     }
-    fn work(&self, _keep: Option<&[String]>) -> Work {
+    fn work(&self) -> Work {
         let n = self.max_n().max(self.horizon as u32) as u64 + 1;
         if let Some(takes) = self.rule.no_repeat_takes(n as usize) {
             // `takeaway`'s solver, in its own units.
@@ -348,7 +336,38 @@ impl Case for RulesCase {
         } else {
             crate::family::octal::kernels::OCTAL
         };
-        vec![(kernel, self.cost())]
+        vec![(kernel, self.size())]
+    }
+    fn rows(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![("rule_positions", self.positions_count())];
+        if self.heaps == 1 {
+            v.push(("rule_periods", 1));
+        }
+        v
+    }
+}
+
+impl Case for RulesCase {
+    fn key(&self) -> String {
+        let play = match self.rule.play {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        };
+        format!(
+            "rules/{}/{play}/heaps={}/N={}/horizon={}",
+            self.rule.label(),
+            self.heaps,
+            crate::family::ints_key(&self.sizes.iter().map(|&n| u64::from(n)).collect::<Vec<_>>()),
+            self.horizon
+        )
+    }
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        Cost {
+            size: self.size(),
+            work: self.work(),
+            rows: self.rows(),
+            ..Cost::default()
+        }
     }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
         // The heap sizes and the horizon cut: the same rule on the same
@@ -357,13 +376,6 @@ impl Case for RulesCase {
         c.sizes = crate::family::scaled_prefix(&self.sizes, factor);
         c.horizon = crate::family::scaled_count(self.horizon, factor).max(c.max_n() as usize);
         Some(Box::new(c))
-    }
-    fn rows(&self) -> Vec<(&'static str, u64)> {
-        let mut v = vec![("rule_positions", self.positions_count())];
-        if self.heaps == 1 {
-            v.push(("rule_periods", 1));
-        }
-        v
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
         self.check().map_err(anyhow::Error::msg)?;
@@ -395,7 +407,7 @@ impl Case for RulesCase {
         if let Some(s) = &seq {
             out.push((&PERIODS, self.periods(s)));
         }
-        (ctx.progress)(self.cost());
+        (ctx.progress)(self.size());
         Ok(out)
     }
 }

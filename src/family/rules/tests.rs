@@ -397,7 +397,7 @@ fn misere_splitting_rules_stop_at_forty_tokens() {
             crate::family::Planning::SOLVE,
         )
         .unwrap();
-    let rows: Vec<u64> = plan.cases.iter().map(|c| c.rows()[0].1).collect();
+    let rows: Vec<u64> = plan.cases.iter().map(|c| c.cost(None).rows[0].1).collect();
     // normal 1 heap, 2 heaps; misère 1 heap (N <= 40), 2 heaps (N <= 20).
     assert_eq!(rows, vec![1001, 1001 * 1001, 41, 21 * 21]);
     let notes: Vec<String> = plan.notes.iter().map(|n| n.to_string()).collect();

@@ -12,7 +12,7 @@ use crate::cost::Kernel;
 use crate::data::{
     DictVec, EnumVec, IntListVec, StrVec, StructField, StructListVec, Table, Values, counting_items,
 };
-use crate::family::{Case, CaseCtx, Output};
+use crate::family::{Case, CaseCtx, Cost, Output, TableBytes};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::lattice::Grid;
 use crate::period::{self, Period, PeriodRows};
@@ -211,36 +211,23 @@ fn enum_repeat(levels: &'static [&'static str], code: u8, n: usize) -> Values {
     Values::repeat(one, n)
 }
 
-impl Case for TakeCase {
-    fn key(&self) -> String {
-        format!(
-            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}{}",
-            self.rule.take.text(),
-            self.rule.play.as_str(),
-            self.rule.no_repeat,
-            self.sizes.len(),
-            self.sizes_key,
-            self.horizon,
-            self.proof_cap,
-            match self.lattices {
-                Some(w) => format!("/lattices/points_window={w}"),
-                None => String::new(),
-            }
-        )
-    }
-    fn cost(&self) -> u64 {
+impl TakeCase {
+    /// The case's size ([`Cost::size`]).
+    fn size(&self) -> u64 {
         self.cost_to(self.horizon)
     }
-    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
+    fn work(&self) -> crate::cost::Work {
         let kernel = match self.sizes.len() {
             1 => self.one_heap_kernel(),
             _ => super::kernels::RETROGRADE,
         };
-        vec![(kernel, self.cost())]
+        vec![(kernel, self.size())]
     }
-    fn work_at_most(&self, keep: Option<&[String]>) -> crate::cost::Work {
+    /// The work at most: a one-heap sequence extended up to `proof_cap`
+    /// (`None`: as expected).
+    fn work_at_most(&self) -> Option<crate::cost::Work> {
         if self.sizes.len() != 1 {
-            return self.work(keep);
+            return None;
         }
         // Each extension solves the sequence again from the start
         // ([`OneHeap::solve_proving`]); the rows are read once, at the end.
@@ -250,25 +237,7 @@ impl Case for TakeCase {
             .iter()
             .map(|&len| self.cost_to(len) - rows)
             .fold(rows, u64::saturating_add);
-        vec![(self.one_heap_kernel(), work)]
-    }
-    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
-        // Each heap's sizes cut to their first part, the horizon and the
-        // cap with them: the same rule on the same kernel.
-        let cut = |n| crate::family::scaled_count(n, factor);
-        let sizes: Vec<Vec<u64>> = self
-            .sizes
-            .iter()
-            .map(|h| h[..cut(h.len()).min(h.len())].to_vec())
-            .collect();
-        let mut c = self.clone();
-        c.sizes = Arc::new(sizes);
-        c.sizes_key = format!("{}/scaled={factor}", self.sizes_key);
-        if self.sizes.len() == 1 {
-            c.horizon = cut(self.horizon);
-            c.proof_cap = cut(self.proof_cap).max(c.horizon);
-        }
-        Some(Box::new(c))
+        Some(vec![(self.one_heap_kernel(), work)])
     }
     fn unbounded(&self) -> Option<String> {
         (self.sizes.len() == 1 && self.longest() > self.horizon).then(|| {
@@ -285,21 +254,6 @@ impl Case for TakeCase {
         // The horizon asked for: whether a period's proof extends it, and
         // how far, is known only by solving.
         self.memory_to(self.horizon)
-    }
-    fn memory_hint(&self) -> &'static str {
-        if self.sizes.len() == 1 && self.longest() > self.horizon {
-            "lower `proof_cap` (how far the horizon may be extended to prove a period), or use a smaller range"
-        } else {
-            "use fewer heaps or smaller sizes (a smaller range)"
-        }
-    }
-    fn table_bytes(&self, ds: &crate::data::Dataset, rows: u64) -> u64 {
-        // A row per position; the other datasets are a few rows a case.
-        let per_row = match ds.name {
-            n if n == POSITIONS.name => self.position_row_bytes(),
-            _ => ds.row_bytes(),
-        };
-        rows.saturating_mul(per_row)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         if self.sizes.len() == 1 {
@@ -319,6 +273,67 @@ impl Case for TakeCase {
                 v.push((LATTICES.name, sets));
             }
             v
+        }
+    }
+}
+
+impl Case for TakeCase {
+    fn key(&self) -> String {
+        format!(
+            "takeaway/v2/take={}/play={}/no_repeat={}/heaps={}/{}/horizon={}/proof_cap={}{}",
+            self.rule.take.text(),
+            self.rule.play.as_str(),
+            self.rule.no_repeat,
+            self.sizes.len(),
+            self.sizes_key,
+            self.horizon,
+            self.proof_cap,
+            match self.lattices {
+                Some(w) => format!("/lattices/points_window={w}"),
+                None => String::new(),
+            }
+        )
+    }
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        Cost {
+            size: self.size(),
+            work: self.work(),
+            work_bound: self.work_at_most(),
+            memory_bound: self.memory(),
+            memory_expected: Some(self.expected_memory()),
+            rows: self.rows(),
+            // A row per position; the other datasets are a few rows a case.
+            table_bytes: vec![(
+                POSITIONS.name,
+                TableBytes::PerRow(self.position_row_bytes()),
+            )],
+            unbounded: self.unbounded(),
+            ..Cost::default()
+        }
+    }
+    fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
+        // Each heap's sizes cut to their first part, the horizon and the
+        // cap with them: the same rule on the same kernel.
+        let cut = |n| crate::family::scaled_count(n, factor);
+        let sizes: Vec<Vec<u64>> = self
+            .sizes
+            .iter()
+            .map(|h| h[..cut(h.len()).min(h.len())].to_vec())
+            .collect();
+        let mut c = self.clone();
+        c.sizes = Arc::new(sizes);
+        c.sizes_key = format!("{}/scaled={factor}", self.sizes_key);
+        if self.sizes.len() == 1 {
+            c.horizon = cut(self.horizon);
+            c.proof_cap = cut(self.proof_cap).max(c.horizon);
+        }
+        Some(Box::new(c))
+    }
+    fn memory_hint(&self) -> &'static str {
+        if self.sizes.len() == 1 && self.longest() > self.horizon {
+            "lower `proof_cap` (how far the horizon may be extended to prove a period), or use a smaller range"
+        } else {
+            "use fewer heaps or smaller sizes (a smaller range)"
         }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {

@@ -821,21 +821,28 @@ fn work_at_most_counts_each_extension_to_the_cap() {
     };
     // Normal play: one unit per heap size.
     let c = case(TakeForm::Range(1, 2), false);
-    assert_eq!(c.work(None), vec![(super::kernels::SUBTRACTION, 100 + 44)]);
     assert_eq!(
-        c.work_at_most(None),
+        c.cost(None).work,
+        vec![(super::kernels::SUBTRACTION, 100 + 44)]
+    );
+    assert_eq!(
+        *c.cost(None).work_at_most(),
         vec![(super::kernels::SUBTRACTION, 100 + 400 + 1600 + 2000 + 44)]
     );
     // no_repeat, normal play: a unit of its own kernel per heap size.
     let c = case(TakeForm::Range(1, 3), true);
-    assert_eq!(c.work(None), vec![(super::kernels::NO_REPEAT, 100 + 44)]);
     assert_eq!(
-        c.work_at_most(None),
+        c.cost(None).work,
+        vec![(super::kernels::NO_REPEAT, 100 + 44)]
+    );
+    assert_eq!(
+        *c.cost(None).work_at_most(),
         vec![(super::kernels::NO_REPEAT, 100 + 400 + 1600 + 2000 + 44)]
     );
     // Any take (Nim): no period to prove, nothing extended.
     let c = case(TakeForm::Any, false);
-    assert_eq!(c.work_at_most(None), c.work(None));
+    let cost = c.cost(None);
+    assert_eq!(cost.work_at_most(), &cost.work);
 }
 
 /// A `positions` row is counted at its typed vectors' bytes, by hand: one

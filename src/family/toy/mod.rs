@@ -22,7 +22,7 @@
 //! tests show that the core reads roles, not names.
 
 use crate::data::{Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, Role, Table, Values};
-use crate::family::{Answer, Case, CaseCtx, Family, Output, Plan, Planning};
+use crate::family::{Answer, Case, CaseCtx, Cost, Family, Output, Plan, Planning};
 use crate::game::{GRUNDY_COLUMN, OUTCOME_COLUMN, OUTCOMES, outcome_code};
 use crate::params::{Node, SWEEP_KEYS, SpecError};
 use crate::period::{PERIOD_COLUMNS, Period, PeriodRows, Status};
@@ -159,27 +159,49 @@ impl Case for ToyCase {
     fn key(&self) -> String {
         format!("toy/k={}/N={:?}", self.k, self.ns)
     }
-    fn cost(&self) -> u64 {
-        self.ns.len() as u64
-    }
-    fn work(&self, _keep: Option<&[String]>) -> crate::cost::Work {
-        vec![(kernels::TOY, self.ns.len() as u64)]
-    }
-    fn rows(&self) -> Vec<(&'static str, u64)> {
-        vec![(POSITIONS.name, self.ns.len() as u64), (PERIODS.name, 1)]
-    }
-    fn memory(&self) -> u64 {
-        // Nothing but its two tables, before they are written.
-        self.table_bytes(&POSITIONS, self.ns.len() as u64) + self.table_bytes(&PERIODS, 1)
+    fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        let n = self.ns.len() as u64;
+        Cost {
+            size: n,
+            work: vec![(kernels::TOY, n)],
+            // Nothing but its two tables, before they are written.
+            memory_bound: n * POSITIONS.row_bytes() + PERIODS.row_bytes(),
+            rows: vec![(POSITIONS.name, n), (PERIODS.name, 1)],
+            ..Cost::default()
+        }
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {
-        (ctx.progress)(self.cost());
+        (ctx.progress)(self.ns.len() as u64);
         let mut pos = self.positions();
         if self.bad {
             pos.push("surprise", Values::Int(vec![0; pos.rows()]));
         }
         Ok(vec![(&POSITIONS, pos), (&PERIODS, self.periods())])
     }
+}
+
+/// Plans made of each sweep, by its name: a test holds that a run plans
+/// each sweep once.
+static PLANS: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
+
+fn count_plan(sweep: &Node<'_>) {
+    let Some(name) = sweep
+        .get("name")
+        .and_then(|n| n.str().ok().map(str::to_string))
+    else {
+        return;
+    };
+    let mut plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
+    match plans.iter_mut().find(|(n, _)| *n == name) {
+        Some((_, k)) => *k += 1,
+        None => plans.push((name, 1)),
+    }
+}
+
+/// How many times a sweep named `name` was planned in this process.
+pub fn plans_of(name: &str) -> usize {
+    let plans = PLANS.lock().unwrap_or_else(|p| p.into_inner());
+    plans.iter().find(|(n, _)| n == name).map_or(0, |(_, k)| *k)
 }
 
 impl Family for Toy {
@@ -199,6 +221,7 @@ impl Family for Toy {
         VIEWS
     }
     fn plan(&self, sweep: &Node<'_>, _: Planning<'_>) -> Result<Plan, SpecError> {
+        count_plan(sweep);
         let mut allowed = SWEEP_KEYS.to_vec();
         allowed.extend(["reach", "pebbles", "bad"]);
         sweep.expect_keys(&allowed)?;
@@ -267,7 +290,7 @@ mod tests {
             let out = case.solve(&ctx).unwrap();
             let made: Vec<(&str, u64)> =
                 out.iter().map(|(d, t)| (d.name, t.rows() as u64)).collect();
-            assert_eq!(made, case.rows());
+            assert_eq!(made, case.cost(None).rows);
         }
     }
 
