@@ -397,6 +397,19 @@ fn report_estimate(exps: &[Experiment], out: &std::path::Path) -> String {
 mod tests {
     use super::*;
 
+    /// Every kernel at a million units a second.
+    fn flat_rates() -> crate::cost::Rates {
+        crate::cost::Rates {
+            per_sec: crate::family::calibration::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
+            overhead: crate::cost::Overhead::default(),
+            binary: String::new(),
+            cpu: String::new(),
+        }
+    }
+
     /// Every spec shipped (the default run's, the overnight ones and the
     /// benches') is estimated with no "time unknown": each sweep's estimate
     /// prices every case's work (a case with none would be free, which no
@@ -412,15 +425,7 @@ mod tests {
             vec![],
             "every shipped claim type-checks"
         );
-        let rates = crate::cost::Rates {
-            per_sec: crate::family::calibration::kernels()
-                .into_iter()
-                .map(|k| (k, 1e6))
-                .collect(),
-            overhead: crate::cost::Overhead::default(),
-            binary: String::new(),
-            cpu: String::new(),
-        };
+        let rates = flat_rates();
         for e in &exps {
             let opts = sweep::RunOptions::quiet(std::path::Path::new("/nonexistent/nimlab-output"));
             let (text, _, all) = dry_run_text(e, &rates, false, &opts).unwrap();
@@ -454,15 +459,7 @@ mod tests {
         render::render_experiment(&e, dir.path()).unwrap();
         assert_eq!((plans_of("once-run-a"), plans_of("once-run-b")), (1, 1));
         let e = spec("dry");
-        let rates = crate::cost::Rates {
-            per_sec: crate::family::calibration::kernels()
-                .into_iter()
-                .map(|k| (k, 1e6))
-                .collect(),
-            overhead: crate::cost::Overhead::default(),
-            binary: String::new(),
-            cpu: String::new(),
-        };
+        let rates = flat_rates();
         let opts = sweep::RunOptions::quiet(dir.path());
         dry_run_text(&e, &rates, false, &opts).unwrap();
         assert_eq!((plans_of("once-dry-a"), plans_of("once-dry-b")), (1, 1));

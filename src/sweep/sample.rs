@@ -316,10 +316,8 @@ pub fn sample(
     order.sort_by(|&a, &b| sizes[a].total_cmp(&sizes[b]));
     let left = |t: &Instant| budget - t.elapsed().as_secs_f64();
     // Sizes in the model's seconds: a case is started only when three
-    // times its modelled seconds
-    // fit in what is left, as not every solver notices the budget's flag
-    // at once.
-    // The largest case scaled down first, when its family can: growth on
+    // times its modelled seconds fit in what is left, as not every solver
+    // notices the budget's flag at once. The largest case scaled down first, when its family can: growth on
     // its own solver path, and a fit that says which of the sweep's own
     // cases the budget affords.
     if let Some(&top) = order.last() {
@@ -363,21 +361,33 @@ pub fn sample(
         if !done {
             break;
         }
-        let f = fit(&out.points);
         let room = left(&started) / 3.0;
-        next = order.iter().rev().copied().find(|&j| {
-            let guess = f.map_or(0.0, |f| f.secs(sizes[j]));
-            sizes[j] >= 2.0 * sizes[i]
-                && (f.is_some() || sizes[j] <= 4.0 * sizes[i])
-                && guess <= room
-                && (!seconds || sizes[j] <= room)
-        });
+        next = next_larger(&order, sizes, (i, fit(&out.points)), (room, seconds));
     }
     out.fit = fit(&out.points);
     out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     out.spent = started.elapsed().as_secs_f64();
     out
+}
+
+/// After case `i` finished, the largest case of `order` at least twice
+/// its size (at most four times without a `fit` yet) that the fit says
+/// takes at most `room` seconds (its size too, where `seconds` says sizes
+/// are the model's seconds).
+fn next_larger(
+    order: &[usize],
+    sizes: &[f64],
+    (i, f): (usize, Option<Fit>),
+    (room, seconds): (f64, bool),
+) -> Option<usize> {
+    order.iter().rev().copied().find(|&j| {
+        let guess = f.map_or(0.0, |f| f.secs(sizes[j]));
+        sizes[j] >= 2.0 * sizes[i]
+            && (f.is_some() || sizes[j] <= 4.0 * sizes[i])
+            && guess <= room
+            && (!seconds || sizes[j] <= room)
+    })
 }
 
 /// Solves scaled-down versions of the sweep's largest case `top` (1/256,
