@@ -50,12 +50,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             refused |= r;
             all.extend(est.into_iter().map(|(i, est)| (e, &e.sweeps[i], est)));
         }
-        let stages = (
-            !args.no_render,
-            !args.no_report && args.opts.shard.is_none(),
-        );
+        // A shard only solves: no render, check or report (`after_store`).
+        let stages = (!args.no_render, !args.no_report);
         let threads = rayon::current_num_threads();
-        let after = super::stages::estimate(&exps, &all, stages, threads);
+        let after = match args.opts.shard {
+            Some(_) => super::stages::StageCost::default(),
+            None => super::stages::estimate(&exps, &all, stages, threads),
+        };
         let ests: Vec<_> = all.into_iter().map(|(_, _, est)| est).collect();
         super::print(&total_text(&ests, after))?;
         if !args.no_report {
