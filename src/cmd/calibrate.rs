@@ -166,7 +166,7 @@ fn probe_dir() -> Result<PathBuf> {
 /// A new directory `PREFIX-<pid>-<n>` under `base`: one per probe, not per
 /// process, so two calibrations in one process (tests running side by side)
 /// do not remove each other's files.
-fn fresh_dir(base: &Path, prefix: &str) -> Result<PathBuf> {
+pub(super) fn fresh_dir(base: &Path, prefix: &str) -> Result<PathBuf> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = base.join(format!("{prefix}-{}-{n}", std::process::id()));

@@ -415,6 +415,29 @@ mod tests {
     /// benches') is estimated with no "time unknown": each sweep's estimate
     /// prices every case's work (a case with none would be free, which no
     /// real case is), and every shipped claim type-checks.
+    /// The stages after solving are measured, not modelled, where the dry
+    /// run sampled cases: the octal spec's sampled tables are stored,
+    /// rendered, checked and reported at two sizes or more, and cost time and
+    /// memory (a failure to store or render them would fall back to the model
+    /// without a word).
+    #[test]
+    fn the_stages_after_solving_are_measured_on_sampled_tables() {
+        let exps = spec::load_specs(&[std::path::PathBuf::from("experiments/octal.yaml")]).unwrap();
+        let e = &exps[0];
+        let opts = sweep::RunOptions::quiet(std::path::Path::new("/nonexistent/nimlab-output"));
+        let (_, _, ests) = dry_run_text(e, &flat_rates(), false, &opts).unwrap();
+        let all: Vec<_> = ests
+            .into_iter()
+            .map(|(i, est)| (e, &e.sweeps[i], est))
+            .collect();
+        let after = super::super::stages::estimate(&exps, &all, (true, true), 2);
+        assert!(after.measured >= 2, "{after:?}");
+        assert!(
+            after.cpu > 0.0 && after.wall > 0.0 && after.held > 0,
+            "{after:?}"
+        );
+    }
+
     #[test]
     fn every_shipped_sweep_gets_an_estimate() {
         let dirs = ["experiments", "experiments/overnight", "benches/specs"];

@@ -360,15 +360,15 @@ fn power(b1: f64, c1: f64, b2: f64, c2: f64) -> f64 {
 /// The exponents of growth past the sizes measured are kept within these.
 const EXPONENT: (f64, f64) = (0.3, 1.5);
 
-/// The render stage's seconds and memory per byte read back where no
-/// growth was measured (the model's figures,
-/// [`sweep::estimate::render_cost`]).
-const FALLBACK_SECS_PER_BYTE: f64 = 6e-9;
+/// The render stage's seconds per byte read back where no growth was
+/// measured: the model's.
+const FALLBACK_SECS_PER_BYTE: f64 = sweep::estimate::RENDER_SECS_PER_BYTE;
+
 /// The memory held per byte read back where no size of [`HELD_FROM`]
 /// bytes was measured: the model's ([`sweep::estimate::render_cost`]).
 /// Memory measured on small tables is the allocator's as much as the
 /// rows' (1 MB of take-away rows held 3 MB more; 142 MB of them, 2.9×).
-const FALLBACK_HELD_PER_BYTE: f64 = 1.2;
+const FALLBACK_HELD_PER_BYTE: f64 = sweep::estimate::RENDER_HELD_PER_BYTE;
 /// See [`FALLBACK_HELD_PER_BYTE`].
 const HELD_FROM: f64 = 16.0 * 1048576.0;
 
@@ -376,12 +376,8 @@ const HELD_FROM: f64 = 16.0 * 1048576.0;
 struct Scratch(PathBuf);
 
 impl Scratch {
-    fn new() -> std::io::Result<Scratch> {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("nimlab-stages-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        Ok(Scratch(dir))
+    fn new() -> Result<Scratch> {
+        super::calibrate::fresh_dir(&std::env::temp_dir(), "nimlab-stages").map(Scratch)
     }
 }
 

@@ -278,13 +278,13 @@ fn held_as_measured(memory: &mut MemoryFigures, case_bytes: &[f64]) {
 /// (weighted as [`RENDER_HELD_PER_BYTE`]'s; measured on one thread: the
 /// tables and figures of Kayles-like codes' winning moves, 0.43 and 4.3 GB
 /// of rows, took 10 and 20 ns a byte, 4 and 8 ns so weighted).
-const RENDER_SECS_PER_BYTE: f64 = 6e-9;
+pub const RENDER_SECS_PER_BYTE: f64 = 6e-9;
 /// The process's memory in the render stage per byte of the rows of a
 /// sweep it reads back (its columns of lists weighted
 /// [`sample::LIST_WEIGHT`]), beyond what it held before (measured with
 /// `/usr/bin/time -v`: 1.2× for parity's outcome rows and for Kayles'
 /// winning moves to 10,000 heaps so weighted).
-const RENDER_HELD_PER_BYTE: f64 = 1.2;
+pub const RENDER_HELD_PER_BYTE: f64 = 1.2;
 
 /// The render stage after the sweeps: its seconds on one thread and the
 /// process's peak while it reads the sweeps back, on `threads` threads
