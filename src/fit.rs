@@ -84,38 +84,52 @@ struct Residues {
 }
 
 impl Residues {
+    /// Each row of the set's box added into the row of `d` of its y's
+    /// residue, a run of x's residues at a time (x ≡ 0 starts a run): one
+    /// add per point in long runs the compiler vectorizes, where a point at
+    /// a time took a division-free lookup and a scattered add each (79 % of
+    /// a report on a 834 × 834 plane). `d` is kept as `d[ry][rx]`: every
+    /// sum taken of it is over squares, the same either way round.
     fn new(set: &Set, q: i64) -> Residues {
         let qu = q as usize;
-        let mut d = vec![0i64; qu * qu];
-        let mut members = 0;
-        // Residues of the box's coordinates, computed once (a division per
-        // point and modulus would dominate).
-        let rx: Vec<usize> = (0..set.w as i64)
-            .map(|i| modulo(set.x0 + i, q) as usize * qu)
-            .collect();
-        let ry: Vec<usize> = (0..set.h as i64)
-            .map(|j| modulo(set.y0 + j, q) as usize)
-            .collect();
-        for &(_, x, y, m) in &set.points {
-            let i = rx[(x - set.x0) as usize] + ry[(y - set.y0) as usize];
-            if m {
-                members += 1;
-                d[i] -= 1;
-            } else {
-                d[i] += 1;
+        let mut d = vec![0i32; qu * qu];
+        if !set.unique {
+            // A position listed twice counts twice, as in the definition.
+            for &(_, x, y, m) in &set.points {
+                let (rx, ry) = (modulo(x, q) as usize, modulo(y, q) as usize);
+                d[ry * qu + rx] += if m { -1 } else { 1 };
+            }
+        }
+        let rows = set.sign.chunks_exact(set.w).filter(|_| set.unique);
+        let r0 = modulo(set.x0, q) as usize;
+        for (j, row) in rows.enumerate() {
+            let ry = modulo(set.y0 + j as i64, q) as usize;
+            let dr = &mut d[ry * qu..(ry + 1) * qu];
+            let (mut i, mut rx) = (0, r0);
+            while i < row.len() {
+                let len = (qu - rx).min(row.len() - i);
+                for (a, &b) in dr[rx..rx + len].iter_mut().zip(&row[i..i + len]) {
+                    *a += i32::from(b);
+                }
+                i += len;
+                rx = 0;
             }
         }
         let w = qu + 1;
         let mut pre = vec![0i64; w * w];
+        // Row by row: the row's running sum on the sums of the rows above.
         for i in 0..qu {
+            let (above, here) = pre.split_at_mut((i + 1) * w);
+            let above = &above[i * w..];
+            let mut run = 0i64;
             for j in 0..qu {
-                pre[(i + 1) * w + j + 1] =
-                    d[i * qu + j] + pre[i * w + j + 1] + pre[(i + 1) * w + j] - pre[i * w + j];
+                run += i64::from(d[i * qu + j]);
+                here[j + 1] = above[j + 1] + run;
             }
         }
         Residues {
             q: qu,
-            members,
+            members: set.members,
             pre,
         }
     }
@@ -153,6 +167,12 @@ struct Set {
     h: usize,
     /// Dense grid of `member` (None: not in the table).
     grid: Vec<Option<bool>>,
+    /// The same grid as signs: -1 a member, +1 a non-member, 0 none.
+    sign: Vec<i8>,
+    /// Whether every point is at a position of its own.
+    unique: bool,
+    /// The number of points in the set (members).
+    members: usize,
 }
 
 impl Set {
@@ -166,6 +186,16 @@ impl Set {
         for &(_, x, y, m) in &points {
             grid[(y - y0) as usize * w + (x - x0) as usize] = Some(m);
         }
+        let sign = grid
+            .iter()
+            .map(|g| match g {
+                Some(true) => -1,
+                Some(false) => 1,
+                None => 0,
+            })
+            .collect();
+        let unique = grid.iter().filter(|g| g.is_some()).count() == points.len();
+        let members = points.iter().filter(|p| p.3).count();
         Set {
             points,
             x0,
@@ -173,6 +203,9 @@ impl Set {
             w,
             h,
             grid,
+            sign,
+            unique,
+            members,
         }
     }
     fn at(&self, x: i64, y: i64) -> Option<bool> {
@@ -621,6 +654,31 @@ mod tests {
                 (None, best)
             })
             .collect()
+    }
+
+    /// A position listed twice counts twice, as the definition counts it
+    /// (the grid of signs holds one per position; such a set is counted a
+    /// point at a time).
+    #[test]
+    fn a_position_listed_twice_counts_twice() {
+        let pts = vec![
+            (0, 0, 0, true),
+            (1, 1, 0, false),
+            (2, 1, 0, false),
+            (3, 2, 1, true),
+            (4, -1, 3, false),
+        ];
+        let set = Set::new(pts);
+        assert!(!set.unique);
+        for q in 1..=4 {
+            let r = Residues::new(&set, q);
+            for m in 1..q.max(2) {
+                let p = Params::Blocks(q, m);
+                assert_eq!(set.test(|a, b| p.holds(a, b)).0, r.bad_same(m), "{p:?}");
+            }
+            let z = Params::Zero(q);
+            assert_eq!(set.test(|a, b| z.holds(a, b)).0, r.bad_zero(), "{z:?}");
+        }
     }
 
     #[test]
