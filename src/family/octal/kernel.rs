@@ -20,9 +20,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::blocks::{Par, Scratch, new_move_reaches};
+use super::blocks::{Narrow, Par, Scratch, extend_narrow, new_move_reaches};
 use super::code::Code;
-use super::scan::{last_part, reversed, search};
+use super::scan::{last_part, search};
 
 /// Which kernel computed a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,58 +353,23 @@ pub fn sparse_extend_with(
         .iter()
         .map(|&i| (i, code.unequal(i)))
         .collect();
-    let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
-    let mut back = reversed(g, n_max);
+    let mut sparse = Sparse {
+        code,
+        takes: &takes,
+        rare_at: (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect(),
+        mask,
+    };
     let mut own = SparseScratch::new();
-    let scratch = Scratch::new(par.threads, SparseScratch::new);
-    let mut gaps = vec![0u32; par.block];
-    g.reserve((n_max + 1).saturating_sub(g.len()));
-    let mut n = g.len();
-    while n <= n_max {
-        let blocks = par.blocks_at(n);
-        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
-            return Err(SparseStop::Cancelled);
-        }
-        let end = if blocks {
-            (n + par.block).min(n_max + 1)
-        } else {
-            n + 1
-        };
-        let gaps = &mut gaps[..end - n];
-        if blocks {
-            let sparse = Sparse {
-                code,
-                takes: &takes,
-                rare_at: &rare_at,
-                mask,
-            };
-            let known = (&g[..], &back[..]);
-            scratch.each(n, gaps, |s, m| sparse.gap(known, (m, n), s));
-        }
-        for m in n..end {
-            let sparse = Sparse {
-                code,
-                takes: &takes,
-                rare_at: &rare_at,
-                mask,
-            };
-            let v = if !blocks || new_move_reaches(code, &takes, g, (m, n), gaps[m - n]) {
-                sparse.gap((g, &back), (m, m), &mut own)
-            } else {
-                gaps[m - n]
-            };
-            if v > u16::MAX as u32 {
-                return Err(SparseStop::TooLarge(m));
-            }
-            if m > 0 && rare(v, mask) {
-                rare_at.push(m);
-            }
-            g.push(v as u16);
-            back[n_max - m] = v as u16;
-        }
-        n = end;
-    }
-    Ok(())
+    let pool = Scratch::new(par.threads, SparseScratch::new);
+    let scratch = (&mut own, &pool);
+    extend_narrow(
+        &mut sparse,
+        (code, &takes),
+        g,
+        (n_max, par),
+        scratch,
+        cancel,
+    )
 }
 
 /// One thread's marks and lists for the sparse kernel.
@@ -424,18 +389,20 @@ impl SparseScratch {
     }
 }
 
-/// What the sparse kernel reads for a heap size.
+/// What the sparse kernel reads for a heap size, and its rare positions.
 struct Sparse<'a> {
     code: &'a Code,
     takes: &'a [(usize, bool)],
     /// The rare positions below the heap sizes being computed.
-    rare_at: &'a [usize],
+    rare_at: Vec<usize>,
     mask: u32,
 }
 
-impl Sparse<'_> {
-    /// The smallest value no move of `n` leaving heaps all below `old`
-    /// reaches (`old = n`: `G(n)`).
+impl Narrow for Sparse<'_> {
+    type Scratch = SparseScratch;
+
+    /// The splits with a rare part marked, then the rare values missing
+    /// below the smallest common one searched for ([`find_rare`]).
     fn gap(
         &self,
         (g, back): (&[u16], &[u16]),
@@ -445,7 +412,13 @@ impl Sparse<'_> {
         let (mask, seen) = (self.mask, &mut s.seen);
         seen.next();
         mark_simple(self.code, g, (n, old), |v| seen.mark(v));
-        for &(i, unequal) in self.takes {
+        let mut takes = self.takes;
+        if old == n {
+            // The rare parts of a split of every take at once.
+            let fused = mark_fused(g, &self.rare_at, n, takes, seen);
+            takes = &takes[fused..];
+        }
+        for &(i, unequal) in takes {
             if n < i + 2 {
                 continue;
             }
@@ -473,6 +446,61 @@ impl Sparse<'_> {
             c
         } else {
             find_rare((g, back), self.takes, (n, old), &s.missing, &mut s.need).unwrap_or(c)
+        }
+    }
+
+    fn record(&mut self, _: &[u16], (n, v): (usize, u32), _: &mut SparseScratch) {
+        if n > 0 && rare(v, self.mask) {
+            self.rare_at.push(n);
+        }
+    }
+}
+
+/// Marks the values of the splits of `n` with a rare part, for up to four
+/// takes at once (each rare position read once for all of them): the
+/// parts below the smallest `r = n − i`, then the rest of each take's.
+/// Returns how many of `takes` it marked: all, or none when a take has
+/// too few parts or keeps the parts unequal (the per-take loop's cases).
+fn mark_fused(
+    g: &[u16],
+    rare_at: &[usize],
+    n: usize,
+    takes: &[(usize, bool)],
+    seen: &mut Seen,
+) -> usize {
+    let Some(&(last, _)) = takes.last() else {
+        return 0;
+    };
+    if n < last + 2 || takes.iter().any(|t| t.1) {
+        return 0;
+    }
+    let k = rare_at.partition_point(|&a| a < n - last);
+    let (both, rest) = rare_at.split_at(k);
+    let rs = |j: usize| n - takes[j].0;
+    match takes.len() {
+        1 => mark_parts(g, both, [rs(0)], seen),
+        2 => mark_parts(g, both, [rs(0), rs(1)], seen),
+        3 => mark_parts(g, both, [rs(0), rs(1), rs(2)], seen),
+        4 => mark_parts(g, both, [rs(0), rs(1), rs(2), rs(3)], seen),
+        _ => return 0,
+    }
+    for j in 0..takes.len() - 1 {
+        let r = rs(j);
+        for &a in rest.iter().take_while(|&&a| a < r) {
+            seen.mark((g[a] ^ g[r - a]) as u32);
+        }
+    }
+    takes.len()
+}
+
+/// Marks `G(a) ⊕ G(r − a)` for the parts `a` in `parts` (each below every
+/// `r` of `rs`) and every `r`.
+#[inline(always)]
+fn mark_parts<const T: usize>(g: &[u16], parts: &[usize], rs: [usize; T], seen: &mut Seen) {
+    for &a in parts {
+        let ga = g[a];
+        for r in rs {
+            seen.mark((ga ^ g[r - a]) as u32);
         }
     }
 }
