@@ -243,15 +243,18 @@ fn rare_for(splits: &Splits, v: u32, n: usize) -> u8 {
 /// mark, no read, so marks in a row do not wait on each other).
 struct Marks {
     /// Every 16-bit value, and one more, never marked, that ends the
-    /// search for an unmarked value.
-    stamp: Vec<u32>,
+    /// search for an unmarked value (a fixed length: no bound to check).
+    stamp: Box<[u32; STAMPS]>,
     now: u32,
 }
 
+const STAMPS: usize = (1 << 16) + 1;
+
 impl Marks {
     fn new() -> Marks {
+        let stamp = vec![0; STAMPS].into_boxed_slice().try_into();
         Marks {
-            stamp: vec![0; (1 << 16) + 1],
+            stamp: stamp.unwrap_or_else(|_| unreachable!("{STAMPS} stamps")),
             now: 0,
         }
     }
@@ -416,18 +419,21 @@ fn mark_rare(
     } else {
         0
     };
-    // The equal split, when the parts must differ.
-    let equal = if unequal && r.is_multiple_of(2) {
-        r / 2
-    } else {
-        0
-    };
-    for &x in &rare_at[from..k] {
-        let a = (x >> 16) as usize;
-        if a != equal {
-            marks.mark(u32::from(x as u16 ^ g[r - a]));
+    let mut mark = |xs: &[u64]| {
+        for &x in xs {
+            marks.mark(u32::from(x as u16 ^ g[r - (x >> 16) as usize]));
         }
+    };
+    if unequal && r.is_multiple_of(2) {
+        // Not the equal split, when the parts must differ.
+        let e = from + rare_at[from..k].partition_point(|&x| x < entry(r / 2, 0));
+        let skip = usize::from(e < k && rare_at[e] >> 16 == (r / 2) as u64);
+        mark(&rare_at[from..e]);
+        mark(&rare_at[e + skip..k]);
+    } else {
+        mark(&rare_at[from..k]);
     }
+    // Every rare position counted, the equal split's too (the work column).
     (k - from) as u64
 }
 

@@ -372,11 +372,10 @@ pub fn sparse_extend_with(
     )
 }
 
-/// One thread's marks and lists for the sparse kernel.
+/// One thread's marks and list for the sparse kernel.
 struct SparseScratch {
     seen: Seen,
     missing: Vec<u32>,
-    need: Vec<u64>,
 }
 
 impl SparseScratch {
@@ -384,7 +383,6 @@ impl SparseScratch {
         SparseScratch {
             seen: Seen::new(),
             missing: Vec::new(),
-            need: Vec::new(),
         }
     }
 }
@@ -438,14 +436,20 @@ impl Narrow for Sparse<'_> {
                 }
             }
         }
-        let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
+        // The smallest common value `c` no move reaches, and the rare ones
+        // below it that no split with a rare part reaches.
         s.missing.clear();
-        s.missing
-            .extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
+        let mut c = 0;
+        while seen.has(c) || rare(c, mask) {
+            if !seen.has(c) {
+                s.missing.push(c);
+            }
+            c += 1;
+        }
         if s.missing.is_empty() {
             c
         } else {
-            find_rare((g, back), self.takes, (n, old), &s.missing, &mut s.need).unwrap_or(c)
+            find_rare((g, back), self.takes, (n, old), &mut s.missing, seen).unwrap_or(c)
         }
     }
 
@@ -505,33 +509,29 @@ fn mark_parts<const T: usize>(g: &[u16], parts: &[usize], rs: [usize; T], seen: 
     }
 }
 
-/// Parts looked at one by one for every missing rare value at once,
+/// Parts of each take looked at for every missing rare value at once,
 /// before each one left is searched for by value (most are found among
 /// the first few parts).
 const FIRST_PARTS: usize = 64;
 
 /// Up to this many missing values, each is compared with the first splits'
-/// values in vector instructions rather than the values looked up one by one.
+/// values in vector instructions rather than the values marked.
 const FEW_MISSING: usize = 4;
 
 /// Looks for the rare values `missing` (ascending, below the candidate)
-/// among the splits of `n`: the first [`FIRST_PARTS`] parts one by one,
-/// then each value left, smallest first, by value ([`search`]); returns the
-/// smallest one that no split reaches, or `None` when every one is reached.
+/// among the splits of `n`: the first [`FIRST_PARTS`] parts of each take
+/// (with few values sought, each compared with them all in vector
+/// instructions; with more, their values marked in `seen` and the values
+/// reached dropped), then each value left, smallest first, by value
+/// ([`search`]); returns the smallest one that no split reaches, or `None`
+/// when every one is reached.
 fn find_rare(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
     (n, old): (usize, usize),
-    missing: &[u32],
-    need: &mut Vec<u64>,
+    missing: &mut Vec<u32>,
+    seen: &mut Seen,
 ) -> Option<u32> {
-    let top = *missing.last()? as usize;
-    need.clear();
-    need.resize(top / 64 + 1, 0);
-    for &v in missing {
-        need[v as usize / 64] |= 1 << (v % 64);
-    }
-    let mut left = missing.len();
     // A take at a time: the parts `a` ascend in `g`, the larger parts
     // `r − a` in `back` (`back[n_max − m] = G(m)`), so the values of the
     // first splits are one vector xor of two slices.
@@ -557,34 +557,20 @@ fn find_rare(
         }
         let xs = &xs[..=hi - lo];
         if missing.len() <= FEW_MISSING {
-            // Few values sought: each compared with every split at once.
-            for &m in missing {
-                let (w, bit) = (m as usize / 64, 1 << (m % 64));
-                if need[w] & bit != 0 && xs.iter().fold(false, |f, &x| f | (u32::from(x) == m)) {
-                    need[w] &= !bit;
-                    left -= 1;
-                    if left == 0 {
-                        return None;
-                    }
-                }
+            missing.retain(|&m| !xs.iter().fold(false, |f, &x| f | (u32::from(x) == m)));
+        } else {
+            for &x in xs {
+                seen.mark(u32::from(x));
             }
-            continue;
+            missing.retain(|&m| !seen.has(m));
         }
-        for &x in xs {
-            let v = x as usize;
-            if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
-                need[v / 64] &= !(1 << (v % 64));
-                left -= 1;
-                if left == 0 {
-                    return None;
-                }
-            }
+        if missing.is_empty() {
+            return None;
         }
     }
     missing.iter().copied().find(|&v| {
-        need[v as usize / 64] & (1 << (v % 64)) != 0
-            && (v > u16::MAX as u32
-                || search((g, back), takes, 3, (n, old), v as u16, FIRST_PARTS + 1).is_none())
+        v > u16::MAX as u32
+            || search((g, back), takes, 3, (n, old), v as u16, FIRST_PARTS + 1).is_none()
     })
 }
 

@@ -27,6 +27,7 @@ pub(super) fn last_part(r: usize, unequal: bool) -> usize {
 /// parities `parities` (bit `d` for parity `d`), with the value `v` and
 /// both parts below `old` (`old = n`: every split): every take's splits
 /// are searched a block at a time.
+#[inline]
 pub(super) fn search(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
