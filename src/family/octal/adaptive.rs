@@ -20,12 +20,12 @@
 //! frequent keep their classes, the one just computed is made common if it
 //! can be (else nothing changes), and the rest are classified again.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use super::blocks::{Par, Scratch, new_move_reaches};
+use super::blocks::{Narrow, Par, Scratch, extend_narrow};
 use super::code::Code;
 use super::kernel::{SparseStop, mark_simple};
-use super::scan::{last_part, reversed, search};
+use super::scan::{last_part, search};
 
 const UNSEEN: u8 = 0;
 const COMMON: u8 = 1;
@@ -75,7 +75,8 @@ struct Split {
     class: Vec<u8>,
     common: Vec<u32>,
     count: Vec<u32>,
-    rare_at: Vec<usize>,
+    /// The rare positions `a ≥ 1` with their values ([`entry`]).
+    rare_at: Vec<u64>,
     /// One more than the largest value seen.
     top: usize,
 }
@@ -125,7 +126,7 @@ impl Split {
             self.set(v, common);
         }
         if n > 0 && self.class[v as usize] == RARE {
-            self.rare_at.push(n);
+            self.rare_at.push(entry(n, (v >> 1) as u16));
         }
     }
 
@@ -198,8 +199,11 @@ impl Split {
     fn relist(&mut self, g: &[u16]) {
         self.rare_at.clear();
         let class = &self.class;
-        self.rare_at
-            .extend((1..g.len()).filter(|&a| class[key(g[a] as u32, a) as usize] == RARE));
+        self.rare_at.extend(
+            (1..g.len())
+                .filter(|&a| class[key(g[a] as u32, a) as usize] == RARE)
+                .map(|a| entry(a, g[a])),
+        );
     }
 }
 
@@ -239,15 +243,18 @@ fn rare_for(splits: &Splits, v: u32, n: usize) -> u8 {
 /// mark, no read, so marks in a row do not wait on each other).
 struct Marks {
     /// Every 16-bit value, and one more, never marked, that ends the
-    /// search for an unmarked value.
-    stamp: Vec<u32>,
+    /// search for an unmarked value (a fixed length: no bound to check).
+    stamp: Box<[u32; STAMPS]>,
     now: u32,
 }
 
+const STAMPS: usize = (1 << 16) + 1;
+
 impl Marks {
     fn new() -> Marks {
+        let stamp = vec![0; STAMPS].into_boxed_slice().try_into();
         Marks {
-            stamp: vec![0; (1 << 16) + 1],
+            stamp: stamp.unwrap_or_else(|_| unreachable!("{STAMPS} stamps")),
             now: 0,
         }
     }
@@ -305,64 +312,24 @@ pub fn extend_with(
         .into_iter()
         .map(|i| (i, code.unequal(i)))
         .collect();
-    let mut split = splits_for(&code.split_takes(), g);
+    let mut moves = Moves {
+        code,
+        takes: &takes,
+        split: splits_for(&code.split_takes(), g),
+    };
     work.rebuild_work += g.len() as u64;
     let mut own = (Marks::new(), AdaptiveWork::default());
-    let scratch = Scratch::new(par.threads, || (Marks::new(), AdaptiveWork::default()));
-    let mut gaps = vec![0u32; par.block];
-    let mut back = reversed(g, n_max);
-    g.reserve((n_max + 1).saturating_sub(g.len()));
-    let mut n = g.len();
-    let out = loop {
-        if n > n_max {
-            break Ok(());
-        }
-        let blocks = par.blocks_at(n);
-        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
-            break Err(SparseStop::Cancelled);
-        }
-        let end = if blocks {
-            (n + par.block).min(n_max + 1)
-        } else {
-            n + 1
-        };
-        let gaps = &mut gaps[..end - n];
-        if blocks {
-            let known = (&g[..], &back[..]);
-            let moves = Moves {
-                code,
-                takes: &takes,
-                split: &split,
-            };
-            scratch.each(n, gaps, |(marks, w), m| moves.gap(known, (m, n), marks, w));
-        }
-        let mut stop = None;
-        for m in n..end {
-            let v = if !blocks || new_move_reaches(code, &takes, g, (m, n), gaps[m - n]) {
-                let moves = Moves {
-                    code,
-                    takes: &takes,
-                    split: &split,
-                };
-                moves.gap((g, &back), (m, m), &mut own.0, &mut own.1)
-            } else {
-                gaps[m - n]
-            };
-            if v > u16::MAX as u32 {
-                stop = Some(SparseStop::TooLarge(m));
-                break;
-            }
-            g.push(v as u16);
-            back[n_max - m] = v as u16;
-            record(&mut split, g, (m, v), &mut own.1);
-        }
-        if let Some(stop) = stop {
-            break Err(stop);
-        }
-        n = end;
-    };
+    let pool = Scratch::new(par.threads, || (Marks::new(), AdaptiveWork::default()));
+    let out = extend_narrow(
+        &mut moves,
+        (code, &takes),
+        g,
+        (n_max, par),
+        (&mut own, &pool),
+        cancel,
+    );
     work.add(&own.1);
-    for (_, w) in scratch.into_inner() {
+    for (_, w) in pool.into_inner() {
         work.add(&w);
     }
     out
@@ -381,18 +348,30 @@ fn record(split: &mut Splits, g: &[u16], (n, v): (usize, u32), work: &mut Adapti
     }
 }
 
-/// What the adaptive kernel reads for a heap size.
+/// What the adaptive kernel reads for a heap size, and its split.
 struct Moves<'a> {
     code: &'a Code,
     takes: &'a [(usize, bool)],
-    split: &'a Splits,
+    split: Splits,
+}
+
+impl Narrow for Moves<'_> {
+    type Scratch = (Marks, AdaptiveWork);
+
+    fn gap(&self, g: (&[u16], &[u16]), n_old: (usize, usize), s: &mut Self::Scratch) -> u32 {
+        self.gap_with(g, n_old, &mut s.0, &mut s.1)
+    }
+
+    fn record(&mut self, g: &[u16], n_v: (usize, u32), s: &mut Self::Scratch) {
+        record(&mut self.split, g, n_v, &mut s.1);
+    }
 }
 
 impl Moves<'_> {
     /// The smallest value no move of `n` leaving heaps all below `old`
     /// reaches (`old = n`: `G(n)`): the splits with a rare part marked,
     /// the candidate settled ([`settle`]).
-    fn gap(
+    fn gap_with(
         &self,
         g: (&[u16], &[u16]),
         (n, old): (usize, usize),
@@ -411,37 +390,50 @@ impl Moves<'_> {
             work.rare_splits += mark_rare(g.0, &s.rare_at, (n - i, old), unequal, marks);
         }
         let v = marks.mex_from(0);
-        settle(g, self.takes, (n, old), v, self.split, marks, work)
+        settle(g, self.takes, (n, old), v, &self.split, marks, work)
     }
 }
 
+/// A rare position `a` and its value `G(a)` in one word (`a · 2^16 +
+/// G(a)`): the list of them ascends with `a`, and marking a split reads
+/// `G(a)` from it rather than from `G` at scattered places.
+#[inline]
+fn entry(a: usize, v: u16) -> u64 {
+    ((a as u64) << 16) | u64::from(v)
+}
+
 /// Marks the values of the splits of `r` with a rare part (at a rare
-/// position `a < r`) and the other part below `old`; returns how many.
+/// position `a < r`, listed with its value) and the other part below
+/// `old`; returns how many.
 #[inline]
 fn mark_rare(
     g: &[u16],
-    rare_at: &[usize],
+    rare_at: &[u64],
     (r, old): (usize, usize),
     unequal: bool,
     marks: &mut Marks,
 ) -> u64 {
-    let k = rare_at.partition_point(|&a| a < r);
+    let k = rare_at.partition_point(|&x| x < entry(r, 0));
     let from = if r >= old {
-        rare_at[..k].partition_point(|&a| a + old <= r)
+        rare_at[..k].partition_point(|&x| x < entry(r + 1 - old, 0))
     } else {
         0
     };
-    // The equal split, when the parts must differ.
-    let equal = if unequal && r.is_multiple_of(2) {
-        r / 2
-    } else {
-        0
-    };
-    for &a in &rare_at[from..k] {
-        if a != equal {
-            marks.mark((g[a] ^ g[r - a]) as u32);
+    let mut mark = |xs: &[u64]| {
+        for &x in xs {
+            marks.mark(u32::from(x as u16 ^ g[r - (x >> 16) as usize]));
         }
+    };
+    if unequal && r.is_multiple_of(2) {
+        // Not the equal split, when the parts must differ.
+        let e = from + rare_at[from..k].partition_point(|&x| x < entry(r / 2, 0));
+        let skip = usize::from(e < k && rare_at[e] >> 16 == (r / 2) as u64);
+        mark(&rare_at[from..e]);
+        mark(&rare_at[e + skip..k]);
+    } else {
+        mark(&rare_at[from..k]);
     }
+    // Every rare position counted, the equal split's too (the work column).
     (k - from) as u64
 }
 

@@ -13,11 +13,13 @@
 //! work columns count what the blocks did.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
 use super::code::Code;
-use super::scan::last_part;
+use super::kernel::SparseStop;
+use super::scan::{last_part, reversed};
 
 /// How heap sizes are shared among threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,4 +149,66 @@ pub(super) fn new_move_reaches<T: Copy + Into<u32>>(
         }
     }
     false
+}
+
+/// A kernel of 16-bit values (the sparse and the adaptive one), as
+/// [`extend_narrow`] runs it.
+pub(super) trait Narrow: Sync {
+    /// One thread's marks and counters.
+    type Scratch: Send;
+    /// The smallest value no move of `n` leaving heaps all below `old`
+    /// reaches (`old = n`: `G(n)`); `g` holds the values known, `back`
+    /// the same reversed ([`reversed`]).
+    fn gap(&self, g: (&[u16], &[u16]), n_old: (usize, usize), s: &mut Self::Scratch) -> u32;
+    /// Takes in `G(n) = v`, just pushed on `g`.
+    fn record(&mut self, g: &[u16], n_v: (usize, u32), s: &mut Self::Scratch);
+}
+
+/// Extends `g` (the first values) to `G(0..=n_max)` with `kernel`, the heap
+/// sizes shared as `par` says: on one thread a heap size at a time, on
+/// several by blocks (the module's note). `own` is the calling thread's
+/// scratch, `pool` the pool threads'.
+pub(super) fn extend_narrow<K: Narrow>(
+    kernel: &mut K,
+    (code, takes): (&Code, &[(usize, bool)]),
+    g: &mut Vec<u16>,
+    (n_max, par): (usize, Par),
+    (own, pool): (&mut K::Scratch, &Scratch<K::Scratch>),
+    cancel: &AtomicBool,
+) -> Result<(), SparseStop> {
+    let mut back = reversed(g, n_max);
+    let mut gaps = vec![0u32; par.block];
+    g.reserve((n_max + 1).saturating_sub(g.len()));
+    let mut n = g.len();
+    while n <= n_max {
+        let blocks = par.blocks_at(n);
+        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
+            return Err(SparseStop::Cancelled);
+        }
+        let end = if blocks {
+            (n + par.block).min(n_max + 1)
+        } else {
+            n + 1
+        };
+        let gaps = &mut gaps[..end - n];
+        if blocks {
+            let (known, k) = ((&g[..], &back[..]), &*kernel);
+            pool.each(n, gaps, |s, m| k.gap(known, (m, n), s));
+        }
+        for m in n..end {
+            let v = if !blocks || new_move_reaches(code, takes, g, (m, n), gaps[m - n]) {
+                kernel.gap((g, &back), (m, m), own)
+            } else {
+                gaps[m - n]
+            };
+            if v > u16::MAX as u32 {
+                return Err(SparseStop::TooLarge(m));
+            }
+            g.push(v as u16);
+            back[n_max - m] = v as u16;
+            kernel.record(g, (m, v), own);
+        }
+        n = end;
+    }
+    Ok(())
 }

@@ -20,9 +20,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::blocks::{Par, Scratch, new_move_reaches};
+use super::blocks::{Narrow, Par, Scratch, extend_narrow, new_move_reaches};
 use super::code::Code;
-use super::scan::{last_part, reversed, search};
+use super::scan::{last_part, search};
 
 /// Which kernel computed a sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,65 +353,29 @@ pub fn sparse_extend_with(
         .iter()
         .map(|&i| (i, code.unequal(i)))
         .collect();
-    let mut rare_at: Vec<usize> = (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect();
-    let mut back = reversed(g, n_max);
+    let mut sparse = Sparse {
+        code,
+        takes: &takes,
+        rare_at: (1..g.len()).filter(|&a| rare(g[a] as u32, mask)).collect(),
+        mask,
+    };
     let mut own = SparseScratch::new();
-    let scratch = Scratch::new(par.threads, SparseScratch::new);
-    let mut gaps = vec![0u32; par.block];
-    g.reserve((n_max + 1).saturating_sub(g.len()));
-    let mut n = g.len();
-    while n <= n_max {
-        let blocks = par.blocks_at(n);
-        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
-            return Err(SparseStop::Cancelled);
-        }
-        let end = if blocks {
-            (n + par.block).min(n_max + 1)
-        } else {
-            n + 1
-        };
-        let gaps = &mut gaps[..end - n];
-        if blocks {
-            let sparse = Sparse {
-                code,
-                takes: &takes,
-                rare_at: &rare_at,
-                mask,
-            };
-            let known = (&g[..], &back[..]);
-            scratch.each(n, gaps, |s, m| sparse.gap(known, (m, n), s));
-        }
-        for m in n..end {
-            let sparse = Sparse {
-                code,
-                takes: &takes,
-                rare_at: &rare_at,
-                mask,
-            };
-            let v = if !blocks || new_move_reaches(code, &takes, g, (m, n), gaps[m - n]) {
-                sparse.gap((g, &back), (m, m), &mut own)
-            } else {
-                gaps[m - n]
-            };
-            if v > u16::MAX as u32 {
-                return Err(SparseStop::TooLarge(m));
-            }
-            if m > 0 && rare(v, mask) {
-                rare_at.push(m);
-            }
-            g.push(v as u16);
-            back[n_max - m] = v as u16;
-        }
-        n = end;
-    }
-    Ok(())
+    let pool = Scratch::new(par.threads, SparseScratch::new);
+    let scratch = (&mut own, &pool);
+    extend_narrow(
+        &mut sparse,
+        (code, &takes),
+        g,
+        (n_max, par),
+        scratch,
+        cancel,
+    )
 }
 
-/// One thread's marks and lists for the sparse kernel.
+/// One thread's marks and list for the sparse kernel.
 struct SparseScratch {
     seen: Seen,
     missing: Vec<u32>,
-    need: Vec<u64>,
 }
 
 impl SparseScratch {
@@ -419,23 +383,24 @@ impl SparseScratch {
         SparseScratch {
             seen: Seen::new(),
             missing: Vec::new(),
-            need: Vec::new(),
         }
     }
 }
 
-/// What the sparse kernel reads for a heap size.
+/// What the sparse kernel reads for a heap size, and its rare positions.
 struct Sparse<'a> {
     code: &'a Code,
     takes: &'a [(usize, bool)],
     /// The rare positions below the heap sizes being computed.
-    rare_at: &'a [usize],
+    rare_at: Vec<usize>,
     mask: u32,
 }
 
-impl Sparse<'_> {
-    /// The smallest value no move of `n` leaving heaps all below `old`
-    /// reaches (`old = n`: `G(n)`).
+impl Narrow for Sparse<'_> {
+    type Scratch = SparseScratch;
+
+    /// The splits with a rare part marked, then the rare values missing
+    /// below the smallest common one searched for ([`find_rare`]).
     fn gap(
         &self,
         (g, back): (&[u16], &[u16]),
@@ -445,7 +410,13 @@ impl Sparse<'_> {
         let (mask, seen) = (self.mask, &mut s.seen);
         seen.next();
         mark_simple(self.code, g, (n, old), |v| seen.mark(v));
-        for &(i, unequal) in self.takes {
+        let mut takes = self.takes;
+        if old == n {
+            // The rare parts of a split of every take at once.
+            let fused = mark_fused(g, &self.rare_at, n, takes, seen);
+            takes = &takes[fused..];
+        }
+        for &(i, unequal) in takes {
             if n < i + 2 {
                 continue;
             }
@@ -465,45 +436,102 @@ impl Sparse<'_> {
                 }
             }
         }
-        let c = (0..).find(|&v| !rare(v, mask) && !seen.has(v)).unwrap_or(0);
+        // The smallest common value `c` no move reaches, and the rare ones
+        // below it that no split with a rare part reaches.
         s.missing.clear();
-        s.missing
-            .extend((0..c).filter(|&v| rare(v, mask) && !seen.has(v)));
+        let mut c = 0;
+        while seen.has(c) || rare(c, mask) {
+            if !seen.has(c) {
+                s.missing.push(c);
+            }
+            c += 1;
+        }
         if s.missing.is_empty() {
             c
         } else {
-            find_rare((g, back), self.takes, (n, old), &s.missing, &mut s.need).unwrap_or(c)
+            find_rare((g, back), self.takes, (n, old), &mut s.missing, seen).unwrap_or(c)
+        }
+    }
+
+    fn record(&mut self, _: &[u16], (n, v): (usize, u32), _: &mut SparseScratch) {
+        if n > 0 && rare(v, self.mask) {
+            self.rare_at.push(n);
         }
     }
 }
 
-/// Parts looked at one by one for every missing rare value at once,
+/// Marks the values of the splits of `n` with a rare part, for up to four
+/// takes at once (each rare position read once for all of them): the
+/// parts below the smallest `r = n − i`, then the rest of each take's.
+/// Returns how many of `takes` it marked: all, or none when a take has
+/// too few parts or keeps the parts unequal (the per-take loop's cases).
+fn mark_fused(
+    g: &[u16],
+    rare_at: &[usize],
+    n: usize,
+    takes: &[(usize, bool)],
+    seen: &mut Seen,
+) -> usize {
+    let Some(&(last, _)) = takes.last() else {
+        return 0;
+    };
+    if n < last + 2 || takes.iter().any(|t| t.1) {
+        return 0;
+    }
+    let k = rare_at.partition_point(|&a| a < n - last);
+    let (both, rest) = rare_at.split_at(k);
+    let rs = |j: usize| n - takes[j].0;
+    match takes.len() {
+        1 => mark_parts(g, both, [rs(0)], seen),
+        2 => mark_parts(g, both, [rs(0), rs(1)], seen),
+        3 => mark_parts(g, both, [rs(0), rs(1), rs(2)], seen),
+        4 => mark_parts(g, both, [rs(0), rs(1), rs(2), rs(3)], seen),
+        _ => return 0,
+    }
+    for j in 0..takes.len() - 1 {
+        let r = rs(j);
+        for &a in rest.iter().take_while(|&&a| a < r) {
+            seen.mark((g[a] ^ g[r - a]) as u32);
+        }
+    }
+    takes.len()
+}
+
+/// Marks `G(a) ⊕ G(r − a)` for the parts `a` in `parts` (each below every
+/// `r` of `rs`) and every `r`.
+#[inline(always)]
+fn mark_parts<const T: usize>(g: &[u16], parts: &[usize], rs: [usize; T], seen: &mut Seen) {
+    for &a in parts {
+        let ga = g[a];
+        for r in rs {
+            seen.mark((ga ^ g[r - a]) as u32);
+        }
+    }
+}
+
+/// Parts of each take looked at for every missing rare value at once,
 /// before each one left is searched for by value (most are found among
 /// the first few parts).
 const FIRST_PARTS: usize = 64;
 
 /// Up to this many missing values, each is compared with the first splits'
-/// values in vector instructions rather than the values looked up one by one.
+/// values in vector instructions rather than the values marked.
 const FEW_MISSING: usize = 4;
 
 /// Looks for the rare values `missing` (ascending, below the candidate)
-/// among the splits of `n`: the first [`FIRST_PARTS`] parts one by one,
-/// then each value left, smallest first, by value ([`search`]); returns the
-/// smallest one that no split reaches, or `None` when every one is reached.
+/// among the splits of `n`: the first [`FIRST_PARTS`] parts of each take
+/// (with few values sought, each compared with them all in vector
+/// instructions; with more, their values marked in `seen` and the values
+/// reached dropped), then each value left, smallest first, by value
+/// ([`search`]); returns the smallest one that no split reaches, or `None`
+/// when every one is reached.
 fn find_rare(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
     (n, old): (usize, usize),
-    missing: &[u32],
-    need: &mut Vec<u64>,
+    missing: &mut Vec<u32>,
+    seen: &mut Seen,
 ) -> Option<u32> {
-    let top = *missing.last()? as usize;
-    need.clear();
-    need.resize(top / 64 + 1, 0);
-    for &v in missing {
-        need[v as usize / 64] |= 1 << (v % 64);
-    }
-    let mut left = missing.len();
     // A take at a time: the parts `a` ascend in `g`, the larger parts
     // `r − a` in `back` (`back[n_max − m] = G(m)`), so the values of the
     // first splits are one vector xor of two slices.
@@ -529,34 +557,20 @@ fn find_rare(
         }
         let xs = &xs[..=hi - lo];
         if missing.len() <= FEW_MISSING {
-            // Few values sought: each compared with every split at once.
-            for &m in missing {
-                let (w, bit) = (m as usize / 64, 1 << (m % 64));
-                if need[w] & bit != 0 && xs.iter().fold(false, |f, &x| f | (u32::from(x) == m)) {
-                    need[w] &= !bit;
-                    left -= 1;
-                    if left == 0 {
-                        return None;
-                    }
-                }
+            missing.retain(|&m| !xs.iter().fold(false, |f, &x| f | (u32::from(x) == m)));
+        } else {
+            for &x in xs {
+                seen.mark(u32::from(x));
             }
-            continue;
+            missing.retain(|&m| !seen.has(m));
         }
-        for &x in xs {
-            let v = x as usize;
-            if v <= top && need[v / 64] & (1 << (v % 64)) != 0 {
-                need[v / 64] &= !(1 << (v % 64));
-                left -= 1;
-                if left == 0 {
-                    return None;
-                }
-            }
+        if missing.is_empty() {
+            return None;
         }
     }
     missing.iter().copied().find(|&v| {
-        need[v as usize / 64] & (1 << (v % 64)) != 0
-            && (v > u16::MAX as u32
-                || search((g, back), takes, 3, (n, old), v as u16, FIRST_PARTS + 1).is_none())
+        v > u16::MAX as u32
+            || search((g, back), takes, 3, (n, old), v as u16, FIRST_PARTS + 1).is_none()
     })
 }
 

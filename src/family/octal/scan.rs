@@ -27,6 +27,7 @@ pub(super) fn last_part(r: usize, unequal: bool) -> usize {
 /// parities `parities` (bit `d` for parity `d`), with the value `v` and
 /// both parts below `old` (`old = n`: every split): every take's splits
 /// are searched a block at a time.
+#[inline]
 pub(super) fn search(
     (g, back): (&[u16], &[u16]),
     takes: &[(usize, bool)],
@@ -66,11 +67,70 @@ pub(super) fn search(
 #[inline]
 fn find(g: &[u16], h: &[u16], lo: usize, hi: usize, v: u16) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
-        return unsafe { find_avx2(g, h, lo, hi, v) };
+    {
+        if std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has AVX-512 BW, checked just above.
+            return unsafe { find_avx512(g, h, lo, hi, v) };
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { find_avx2(g, h, lo, hi, v) };
+        }
     }
     find_lanes(g, h, lo, hi, v)
+}
+
+/// [`find`] in 512-bit vectors: 64 splits a step compared into a bit mask
+/// whose lowest bit is the answer, the last fewer than 64 by masked loads
+/// (no split looked at one by one).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+fn find_avx512(g: &[u16], h: &[u16], lo: usize, hi: usize, v: u16) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m512i, _mm512_cmpeq_epi16_mask, _mm512_loadu_si512, _mm512_mask_cmpeq_epi16_mask,
+        _mm512_maskz_loadu_epi16, _mm512_set1_epi16, _mm512_xor_si512,
+    };
+    let (g, h) = (&g[..=hi], &h[..=hi]);
+    let want = _mm512_set1_epi16(v as i16);
+    let mut a = lo;
+    while a + 64 <= g.len() {
+        // SAFETY: `a + 64 ≤ g.len() = h.len()`: the 64 values read from
+        // each slice are inside it.
+        let [x0, y0, x1, y1] = unsafe {
+            let (p, q) = (g.as_ptr().add(a), h.as_ptr().add(a));
+            [p, q, p.add(32), q.add(32)].map(|r| _mm512_loadu_si512(r.cast::<__m512i>()))
+        };
+        let low = _mm512_cmpeq_epi16_mask(_mm512_xor_si512(x0, y0), want);
+        let high = _mm512_cmpeq_epi16_mask(_mm512_xor_si512(x1, y1), want);
+        let hit = u64::from(low) | (u64::from(high) << 32);
+        if hit != 0 {
+            return Some(a + hit.trailing_zeros() as usize);
+        }
+        a += 64;
+    }
+    while a < g.len() {
+        let left = g.len() - a;
+        let k = if left >= 32 {
+            u32::MAX
+        } else {
+            (1 << left) - 1
+        };
+        // SAFETY: the lanes loaded (those set in `k`) are `a..a + min(32,
+        // left)`, inside both slices; masked-off lanes are not read.
+        let (x, y) = unsafe {
+            let (p, q) = (g.as_ptr().add(a), h.as_ptr().add(a));
+            (
+                _mm512_maskz_loadu_epi16(k, p.cast::<i16>()),
+                _mm512_maskz_loadu_epi16(k, q.cast::<i16>()),
+            )
+        };
+        let hit = _mm512_mask_cmpeq_epi16_mask(k, _mm512_xor_si512(x, y), want);
+        if hit != 0 {
+            return Some(a + hit.trailing_zeros() as usize);
+        }
+        a += 32;
+    }
+    None
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -107,8 +167,9 @@ fn any_equal<const L: usize>(x: &[u16], y: &[u16], v: u16) -> bool {
 mod tests {
     use super::{find, find_lanes};
 
-    /// The vector search (with and without AVX2) finds the first equal
-    /// split one by one would, at every start, end and lane offset.
+    /// The vector search (AVX-512, AVX2 where the CPU has them, and
+    /// without) finds the first equal split one by one would, at every
+    /// start, end and lane offset.
     #[test]
     fn the_vector_search_finds_the_first_split_one_by_one_finds() {
         let mut x = 0x2545_f491_4f6c_dd1d_u64;
@@ -126,6 +187,19 @@ mod tests {
                     let want = (lo..=hi).find(|&a| g[a] ^ h[a] == v);
                     assert_eq!(find(&g, &h, lo, hi, v), want, "{lo}..={hi} {v}");
                     assert_eq!(find_lanes(&g, &h, lo, hi, v), want, "{lo}..={hi} {v}");
+                    #[cfg(target_arch = "x86_64")]
+                    {
+                        if std::is_x86_feature_detected!("avx512bw") {
+                            // SAFETY: the CPU has AVX-512 BW.
+                            let got = unsafe { super::find_avx512(&g, &h, lo, hi, v) };
+                            assert_eq!(got, want, "avx512 {lo}..={hi} {v}");
+                        }
+                        if std::is_x86_feature_detected!("avx2") {
+                            // SAFETY: the CPU has AVX2.
+                            let got = unsafe { super::find_avx2(&g, &h, lo, hi, v) };
+                            assert_eq!(got, want, "avx2 {lo}..={hi} {v}");
+                        }
+                    }
                 }
             }
         }

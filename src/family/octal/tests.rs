@@ -277,6 +277,23 @@ fn the_sparse_kernel_equals_the_naive_one_for_any_mask() {
     }
 }
 
+#[test]
+fn the_sparse_kernel_with_many_splitting_takes_equals_the_naive_one() {
+    // Up to four splitting takes are marked in one pass over the rare
+    // positions, more take by take; mask 1 leaves many rare values missing
+    // (the first parts' values marked), the best mask few (compared).
+    for (s, takes) in [("0.0404", 2), ("0.4444", 4), ("0.44444", 5), ("4.66666", 6)] {
+        let c = code(s);
+        assert_eq!(c.split_takes().len(), takes, "{s}");
+        let g = kernel::naive(&c, 1500, &NO).unwrap();
+        for mask in [1, 2, 3, 7, kernel::best_mask(&g[..500]).0] {
+            let v = kernel::sparse(&c, 1500, mask, &NO).unwrap();
+            let v: Vec<u32> = v.into_iter().map(u32::from).collect();
+            assert_eq!(v, g, "{s} mask {mask}");
+        }
+    }
+}
+
 /// Every row of `dataset` from a family's own sweep code.
 fn sweep(family: &str, yaml: &str, dataset: &str) -> Table {
     family::sweep_rows(family::by_name(family).unwrap(), yaml, dataset)
