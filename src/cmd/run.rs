@@ -58,6 +58,9 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             None => super::stages::estimate(&exps, &all, stages, threads),
         };
         let ests: Vec<_> = all.into_iter().map(|(_, _, est)| est).collect();
+        if let Some(line) = after.text() {
+            super::print(&format!("{line}\n"))?;
+        }
         super::print(&total_text(&ests, after))?;
         if !args.no_report {
             super::print(&report_estimate(&exps, &args.opts.out))?;

@@ -19,9 +19,9 @@ use crate::{check, mem, render, report};
 
 /// Wall seconds of measuring per experiment (at most [`MAX_BUDGET`]): the
 /// dry run of a spec stays under 2 s with its planning and sampling.
-const BUDGET: f64 = 0.6;
+const BUDGET: f64 = 0.7;
 /// Wall seconds of measuring at most, however many experiments.
-const MAX_BUDGET: f64 = 1.2;
+const MAX_BUDGET: f64 = 1.4;
 
 /// What the stages after solving cost: seconds on one thread, seconds on
 /// the run's threads, and the memory the process holds at their peak
@@ -36,6 +36,37 @@ pub struct StageCost {
     pub held: u64,
     /// How many sizes were measured (0: the model alone).
     pub measured: usize,
+    /// Seconds on one thread of render, check and report apart.
+    pub stages: [f64; 3],
+    /// The bytes read back of the largest size measured, and of the run.
+    pub bytes: [f64; 2],
+}
+
+impl StageCost {
+    /// The dry run's line: each stage's time, and what it was measured on.
+    pub fn text(&self) -> Option<String> {
+        if self.cpu <= 0.0 {
+            return None;
+        }
+        let [render, check, report] = self.stages.map(crate::cost::human_secs);
+        let on = match self.measured {
+            0 => "by the model (no table was sampled)".to_string(),
+            n => format!(
+                "measured on {} of the sampled tables, up to {} of the run's ~{} read back",
+                if n == 1 {
+                    "1 size".to_string()
+                } else {
+                    format!("{n} sizes")
+                },
+                crate::mem::human_bytes(self.bytes[0] as u64),
+                crate::mem::human_bytes(self.bytes[1] as u64)
+            ),
+        };
+        Some(format!(
+            "after solving: render ~{render}, check ~{check}, report ~{report} on one thread, {on}; memory held ~{}",
+            crate::mem::human_bytes(self.held)
+        ))
+    }
 }
 
 /// One measurement: the bytes read back of the tables stored, and per
@@ -80,8 +111,7 @@ pub fn estimate(
         .filter(|e| !kept_of(e).is_empty())
         .map(read_bytes)
         .sum();
-    let budget = (BUDGET * exps.len() as f64).min(MAX_BUDGET);
-    let levels = measure(exps, ests, (render, report), budget).unwrap_or_default();
+    let levels = measure(exps, ests, (render, report), budget(exps, ests)).unwrap_or_default();
     let (cpu, held) = extrapolate(&levels, full);
     let width = exps
         .iter()
@@ -94,29 +124,60 @@ pub fn estimate(
         wall: model_cpu / threads.max(1) as f64 + cpu[0] / width as f64 + cpu[1] + cpu[2],
         held: model_held.max(held as u64),
         measured: levels.done.len(),
+        stages: std::array::from_fn(|i| cpu[i] + if i == 0 { model_cpu } else { 0.0 }),
+        bytes: [levels.done.last().map_or(0.0, |l| l.bytes), full],
     }
 }
 
-/// The tables a sweep's sampling kept.
-fn kept_of(e: &SweepEstimate) -> &[Kept] {
-    e.sampled.as_ref().map_or(&[][..], |s| &s.kept[..])
+/// Wall seconds to measure the stages in: [`BUDGET`] per experiment and
+/// what its sampling left of its own budget, at most [`MAX_BUDGET`].
+fn budget(exps: &[Experiment], ests: &[Estimated<'_>]) -> f64 {
+    let unspent: f64 = exps
+        .iter()
+        .map(|e| {
+            let spent: f64 = ests
+                .iter()
+                .filter(|x| std::ptr::eq(x.0, e))
+                .map(|x| x.2.sampled.as_ref().map_or(0.0, |s| s.spent))
+                .sum();
+            (sweep::sample::budget(e.sweeps.len()) * e.sweeps.len() as f64 - spent).max(0.0)
+        })
+        .sum();
+    (BUDGET * exps.len() as f64 + unspent).min(MAX_BUDGET)
 }
 
-/// The bytes read back of every case's tables.
+/// The tables a sweep's sampling kept, the smallest first, and last the
+/// whole sweep's where every case was solved ([`sweep::sample::Sampled::whole`]).
+fn kept_of(e: &SweepEstimate) -> Vec<Kept> {
+    let Some(s) = e.sampled.as_ref() else {
+        return Vec::new();
+    };
+    let mut kept = s.kept.clone();
+    if let Some(whole) = s.whole(e.cases) {
+        kept.retain(|k| k.read_bytes < whole.read_bytes);
+        kept.push(whole);
+    }
+    kept
+}
+
+/// The bytes read back of every case's tables: as solved where every
+/// case was, else as fitted.
 fn read_bytes(e: &SweepEstimate) -> f64 {
-    e.sampled
-        .as_ref()
-        .map_or(0.0, |s| s.case_read_bytes.iter().sum())
+    e.sampled.as_ref().map_or(0.0, |s| match s.whole(e.cases) {
+        Some(whole) => whole.read_bytes,
+        None => s.case_read_bytes.iter().sum(),
+    })
 }
 
-/// Measures the stages at each size the budget allows, in a scratch
+/// Measures the stages at some sizes within `budget`, in a scratch
 /// directory removed after; `None` when nothing could be measured. The
 /// first size (each sweep's smallest kept tables) pays what the stages pay
-/// once per process (fonts loaded); each larger one (at least twice the
-/// last) is tried when the first's time and [`GUESS_SECS_PER_BYTE`] say
-/// it fits what is left. A size that does not finish in what is left
-/// is left behind on its thread (the dry run ends soon after) and says
-/// the stages take at least that long there.
+/// once per process (fonts loaded); then the largest size the time left
+/// affords (by the seconds per byte measured so far, at least
+/// [`GUESS_SECS_PER_BYTE`]), then one nearest a quarter of it, for how the
+/// stages grow there. A size that does not finish in what is left is left
+/// behind on its thread (the dry run ends soon after) and says the stages
+/// take at least that long there.
 fn measure(
     exps: &[Experiment],
     ests: &[Estimated<'_>],
@@ -130,38 +191,82 @@ fn measure(
     let scratch = Scratch::new().ok()?;
     let started = Instant::now();
     let base = mem::resident_memory().unwrap_or(0);
+    let sizes: Vec<f64> = (0..most).map(|l| stored_bytes(ests, l)).collect();
     let mut got = Levels::default();
-    for level in 0..most {
+    let mut levels = vec![0];
+    while let Some(l) = levels.pop() {
         let left = budget - started.elapsed().as_secs_f64();
-        let bytes = stored_bytes(ests, level);
-        let last = got.done.last().map_or(0.0, |l| l.bytes);
-        if got.done.len() >= 2 && bytes < 2.0 * last {
-            continue;
-        }
-        let guess = got
-            .done
-            .first()
-            .map_or(0.0, |l| total(l) + GUESS_SECS_PER_BYTE * bytes);
-        if left <= 0.0 || guess > left {
-            break;
-        }
         let job = Job {
             exps: exps.to_vec(),
-            sweeps: stored(exps, ests, level),
-            out: scratch.0.join(format!("level{level}")),
+            sweeps: stored(exps, ests, l),
+            out: scratch.0.join(format!("level{l}")),
             stages,
             base,
         };
         match job.run_within(left) {
-            Some(Ok(l)) => got.done.push(l),
+            Some(Ok(lv)) => got.done.push(lv),
             Some(Err(_)) => break,
             None => {
-                got.stopped = Some((bytes, left));
+                got.stopped = Some((sizes[l], left));
                 break;
             }
         }
+        let left = budget - started.elapsed().as_secs_f64();
+        if l == 0 {
+            levels = later_levels(&got.done[0], &sizes, left);
+            levels.reverse();
+        } else if let [first, mid] = &got.done[..] {
+            levels = largest_within(first, mid, &sizes, left)
+                .into_iter()
+                .collect();
+        }
     }
+    got.done.sort_by(|a, b| a.bytes.total_cmp(&b.bytes));
     (!got.done.is_empty()).then_some(got)
+}
+
+/// The sizes to measure after the first (`first`), of `sizes` (bytes
+/// read back per level, the smallest first), with `left` seconds: the
+/// largest whose guessed time fits ([`GUESS_SECS_PER_BYTE`] past the
+/// first's), and before it, where its guess takes at most a quarter of
+/// what is left, the one nearest a quarter of its bytes (at least twice
+/// the first's and at most half its): how the stages grow up there. The
+/// largest is tried last whatever it takes then: a size left behind at
+/// the budget is a lower bound.
+fn later_levels(first: &Level, sizes: &[f64], left: f64) -> Vec<usize> {
+    let guess = |i: usize| total(first) + GUESS_SECS_PER_BYTE * sizes[i];
+    let above = |i: &usize| sizes[*i] >= 2.0 * first.bytes;
+    let Some(top) = (1..sizes.len())
+        .filter(above)
+        .filter(|&i| guess(i) <= left)
+        .max_by(|&a, &b| sizes[a].total_cmp(&sizes[b]))
+    else {
+        return Vec::new();
+    };
+    let quarter = (sizes[top] / 4.0).max(1.0).ln();
+    let mid = (1..top)
+        .filter(above)
+        .filter(|&i| sizes[i] <= sizes[top] / 2.0 && guess(i) <= left / 4.0)
+        .min_by(|&a, &b| {
+            let d = |i: usize| (sizes[i].max(1.0).ln() - quarter).abs();
+            d(a).total_cmp(&d(b))
+        });
+    mid.into_iter().chain([top]).collect()
+}
+
+/// After the first and one more size (`mid`), the largest of `sizes`
+/// past `mid` that fits in `left` if what `mid` took beyond the first
+/// grows as the square root of the bytes (the stages grew as 0.4 between
+/// such sizes), and at least [`GUESS_SECS_PER_BYTE`] a byte.
+fn largest_within(first: &Level, mid: &Level, sizes: &[f64], left: f64) -> Option<usize> {
+    let past = (total(mid) - total(first)).max(0.0);
+    let guess = |b: f64| {
+        let grown = past * (b / mid.bytes.max(1.0)).max(1.0).sqrt();
+        total(first) + grown.max(GUESS_SECS_PER_BYTE * b)
+    };
+    (0..sizes.len())
+        .filter(|&i| sizes[i] > mid.bytes && guess(sizes[i]) <= left)
+        .max_by(|&a, &b| sizes[a].total_cmp(&sizes[b]))
 }
 
 /// Seconds per byte read back a size is guessed to add to the first
@@ -186,8 +291,7 @@ fn total(l: &Level) -> f64 {
 /// smallest kept tables, or its largest.
 fn stored_bytes(ests: &[Estimated<'_>], level: usize) -> f64 {
     ests.iter()
-        .filter_map(|e| pick(kept_of(&e.2), level))
-        .map(|k| k.read_bytes)
+        .filter_map(|e| pick(&kept_of(&e.2), level).map(|k| k.read_bytes))
         .sum()
 }
 
@@ -203,13 +307,15 @@ fn stored(exps: &[Experiment], ests: &[Estimated<'_>], level: usize) -> Vec<Stor
         .filter_map(|(e, sw, est)| {
             let ei = exps.iter().position(|x| x.name == e.name)?;
             let si = e.sweeps.iter().position(|x| x.name == sw.name)?;
-            Some((ei, si, pick(kept_of(est), level).map(|k| k.output.clone())))
+            let outputs = pick(&kept_of(est), level).map(|k| k.outputs.clone());
+            Some((ei, si, outputs.unwrap_or_default()))
         })
         .collect()
 }
 
-/// A sweep to store: its experiment's and its own index, its tables.
-type Stored = (usize, usize, Option<crate::family::Output>);
+/// A sweep to store: its experiment's and its own index, its cases'
+/// tables.
+type Stored = (usize, usize, Vec<std::sync::Arc<crate::family::Output>>);
 
 /// One size to measure, owned by the thread that measures it.
 struct Job {
@@ -242,9 +348,12 @@ impl Job {
             let (e, sw) = (&self.exps[*ei], &self.exps[*ei].sweeps[*si]);
             let dir = sw.dir(out, &e.name);
             std::fs::create_dir_all(out.join(&e.name))?;
-            if let Some(output) = output {
-                sweep::store_output(&dir, sw.declared(), output)?;
-                l.bytes += crate::sweep::sample::read_back(output);
+            if !output.is_empty() {
+                sweep::store_outputs(&dir, sw.declared(), output)?;
+                l.bytes += output
+                    .iter()
+                    .map(|o| sweep::sample::read_back(o))
+                    .sum::<f64>();
             }
             if render {
                 stage(&mut l, (0, base), || {
@@ -293,60 +402,68 @@ fn stage(l: &mut Level, (i, base): (usize, u64), f: impl FnOnce() -> Result<()>)
 }
 
 /// Each stage's seconds and the most memory held, extrapolated to `full`
-/// bytes read back. What the first size cost beyond the second is paid
-/// once per run (fonts loaded). Past the largest size measured, each
-/// stage grows as it grew between the two largest sizes past the first
-/// (a power of the bytes, between [`EXPONENT`]'s: a figure costs much the
-/// same at any size, a listing grows with its rows), or between the first
-/// and the one size past it, by the model's figure ([`FALLBACK_SECS_PER_BYTE`]) from
-/// the first alone. A size stopped at the budget raises the time to at
-/// least what it had there; memory grows proportionally.
+/// bytes read back. The first size's time is what the stages cost
+/// whatever the data (fonts loaded, files opened: where the second size
+/// took less, the first paid that difference once); what a larger size
+/// took beyond it grows past the largest size as it grew between the two
+/// largest (a power of the bytes, between [`EXPONENT`]'s: a figure costs
+/// much the same at any size, a listing grows with its rows, a search over
+/// moduli faster), as [`ONE_SIZE_EXPONENT`] past one size, by the model's figure
+/// ([`FALLBACK_SECS_PER_BYTE`]) past the first alone. A size stopped at
+/// the budget raises the time to at least what it had there. Memory is
+/// the most held at the largest size, and past it grows by the bytes as it
+/// grew between the two largest sizes, from a largest of [`HELD_FROM`]
+/// bytes (else the model's per byte).
 fn extrapolate(got: &Levels, full: f64) -> ([f64; 3], f64) {
     let Some((first, grown)) = got.done.split_first() else {
         return ([0.0; 3], 0.0);
     };
-    let first_held = first.held.iter().copied().fold(0.0, f64::max);
+    let held = |l: &Level| l.held.iter().copied().fold(0.0, f64::max);
     let Some(top) = grown.last() else {
         let secs = [
             first.secs[0] + FALLBACK_SECS_PER_BYTE * full,
             first.secs[1],
             first.secs[2],
         ];
-        return (secs, first_held + FALLBACK_HELD_PER_BYTE * full);
+        return (secs, held(first) + FALLBACK_HELD_PER_BYTE * full);
     };
-    let b = |i: usize| {
-        let (a, z) = match grown {
-            [.., a, z] => (a, z),
-            _ => (first, top),
-        };
-        power(a.bytes, a.secs[i], z.bytes, z.secs[i]).clamp(EXPONENT.0, EXPONENT.1)
+    // What a size took beyond what the stages cost at any size: the
+    // first's, less what it paid once (fonts) where the second took less.
+    let base: [f64; 3] = std::array::from_fn(|i| first.secs[i].min(grown[0].secs[i]));
+    let past = |l: &Level, i: usize| (l.secs[i] - base[i]).max(0.0);
+    let below = match grown {
+        [.., a, _] => a,
+        _ => first,
+    };
+    let b = |i: usize| match grown {
+        [.., a, z] => power(a.bytes, past(a, i), z.bytes, past(z, i)).clamp(EXPONENT.0, EXPONENT.1),
+        _ => ONE_SIZE_EXPONENT,
     };
     let bs = [b(0), b(1), b(2)];
     let at = |bytes: f64| -> [f64; 3] {
         let r = (bytes / top.bytes.max(1.0)).max(1.0);
-        std::array::from_fn(|i| top.secs[i] * r.powf(bs[i]))
+        std::array::from_fn(|i| first.secs[i] + past(top, i) * r.powf(bs[i]))
     };
     let mut secs = at(full);
     if let Some((bytes, had)) = got.stopped {
         let there: f64 = at(bytes).iter().sum();
         if there < had && there > 0.0 {
+            // Raised no further than the steepest growth allowed.
             let raise = (had / there).ln() / (bytes / top.bytes.max(1.0)).ln().max(1e-9);
             let r = (full / top.bytes.max(1.0)).max(1.0);
-            secs = std::array::from_fn(|i| secs[i] * r.powf(raise));
+            secs = std::array::from_fn(|i| {
+                let b = (bs[i] + raise).min(EXPONENT.1.max(bs[i]));
+                secs[i] * r.powf(b - bs[i])
+            });
         }
     }
-    let once: [f64; 3] = std::array::from_fn(|i| (first.secs[i] - grown[0].secs[i]).max(0.0));
-    let secs = std::array::from_fn(|i| secs[i] + once[i]);
-    // Memory measured on small tables is the allocator's and the fonts'
-    // as much as the rows': its growth per byte counts from a size of
-    // [`HELD_FROM`] bytes.
-    let per_byte = grown
-        .iter()
-        .filter(|l| l.bytes >= HELD_FROM)
-        .map(|l| (l.held.iter().copied().fold(0.0, f64::max) - first_held).max(0.0) / l.bytes)
-        .fold(None, |a: Option<f64>, b| Some(a.map_or(b, |a| a.max(b))))
-        .unwrap_or(FALLBACK_HELD_PER_BYTE);
-    (secs, first_held + per_byte * full)
+    let per_byte = if top.bytes >= HELD_FROM && top.bytes > below.bytes {
+        (held(top) - held(below)).max(0.0) / (top.bytes - below.bytes)
+    } else {
+        FALLBACK_HELD_PER_BYTE
+    };
+    let top_held = held(top).max(held(first));
+    (secs, top_held + per_byte * (full - top.bytes).max(0.0))
 }
 
 /// The exponent of growth from (`b1`, `c1`) to (`b2`, `c2`).
@@ -356,6 +473,12 @@ fn power(b1: f64, c1: f64, b2: f64, c2: f64) -> f64 {
     }
     (c2 / c1).ln() / (b2 / b1).ln()
 }
+
+/// The growth past one size measured beyond the first, which cannot tell
+/// it: between a figure's (its pixels capped, 0.3 and less), a listing's
+/// (1) and a fit's over moduli (1.5); the render stage of a two-heap
+/// take-away table grew as 0.4 to 0.8 between 0.6 and 143 MB read back.
+const ONE_SIZE_EXPONENT: f64 = 0.75;
 
 /// The exponents of growth past the sizes measured are kept within these.
 const EXPONENT: (f64, f64) = (0.3, 1.5);
@@ -370,7 +493,7 @@ const FALLBACK_SECS_PER_BYTE: f64 = sweep::estimate::RENDER_SECS_PER_BYTE;
 /// rows' (1 MB of take-away rows held 3 MB more; 142 MB of them, 2.9×).
 const FALLBACK_HELD_PER_BYTE: f64 = sweep::estimate::RENDER_HELD_PER_BYTE;
 /// See [`FALLBACK_HELD_PER_BYTE`].
-const HELD_FROM: f64 = 16.0 * 1048576.0;
+const HELD_FROM: f64 = 4.0 * 1048576.0;
 
 /// A scratch directory, removed when dropped.
 struct Scratch(PathBuf);
@@ -406,58 +529,93 @@ mod tests {
         }
     }
 
-    /// Worked by hand: the first size (10 bytes) costs 0.3 s, 0.2 s more
-    /// than the second (1 MB, 0.1 s): fonts loaded once. From 1 MB to 4 MB
-    /// the stage grew 4× (0.1 to 0.4 s: exponent 1), so at 40 MB it takes
-    /// 0.2 + 0.4 × 10 = 4.2 s; its memory, 5 MB at 4 MB, 50 MB at 40 MB.
-    /// Growing 2× for 4× the bytes (exponent 0.5), 40 MB take 0.2 +
-    /// 0.2 × √10. The first alone: the model's growth per byte.
+    /// Worked by hand. Past the first size, what a size took beyond the
+    /// first grows as it grew between the two largest: 0.1 s more at 1 MB,
+    /// 0.4 s more at 4 MB is proportional, so 16 MB take 0.1 + 0.4 × 4;
+    /// 0.05 s then 0.4 s more grows as the bytes^1.5, so 0.1 + 0.4 × 8.
+    /// One size past the first: [`ONE_SIZE_EXPONENT`]. The first alone: the
+    /// model's growth per byte.
     #[test]
     fn the_stages_grow_as_measured() {
-        let lv = [
-            level(10.0, 0.3, 1e6),
-            level(1e6, 0.1, 2e6),
-            level(4e6, 0.4, 5e6),
+        let lin = [
+            level(1e3, 0.1, 1e6),
+            level(1e6, 0.2, 2e6),
+            level(4e6, 0.5, 5e6),
         ];
-        let (secs, held) = extrapolate(&levels(&lv), 4e7);
-        assert!((secs[0] - 4.2).abs() < 1e-9, "{secs:?}");
-        let want = 1e6 + FALLBACK_HELD_PER_BYTE * 4e7;
+        let (secs, held) = extrapolate(&levels(&lin), 1.6e7);
+        assert!((secs[0] - 1.7).abs() < 1e-9, "{secs:?}");
+        // 4 MB is under [`HELD_FROM`]: the most held there and the
+        // model's per byte past it.
+        let want = 5e6 + FALLBACK_HELD_PER_BYTE * 1.2e7;
         assert!((held - want).abs() < 1.0, "{held}");
-        // From 16 MiB measured, the growth measured: 16 MiB held 20 MiB
-        // more than the first size, 1.25 per byte, so 40 MB hold 1 + 50 MB.
-        let big = [
-            level(10.0, 0.1, 1e6),
-            level(16.0 * 1048576.0, 0.4, 1e6 + 20.0 * 1048576.0),
+        let fast = [
+            level(1e3, 0.1, 0.0),
+            level(1e6, 0.15, 0.0),
+            level(4e6, 0.5, 0.0),
         ];
-        let (_, held) = extrapolate(&levels(&big), 4e7);
-        assert!((held - 5.1e7).abs() < 1.0, "{held}");
-        let sq = [
-            level(10.0, 0.3, 0.0),
-            level(1e6, 0.1, 0.0),
-            level(4e6, 0.2, 0.0),
-        ];
-        let (secs, _) = extrapolate(&levels(&sq), 4e7);
-        assert!(
-            (secs[0] - (0.2 + 0.2 * 10f64.sqrt())).abs() < 1e-9,
-            "{secs:?}"
-        );
-        // One size past the first: growth between them (0.1 s at 1 MB to
-        // 0.3 s at 1 GB grows as 1000^(1/6)... kept at least 0.3).
-        let one = [level(1e6, 0.1, 0.0), level(1e9, 0.3, 0.0)];
-        let want = 0.3 * 8f64.powf(EXPONENT.0);
-        assert!((extrapolate(&levels(&one), 8e9).0[0] - want).abs() < 1e-9);
-        let one = [level(1e6, 0.1, 0.0), level(4e6, 0.4, 0.0)];
-        assert!((extrapolate(&levels(&one), 8e6).0[0] - 0.8).abs() < 1e-9);
+        let (secs, _) = extrapolate(&levels(&fast), 1.6e7);
+        assert!((secs[0] - 3.3).abs() < 1e-9, "{secs:?}");
+        let one = [level(1e3, 0.1, 0.0), level(1e6, 0.3, 0.0)];
+        let want = 0.1 + 0.2 * 4f64.powf(ONE_SIZE_EXPONENT);
+        assert!((extrapolate(&levels(&one), 4e6).0[0] - want).abs() < 1e-9);
         let first = [level(10.0, 0.1, 1e6)];
         let (secs, held) = extrapolate(&levels(&first), 1e6);
         assert!((secs[0] - (0.1 + FALLBACK_SECS_PER_BYTE * 1e6)).abs() < 1e-9);
         assert!((held - (1e6 + FALLBACK_HELD_PER_BYTE * 1e6)).abs() < 1e-3);
         assert_eq!(extrapolate(&Levels::default(), 1e9), ([0.0; 3], 0.0));
-        // Stopped at 16 MB after 3 s, where the fit says 1.6 s: the growth
-        // is raised so that 16 MB take 3 s (1.6 × 4^x = 3).
-        let mut stopped = levels(&lv);
+    }
+
+    /// The first size paid the fonts once (0.3 s where the second took
+    /// 0.1 s): the growth counts from the second's 0.1 s, so 4 MB's 0.3 s
+    /// more than it, proportional past one grown size, make 40 MB take
+    /// 0.3 + 0.3 × 10. Memory from 8 MiB measured: 2 bytes held per byte
+    /// between the two largest, past the most held at the largest.
+    #[test]
+    fn what_the_first_paid_once_is_paid_once() {
+        let fonts = [
+            level(10.0, 0.3, 1e6),
+            level(1e6, 0.1, 2e6),
+            level(4e6, 0.4, 5e6),
+        ];
+        let (secs, _) = extrapolate(&levels(&fonts), 4e7);
+        assert!((secs[0] - 3.3).abs() < 1e-9, "{secs:?}");
+        let mib = 1048576.0;
+        let big = [
+            level(1e3, 0.1, 1e6),
+            level(mib, 0.2, 3e6),
+            level(8.0 * mib, 0.4, 3e6 + 14.0 * mib),
+        ];
+        let (_, held) = extrapolate(&levels(&big), 16.0 * mib);
+        assert!((held - (3e6 + 30.0 * mib)).abs() < 1.0, "{held}");
+        // Stopped at 16 MB after 3 s, where the fit says 1.7 s: the growth
+        // is raised so that 16 MB take 3 s.
+        let lin = [
+            level(1e3, 0.1, 0.0),
+            level(1e6, 0.2, 0.0),
+            level(4e6, 0.5, 0.0),
+        ];
+        let mut stopped = levels(&lin);
         stopped.stopped = Some((1.6e7, 3.0));
         let (secs, _) = extrapolate(&stopped, 1.6e7);
-        assert!((secs[0] - 3.2).abs() < 1e-9, "{secs:?}");
+        assert!((secs[0] - 3.0).abs() < 1e-9, "{secs:?}");
+    }
+
+    /// After the first size, the largest that fits, and before it the one
+    /// nearest a quarter of its bytes while that takes a quarter of the
+    /// time left; none past the first when none fits.
+    #[test]
+    fn the_sizes_measured_reach_the_largest_that_fits() {
+        let first = level(1e3, 0.05, 0.0);
+        let sizes = [1e3, 1e5, 1e6, 4e6, 1.6e7, 1e10];
+        // 1e10 bytes at GUESS_SECS_PER_BYTE do not fit in 1 s; 1.6e7 do.
+        assert_eq!(later_levels(&first, &sizes, 1.0), vec![3, 4]);
+        assert_eq!(later_levels(&first, &sizes[..3], 1.0), vec![1, 2]);
+        assert_eq!(later_levels(&first, &sizes, 0.0), Vec::<usize>::new());
+        // 4 MB took 0.4 s more than the first: 16 MB are guessed at
+        // 0.05 + 0.4 × 2 s, which 1 s fits and 0.5 s does not; 1e10 bytes
+        // at 1e-8 s a byte fit in neither.
+        let mid = level(4e6, 0.45, 0.0);
+        assert_eq!(largest_within(&first, &mid, &sizes, 1.0), Some(4));
+        assert_eq!(largest_within(&first, &mid, &sizes, 0.5), None);
     }
 }

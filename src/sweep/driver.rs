@@ -293,19 +293,27 @@ fn solve_and_write(shared: &Shared<'_>, todo: &[&Chunk], dir: &SweepDir) {
     });
 }
 
-/// Stores a case's `output` in `dir` as one finished chunk, each table
-/// completed to its declaration among `declared` as a run stores it: the
-/// dry run's scratch output, on which it measures the stages after
-/// solving.
-pub fn store_output(
+/// Stores cases' `outputs` in `dir` as one finished chunk, each table
+/// completed to its declaration among `declared` as a run stores it, the
+/// cases' tables of a dataset in order in one part: the dry run's scratch
+/// output, on which it measures the stages after solving.
+pub fn store_outputs(
     dir: &SweepDir,
     declared: &[&'static Dataset],
-    output: &crate::family::Output,
+    outputs: &[std::sync::Arc<crate::family::Output>],
 ) -> Result<()> {
     let id = ChunkId::new(0, &[]);
-    for (ds, t) in output {
+    let mut tables: Vec<(&'static Dataset, Vec<Table>)> = Vec::new();
+    for (ds, t) in outputs.iter().flat_map(|o| o.iter()) {
         let ds = crate::data::as_declared(declared, ds);
-        dir.write_part(ds, &id, vec![ds.complete(t.clone())])?;
+        let t = ds.complete(t.clone());
+        match tables.iter_mut().find(|(d, _)| std::ptr::eq(*d, ds)) {
+            Some((_, acc)) => acc.push(t),
+            None => tables.push((ds, vec![t])),
+        }
+    }
+    for (ds, parts) in tables {
+        dir.write_part(ds, &id, parts)?;
     }
     dir.mark_done(&id, &json!({"chunk": id.stem(), "cases": []}))
 }

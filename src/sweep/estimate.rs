@@ -204,10 +204,14 @@ fn measured_secs(
     let mut at_most = Vec::with_capacity(model.len());
     for i in 0..model.len() {
         if model[i] > 0.0 {
-            secs.push(by(a.fit, model[i], model[i]));
-            at_most.push(by(a.fit, bound[i], bound[i]));
+            let s = a
+                .own_secs(i, model[i])
+                .unwrap_or(by(a.fit, model[i], model[i]));
+            secs.push(s);
+            at_most.push(by(a.fit, bound[i], bound[i]).max(s));
         } else {
-            let s = by(b.fit, uncosted[i], model[i]);
+            let s = b.own_secs(i, uncosted[i]);
+            let s = s.unwrap_or(by(b.fit, uncosted[i], model[i]));
             secs.push(s);
             at_most.push(s.max(bound[i]));
         }
@@ -218,6 +222,7 @@ fn measured_secs(
     let kept = if a.kept.is_empty() { b.kept } else { a.kept };
     let merged = Sampled {
         kept,
+        planned: a.planned.into_iter().chain(b.planned).collect(),
         points: a.points.iter().chain(&b.points).copied().collect(),
         fit: a.fit,
         spent: a.spent + b.spent,

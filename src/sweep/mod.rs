@@ -25,7 +25,7 @@ use anyhow::{Context, Result};
 use crate::progress::counted;
 pub use crate::progress::progress_bar;
 pub use chunks::{Chunk, assign_shards, chunks};
-pub use driver::{left_to_do, store_output};
+pub use driver::{left_to_do, store_outputs};
 pub use merge::merge_experiment;
 
 use crate::spec::Experiment;

@@ -82,6 +82,10 @@ pub struct Point {
     /// ([`crate::data::Table::read_back_bytes`]), the columns of lists
     /// weighted [`LIST_WEIGHT`]: what the render stage holds of them.
     pub read_bytes: f64,
+    /// The plan's case it is, or whose copy scaled down it is.
+    pub case: Option<usize>,
+    /// A copy of the case scaled down ([`Case::scaled`]).
+    pub scaled: bool,
 }
 
 /// What the render stage holds per byte of a column of lists read back,
@@ -152,6 +156,30 @@ pub fn fit(points: &[Point]) -> Option<Fit> {
     Some(f)
 }
 
+/// [`fit`], or, where sizes are the model's seconds and no case was long
+/// enough to time, a bound from the largest finished case the model gave
+/// at least [`BOUND_FROM`] seconds: it took at most [`FLOOR_SECS`], and
+/// the others take as much per second of the model (a code whose period
+/// is proven early does a hundredth of the work the model counts to its
+/// horizon).
+fn fit_or_bound(points: &[Point], seconds: bool) -> Option<Fit> {
+    fit(points).or_else(|| {
+        let p = points
+            .iter()
+            .filter(|p| seconds && p.done && p.size >= BOUND_FROM)
+            .max_by(|a, b| a.size.total_cmp(&b.size))?;
+        Some(Fit {
+            s0: p.size,
+            m0: p.secs.max(FLOOR_SECS),
+            b: 1.0,
+        })
+    })
+}
+
+/// The model's seconds from which a case too short to time bounds the
+/// model's figures ([`fit_or_bound`]).
+const BOUND_FROM: f64 = 10.0 * FLOOR_SECS;
+
 /// [`fit`] of finished points.
 fn fit_finished(points: &[Point]) -> Option<Fit> {
     let good: Vec<&Point> = points
@@ -162,14 +190,20 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
     if good.len() < 2 && top.secs < ONE_POINT_SECS {
         return None;
     }
-    let b = match slope(good.iter().map(|p| (p.size, p.secs))) {
+    let work = beyond_setup(points);
+    let pts: Vec<(f64, f64)> = if work.len() >= 2 {
+        work
+    } else {
+        good.iter().map(|p| (p.size, p.secs)).collect()
+    };
+    let b = match slope(pts.iter().copied()) {
         // Sizes within a factor 1.5 of each other say nothing of growth.
-        Some((b, sxx)) if good.len() >= 2 && sxx >= 0.16 => b,
+        Some((b, sxx)) if pts.len() >= 2 && sxx >= 0.16 => b,
         _ => 1.0,
     };
     // Sizes spanning 16x and more tell growth up to the cube.
-    let span = good.iter().map(|p| p.size).fold(0.0, f64::max)
-        / good.iter().map(|p| p.size).fold(f64::MAX, f64::min);
+    let span = pts.iter().map(|p| p.0).fold(0.0, f64::max)
+        / pts.iter().map(|p| p.0).fold(f64::MAX, f64::min);
     let (lo, hi) = if span >= 16.0 { (0.5, 3.0) } else { EXPONENT };
     Some(Fit {
         s0: top.size,
@@ -177,6 +211,32 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
         b: b.clamp(lo, hi),
     })
 }
+
+/// Where the two smallest cases took the same time within 1.5× for sizes
+/// 4× apart or more, that time is what any case pays whatever its size
+/// (setting up): each case's (size, seconds beyond it), for the cases
+/// that took at least [`WORK_FLOOR`] beyond it. Else none: growth is
+/// measured on the cases' whole times from [`FLOOR_SECS`].
+fn beyond_setup(points: &[Point]) -> Vec<(f64, f64)> {
+    let mut done: Vec<&Point> = points.iter().filter(|p| p.done && p.size > 0.0).collect();
+    done.sort_by(|a, b| a.size.total_cmp(&b.size));
+    let [a, b, ..] = done[..] else {
+        return Vec::new();
+    };
+    let flat = b.size >= 4.0 * a.size && b.secs <= 1.5 * a.secs && a.secs <= 1.5 * b.secs;
+    if !flat {
+        return Vec::new();
+    }
+    let setup = a.secs.min(b.secs);
+    done.iter()
+        .filter(|p| p.secs - setup >= WORK_FLOOR)
+        .map(|p| (p.size, p.secs - setup))
+        .collect()
+}
+
+/// Seconds beyond the setup from which a case's time tells its growth
+/// ([`beyond_setup`]).
+const WORK_FLOOR: f64 = 0.001;
 
 /// The least-squares slope of `ln y` against `ln x` over `points`, and
 /// the spread of `ln x` (its sum of squares about the mean); `None` for
@@ -198,23 +258,24 @@ pub fn slope(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
 pub struct Kept {
     /// Their bytes read back, lists weighted.
     pub read_bytes: f64,
-    /// The datasets the sweep keeps, as the case returned them.
-    pub output: Output,
+    /// The datasets the sweep keeps, as the cases returned them: one
+    /// case's, or every case's of the sweep ([`Sampled::whole`]).
+    pub outputs: Vec<Arc<Output>>,
 }
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Kept({} tables, {} bytes)",
-            self.output.len(),
+            "Kept({} cases, {} bytes)",
+            self.outputs.len(),
             self.read_bytes
         )
     }
 }
 
 /// At most this many bytes of sampled tables are kept ([`Kept`]).
-const KEPT_BYTES: f64 = 64.0 * 1048576.0;
+const KEPT_BYTES: f64 = 256.0 * 1048576.0;
 
 /// What sampling a sweep found.
 #[derive(Clone, Debug, Default)]
@@ -236,23 +297,64 @@ pub struct Sampled {
     /// The tables of some finished cases, the smallest to the largest
     /// ([`keep_spread`]), for the stages after solving.
     pub kept: Vec<Kept>,
+    /// The tables of the sweep's own cases that finished (case index,
+    /// tables), while they stay within [`KEPT_BYTES`].
+    pub planned: Vec<(usize, Kept)>,
 }
 
 impl Sampled {
     /// Records a solved case: its point, and its tables while the kept
     /// ones stay within [`KEPT_BYTES`].
-    fn record(&mut self, point: Point, output: Option<Output>) {
+    fn record(&mut self, point: Point, output: Option<Output>, case: Option<usize>) {
         self.points.push(point);
+        let Some(output) = output else {
+            return;
+        };
+        let kept = Kept {
+            read_bytes: point.read_bytes,
+            outputs: vec![Arc::new(output)],
+        };
         let held: f64 = self.kept.iter().map(|k| k.read_bytes).sum();
-        if let Some(output) = output
-            && point.read_bytes > 0.0
-            && held + point.read_bytes <= KEPT_BYTES
-        {
-            self.kept.push(Kept {
-                read_bytes: point.read_bytes,
-                output,
-            });
+        if point.read_bytes > 0.0 && held + point.read_bytes <= KEPT_BYTES {
+            self.kept.push(kept.clone());
         }
+        let planned: f64 = self.planned.iter().map(|k| k.1.read_bytes).sum();
+        if let Some(i) = case
+            && planned + point.read_bytes <= KEPT_BYTES
+        {
+            self.planned.push((i, kept));
+        }
+    }
+
+    /// Case `i`'s seconds at its stated size `size` as measured: its own
+    /// solve's where it finished here; else, from the largest copy of it
+    /// scaled down that finished, at least 1/64 of its size, growing as
+    /// the fit's exponent says (as the size without a fit).
+    pub fn own_secs(&self, i: usize, size: f64) -> Option<f64> {
+        let mine = |scaled: bool| {
+            self.points
+                .iter()
+                .filter(move |p| p.case == Some(i) && p.scaled == scaled && p.done)
+        };
+        if let Some(p) = mine(false).next() {
+            return Some(p.secs);
+        }
+        let p = mine(true).max_by(|a, b| a.size.total_cmp(&b.size))?;
+        let b = self.fit.map_or(1.0, |f| f.b);
+        (p.size > 0.0 && 64.0 * p.size >= size).then(|| p.secs * (size / p.size).max(1.0).powf(b))
+    }
+
+    /// Every case of a plan of `cases` cases, when each finished within
+    /// [`KEPT_BYTES`]: the whole sweep's tables, in the cases' order.
+    pub fn whole(&self, cases: usize) -> Option<Kept> {
+        let mut all: Vec<&(usize, Kept)> = self.planned.iter().collect();
+        all.sort_by_key(|k| k.0);
+        all.dedup_by_key(|k| k.0);
+        let read_bytes: f64 = all.iter().map(|k| k.1.read_bytes).sum();
+        (all.len() == cases && cases > 0 && read_bytes <= KEPT_BYTES).then(|| Kept {
+            read_bytes,
+            outputs: all.iter().flat_map(|k| k.1.outputs.clone()).collect(),
+        })
     }
 }
 
@@ -321,11 +423,10 @@ pub fn sample(
     // its own solver path, and a fit that says which of the sweep's own
     // cases the budget affords.
     if let Some(&top) = order.last() {
-        let top = plan.cases[top].as_ref();
-        climb_scaled(&mut out, top, keep, size_of, &started, budget);
+        climb_scaled(&mut out, (plan, top), keep, size_of, &started, budget);
     }
     order.retain(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP);
-    let affordable = |pts: &[Point], s: f64| match fit(pts) {
+    let affordable = |pts: &[Point], s: f64| match fit_or_bound(pts, seconds) {
         Some(f) => 3.0 * f.secs(s) <= left(&started),
         None => !seconds || 3.0 * s <= budget,
     };
@@ -334,41 +435,69 @@ pub fn sample(
         .copied()
         .filter(|&i| affordable(&out.points, sizes[i]));
     while let Some(i) = next {
-        let remaining = left(&started);
-        if remaining <= 0.0 {
-            break;
-        }
-        let Some((secs, done, [bytes, read_bytes], output)) =
-            solve_within(Target::Planned(Arc::clone(plan), i), keep, remaining)
-        else {
+        match solve_planned(&mut out, (plan, i, sizes[i]), keep, left(&started)) {
             // A case that cannot be solved here (an estimating plan's
             // stand-in): try the next larger.
-            next = order
-                .iter()
-                .copied()
-                .find(|&j| sizes[j] > sizes[i])
-                .filter(|&j| affordable(&out.points, sizes[j]));
+            None => {
+                next = order
+                    .iter()
+                    .copied()
+                    .find(|&j| sizes[j] > sizes[i])
+                    .filter(|&j| affordable(&out.points, sizes[j]));
+            }
+            Some(false) => break,
+            Some(true) => {
+                let room = left(&started) / 3.0;
+                let f = fit_or_bound(&out.points, seconds);
+                next = next_larger(&order, sizes, (i, f), (room, seconds));
+            }
+        }
+    }
+    // The cases left, the smallest first, while the fit says each takes at
+    // most a third of what is left: a small sweep is solved whole, and its
+    // stages measured on what the run will write.
+    for &i in &order {
+        if out.points.iter().any(|p| p.case == Some(i) && !p.scaled) {
             continue;
-        };
-        let point = Point {
-            size: sizes[i],
-            secs,
-            done,
-            bytes,
-            read_bytes,
-        };
-        out.record(point, output);
-        if !done {
+        }
+        if !affordable(&out.points, sizes[i])
+            || solve_planned(&mut out, (plan, i, sizes[i]), keep, left(&started)) != Some(true)
+        {
             break;
         }
-        let room = left(&started) / 3.0;
-        next = next_larger(&order, sizes, (i, fit(&out.points)), (room, seconds));
     }
-    out.fit = fit(&out.points);
+    out.fit = fit_or_bound(&out.points, seconds);
     out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     out.spent = started.elapsed().as_secs_f64();
     out
+}
+
+/// Solves the plan's case `i` (of size `size`) within `left` seconds and
+/// records it in `out`: whether it finished, `None` when it could not be
+/// solved here or no time is left.
+fn solve_planned(
+    out: &mut Sampled,
+    (plan, i, size): (&Arc<Plan>, usize, f64),
+    keep: Option<&[String]>,
+    left: f64,
+) -> Option<bool> {
+    if left <= 0.0 {
+        return None;
+    }
+    let (secs, done, [bytes, read_bytes], output) =
+        solve_within(Target::Planned(Arc::clone(plan), i), keep, left)?;
+    let point = Point {
+        size,
+        secs,
+        done,
+        bytes,
+        read_bytes,
+        case: Some(i),
+        scaled: false,
+    };
+    out.record(point, output, Some(i));
+    Some(done)
 }
 
 /// After case `i` finished, the largest case of `order` at least twice
@@ -396,12 +525,13 @@ fn next_larger(
 /// measured on the largest case's own solver path.
 fn climb_scaled(
     out: &mut Sampled,
-    top: &dyn Case,
+    (plan, i): (&Plan, usize),
     keep: Option<&[String]>,
     size_of: &dyn Fn(&dyn Case) -> f64,
     started: &Instant,
     budget: f64,
 ) {
+    let top = plan.cases[i].as_ref();
     let full = size_of(top);
     let measured = |o: &Sampled| o.points.iter().map(|p| p.size).fold(0.0, f64::max);
     if full <= 2.0 * measured(out) {
@@ -431,8 +561,10 @@ fn climb_scaled(
             done,
             bytes,
             read_bytes,
+            case: Some(i),
+            scaled: true,
         };
-        out.record(point, output);
+        out.record(point, output, None);
         if !done {
             return;
         }
@@ -515,6 +647,8 @@ mod tests {
             done: true,
             bytes: 0.0,
             read_bytes: 0.0,
+            case: None,
+            scaled: false,
         }
     }
 
@@ -544,10 +678,87 @@ mod tests {
             done: false,
             bytes: 0.0,
             read_bytes: 0.0,
+            case: None,
+            scaled: false,
         };
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
         assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
+    }
+
+    /// Two small cases taking the same 0.3 ms for sizes 16× apart say what
+    /// any case pays to set up: growth is measured beyond it, 1.5 ms then
+    /// 78 ms for 16× the size (exponent ln 52 / ln 16), not from the one
+    /// case over [`FLOOR_SECS`] (proportional). Cases whose times grow
+    /// from the smallest keep their whole times.
+    #[test]
+    fn growth_is_measured_beyond_what_every_case_pays() {
+        let pts = [
+            p(1.0, 3e-4),
+            p(16.0, 3e-4),
+            p(256.0, 1.8e-3),
+            p(4096.0, 7.83e-2),
+        ];
+        let f = fit(&pts).unwrap();
+        assert!((f.b - 52f64.ln() / 16f64.ln()).abs() < 1e-9, "{f:?}");
+        assert!((f.secs(4096.0) - 7.83e-2).abs() < 1e-12);
+        let lin = [p(1.0, 0.01), p(4.0, 0.04), p(16.0, 0.16)];
+        assert!(beyond_setup(&lin).is_empty());
+        assert!((fit(&lin).unwrap().b - 1.0).abs() < 1e-9);
+    }
+
+    /// Cases too short to time say, where sizes are the model's seconds,
+    /// that the model is over: the largest (the model's 0.4 s, done in
+    /// 2 ms) bounds the others at [`FLOOR_SECS`] per 0.4 s of the model.
+    /// Not where sizes are not seconds, nor from a case the model gave
+    /// under [`BOUND_FROM`].
+    #[test]
+    fn cases_too_short_to_time_bound_the_model() {
+        let pts = [p(0.1, 1e-3), p(0.4, 2e-3)];
+        let f = fit_or_bound(&pts, true).unwrap();
+        assert!((f.secs(1.6) - 4.0 * FLOOR_SECS).abs() < 1e-12);
+        assert_eq!(fit_or_bound(&pts, false), None);
+        assert_eq!(fit_or_bound(&[p(0.01, 1e-3)], true), None);
+    }
+
+    /// A case solved in the sampling takes what it took; one whose copy
+    /// scaled down to a quarter took 0.1 s takes 0.4 s (no fit:
+    /// proportional), not from a copy 1/100 of its size; every case solved
+    /// gives the whole sweep's tables, in the cases' order.
+    #[test]
+    fn a_case_solved_or_copied_takes_its_own_time() {
+        let at = |case: usize, scaled: bool, size: f64, secs: f64| Point {
+            case: Some(case),
+            scaled,
+            ..p(size, secs)
+        };
+        let s = Sampled {
+            points: vec![
+                at(0, false, 1.0, 0.3),
+                at(1, true, 2.5, 0.1),
+                at(2, true, 0.1, 0.1),
+            ],
+            ..Sampled::default()
+        };
+        assert_eq!(s.own_secs(0, 1.0), Some(0.3));
+        assert!((s.own_secs(1, 10.0).unwrap() - 0.4).abs() < 1e-12);
+        assert_eq!(s.own_secs(2, 10.0), None);
+        assert_eq!(s.own_secs(3, 1.0), None);
+        let kept = |bytes: f64| Kept {
+            read_bytes: bytes,
+            outputs: vec![Arc::new(Vec::new())],
+        };
+        let mut s = Sampled {
+            planned: vec![(1, kept(2.0)), (0, kept(1.0))],
+            ..Sampled::default()
+        };
+        assert_eq!(
+            s.whole(2).map(|k| (k.read_bytes, k.outputs.len())),
+            Some((3.0, 2))
+        );
+        assert!(s.whole(3).is_none());
+        s.planned.clear();
+        assert!(s.whole(0).is_none());
     }
 
     /// Tables growing as the square of the size (a list of winning moves
