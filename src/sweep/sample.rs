@@ -152,6 +152,13 @@ pub fn fit(points: &[Point]) -> Option<Fit> {
     Some(f)
 }
 
+/// Whether [`fit`] of `points` rests on cases stopped at the budget alone
+/// (no finished one timed): the time it gives is a lower bound.
+pub fn fit_is_lower_bound(points: &[Point]) -> bool {
+    let finished: Vec<Point> = points.iter().filter(|p| p.done).copied().collect();
+    fit_finished(&finished).is_none()
+}
+
 /// [`fit`] of finished points.
 fn fit_finished(points: &[Point]) -> Option<Fit> {
     let good: Vec<&Point> = points
@@ -548,6 +555,11 @@ mod tests {
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
         assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
+        // A fit on a stopped case alone (or beside cases too short to
+        // time) is a lower bound; beside a finished case timed, it is not.
+        assert!(fit_is_lower_bound(&[stopped]));
+        assert!(fit_is_lower_bound(&[p(1.0, 1e-3), stopped]));
+        assert!(!fit_is_lower_bound(&[p(4.0, 0.4), stopped]));
     }
 
     /// Tables growing as the square of the size (a list of winning moves
