@@ -177,14 +177,48 @@ impl LinesCase {
         (keep > 0 && keep < shapes.len()).then(|| shapes[..keep].to_vec())
     }
     /// A copy's own chord solver and memo, counted for its boards alone
-    /// (the sweep's solver kept for the sweep's cases).
+    /// (the sweep's solver kept for the sweep's cases); a dense memo sized
+    /// for them too (a hashed one stays hashed: a dense table for a copy
+    /// of a sweep with long lines would cost the copy more to allocate
+    /// than its boards' work).
     fn own_memo(&mut self) -> Option<()> {
-        let m = self.memo_fill?;
         let sides: Vec<[u32; 6]> = self.group.shapes.iter().filter_map(Shape::sides).collect();
         let (_, chords) = super::chords::memofill::fill_chords_quick(&sides)?;
+        if HexSolver::upfront_bytes(self.hex_side, self.hex_boards) > 0 {
+            let longest = sides.iter().map(|&p| Hex::from_sides(p).longest_chord());
+            self.hex_side = longest.fold(1, u32::max);
+            self.hex_boards = self.group.shapes.len();
+        }
         self.hex = Some(Arc::new(OnceLock::new()));
-        self.memo_fill = Some(MemoFill::own(m.kernel, chords));
+        let kernel = memo_kernel(self.hex_side, self.hex_boards);
+        self.memo_fill = Some(MemoFill::own(kernel, chords));
         Some(())
+    }
+    /// The first boards of a case of several, their work (units of the
+    /// case's kernels) about `factor` of the case's: the longest prefix
+    /// within it, at least the first board.
+    fn work_prefix(&self, factor: f64) -> Vec<Shape> {
+        let units = |s: &Shape| {
+            let mut probe = self.clone();
+            probe.group = Arc::new(Group {
+                shapes: vec![s.clone()],
+                label: String::new(),
+                along: None,
+                census: None,
+            });
+            probe.work(None).iter().map(|&(_, n)| n as f64).sum::<f64>()
+        };
+        let each: Vec<f64> = self.group.shapes.iter().map(units).collect();
+        let all: f64 = each.iter().sum();
+        let mut sum = 0.0;
+        let keep = each
+            .iter()
+            .take_while(|&&w| {
+                sum += w;
+                sum <= factor * all
+            })
+            .count();
+        self.group.shapes[..keep.clamp(1, self.group.shapes.len())].to_vec()
     }
     /// A block of a hexagon enumeration solved by chords: its enumeration's
     /// census ([`super::census`]) counts the classes, per largest side.
@@ -382,7 +416,7 @@ impl Case for LinesCase {
         }
         let shapes = match (self.hex.is_some(), self.group.shapes.len() > 1) {
             (true, _) => self.chord_prefix(factor)?,
-            (false, true) => crate::family::scaled_prefix(&self.group.shapes, factor),
+            (false, true) => self.work_prefix(factor),
             (false, false) => vec![self.shrunk_board(factor)?],
         };
         let along = self
