@@ -1404,7 +1404,7 @@ fn listed_chord_cases_own_their_memo_and_scale_down() {
     let (out, full) = (small.solve(&ctx).unwrap(), top.solve(&ctx).unwrap());
     let (pos, all) = (table(&out, "positions"), table(&full, "positions"));
     let k = pos.rows();
-    assert!(k >= 2 && k < 40, "{k} boards");
+    assert!((2..40).contains(&k), "{k} boards");
     let first: Vec<[u32; 6]> = (1..=k as u32).map(|y| trapezoid(3, y)).collect();
     let alone = super::chords::memofill::fill_chords_quick(&first)
         .unwrap()
