@@ -199,7 +199,12 @@ fn measured_secs(
         &cost_of,
         (0.0, budget - a.spent),
     );
-    let by = |f: Option<sample::Fit>, s: f64, m: f64| f.map_or(m, |f| f.secs(s));
+    // A fit on cases stopped at the budget alone is a lower bound: it
+    // raises the model's time, never lowers it.
+    let lower = sample::fit_is_lower_bound(&a.points, true);
+    let by = |f: Option<sample::Fit>, s: f64, m: f64| {
+        f.map_or(m, |f| if lower { f.secs(s).max(m) } else { f.secs(s) })
+    };
     let mut secs = Vec::with_capacity(model.len());
     let mut at_most = Vec::with_capacity(model.len());
     for i in 0..model.len() {

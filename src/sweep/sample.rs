@@ -180,6 +180,13 @@ fn fit_or_bound(points: &[Point], seconds: bool) -> Option<Fit> {
 /// model's figures ([`fit_or_bound`]).
 const BOUND_FROM: f64 = 10.0 * FLOOR_SECS;
 
+/// Whether [`fit`] of `points` rests on cases stopped at the budget alone
+/// (no finished one timed): the time it gives is a lower bound.
+pub fn fit_is_lower_bound(points: &[Point], seconds: bool) -> bool {
+    let finished: Vec<Point> = points.iter().filter(|p| p.done).copied().collect();
+    fit_or_bound(&finished, seconds).is_none()
+}
+
 /// [`fit`] of finished points.
 fn fit_finished(points: &[Point]) -> Option<Fit> {
     let good: Vec<&Point> = points
@@ -341,7 +348,15 @@ impl Sampled {
         }
         let p = mine(true).max_by(|a, b| a.size.total_cmp(&b.size))?;
         let b = self.fit.map_or(1.0, |f| f.b);
-        (p.size > 0.0 && 64.0 * p.size >= size).then(|| p.secs * (size / p.size).max(1.0).powf(b))
+        // At least what the case itself had when stopped at the budget.
+        let stopped = self
+            .points
+            .iter()
+            .filter(|p| p.case == Some(i) && !p.scaled && !p.done)
+            .map(|p| p.secs)
+            .fold(0.0, f64::max);
+        (p.size > 0.0 && 64.0 * p.size >= size)
+            .then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
     }
 
     /// Every case of a plan of `cases` cases, when each finished within
@@ -684,6 +699,13 @@ mod tests {
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
         assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
+        // A fit on a stopped case alone (or beside cases too short to
+        // time that the model gave under [`BOUND_FROM`]) is a lower bound; beside a finished case timed, it is not.
+        assert!(fit_is_lower_bound(&[stopped], true));
+        assert!(fit_is_lower_bound(&[p(0.01, 1e-3), stopped], true));
+        // A case the model gave 1 s, done in 1 ms, bounds the model.
+        assert!(!fit_is_lower_bound(&[p(1.0, 1e-3), stopped], true));
+        assert!(!fit_is_lower_bound(&[p(4.0, 0.4), stopped], true));
     }
 
     /// Two small cases taking the same 0.3 ms for sizes 16× apart say what

@@ -46,9 +46,41 @@ pub struct LinesCase {
     /// ([`HexSolver::thin`]): sequences with lines beyond the memo's sides.
     pub(crate) thin: Option<(u32, u32)>,
     /// The sweep's chord memo filled on demand, counted
-    /// ([`super::chords::memofill::fill_chords`]): its kernel (dense or hashed) and
-    /// the chords its filling evaluates, shared by the sweep's cases.
-    pub(crate) memo_fill: Option<(Kernel, u64)>,
+    /// ([`super::chords::memofill::fill_chords`]).
+    pub(crate) memo_fill: Option<MemoFill>,
+}
+
+/// The work of a sweep's chord memo filled on demand: its kernel (dense or
+/// hashed), the chords its filling evaluates, and whether they are this
+/// case's own (listed boards: each case fills the memo as it solves its
+/// boards, its largest board's regions one after another on one thread)
+/// or the sweep's shared work (an enumeration's census and blocks fill it
+/// on every thread).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MemoFill {
+    pub(crate) kernel: Kernel,
+    pub(crate) chords: u64,
+    pub(crate) own: bool,
+}
+
+impl MemoFill {
+    pub(crate) fn own(kernel: Kernel, chords: u64) -> MemoFill {
+        MemoFill {
+            kernel,
+            chords,
+            own: true,
+        }
+    }
+    pub(crate) fn shared(kernel: Kernel, chords: u64) -> MemoFill {
+        MemoFill {
+            kernel,
+            chords,
+            own: false,
+        }
+    }
+    fn work(self) -> (Kernel, u64) {
+        (self.kernel, self.chords)
+    }
 }
 
 impl LinesCase {
@@ -118,6 +150,76 @@ impl LinesCase {
             s = s.shrunk()?;
         }
     }
+    /// The first boards of a chord case (its one board shrunk), their memo
+    /// about `factor` of the case's: the longest prefix whose largest
+    /// board weighs at most `factor` of the case's largest
+    /// ([`super::chords::memofill::fill_weight`]). None where the case's
+    /// memo is not filled on demand and counted (a chord table).
+    fn chord_prefix(&self, factor: f64) -> Option<Vec<Shape>> {
+        let m = self.memo_fill?;
+        if self.thin.is_some() || !m.own {
+            return None;
+        }
+        let shapes = &self.group.shapes;
+        if shapes.len() == 1 {
+            return Some(vec![self.shrunk_board(factor)?]);
+        }
+        let weight = |s: &Shape| s.sides().map_or(0.0, super::chords::memofill::fill_weight);
+        let top = shapes.iter().map(weight).fold(0.0, f64::max);
+        let mut most = 0.0f64;
+        let keep = shapes
+            .iter()
+            .take_while(|s| {
+                most = most.max(weight(s));
+                most <= factor * top
+            })
+            .count();
+        (keep > 0 && keep < shapes.len()).then(|| shapes[..keep].to_vec())
+    }
+    /// A copy's own chord solver and memo, counted for its boards alone
+    /// (the sweep's solver kept for the sweep's cases); a dense memo sized
+    /// for them too (a hashed one stays hashed: a dense table for a copy
+    /// of a sweep with long lines would cost the copy more to allocate
+    /// than its boards' work).
+    fn own_memo(&mut self) -> Option<()> {
+        let sides: Vec<[u32; 6]> = self.group.shapes.iter().filter_map(Shape::sides).collect();
+        let (_, chords) = super::chords::memofill::fill_chords_quick(&sides)?;
+        if HexSolver::upfront_bytes(self.hex_side, self.hex_boards) > 0 {
+            let longest = sides.iter().map(|&p| Hex::from_sides(p).longest_chord());
+            self.hex_side = longest.fold(1, u32::max);
+            self.hex_boards = self.group.shapes.len();
+        }
+        self.hex = Some(Arc::new(OnceLock::new()));
+        let kernel = memo_kernel(self.hex_side, self.hex_boards);
+        self.memo_fill = Some(MemoFill::own(kernel, chords));
+        Some(())
+    }
+    /// The first boards of a case of several, their work (units of the
+    /// case's kernels) about `factor` of the case's: the longest prefix
+    /// within it, at least the first board.
+    fn work_prefix(&self, factor: f64) -> Vec<Shape> {
+        let units = |s: &Shape| {
+            let mut probe = self.clone();
+            probe.group = Arc::new(Group {
+                shapes: vec![s.clone()],
+                label: String::new(),
+                along: None,
+                census: None,
+            });
+            probe.work(None).iter().map(|&(_, n)| n as f64).sum::<f64>()
+        };
+        let each: Vec<f64> = self.group.shapes.iter().map(units).collect();
+        let all: f64 = each.iter().sum();
+        let mut sum = 0.0;
+        let keep = each
+            .iter()
+            .take_while(|&&w| {
+                sum += w;
+                sum <= factor * all
+            })
+            .count();
+        self.group.shapes[..keep.clamp(1, self.group.shapes.len())].to_vec()
+    }
     /// A block of a hexagon enumeration solved by chords: its enumeration's
     /// census ([`super::census`]) counts the classes, per largest side.
     pub(crate) fn census_by_enumeration(&self) -> bool {
@@ -146,13 +248,22 @@ impl LinesCase {
             return Vec::new();
         }
         if self.method() == Method::Chords && !self.counts {
-            // A memo filled on demand holds every value (the sweep's shared
-            // work); else the values come from a table.
-            return match (wants(POSITIONS.name) || self.pictures, self.memo_fill) {
+            // A memo filled on demand holds every value (the case's own
+            // work or the sweep's shared work); else the values come from
+            // a table.
+            let own: Vec<_> = self
+                .memo_fill
+                .filter(|m| m.own)
+                .map(MemoFill::work)
+                .into_iter()
+                .collect();
+            let mut w = match (wants(POSITIONS.name) || self.pictures, self.memo_fill) {
                 (true, _) => vec![(super::kernels::CHORD_LOOKUPS, self.board_chords().sum())],
                 (false, Some(_)) => Vec::new(),
                 (false, None) => vec![(super::kernels::CHORD_VALUES, self.size())],
             };
+            crate::cost::add(&mut w, &own);
+            return w;
         }
         if self.counts || self.method() == Method::Exhaustive {
             let mut w = self.exhaustive_work();
@@ -170,16 +281,25 @@ impl LinesCase {
     fn shared_work(&self) -> crate::cost::Work {
         match (&self.hex, self.thin) {
             (None, _) => Vec::new(),
-            (Some(_), None) if self.memo_fill.is_some() => self.memo_fill.into_iter().collect(),
+            (Some(_), None) if self.memo_fill.is_some() => self
+                .memo_fill
+                .filter(|m| !m.own)
+                .map(MemoFill::work)
+                .into_iter()
+                .collect(),
             (Some(_), Some((_, length))) => chord_table_work(self.shared_memory(), length),
             (Some(_), None) => table_work(self.hex_side, self.hex_boards),
         }
     }
     fn splits(&self) -> bool {
-        // The component solver values the root's moves in parallel on its
-        // shared memo; the exhaustive kernel fills a layer's blocks in
-        // parallel. The chord solver values a board on one thread.
-        self.counts || matches!(self.method(), Method::Components | Method::Exhaustive)
+        // The exhaustive kernel fills a layer's blocks in parallel. The
+        // component solver values the root's moves in parallel on its
+        // shared memo, but the first of them reaches nearly every
+        // component, so the rest find them valued: measured on 2 threads,
+        // 99 % of a core on B(4, 3..6) under `max: 1` and on the
+        // triangles 6..7 under `max: 3`. The chord solver values a board on
+        // one thread.
+        self.counts || self.method() == Method::Exhaustive
     }
     fn unbounded(&self) -> Option<String> {
         if self.method() != Method::Components || self.counts {
@@ -191,18 +311,9 @@ impl LinesCase {
                 "under take: maximal the component solver reaches far fewer sub-boards than the connected ones the estimate counts (a piece goes only with its whole run): the time is at most the estimate, the memo at most memo_gib = {memo}"
             ));
         }
-        let cut = self
-            .group
-            .shapes
-            .iter()
-            .filter(|s| !self.sub_boards(s).complete)
-            .max_by_key(|s| s.pieces())?;
-        let (largest, c) = (cut.pieces(), self.sub_boards(cut));
-        Some(format!(
-            "the component solver's work grows with the connected sub-boards of a board, listed here up to {} a board: the largest board ({largest} pieces) has more, so its estimate (at least {} classes of sub-boards) is a lower bound; the memo is at most memo_gib = {memo}; a smaller memo_gib bounds the memory, not the time; fewer or smaller boards shorten both",
-            super::components::subboards::CAP,
-            c.classes
-        ))
+        // Boards past the listing's cap are estimated by random descents
+        // ([`super::components::subboards`]), not bounded below.
+        None
     }
     fn memory(&self) -> u64 {
         let n = self.largest_pieces();
@@ -302,15 +413,15 @@ impl Case for LinesCase {
         }
     }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
-        // A sweep's shared chord table or memo, or an enumeration's block,
-        // is the sweep's own: such cases are sampled as they are.
-        if self.hex.is_some() || self.group.census.is_some() {
+        // An enumeration's block, or a sweep's chord table, is the sweep's
+        // own; a memo filled on demand is filled again for the copy alone.
+        if self.group.census.is_some() {
             return None;
         }
-        let shapes = if self.group.shapes.len() > 1 {
-            crate::family::scaled_prefix(&self.group.shapes, factor)
-        } else {
-            vec![self.shrunk_board(factor)?]
+        let shapes = match (self.hex.is_some(), self.group.shapes.len() > 1) {
+            (true, _) => self.chord_prefix(factor)?,
+            (false, true) => self.work_prefix(factor),
+            (false, false) => vec![self.shrunk_board(factor)?],
         };
         let along = self
             .group
@@ -324,6 +435,9 @@ impl Case for LinesCase {
             along,
             census: None,
         });
+        if self.hex.is_some() {
+            c.own_memo()?;
+        }
         Some(Box::new(c))
     }
     fn memory_hint(&self) -> &'static str {

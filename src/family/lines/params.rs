@@ -3,7 +3,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::board::{self, Hex, Shape, closes, parse_mask};
-use super::cases::{LinesCase, enumeration_work};
+use super::cases::{LinesCase, MemoFill, enumeration_work};
 use super::census::{CensusCase, Enumeration, SideCount};
 use super::chords::hexsum::{self, HexSolver};
 use super::datasets::{CELLS, POSITIONS};
@@ -978,8 +978,24 @@ fn count_memo_fill(cases: &mut [LinesCase], hex_side: u32, n_boards: usize) {
         },
     };
     let kernel = super::cases::memo_kernel(hex_side, n_boards);
+    // Listed boards fill the memo as each case solves its own (a case's
+    // boards on the threads, its largest board's regions one after
+    // another): each case's share by its largest board's weight.
+    let listed = cases
+        .iter()
+        .filter(|c| chord(c))
+        .all(|c| c.group.census.is_none());
+    let weight = |c: &LinesCase| {
+        let w = c.group.shapes.iter().filter_map(Shape::sides);
+        w.map(super::chords::memofill::fill_weight)
+            .fold(0.0, f64::max)
+    };
+    let all: f64 = cases.iter().filter(|c| chord(c)).map(weight).sum();
     for c in cases.iter_mut().filter(|c| chord(c)) {
-        c.memo_fill = Some((kernel, chords));
+        c.memo_fill = Some(match listed && all > 0.0 {
+            true => MemoFill::own(kernel, (chords as f64 * weight(c) / all) as u64),
+            false => MemoFill::shared(kernel, chords),
+        });
     }
 }
 

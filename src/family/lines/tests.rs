@@ -1363,6 +1363,62 @@ fn explained_first_moves_by_chords_equal_components() {
     }
 }
 
+/// A sweep of listed chord boards shares its memo among its cases by
+/// their largest board's weight: the shares are each case's own work and
+/// sum to the memo's count, and nothing is shared. A chord case scaled
+/// down keeps its first boards, with a solver of its own and its memo
+/// counted for them alone, and solves them to the sweep's own values.
+#[test]
+fn listed_chord_cases_own_their_memo_and_scale_down() {
+    let v = crate::params::parse_yaml(
+        "board: {trapezoid: [1..3, 1..40]}\ntake: maximal\nalong: y",
+        "t.yaml",
+    )
+    .unwrap();
+    let p = Lines
+        .plan(&Node::root(&v, "t.yaml"), crate::family::Planning::SOLVE)
+        .unwrap();
+    let memo = |c: &dyn crate::family::Case| -> u64 {
+        let w = c.cost(None).work;
+        w.iter()
+            .filter(|(k, _)| *k == super::kernels::CHORD_MEMO)
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let trapezoid = |x: u32, y: u32| [x + y - 1, 1, x, y, x, 1];
+    let boards: Vec<[u32; 6]> = (1..=3)
+        .flat_map(|x| (1..=40).map(move |y| trapezoid(x, y)))
+        .collect();
+    let whole = super::chords::memofill::fill_chords(&boards).unwrap().1;
+    let shares: u64 = p.cases.iter().map(|c| memo(c.as_ref())).sum();
+    assert!(shares <= whole && shares + 3 >= whole, "{shares} {whole}");
+    assert!(p.cases.iter().all(|c| c.cost(None).shared_work.is_empty()));
+    // A(3, y) scaled down: its first boards, their memo alone.
+    let top = &p.cases[2];
+    let small = top.scaled(1.0 / 16.0).unwrap();
+    let ctx = CaseCtx {
+        progress: &no_progress,
+        cancel: &AtomicBool::new(false),
+        keep: None,
+    };
+    let (out, full) = (small.solve(&ctx).unwrap(), top.solve(&ctx).unwrap());
+    let (pos, all) = (table(&out, "positions"), table(&full, "positions"));
+    let k = pos.rows();
+    assert!((2..40).contains(&k), "{k} boards");
+    let first: Vec<[u32; 6]> = (1..=k as u32).map(|y| trapezoid(3, y)).collect();
+    let alone = super::chords::memofill::fill_chords_quick(&first)
+        .unwrap()
+        .1;
+    assert_eq!(memo(small.as_ref()), alone);
+    assert!(alone * 8 <= memo(top.as_ref()), "{alone}");
+    for i in 0..k {
+        assert_eq!(
+            pos.cell("grundy", i).unwrap().to_string(),
+            all.cell("grundy", i).unwrap().to_string()
+        );
+    }
+}
+
 /// The chord solver's work, by hand: the regular hexagon of side 2 (7
 /// pieces) has 3 lines each way, so keeping its moves looks up 9 chords; its
 /// memo, filled on demand, holds the classes the solver reaches by cutting
@@ -1377,17 +1433,21 @@ fn the_chord_solvers_work_is_its_boards_chords_and_its_memo() {
             .unwrap()
     };
     let p = plan("board: {hexagon: [2, 2, 2, 2, 2, 2]}\ntake: maximal\npictures: false");
-    assert_eq!(
-        p.cases[0].cost(None).work,
-        [(super::kernels::CHORD_LOOKUPS, 9)]
-    );
+    // A listed board's case fills the memo as it solves: its own work.
     let memo = super::chords::memofill::reached(&[[2; 6]]).1;
     assert_eq!(
-        p.cases[0].cost(None).shared_work,
+        p.cases[0].cost(None).work,
+        [
+            (super::kernels::CHORD_LOOKUPS, 9),
+            (super::kernels::CHORD_MEMO, memo)
+        ]
+    );
+    assert_eq!(p.cases[0].cost(None).shared_work, []);
+    let keep = ["periods".to_string()];
+    assert_eq!(
+        p.cases[0].cost(Some(&keep)).work,
         [(super::kernels::CHORD_MEMO, memo)]
     );
-    let keep = ["periods".to_string()];
-    assert_eq!(p.cases[0].cost(Some(&keep)).work, []);
     // Every hexagon with sides ≤ 5: the census counts its boards, and the
     // memo is the regular hexagon's (which holds every one of them).
     let p = plan("board: {hexagons: {max_side: 5}}\ntake: maximal");
