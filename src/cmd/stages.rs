@@ -19,9 +19,9 @@ use crate::{check, mem, render, report};
 
 /// Wall seconds of measuring per experiment (at most [`MAX_BUDGET`]): the
 /// dry run of a spec stays under 2 s with its planning and sampling.
-const BUDGET: f64 = 0.7;
+const BUDGET: f64 = 0.6;
 /// Wall seconds of measuring at most, however many experiments.
-const MAX_BUDGET: f64 = 1.4;
+const MAX_BUDGET: f64 = 1.2;
 
 /// What the stages after solving cost: seconds on one thread, seconds on
 /// the run's threads, and the memory the process holds at their peak

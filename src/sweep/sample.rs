@@ -333,6 +333,28 @@ impl Sampled {
         }
     }
 
+    /// Records what [`solve_within`] measured of the plan's case `case`
+    /// (of a copy of it scaled down where `scaled`) of size `size`:
+    /// whether it finished.
+    fn record_solved(
+        &mut self,
+        size: f64,
+        (case, scaled): (usize, bool),
+        (secs, done, [bytes, read_bytes], output): Solved,
+    ) -> bool {
+        let point = Point {
+            size,
+            secs,
+            done,
+            bytes,
+            read_bytes,
+            case: Some(case),
+            scaled,
+        };
+        self.record(point, output, (!scaled).then_some(case));
+        done
+    }
+
     /// Case `i`'s seconds at its stated size `size` as measured: its own
     /// solve's where it finished here; else, from the largest copy of it
     /// scaled down that finished, at least 1/64 of its size, growing as
@@ -500,19 +522,8 @@ fn solve_planned(
     if left <= 0.0 {
         return None;
     }
-    let (secs, done, [bytes, read_bytes], output) =
-        solve_within(Target::Planned(Arc::clone(plan), i), keep, left)?;
-    let point = Point {
-        size,
-        secs,
-        done,
-        bytes,
-        read_bytes,
-        case: Some(i),
-        scaled: false,
-    };
-    out.record(point, output, Some(i));
-    Some(done)
+    let solved = solve_within(Target::Planned(Arc::clone(plan), i), keep, left)?;
+    Some(out.record_solved(size, (i, false), solved))
 }
 
 /// After case `i` finished, the largest case of `order` at least twice
@@ -565,22 +576,10 @@ fn climb_scaled(
         if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
             continue;
         }
-        let Some((secs, done, [bytes, read_bytes], output)) =
-            solve_within(Target::Scaled(case), keep, left)
-        else {
+        let Some(solved) = solve_within(Target::Scaled(case), keep, left) else {
             return;
         };
-        let point = Point {
-            size,
-            secs,
-            done,
-            bytes,
-            read_bytes,
-            case: Some(i),
-            scaled: true,
-        };
-        out.record(point, output, None);
-        if !done {
+        if !out.record_solved(size, (i, true), solved) {
             return;
         }
     }

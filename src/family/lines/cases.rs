@@ -137,14 +137,7 @@ impl LinesCase {
             if method_for(&s, self.take, self.play, self.grundy) != method {
                 return None;
             }
-            let mut probe = self.clone();
-            probe.group = Arc::new(Group {
-                shapes: vec![s.clone()],
-                label: String::new(),
-                along: None,
-                census: None,
-            });
-            if probe.size() as f64 <= target {
+            if self.on_one(&s).size() as f64 <= target {
                 return Some(s);
             }
             s = s.shrunk()?;
@@ -194,18 +187,23 @@ impl LinesCase {
         self.memo_fill = Some(MemoFill::own(kernel, chords));
         Some(())
     }
+    /// This case on the one board `s` alone: what a board costs.
+    fn on_one(&self, s: &Shape) -> LinesCase {
+        let mut probe = self.clone();
+        probe.group = Arc::new(Group {
+            shapes: vec![s.clone()],
+            label: String::new(),
+            along: None,
+            census: None,
+        });
+        probe
+    }
     /// The first boards of a case of several, their work (units of the
     /// case's kernels) about `factor` of the case's: the longest prefix
     /// within it, at least the first board.
     fn work_prefix(&self, factor: f64) -> Vec<Shape> {
         let units = |s: &Shape| {
-            let mut probe = self.clone();
-            probe.group = Arc::new(Group {
-                shapes: vec![s.clone()],
-                label: String::new(),
-                along: None,
-                census: None,
-            });
+            let probe = self.on_one(s);
             probe.work(None).iter().map(|&(_, n)| n as f64).sum::<f64>()
         };
         let each: Vec<f64> = self.group.shapes.iter().map(units).collect();
