@@ -172,12 +172,12 @@ fn read_bytes(e: &SweepEstimate) -> f64 {
 /// Measures the stages at some sizes within `budget`, in a scratch
 /// directory removed after; `None` when nothing could be measured. The
 /// first size (each sweep's smallest kept tables) pays what the stages pay
-/// once per process (fonts loaded); then the largest size the time left
-/// affords (by the seconds per byte measured so far, at least
-/// [`GUESS_SECS_PER_BYTE`]), then one nearest a quarter of it, for how the
-/// stages grow there. A size that does not finish in what is left is left
-/// behind on its thread (the dry run ends soon after) and says the stages
-/// take at least that long there.
+/// once per process (fonts loaded); then the size nearest a quarter of the
+/// largest that fits ([`later_levels`]), then the largest that what it
+/// took says still fits ([`largest_within`]): how the stages grow up
+/// there. A size that does not finish in what is left is left behind on
+/// its thread (the dry run ends soon after) and says the stages take at
+/// least that long there.
 fn measure(
     exps: &[Experiment],
     ests: &[Estimated<'_>],

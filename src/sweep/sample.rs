@@ -181,7 +181,9 @@ fn fit_or_bound(points: &[Point], seconds: bool) -> Option<Fit> {
 const BOUND_FROM: f64 = 10.0 * FLOOR_SECS;
 
 /// Whether [`fit`] of `points` rests on cases stopped at the budget alone
-/// (no finished one timed): the time it gives is a lower bound.
+/// (no finished one timed, nor a bound from finished ones too short to
+/// time, [`fit_or_bound`], where `seconds`): the time it gives is a lower
+/// bound.
 pub fn fit_is_lower_bound(points: &[Point], seconds: bool) -> bool {
     let finished: Vec<Point> = points.iter().filter(|p| p.done).copied().collect();
     fit_or_bound(&finished, seconds).is_none()
@@ -358,7 +360,8 @@ impl Sampled {
     /// Case `i`'s seconds at its stated size `size` as measured: its own
     /// solve's where it finished here; else, from the largest copy of it
     /// scaled down that finished, at least 1/64 of its size, growing as
-    /// the fit's exponent says (as the size without a fit).
+    /// the fit's exponent says (as the size without a fit), and at least
+    /// what the case had when it was stopped at the budget.
     pub fn own_secs(&self, i: usize, size: f64) -> Option<f64> {
         let mine = |scaled: bool| {
             self.points
