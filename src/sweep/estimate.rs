@@ -96,6 +96,9 @@ fn estimate_with(
     sampling: Option<(&Arc<Plan>, f64)>,
 ) -> SweepEstimate {
     let threads = threads.max(1);
+    // What the process holds before sampling: a sampled case's memory (a
+    // chord memo) is the sweep's own, counted in its figures.
+    let base_bytes = crate::mem::resident_memory().unwrap_or(0);
     let keep = sweep.datasets.as_deref();
     let costs = super::guard::costs(plan, keep);
     let model: Vec<f64> = costs.iter().map(|c| rates.secs(&c.work)).collect();
@@ -147,7 +150,7 @@ fn estimate_with(
         case_secs,
         writer_bytes: writer_bytes(rates, wrote),
         memory,
-        base_bytes: crate::mem::resident_memory().unwrap_or(0),
+        base_bytes,
         output_bytes,
         dominant,
         unbounded,
@@ -221,9 +224,8 @@ fn measured_secs(
             at_most.push(s.max(bound[i]));
         }
     }
-    let sampled = (&a.points[..], &b.points[..]);
-    let case_bytes = measured_bytes(sampled, (&costed, &uncosted), false);
-    let case_read_bytes = measured_bytes(sampled, (&costed, &uncosted), true);
+    let case_bytes = measured_bytes((&a, &b), (&costed, &uncosted), false);
+    let case_read_bytes = measured_bytes((&a, &b), (&costed, &uncosted), true);
     let kept = if a.kept.is_empty() { b.kept } else { a.kept };
     let merged = Sampled {
         kept,
@@ -238,31 +240,38 @@ fn measured_secs(
     (secs, at_most, Some(merged))
 }
 
-/// Each case's tables in bytes as the sampled cases measured them
-/// ([`sample::fit_bytes`]): against the model's seconds where the cases
-/// sampled by them returned tables of some size, else against their
-/// size ([`Cost::size`]); empty when no sampled case did. As
-/// read back from their files where `read_back`.
+/// Each case's tables in bytes as the sampled cases measured them: its
+/// own where it or a copy of it scaled down was solved
+/// ([`Sampled::own_bytes`]), else by the fit ([`sample::fit_bytes`]) over
+/// the sweep's own cases solved (its copies scaled down where none was:
+/// a copy's rows can be shaped unlike the other cases'), against the
+/// model's seconds where the cases sampled by them returned tables of some
+/// size, else against their size ([`Cost::size`]); empty when no sampled
+/// case did. As read back from their files where `read_back`.
 fn measured_bytes(
-    (by_secs, by_cost): (&[sample::Point], &[sample::Point]),
+    (a, b): (&Sampled, &Sampled),
     (costed, uncosted): (&[f64], &[f64]),
     read_back: bool,
 ) -> Vec<f64> {
-    let at =
-        |f: sample::Fit, sizes: &[f64]| -> Vec<f64> { sizes.iter().map(|&s| f.secs(s)).collect() };
-    match (
-        sample::fit_bytes(by_secs, read_back),
-        sample::fit_bytes(by_cost, read_back),
-    ) {
-        (Some(f), Some(g)) => at(f, costed)
-            .into_iter()
-            .zip(at(g, uncosted))
-            .map(|(x, y)| x.max(y))
-            .collect(),
-        (Some(f), None) => at(f, costed),
-        (None, Some(g)) => at(g, uncosted),
-        (None, None) => Vec::new(),
+    let pooled = |s: &Sampled| {
+        let cases: Vec<sample::Point> = s.points.iter().filter(|p| !p.scaled).copied().collect();
+        sample::fit_bytes(&cases, read_back).or_else(|| sample::fit_bytes(&s.points, read_back))
+    };
+    let (fa, fb) = (pooled(a), pooled(b));
+    if fa.is_none() && fb.is_none() {
+        return Vec::new();
     }
+    let at = |s: &Sampled, f: Option<sample::Fit>, i: usize, size: f64| {
+        s.own_bytes(i, size, read_back, f)
+            .or_else(|| f.map(|f| f.secs(size)))
+            .unwrap_or(0.0)
+    };
+    costed
+        .iter()
+        .zip(uncosted)
+        .enumerate()
+        .map(|(i, (&x, &y))| at(a, fa, i, x).max(at(b, fb, i, y)))
+        .collect()
 }
 
 /// What a case holds while solving, over the bytes of the tables it

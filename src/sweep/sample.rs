@@ -384,6 +384,41 @@ impl Sampled {
             .then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
     }
 
+    /// Case `i`'s tables in bytes at its stated size `size` as measured
+    /// (read back where `read_back`): its own solve's where it finished
+    /// here; else from its largest copy scaled down, growing as its two
+    /// largest copies grew where they span 2× ([`fit_bytes`]'s bounds),
+    /// else as `pooled` says; `None` without a copy of [`FLOOR_BYTES`].
+    pub fn own_bytes(
+        &self,
+        i: usize,
+        size: f64,
+        read_back: bool,
+        pooled: Option<Fit>,
+    ) -> Option<f64> {
+        let bytes = |p: &Point| if read_back { p.read_bytes } else { p.bytes };
+        let mine = |scaled: bool| {
+            self.points
+                .iter()
+                .filter(move |p| p.case == Some(i) && p.scaled == scaled && p.done)
+        };
+        if let Some(p) = mine(false).next() {
+            return Some(bytes(p));
+        }
+        let mut copies: Vec<&Point> = mine(true)
+            .filter(|p| p.size > 0.0 && bytes(p) >= FLOOR_BYTES)
+            .collect();
+        copies.sort_by(|a, b| a.size.total_cmp(&b.size));
+        let top = copies.last()?;
+        let b = match copies[..] {
+            [.., a, z] if z.size >= 2.0 * a.size => {
+                ((bytes(z) / bytes(a)).ln() / (z.size / a.size).ln()).clamp(0.5, 2.5)
+            }
+            _ => pooled.map_or(1.0, |f| f.b),
+        };
+        Some(bytes(top) * (size / top.size).max(1.0).powf(b))
+    }
+
     /// Every case of a plan of `cases` cases, when each finished within
     /// [`KEPT_BYTES`]: the whole sweep's tables, in the cases' order.
     pub fn whole(&self, cases: usize) -> Option<Kept> {
@@ -783,6 +818,44 @@ mod tests {
         assert!(s.whole(3).is_none());
         s.planned.clear();
         assert!(s.whole(0).is_none());
+    }
+
+    /// A case solved returns its own tables' bytes; one with copies scaled
+    /// down grows from its largest as its two largest grew (1 MB at size
+    /// 2, 4 MB at 8: proportional, 16 MB at 32), else as the pooled fit
+    /// says (here the square); copies under the floor tell nothing.
+    #[test]
+    fn a_case_returns_its_own_bytes() {
+        let at = |case: usize, scaled: bool, size: f64, bytes: f64| Point {
+            case: Some(case),
+            scaled,
+            bytes,
+            read_bytes: 2.0 * bytes,
+            ..p(size, 0.1)
+        };
+        let s = Sampled {
+            points: vec![
+                at(0, false, 1.0, 5e3),
+                at(1, true, 2.0, 1e6),
+                at(1, true, 8.0, 4e6),
+                at(2, true, 4.0, 1e6),
+                at(3, true, 4.0, 1e3),
+            ],
+            ..Sampled::default()
+        };
+        let square = Some(Fit {
+            s0: 1.0,
+            m0: 1.0,
+            b: 2.0,
+        });
+        assert_eq!(s.own_bytes(0, 1.0, false, square), Some(5e3));
+        assert_eq!(s.own_bytes(0, 1.0, true, square), Some(1e4));
+        let one = s.own_bytes(1, 32.0, false, square).unwrap();
+        assert!((one - 1.6e7).abs() < 1e-3, "{one}");
+        let two = s.own_bytes(2, 8.0, false, square).unwrap();
+        assert!((two - 4e6).abs() < 1e-3, "{two}");
+        assert_eq!(s.own_bytes(3, 8.0, false, square), None);
+        assert_eq!(s.own_bytes(4, 8.0, false, square), None);
     }
 
     /// Tables growing as the square of the size (a list of winning moves
