@@ -82,12 +82,22 @@ impl Par {
     }
 }
 
-/// Per-thread scratch space, one per pool thread.
-pub(super) struct Scratch<S>(Vec<Mutex<S>>);
+/// Per-thread scratch space, one per pool thread, each on cache lines of
+/// its own (a thread's counters written beside another's marks would
+/// send the line back and forth between their cores).
+pub(super) struct Scratch<S>(Vec<Own<Mutex<S>>>);
+
+/// A value aligned to two cache lines (the pair the prefetcher fetches).
+#[repr(align(128))]
+struct Own<T>(T);
 
 impl<S: Send> Scratch<S> {
     pub(super) fn new(threads: usize, make: impl Fn() -> S) -> Scratch<S> {
-        Scratch((0..threads.max(1)).map(|_| Mutex::new(make())).collect())
+        Scratch(
+            (0..threads.max(1))
+                .map(|_| Own(Mutex::new(make())))
+                .collect(),
+        )
     }
 
     /// For each heap size `n0 + j` of `out`, `out[j] = first(scratch, n0 + j)`,
@@ -106,7 +116,7 @@ impl<S: Send> Scratch<S> {
             .with_max_len(1)
             .for_each(|(j, x)| {
                 let t = rayon::current_thread_index().unwrap_or(0) % slots.len();
-                let mut s = slots[t].lock().unwrap_or_else(|e| e.into_inner());
+                let mut s = slots[t].0.lock().unwrap_or_else(|e| e.into_inner());
                 *x = first(&mut s, n0 + j);
             });
     }
@@ -115,7 +125,7 @@ impl<S: Send> Scratch<S> {
     pub(super) fn into_inner(self) -> impl Iterator<Item = S> {
         self.0
             .into_iter()
-            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
