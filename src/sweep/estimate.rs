@@ -194,11 +194,21 @@ fn measured_secs(
             c.size as f64
         }
     };
-    let a = sample::sample(plan, keep, (&costed, true), &secs_of, (shared, share));
+    let rows: Vec<f64> = costs
+        .iter()
+        .map(|c| sample::declared_rows(c, keep))
+        .collect();
+    let a = sample::sample(
+        plan,
+        keep,
+        (&costed, &rows, true),
+        &secs_of,
+        (shared, share),
+    );
     let b = sample::sample(
         plan,
         keep,
-        (&uncosted, false),
+        (&uncosted, &rows, false),
         &cost_of,
         (0.0, budget - a.spent),
     );
@@ -224,8 +234,8 @@ fn measured_secs(
             at_most.push(s.max(bound[i]));
         }
     }
-    let case_bytes = measured_bytes((&a, &b), (&costed, &uncosted), false);
-    let case_read_bytes = measured_bytes((&a, &b), (&costed, &uncosted), true);
+    let case_bytes = measured_bytes((&a, &b), &rows, false);
+    let case_read_bytes = measured_bytes((&a, &b), &rows, true);
     let kept = if a.kept.is_empty() { b.kept } else { a.kept };
     let merged = Sampled {
         kept,
@@ -242,35 +252,27 @@ fn measured_secs(
 
 /// Each case's tables in bytes as the sampled cases measured them: its
 /// own where it or a copy of it scaled down was solved
-/// ([`Sampled::own_bytes`]), else by the fit ([`sample::fit_bytes`]) over
-/// the sweep's own cases solved (its copies scaled down where none was:
-/// a copy's rows can be shaped unlike the other cases'), against the
-/// model's seconds where the cases sampled by them returned tables of some
-/// size, else against their size ([`Cost::size`]); empty when no sampled
-/// case did. As read back from their files where `read_back`.
-fn measured_bytes(
-    (a, b): (&Sampled, &Sampled),
-    (costed, uncosted): (&[f64], &[f64]),
-    read_back: bool,
-) -> Vec<f64> {
-    let pooled = |s: &Sampled| {
-        let cases: Vec<sample::Point> = s.points.iter().filter(|p| !p.scaled).copied().collect();
-        sample::fit_bytes(&cases, read_back).or_else(|| sample::fit_bytes(&s.points, read_back))
-    };
-    let (fa, fb) = (pooled(a), pooled(b));
-    if fa.is_none() && fb.is_none() {
+/// ([`Sampled::own_bytes`]), else by the fit ([`sample::fit_bytes`])
+/// against the rows each case declares (`rows`), over the sweep's own
+/// cases solved (the copies scaled down where none was: a copy's rows can
+/// be shaped unlike the other cases'); empty when no sampled case
+/// returned tables of some size. As read back from their files where
+/// `read_back`.
+fn measured_bytes((a, b): (&Sampled, &Sampled), rows: &[f64], read_back: bool) -> Vec<f64> {
+    let all: Vec<sample::Point> = a.points.iter().chain(&b.points).copied().collect();
+    let cases: Vec<sample::Point> = all.iter().filter(|p| !p.scaled).copied().collect();
+    let Some(f) =
+        sample::fit_bytes(&cases, read_back).or_else(|| sample::fit_bytes(&all, read_back))
+    else {
         return Vec::new();
-    }
-    let at = |s: &Sampled, f: Option<sample::Fit>, i: usize, size: f64| {
-        s.own_bytes(i, size, read_back, f)
-            .or_else(|| f.map(|f| f.secs(size)))
-            .unwrap_or(0.0)
     };
-    costed
-        .iter()
-        .zip(uncosted)
+    let own = |i: usize, r: f64| {
+        let from = |s: &Sampled| s.own_bytes(i, r, read_back, Some(f));
+        from(a).or_else(|| from(b))
+    };
+    rows.iter()
         .enumerate()
-        .map(|(i, (&x, &y))| at(a, fa, i, x).max(at(b, fb, i, y)))
+        .map(|(i, &r)| own(i, r).unwrap_or_else(|| f.secs(r)))
         .collect()
 }
 

@@ -82,6 +82,9 @@ pub struct Point {
     /// ([`crate::data::Table::read_back_bytes`]), the columns of lists
     /// weighted [`LIST_WEIGHT`]: what the render stage holds of them.
     pub read_bytes: f64,
+    /// The rows its datasets kept by the sweep are declared to have
+    /// ([`declared_rows`]): what its tables' bytes grow with.
+    pub rows: f64,
     /// The plan's case it is, or whose copy scaled down it is.
     pub case: Option<usize>,
     /// A copy of the case scaled down ([`Case::scaled`]).
@@ -99,15 +102,26 @@ pub const LIST_WEIGHT: f64 = 2.8;
 /// than how they grow.
 const FLOOR_BYTES: f64 = 65536.0;
 
-/// How the bytes of a case's tables grow with its stated size, fitted as
-/// [`fit`] fits time: anchored at the largest finished point above
-/// [`FLOOR_BYTES`], the exponent by least squares where the sizes span
-/// 4× or more (a list of winning moves per heap grows as the square of
-/// the heaps), else proportional.
+/// The rows a case's cost declares for the datasets the sweep keeps
+/// (`keep`; `None`: every one).
+pub fn declared_rows(cost: &crate::family::Cost, keep: Option<&[String]>) -> f64 {
+    cost.rows
+        .iter()
+        .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
+        .map(|&(_, n)| n as f64)
+        .sum()
+}
+
+/// How the bytes of a case's tables grow with the rows it declares
+/// ([`Point::rows`]), fitted as [`fit`] fits time: anchored at the largest
+/// finished point above [`FLOOR_BYTES`], the exponent by least squares
+/// where the rows span 4× or more (a list of winning moves per row grows
+/// with the heaps), else proportional.
 pub fn fit_bytes(points: &[Point], read_back: bool) -> Option<Fit> {
     let pts: Vec<Point> = points
         .iter()
         .map(|p| Point {
+            size: p.rows,
             bytes: if read_back { p.read_bytes } else { p.bytes },
             ..*p
         })
@@ -336,11 +350,11 @@ impl Sampled {
     }
 
     /// Records what [`solve_within`] measured of the plan's case `case`
-    /// (of a copy of it scaled down where `scaled`) of size `size`:
-    /// whether it finished.
+    /// (of a copy of it scaled down where `scaled`) of size `size`
+    /// declaring `rows` rows: whether it finished.
     fn record_solved(
         &mut self,
-        size: f64,
+        [size, rows]: [f64; 2],
         (case, scaled): (usize, bool),
         (secs, done, [bytes, read_bytes], output): Solved,
     ) -> bool {
@@ -350,6 +364,7 @@ impl Sampled {
             done,
             bytes,
             read_bytes,
+            rows,
             case: Some(case),
             scaled,
         };
@@ -384,15 +399,16 @@ impl Sampled {
             .then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
     }
 
-    /// Case `i`'s tables in bytes at its stated size `size` as measured
+    /// Case `i`'s tables in bytes for the `rows` it declares, as measured
     /// (read back where `read_back`): its own solve's where it finished
-    /// here; else from its largest copy scaled down, growing as its two
-    /// largest copies grew where they span 2× ([`fit_bytes`]'s bounds),
-    /// else as `pooled` says; `None` without a copy of [`FLOOR_BYTES`].
+    /// here; else from its largest copy scaled down, growing with the rows
+    /// as its two largest copies grew where their rows span 2×
+    /// ([`fit_bytes`]'s bounds), else as `pooled` says; `None` without a
+    /// copy of [`FLOOR_BYTES`].
     pub fn own_bytes(
         &self,
         i: usize,
-        size: f64,
+        rows: f64,
         read_back: bool,
         pooled: Option<Fit>,
     ) -> Option<f64> {
@@ -406,17 +422,17 @@ impl Sampled {
             return Some(bytes(p));
         }
         let mut copies: Vec<&Point> = mine(true)
-            .filter(|p| p.size > 0.0 && bytes(p) >= FLOOR_BYTES)
+            .filter(|p| p.rows > 0.0 && bytes(p) >= FLOOR_BYTES)
             .collect();
-        copies.sort_by(|a, b| a.size.total_cmp(&b.size));
+        copies.sort_by(|a, b| a.rows.total_cmp(&b.rows));
         let top = copies.last()?;
         let b = match copies[..] {
-            [.., a, z] if z.size >= 2.0 * a.size => {
-                ((bytes(z) / bytes(a)).ln() / (z.size / a.size).ln()).clamp(0.5, 2.5)
+            [.., a, z] if z.rows >= 2.0 * a.rows => {
+                ((bytes(z) / bytes(a)).ln() / (z.rows / a.rows).ln()).clamp(0.5, 2.5)
             }
             _ => pooled.map_or(1.0, |f| f.b),
         };
-        Some(bytes(top) * (size / top.size).max(1.0).powf(b))
+        Some(bytes(top) * (rows / top.rows).max(1.0).powf(b))
     }
 
     /// Every case of a plan of `cases` cases, when each finished within
@@ -464,14 +480,15 @@ fn keep_spread(mut kept: Vec<Kept>) -> Vec<Kept> {
 const KEPT: usize = 5;
 
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
-/// model's seconds when `seconds`) within `budget` wall seconds, the smallest first, then each time the largest
+/// model's seconds when `seconds`; the rows they declare `rows`) within
+/// `budget` wall seconds, the smallest first, then each time the largest
 /// the fit so far says takes at most a third of what is left; returns what
 /// was measured. `shared` is the shared work's modelled seconds: a sweep
 /// with shared work is not sampled.
 pub fn sample(
     plan: &Arc<Plan>,
     keep: Option<&[String]>,
-    (sizes, seconds): (&[f64], bool),
+    (sizes, rows, seconds): (&[f64], &[f64], bool),
     size_of: &dyn Fn(&dyn Case) -> f64,
     (shared, budget): (f64, f64),
 ) -> Sampled {
@@ -510,7 +527,12 @@ pub fn sample(
         .copied()
         .filter(|&i| affordable(&out.points, sizes[i]));
     while let Some(i) = next {
-        match solve_planned(&mut out, (plan, i, sizes[i]), keep, left(&started)) {
+        match solve_planned(
+            &mut out,
+            (plan, i, [sizes[i], rows[i]]),
+            keep,
+            left(&started),
+        ) {
             // A case that cannot be solved here (an estimating plan's
             // stand-in): try the next larger.
             None => {
@@ -536,7 +558,12 @@ pub fn sample(
             continue;
         }
         if !affordable(&out.points, sizes[i])
-            || solve_planned(&mut out, (plan, i, sizes[i]), keep, left(&started)) != Some(true)
+            || solve_planned(
+                &mut out,
+                (plan, i, [sizes[i], rows[i]]),
+                keep,
+                left(&started),
+            ) != Some(true)
         {
             break;
         }
@@ -548,12 +575,12 @@ pub fn sample(
     out
 }
 
-/// Solves the plan's case `i` (of size `size`) within `left` seconds and
-/// records it in `out`: whether it finished, `None` when it could not be
-/// solved here or no time is left.
+/// Solves the plan's case `i` (of size and declared rows `size`) within
+/// `left` seconds and records it in `out`: whether it finished, `None`
+/// when it could not be solved here or no time is left.
 fn solve_planned(
     out: &mut Sampled,
-    (plan, i, size): (&Arc<Plan>, usize, f64),
+    (plan, i, size): (&Arc<Plan>, usize, [f64; 2]),
     keep: Option<&[String]>,
     left: f64,
 ) -> Option<bool> {
@@ -605,7 +632,8 @@ fn climb_scaled(
         let Some(case) = top.scaled(factor) else {
             return;
         };
-        if case.cost(keep).memory_bound > MEMORY_CAP {
+        let cost = case.cost(keep);
+        if cost.memory_bound > MEMORY_CAP {
             continue;
         }
         let size = size_of(case.as_ref());
@@ -614,10 +642,11 @@ fn climb_scaled(
         if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
             continue;
         }
+        let rows = declared_rows(&cost, keep);
         let Some(solved) = solve_within(Target::Scaled(case), keep, left) else {
             return;
         };
-        if !out.record_solved(size, (i, true), solved) {
+        if !out.record_solved([size, rows], (i, true), solved) {
             return;
         }
     }
@@ -699,6 +728,7 @@ mod tests {
             done: true,
             bytes: 0.0,
             read_bytes: 0.0,
+            rows: size,
             case: None,
             scaled: false,
         }
@@ -730,6 +760,7 @@ mod tests {
             done: false,
             bytes: 0.0,
             read_bytes: 0.0,
+            rows: 16.0,
             case: None,
             scaled: false,
         };
@@ -897,10 +928,15 @@ mod tests {
             .iter()
             .map(|c| c.cost(None).size as f64)
             .collect();
+        let rows: Vec<f64> = plan
+            .cases
+            .iter()
+            .map(|c| declared_rows(&c.cost(None), None))
+            .collect();
         let s = sample(
             &plan,
             None,
-            (&sizes, false),
+            (&sizes, &rows, false),
             &|c| c.cost(None).size as f64,
             (0.0, 0.3),
         );
@@ -910,5 +946,9 @@ mod tests {
         // The small end first: a scaled-down copy of the largest case, or
         // the smallest case.
         assert!(s.points[0].size <= min, "{:?}", s.points);
+        // A case of the plan records the rows it declares.
+        for p in s.points.iter().filter(|p| !p.scaled) {
+            assert_eq!(p.rows, rows[p.case.unwrap()], "{p:?}");
+        }
     }
 }
