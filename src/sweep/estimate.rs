@@ -234,8 +234,9 @@ fn measured_secs(
             at_most.push(s.max(bound[i]));
         }
     }
-    let case_bytes = measured_bytes((&a, &b), &rows, false);
-    let case_read_bytes = measured_bytes((&a, &b), &rows, true);
+    let by = (&rows[..], [&costed[..], &uncosted[..]]);
+    let case_bytes = measured_bytes((&a, &b), by, false);
+    let case_read_bytes = measured_bytes((&a, &b), by, true);
     let kept = if a.kept.is_empty() { b.kept } else { a.kept };
     let merged = Sampled {
         kept,
@@ -252,27 +253,53 @@ fn measured_secs(
 
 /// Each case's tables in bytes as the sampled cases measured them: its
 /// own where it or a copy of it scaled down was solved
-/// ([`Sampled::own_bytes`]), else by the fit ([`sample::fit_bytes`])
-/// against the rows each case declares (`rows`), over the sweep's own
-/// cases solved (the copies scaled down where none was: a copy's rows can
-/// be shaped unlike the other cases'); empty when no sampled case
-/// returned tables of some size. As read back from their files where
-/// `read_back`.
-fn measured_bytes((a, b): (&Sampled, &Sampled), rows: &[f64], read_back: bool) -> Vec<f64> {
+/// ([`Sampled::own_bytes`]), else by the fit ([`sample::fit_bytes`]) over
+/// the sweep's own cases solved (the copies scaled down where none was:
+/// a copy's rows can be shaped unlike the other cases'); empty when no
+/// sampled case returned tables of some size. As read back from their
+/// files where `read_back`. Fitted two ways, the smaller kept: against
+/// the rows each case declares (`rows`: codes with twice the moves and
+/// the same rows wrote the same bytes), and against the size each was
+/// sampled by (`sizes`, the model's seconds or else [`Cost::size`], by
+/// sampler: one code's winning moves outnumber another's on the same
+/// rows, as its moves do).
+fn measured_bytes(
+    (a, b): (&Sampled, &Sampled),
+    (rows, sizes): (&[f64], [&[f64]; 2]),
+    read_back: bool,
+) -> Vec<f64> {
+    let pooled = |pts: Vec<sample::Point>, by_rows: bool| {
+        let cases: Vec<sample::Point> = pts.iter().filter(|p| !p.scaled).copied().collect();
+        sample::fit_bytes(&cases, read_back, by_rows)
+            .or_else(|| sample::fit_bytes(&pts, read_back, by_rows))
+    };
+    let at = |s: &Sampled, f: Option<sample::Fit>, (i, x): (usize, f64), by_rows: bool| {
+        s.own_bytes(i, x, (read_back, by_rows), f)
+            .or_else(|| f.map(|f| f.secs(x)))
+    };
     let all: Vec<sample::Point> = a.points.iter().chain(&b.points).copied().collect();
-    let cases: Vec<sample::Point> = all.iter().filter(|p| !p.scaled).copied().collect();
-    let Some(f) =
-        sample::fit_bytes(&cases, read_back).or_else(|| sample::fit_bytes(&all, read_back))
-    else {
+    let by_rows = pooled(all, true);
+    let by_size = [
+        pooled(a.points.clone(), false),
+        pooled(b.points.clone(), false),
+    ];
+    if by_rows.is_none() && by_size.iter().all(Option::is_none) {
         return Vec::new();
-    };
-    let own = |i: usize, r: f64| {
-        let from = |s: &Sampled| s.own_bytes(i, r, read_back, Some(f));
-        from(a).or_else(|| from(b))
-    };
-    rows.iter()
-        .enumerate()
-        .map(|(i, &r)| own(i, r).unwrap_or_else(|| f.secs(r)))
+    }
+    (0..rows.len())
+        .map(|i| {
+            let r =
+                at(a, by_rows, (i, rows[i]), true).or_else(|| at(b, by_rows, (i, rows[i]), true));
+            let s = [(a, by_size[0], sizes[0][i]), (b, by_size[1], sizes[1][i])]
+                .into_iter()
+                .filter(|&(_, _, x)| x > 0.0)
+                .filter_map(|(s, f, x)| at(s, f, (i, x), false))
+                .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+            match (r, s) {
+                (Some(r), Some(s)) => r.min(s),
+                (r, s) => r.or(s).unwrap_or(0.0),
+            }
+        })
         .collect()
 }
 
@@ -528,6 +555,37 @@ pub fn totals(all: &[SweepEstimate]) -> (f64, f64, u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A case solved returns its bytes (1 MB on 100 rows, sampled at 1 s
+    /// of the model). The others take the smaller of the two fits, both
+    /// proportional here: case 1, twice the model's seconds on the same
+    /// rows, 1 MB by rows (not 2 MB by seconds); case 2, twice the rows at
+    /// the same seconds, 1 MB by seconds (not 2 MB by rows). No point
+    /// measured: no figure.
+    #[test]
+    fn table_bytes_take_the_smaller_fit() {
+        let solved = sample::Point {
+            size: 1.0,
+            secs: 0.1,
+            done: true,
+            bytes: 1e6,
+            read_bytes: 2e6,
+            rows: 100.0,
+            case: Some(0),
+            scaled: false,
+        };
+        let a = Sampled {
+            points: vec![solved],
+            ..Sampled::default()
+        };
+        let b = Sampled::default();
+        let (rows, secs, none) = ([100.0, 100.0, 200.0], [1.0, 2.0, 1.0], [0.0; 3]);
+        let got = measured_bytes((&a, &b), (&rows, [&secs, &none]), false);
+        assert_eq!(got, vec![1e6, 1e6, 1e6]);
+        let read = measured_bytes((&a, &b), (&rows, [&secs, &none]), true);
+        assert_eq!(read, vec![2e6, 2e6, 2e6]);
+        assert!(measured_bytes((&b, &b), (&rows, [&secs, &none]), false).is_empty());
+    }
 
     /// On 2 threads, cases of 4 s and 1 s of work and 1 s of fixed work:
     /// 5 s of CPU; a case on one thread holds the sweep for its 4 s (plus

@@ -116,12 +116,13 @@ pub fn declared_rows(cost: &crate::family::Cost, keep: Option<&[String]>) -> f64
 /// ([`Point::rows`]), fitted as [`fit`] fits time: anchored at the largest
 /// finished point above [`FLOOR_BYTES`], the exponent by least squares
 /// where the rows span 4× or more (a list of winning moves per row grows
-/// with the heaps), else proportional.
-pub fn fit_bytes(points: &[Point], read_back: bool) -> Option<Fit> {
+/// with the heaps), else proportional. Against the stated size instead
+/// where not `by_rows`.
+pub fn fit_bytes(points: &[Point], read_back: bool, by_rows: bool) -> Option<Fit> {
     let pts: Vec<Point> = points
         .iter()
         .map(|p| Point {
-            size: p.rows,
+            size: if by_rows { p.rows } else { p.size },
             bytes: if read_back { p.read_bytes } else { p.bytes },
             ..*p
         })
@@ -404,15 +405,17 @@ impl Sampled {
     /// here; else from its largest copy scaled down, growing with the rows
     /// as its two largest copies grew where their rows span 2×
     /// ([`fit_bytes`]'s bounds), else as `pooled` says; `None` without a
-    /// copy of [`FLOOR_BYTES`].
+    /// copy of [`FLOOR_BYTES`]. Against the stated size (`rows` then
+    /// one) where not `by_rows`.
     pub fn own_bytes(
         &self,
         i: usize,
         rows: f64,
-        read_back: bool,
+        (read_back, by_rows): (bool, bool),
         pooled: Option<Fit>,
     ) -> Option<f64> {
         let bytes = |p: &Point| if read_back { p.read_bytes } else { p.bytes };
+        let x = |p: &Point| if by_rows { p.rows } else { p.size };
         let mine = |scaled: bool| {
             self.points
                 .iter()
@@ -422,17 +425,17 @@ impl Sampled {
             return Some(bytes(p));
         }
         let mut copies: Vec<&Point> = mine(true)
-            .filter(|p| p.rows > 0.0 && bytes(p) >= FLOOR_BYTES)
+            .filter(|p| x(p) > 0.0 && bytes(p) >= FLOOR_BYTES)
             .collect();
-        copies.sort_by(|a, b| a.rows.total_cmp(&b.rows));
+        copies.sort_by(|a, b| x(a).total_cmp(&x(b)));
         let top = copies.last()?;
         let b = match copies[..] {
-            [.., a, z] if z.rows >= 2.0 * a.rows => {
-                ((bytes(z) / bytes(a)).ln() / (z.rows / a.rows).ln()).clamp(0.5, 2.5)
+            [.., a, z] if x(z) >= 2.0 * x(a) => {
+                ((bytes(z) / bytes(a)).ln() / (x(z) / x(a)).ln()).clamp(0.5, 2.5)
             }
             _ => pooled.map_or(1.0, |f| f.b),
         };
-        Some(bytes(top) * (rows / top.rows).max(1.0).powf(b))
+        Some(bytes(top) * (rows / x(top)).max(1.0).powf(b))
     }
 
     /// Every case of a plan of `cases` cases, when each finished within
@@ -879,14 +882,14 @@ mod tests {
             m0: 1.0,
             b: 2.0,
         });
-        assert_eq!(s.own_bytes(0, 1.0, false, square), Some(5e3));
-        assert_eq!(s.own_bytes(0, 1.0, true, square), Some(1e4));
-        let one = s.own_bytes(1, 32.0, false, square).unwrap();
+        assert_eq!(s.own_bytes(0, 1.0, (false, true), square), Some(5e3));
+        assert_eq!(s.own_bytes(0, 1.0, (true, true), square), Some(1e4));
+        let one = s.own_bytes(1, 32.0, (false, true), square).unwrap();
         assert!((one - 1.6e7).abs() < 1e-3, "{one}");
-        let two = s.own_bytes(2, 8.0, false, square).unwrap();
+        let two = s.own_bytes(2, 8.0, (false, true), square).unwrap();
         assert!((two - 4e6).abs() < 1e-3, "{two}");
-        assert_eq!(s.own_bytes(3, 8.0, false, square), None);
-        assert_eq!(s.own_bytes(4, 8.0, false, square), None);
+        assert_eq!(s.own_bytes(3, 8.0, (false, true), square), None);
+        assert_eq!(s.own_bytes(4, 8.0, (false, true), square), None);
     }
 
     /// Tables growing as the square of the size (a list of winning moves
@@ -901,14 +904,14 @@ mod tests {
             ..p(size, 0.1)
         };
         let pts = [b(1.0, 1e5), b(4.0, 1.6e6), b(16.0, 2.56e7)];
-        let f = fit_bytes(&pts, false).unwrap();
+        let f = fit_bytes(&pts, false, true).unwrap();
         assert!((f.b - 2.0).abs() < 1e-9);
         assert!((f.secs(32.0) - 1.024e8).abs() < 1.0);
-        let r = fit_bytes(&pts, true).unwrap();
+        let r = fit_bytes(&pts, true, true).unwrap();
         assert!((r.secs(32.0) - 3.072e8).abs() < 3.0);
-        let near = fit_bytes(&[b(2.0, 2e5), b(4.0, 8e5)], false).unwrap();
+        let near = fit_bytes(&[b(2.0, 2e5), b(4.0, 8e5)], false, true).unwrap();
         assert_eq!(near.b, 1.0);
-        assert_eq!(fit_bytes(&[b(2.0, 1e3)], false), None);
+        assert_eq!(fit_bytes(&[b(2.0, 1e3)], false, true), None);
     }
 
     /// A real sweep: takeaway with heaps up to 3 sizes, its cases sampled
