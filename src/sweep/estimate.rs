@@ -288,8 +288,10 @@ fn measured_bytes(
     }
     (0..rows.len())
         .map(|i| {
-            let r =
-                at(a, by_rows, (i, rows[i]), true).or_else(|| at(b, by_rows, (i, rows[i]), true));
+            let own = |s: &Sampled| s.own_bytes(i, rows[i], (read_back, true), by_rows);
+            let r = own(a)
+                .or_else(|| own(b))
+                .or_else(|| by_rows.map(|f| f.secs(rows[i])));
             let s = [(a, by_size[0], sizes[0][i]), (b, by_size[1], sizes[1][i])]
                 .into_iter()
                 .filter(|&(_, _, x)| x > 0.0)
@@ -585,6 +587,39 @@ mod tests {
         let read = measured_bytes((&a, &b), (&rows, [&secs, &none]), true);
         assert_eq!(read, vec![2e6, 2e6, 2e6]);
         assert!(measured_bytes((&b, &b), (&rows, [&secs, &none]), false).is_empty());
+    }
+
+    /// A case solved by the second sampler keeps its own bytes on the
+    /// rows side too: the pooled fit over the others (1 MB per 100 rows)
+    /// must not stand in for the 5 MB it measured.
+    #[test]
+    fn a_case_solved_by_either_sampler_keeps_its_bytes() {
+        let point = |case, rows, bytes| sample::Point {
+            size: 1.0,
+            secs: 0.1,
+            done: true,
+            bytes,
+            read_bytes: bytes,
+            rows,
+            case: Some(case),
+            scaled: false,
+        };
+        let a = Sampled {
+            points: vec![
+                point(0, 100.0, 1e6),
+                point(2, 200.0, 2e6),
+                point(3, 400.0, 4e6),
+            ],
+            ..Sampled::default()
+        };
+        let b = Sampled {
+            points: vec![point(1, 100.0, 5e6)],
+            ..Sampled::default()
+        };
+        let rows = [100.0, 100.0, 200.0, 400.0];
+        let sizes = ([1.0, 0.0, 2.0, 4.0], [0.0, 1.0, 0.0, 0.0]);
+        let got = measured_bytes((&a, &b), (&rows, [&sizes.0, &sizes.1]), false);
+        assert_eq!(got, vec![1e6, 5e6, 2e6, 4e6]);
     }
 
     /// On 2 threads, cases of 4 s and 1 s of work and 1 s of fixed work:
