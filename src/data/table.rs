@@ -500,10 +500,15 @@ impl Table {
     }
     /// The rows at the given indices, in that order.
     pub fn take_rows(&self, rows: &[usize]) -> Table {
+        self.take_rows_of(rows, |_| true)
+    }
+    /// [`Table::take_rows`] of the columns that `keep` accepts.
+    pub fn take_rows_of(&self, rows: &[usize], keep: impl Fn(&str) -> bool) -> Table {
         Table {
             columns: self
                 .columns
                 .iter()
+                .filter(|(n, _)| keep(n))
                 .map(|(n, v)| (n.clone(), v.take_rows(rows)))
                 .collect(),
         }

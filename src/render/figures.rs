@@ -20,7 +20,7 @@ use crate::view::{View, ViewKind};
 pub fn figure_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for (fname, rows) in data.facets(view.kind.facet()) {
-        let sub = data.subset(&rows);
+        let sub = data.subset(&rows, &view.kind.columns());
         let d = data.on(&sub);
         let title = titled(view.title, to.context, fname.as_deref());
         let stem = suffix(view.name, fname.as_deref());

@@ -92,7 +92,7 @@ pub fn render(view: &View, data: &Data<'_>, dir: &SweepDir, context: &str) -> Re
     };
     let (table, sub);
     let data = if let Some(picked) = picked {
-        table = data.rows(&picked);
+        table = data.rows(&picked, &view.kind.columns());
         sub = Data {
             t: &table,
             ds: data.ds,

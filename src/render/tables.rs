@@ -67,7 +67,7 @@ pub fn grid_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec<Pa
     };
     let mut files = Vec::new();
     for (fname, rows) in data.facets(facet) {
-        let sub = data.subset(&rows);
+        let sub = data.subset(&rows, &view.kind.columns());
         let d = data.on(&sub);
         let p = pivot(&d, (row, column, cell), empty, MAX_TABLE_BYTES);
         let stem = suffix(view.name, fname.as_deref());
@@ -215,7 +215,7 @@ pub fn listing_view(view: &View, data: &Data<'_>, to: &Target<'_>) -> Result<Vec
     let ViewKind::Listing { columns, filter } = view.kind else {
         unreachable!("listing_view takes listings")
     };
-    let sub = data.subset(&data.filter(filter));
+    let sub = data.subset(&data.filter(filter), &view.kind.columns());
     let d = data.on(&sub);
     let cols: Vec<&str> = columns
         .iter()
@@ -545,5 +545,42 @@ mod tests {
         );
         let csv = std::fs::read_to_string(&files[1]).unwrap();
         assert_eq!(csv.lines().count(), 6_001);
+    }
+
+    /// The rows a view takes of its data keep every plain column and, of
+    /// the columns of lists, only those the view reads: a figure of the
+    /// outcomes copies no winning moves.
+    #[test]
+    fn a_views_rows_copy_only_the_lists_it_reads() {
+        use crate::data::{Column, Dataset, Dtype, IntListVec, Role, Table, Values};
+        static COLS: &[Column] = &[
+            Column::new("N", Dtype::Int, Role::Position, "heap"),
+            Column::new("moves", Dtype::IntList, Role::Result, "moves"),
+        ];
+        static DS: Dataset = Dataset {
+            name: "t",
+            doc: "t",
+            groups: &[COLS],
+        };
+        let mut moves = IntListVec::default();
+        (0..4).for_each(|n| moves.push_iter(0..n));
+        let t = Table::new()
+            .with("N", Values::Int(vec![0, 1, 2, 3]))
+            .with("moves", Values::IntList(moves));
+        let d = Data { t: &t, ds: &DS };
+        let plain = d.subset(&[1, 3], &["N"]).unwrap();
+        assert_eq!(plain.names(), ["N"]);
+        assert_eq!(plain.rows(), 2);
+        let listed = d.subset(&[3], &["N", "moves"]).unwrap();
+        assert_eq!(listed.names(), ["N", "moves"]);
+        assert_eq!(
+            Data {
+                t: &listed,
+                ds: &DS
+            }
+            .text("moves", 0),
+            "0, 1, 2"
+        );
+        assert!(d.subset(&[0, 1, 2, 3], &["N"]).is_none());
     }
 }

@@ -67,16 +67,21 @@ impl Data<'_> {
     pub fn all_null(&self, col: &str) -> bool {
         (0..self.t.rows()).all(|i| matches!(self.t.cell(col, i), Some(Cell::Null) | None))
     }
-    /// The rows at these indices, with the same declaration.
-    pub fn rows(&self, rows: &[usize]) -> Table {
-        self.t.take_rows(rows)
+    /// The rows at these indices, with the same declaration, for a view
+    /// that `reads` these columns: of the columns of lists, those alone (a
+    /// dataset's winning moves can take gigabytes; a heatmap of its
+    /// outcomes reads none of them).
+    pub fn rows(&self, rows: &[usize], reads: &[&str]) -> Table {
+        self.t.take_rows_of(rows, |c| {
+            reads.contains(&c) || self.t.column(c).is_none_or(|v| !v.is_list())
+        })
     }
-    /// The rows at these indices as a table of their own, or `None` when
-    /// they are every row in order (the data itself, not a copy of it:
-    /// a dataset of winning moves can take gigabytes).
-    pub fn subset(&self, rows: &[usize]) -> Option<Table> {
+    /// The rows at these indices as a table of their own ([`Data::rows`]),
+    /// or `None` when they are every row in order (the data itself, not a
+    /// copy of it).
+    pub fn subset(&self, rows: &[usize], reads: &[&str]) -> Option<Table> {
         let all = rows.len() == self.t.rows() && rows.iter().enumerate().all(|(i, &r)| i == r);
-        (!all).then(|| self.t.take_rows(rows))
+        (!all).then(|| self.rows(rows, reads))
     }
     /// The data of `sub` ([`Data::subset`]), or this data when it is `None`.
     pub fn on<'b>(&'b self, sub: &'b Option<Table>) -> Data<'b> {
