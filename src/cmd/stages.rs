@@ -99,11 +99,11 @@ pub fn estimate(
     // The model's figure is the process's peak: its base and what the
     // render holds.
     let base = unsampled.iter().map(|e| e.base_bytes).max().unwrap_or(0);
-    let (model_cpu, model_held) = if render {
+    let ([model_cpu, model_wall], model_held) = if render {
         let (secs, peak) = sweep::estimate::render_cost(&unsampled, threads);
         (secs, peak.saturating_sub(base))
     } else {
-        (0.0, 0)
+        ([0.0; 2], 0)
     };
     let full: f64 = ests
         .iter()
@@ -121,7 +121,7 @@ pub fn estimate(
         .clamp(1, threads.max(1));
     StageCost {
         cpu: model_cpu + cpu.iter().sum::<f64>(),
-        wall: model_cpu / threads.max(1) as f64 + cpu[0] / width as f64 + cpu[1] + cpu[2],
+        wall: model_wall + cpu[0] / width as f64 + cpu[1] + cpu[2],
         held: model_held.max(held as u64),
         measured: levels.done.len(),
         stages: std::array::from_fn(|i| cpu[i] + if i == 0 { model_cpu } else { 0.0 }),

@@ -52,6 +52,10 @@ pub struct SweepEstimate {
     pub base_bytes: u64,
     /// Bytes of the kept datasets' rows, before compression.
     pub output_bytes: u64,
+    /// Bytes of the tables whose size the cases count themselves
+    /// ([`Cost::table_bytes`]), summed over the cases: what the render
+    /// stage reads back of a sweep not sampled.
+    pub counted_bytes: f64,
     /// The case taking longest: key and seconds on one thread.
     pub dominant: Option<(String, f64)>,
     /// Why some cases' work cannot be bounded (each once).
@@ -108,6 +112,7 @@ fn estimate_with(
         .max_by(|a, b| rates.secs(a).total_cmp(&rates.secs(b)))
         .unwrap_or(&EMPTY);
     let output_bytes = output_bytes(sweep, &costs);
+    let counted_bytes = counted_bytes(sweep, &costs);
     let writer = rates.secs(&[(cost::WRITER, output_bytes)]);
     let model_bound: Vec<f64> = costs.iter().map(|c| rates.secs(c.work_at_most())).collect();
     let shared_secs = rates.secs(shared);
@@ -152,6 +157,7 @@ fn estimate_with(
         memory,
         base_bytes,
         output_bytes,
+        counted_bytes,
         dominant,
         unbounded,
         sampled,
@@ -336,19 +342,28 @@ pub const RENDER_SECS_PER_BYTE: f64 = 6e-9;
 /// winning moves to 10,000 heaps so weighted).
 pub const RENDER_HELD_PER_BYTE: f64 = 1.2;
 
-/// The render stage after the sweeps: its seconds on one thread and the
-/// process's peak while it reads the sweeps back, on `threads` threads
-/// (each renders one sweep at a time, from its rows read back whole). Of
-/// the sweeps whose rows were measured ([`Sampled::case_bytes`]); the
-/// declared row sizes of the others are bounds far above their rows (the
-/// default run's say 1.6 GiB; the whole run peaks at 475 MB).
-pub fn render_cost(all: &[SweepEstimate], threads: usize) -> (f64, u64) {
+/// The render stage after the sweeps: its seconds on one thread and on
+/// `threads` threads, and the process's peak while it reads the sweeps
+/// back (each renders one sweep at a time, from its rows read back whole). Of
+/// the rows measured ([`Sampled::case_read_bytes`]), else of the tables
+/// the cases count ([`SweepEstimate::counted_bytes`]: a board sequence's
+/// winning runs, 536 MB counted for 2 × 11 sequences of 2,000 boards);
+/// the declared row sizes are bounds far above the rows (the default
+/// run's say 1.6 GiB; the whole run peaks at 475 MB).
+pub fn render_cost(all: &[SweepEstimate], threads: usize) -> ([f64; 2], u64) {
     let measured = |e: &SweepEstimate| -> f64 {
         e.sampled
             .as_ref()
-            .map_or(0.0, |s| s.case_read_bytes.iter().sum::<f64>())
+            .filter(|s| !s.case_read_bytes.is_empty())
+            .map_or(e.counted_bytes, |s| s.case_read_bytes.iter().sum::<f64>())
     };
-    let secs = all.iter().map(|e| measured(e) * RENDER_SECS_PER_BYTE).sum();
+    let each: Vec<f64> = all
+        .iter()
+        .map(|e| measured(e) * RENDER_SECS_PER_BYTE)
+        .collect();
+    let secs: f64 = each.iter().sum();
+    // A sweep renders on one thread: no sooner than the largest.
+    let wall = (secs / threads.max(1) as f64).max(each.iter().copied().fold(0.0, f64::max));
     let mut held: Vec<u64> = all
         .iter()
         .map(|e| (measured(e) * RENDER_HELD_PER_BYTE) as u64)
@@ -359,7 +374,7 @@ pub fn render_cost(all: &[SweepEstimate], threads: usize) -> (f64, u64) {
         .iter()
         .take(threads.max(1))
         .fold(base, |a, &b| a.saturating_add(b));
-    (secs, peak)
+    ([secs, wall], peak)
 }
 
 /// The writing memory an estimate adds to the resident base: the measured
@@ -409,6 +424,24 @@ fn output_bytes(sweep: &Sweep, costs: &[Cost]) -> u64 {
             Some(n.saturating_mul(ds.row_bytes()))
         })
         .fold(0, u64::saturating_add)
+}
+
+/// The bytes of the kept tables that the cases count themselves
+/// ([`Cost::table_bytes`]: a list column's items beyond the declared
+/// sizes), summed over the cases; the declared sizes alone are bounds far
+/// above the rows, and count nothing here.
+fn counted_bytes(sweep: &Sweep, costs: &[Cost]) -> f64 {
+    let keep = sweep.datasets.as_deref();
+    let kept = |d: &str| keep.is_none_or(|k| k.iter().any(|x| x == d));
+    costs
+        .iter()
+        .flat_map(|c| c.table_bytes.iter().map(move |(d, _)| (c, *d)))
+        .filter(|(_, d)| kept(d))
+        .filter_map(|(c, d)| {
+            let ds = sweep.declared().iter().find(|x| x.name == d)?;
+            Some(c.table_bytes_of(ds, c.rows_of(d)) as f64)
+        })
+        .sum()
 }
 
 impl SweepEstimate {
@@ -692,5 +725,37 @@ mod tests {
         assert_eq!(peak(&fresh) - peak(&after), 3 << 20);
         assert_eq!(bound(&fresh) - bound(&after), 3 << 20);
         assert_eq!(fresh.cpu_secs, after.cpu_secs);
+    }
+
+    /// A sweep not sampled is rendered as the tables its cases count: a
+    /// board sequence's winning runs, beyond the declared rows; a sweep
+    /// renders on one thread, so two threads finish no sooner than it.
+    #[test]
+    fn a_sweep_not_sampled_renders_the_tables_its_cases_count() {
+        let text = "sweeps:\n  - name: a\n    family: lines\n    board: [{parallelogram: [5, 1..2000]}]\n    take: maximal\n    along: y\n  - name: b\n    family: takeaway\n    take: {max: 2}\n    N: 0..9\n";
+        let e = crate::spec::from_text(text, std::path::Path::new("t.yaml")).unwrap();
+        let rates = Rates {
+            per_sec: crate::family::calibration::kernels()
+                .into_iter()
+                .map(|k| (k, 1e6))
+                .collect(),
+            overhead: cost::Overhead::default(),
+            binary: String::new(),
+            cpu: String::new(),
+        };
+        let est = |sw: &Sweep| estimate(sw, &sw.plan_estimate().unwrap(), &rates, 2, true);
+        let (a, b) = (est(&e.sweeps[0]), est(&e.sweeps[1]));
+        assert!(a.sampled.is_none() && b.sampled.is_none());
+        // 2,000 boards of up to 10,000 pieces: far beyond their declared rows.
+        assert!(
+            a.counted_bytes > 10.0 * a.output_bytes as f64,
+            "{}",
+            a.counted_bytes
+        );
+        assert!(b.counted_bytes < 1e4, "{}", b.counted_bytes);
+        let ([cpu, wall], _) = render_cost(&[a.clone(), b.clone()], 2);
+        let each = [a.counted_bytes, b.counted_bytes].map(|x| x * RENDER_SECS_PER_BYTE);
+        assert_eq!(cpu, each[0] + each[1]);
+        assert_eq!(wall, each[0]);
     }
 }
