@@ -68,7 +68,7 @@ impl Fit {
 
 /// One case solved: its stated size, the seconds it took, and whether it
 /// finished (else the seconds are a lower bound, the budget spent).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Point {
     /// Stated size.
     pub size: f64,
@@ -376,8 +376,9 @@ impl Sampled {
     /// Case `i`'s seconds at its stated size `size` as measured: its own
     /// solve's where it finished here; else, from the largest copy of it
     /// scaled down that finished, at least 1/64 of its size, growing as
-    /// the fit's exponent says (as the size without a fit), and at least
-    /// what the case had when it was stopped at the budget.
+    /// its two largest copies grew (else as the fit's exponent says, as
+    /// the size without a fit), and at least what the case had when it
+    /// was stopped at the budget.
     pub fn own_secs(&self, i: usize, size: f64) -> Option<f64> {
         let mine = |scaled: bool| {
             self.points
@@ -387,8 +388,17 @@ impl Sampled {
         if let Some(p) = mine(false).next() {
             return Some(p.secs);
         }
-        let p = mine(true).max_by(|a, b| a.size.total_cmp(&b.size))?;
-        let b = self.fit.map_or(1.0, |f| f.b);
+        let mut copies: Vec<&Point> = mine(true).filter(|p| p.size > 0.0).collect();
+        copies.sort_by(|a, b| a.size.total_cmp(&b.size));
+        let p = *copies.last()?;
+        // As its own two largest copies grew, where they span 2× and took
+        // long enough to time; else as the fit says.
+        let b = match copies[..] {
+            [.., a, z] if z.size >= 2.0 * a.size && a.secs >= FLOOR_SECS => {
+                ((z.secs / a.secs).ln() / (z.size / a.size).ln()).clamp(EXPONENT.0, EXPONENT.1)
+            }
+            _ => self.fit.map_or(1.0, |f| f.b),
+        };
         // At least what the case itself had when stopped at the budget.
         let stopped = self
             .points
@@ -517,7 +527,8 @@ pub fn sample(
     // notices the budget's flag at once. The largest case scaled down first, when its family can: growth on
     // its own solver path, and a fit that says which of the sweep's own
     // cases the budget affords.
-    if let Some(&top) = order.last() {
+    let top = order.last().copied();
+    if let Some(top) = top {
         climb_scaled(&mut out, (plan, top), keep, size_of, &started, budget);
     }
     order.retain(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP);
@@ -572,10 +583,44 @@ pub fn sample(
         }
     }
     out.fit = fit_or_bound(&out.points, seconds);
+    if let Some(top) = top {
+        out.fit = whole_cases_fit(&out, (top, sizes[top])).or(out.fit);
+    }
     out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     out.spent = started.elapsed().as_secs_f64();
     out
+}
+
+/// The fit over whole cases alone, where the sweep's largest case `top`
+/// (of size `size`) was measured on copies of it scaled down and some
+/// other case was solved whole: the cases solved and the largest as its
+/// copies say ([`Sampled::own_secs`]). The copies tell how one case grows
+/// with its own size; cases that differ in their rule can grow otherwise
+/// with the model's (two-heap take-away under `no_repeat`: `max: 1` to
+/// `max: 30` on the same heaps took 0.25 to 1.0 s, the model 30×).
+fn whole_cases_fit(out: &Sampled, (top, size): (usize, f64)) -> Option<Fit> {
+    if out.points.iter().any(|p| p.case == Some(top) && !p.scaled) {
+        return None;
+    }
+    let top_secs = out.own_secs(top, size)?;
+    let mut whole: Vec<Point> = out
+        .points
+        .iter()
+        .filter(|p| !p.scaled && p.done && p.size < size)
+        .copied()
+        .collect();
+    if whole.is_empty() {
+        return None;
+    }
+    whole.push(Point {
+        size,
+        secs: top_secs,
+        done: true,
+        case: Some(top),
+        ..Point::default()
+    });
+    fit_finished(&whole)
 }
 
 /// Solves the plan's case `i` (of size and declared rows `size`) within
@@ -953,5 +998,51 @@ mod tests {
         for p in s.points.iter().filter(|p| !p.scaled) {
             assert_eq!(p.rows, rows[p.case.unwrap()], "{p:?}");
         }
+    }
+
+    /// Measured on a new user's two-heap take-away sweep (`no_repeat`,
+    /// `max: 1..30`, heaps to 3,000): copies of `max: 30` at a quarter and
+    /// a sixteenth of its heaps took 0.107 and 0.0065 s for 0.64 and 0.04
+    /// of the model's seconds, and `max: 1` whole 0.333 s for 0.658. The
+    /// largest grows as its own copies did (×16.5 for ×16: 1.73 s at
+    /// 10.24, where it took 1.0 s), not as the pooled fit (3 s); the
+    /// others follow the whole cases, `max: 1`'s and the largest's
+    /// (`max: 15`, 5.1 of the model: 1.05 s, where it took 0.98 s), not
+    /// the copies' growth from `max: 1` (8.5 s).
+    #[test]
+    fn the_largest_grows_as_its_copies_and_the_rest_as_whole_cases() {
+        let copy = |size, secs| Point {
+            case: Some(29),
+            scaled: true,
+            ..p(size, secs)
+        };
+        let whole = Point {
+            case: Some(0),
+            ..p(0.658, 0.333)
+        };
+        let points = vec![copy(0.04, 0.0065), copy(0.64, 0.107), whole];
+        let out = Sampled {
+            fit: fit(&points),
+            points,
+            ..Sampled::default()
+        };
+        let top = out.own_secs(29, 10.24).unwrap();
+        let own_b = (0.107f64 / 0.0065).ln() / 16f64.ln();
+        assert!((top - 0.107 * 16f64.powf(own_b)).abs() < 1e-9, "{top}");
+        assert!((1.6..1.9).contains(&top), "{top}");
+        let f = whole_cases_fit(&out, (29, 10.24)).unwrap();
+        assert_eq!((f.s0, f.m0), (10.24, top));
+        // 0.333 s to 1.73 s over 15.6× of the model: 0.6, kept within
+        // the exponents a span under 16× may say.
+        assert_eq!(f.b, EXPONENT.0);
+        assert!((0.9..1.2).contains(&f.secs(5.1)), "{}", f.secs(5.1));
+        // Solved whole, the largest is what it took, and no new fit.
+        let mut solved = out.clone();
+        solved.points.push(Point {
+            case: Some(29),
+            ..p(10.24, 1.0)
+        });
+        assert_eq!(solved.own_secs(29, 10.24), Some(1.0));
+        assert_eq!(whole_cases_fit(&solved, (29, 10.24)), None);
     }
 }
