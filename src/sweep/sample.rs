@@ -225,15 +225,20 @@ fn fit_finished(points: &[Point]) -> Option<Fit> {
         Some((b, sxx)) if pts.len() >= 2 && sxx >= 0.16 => b,
         _ => 1.0,
     };
-    // Sizes spanning 16x and more tell growth up to the cube.
     let span = pts.iter().map(|p| p.0).fold(0.0, f64::max)
         / pts.iter().map(|p| p.0).fold(f64::MAX, f64::min);
-    let (lo, hi) = if span >= 16.0 { (0.5, 3.0) } else { EXPONENT };
+    let (lo, hi) = growth_bounds(span);
     Some(Fit {
         s0: top.size,
         m0: top.secs,
         b: b.clamp(lo, hi),
     })
+}
+
+/// The exponents of growth that sizes spanning `span`× may tell: up to
+/// the cube from 16× on, else within [`EXPONENT`].
+fn growth_bounds(span: f64) -> (f64, f64) {
+    if span >= 16.0 { (0.5, 3.0) } else { EXPONENT }
 }
 
 /// Where the two smallest cases took the same time within 1.5× for sizes
@@ -391,14 +396,9 @@ impl Sampled {
         let mut copies: Vec<&Point> = mine(true).filter(|p| p.size > 0.0).collect();
         copies.sort_by(|a, b| a.size.total_cmp(&b.size));
         let p = *copies.last()?;
-        // As its own two largest copies grew, where they span 2× and took
-        // long enough to time; else as the fit says.
-        let b = match copies[..] {
-            [.., a, z] if z.size >= 2.0 * a.size && a.secs >= FLOOR_SECS => {
-                ((z.secs / a.secs).ln() / (z.size / a.size).ln()).clamp(EXPONENT.0, EXPONENT.1)
-            }
-            _ => self.fit.map_or(1.0, |f| f.b),
-        };
+        let b = self
+            .copies_growth(i)
+            .unwrap_or_else(|| self.fit.map_or(1.0, |f| f.b));
         // At least what the case itself had when stopped at the budget.
         let stopped = self
             .points
@@ -408,6 +408,26 @@ impl Sampled {
             .fold(0.0, f64::max);
         (p.size > 0.0 && 64.0 * p.size >= size)
             .then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
+    }
+
+    /// How case `i` grew between its two largest copies scaled down that
+    /// finished, where they span 2× and the smaller took long enough to
+    /// time (within the exponents their span may tell, as [`fit`]'s).
+    fn copies_growth(&self, i: usize) -> Option<f64> {
+        let mut copies: Vec<&Point> = self
+            .points
+            .iter()
+            .filter(|p| p.case == Some(i) && p.scaled && p.done && p.size > 0.0)
+            .collect();
+        copies.sort_by(|a, b| a.size.total_cmp(&b.size));
+        let [.., a, z] = copies[..] else {
+            return None;
+        };
+        let span = z.size / a.size;
+        (span >= 2.0 && a.secs >= FLOOR_SECS).then(|| {
+            let (lo, hi) = growth_bounds(span);
+            ((z.secs / a.secs).ln() / span.ln()).clamp(lo, hi)
+        })
     }
 
     /// Case `i`'s tables in bytes for the `rows` it declares, as measured
@@ -583,34 +603,39 @@ pub fn sample(
         }
     }
     out.fit = fit_or_bound(&out.points, seconds);
+    // The ratio at the largest case timed, before a fit over whole cases
+    // moves the fit's reference to the largest as its copies say.
+    out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     if let Some(top) = top {
         out.fit = whole_cases_fit(&out, (top, sizes[top])).or(out.fit);
     }
     out.kept = keep_spread(std::mem::take(&mut out.kept));
-    out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
     out.spent = started.elapsed().as_secs_f64();
     out
 }
 
 /// The fit over whole cases alone, where the sweep's largest case `top`
-/// (of size `size`) was measured on copies of it scaled down and some
-/// other case was solved whole: the cases solved and the largest as its
-/// copies say ([`Sampled::own_secs`]). The copies tell how one case grows
-/// with its own size; cases that differ in their rule can grow otherwise
-/// with the model's (two-heap take-away under `no_repeat`: `max: 1` to
-/// `max: 30` on the same heaps took 0.25 to 1.0 s, the model 30×).
+/// (of size `size`) was measured on copies of it scaled down that tell its
+/// growth ([`Sampled::copies_growth`]) and some other case was solved
+/// whole and timed: the cases solved (those stopped at the budget raising
+/// it, as in [`fit`]) and the largest as its copies say
+/// ([`Sampled::own_secs`]). The copies tell how one case grows with its
+/// own size; cases that differ in their rule can grow otherwise with the
+/// model's (two-heap take-away under `no_repeat`: `max: 1` to `max: 30` on
+/// the same heaps took 0.25 to 1.0 s, the model 30×).
 fn whole_cases_fit(out: &Sampled, (top, size): (usize, f64)) -> Option<Fit> {
     if out.points.iter().any(|p| p.case == Some(top) && !p.scaled) {
         return None;
     }
+    out.copies_growth(top)?;
     let top_secs = out.own_secs(top, size)?;
     let mut whole: Vec<Point> = out
         .points
         .iter()
-        .filter(|p| !p.scaled && p.done && p.size < size)
+        .filter(|p| !p.scaled && p.size < size)
         .copied()
         .collect();
-    if whole.is_empty() {
+    if !whole.iter().any(|p| p.done && p.secs >= FLOOR_SECS) {
         return None;
     }
     whole.push(Point {
@@ -620,7 +645,7 @@ fn whole_cases_fit(out: &Sampled, (top, size): (usize, f64)) -> Option<Fit> {
         case: Some(top),
         ..Point::default()
     });
-    fit_finished(&whole)
+    fit(&whole)
 }
 
 /// Solves the plan's case `i` (of size and declared rows `size`) within
@@ -1004,7 +1029,7 @@ mod tests {
     /// `max: 1..30`, heaps to 3,000): copies of `max: 30` at a quarter and
     /// a sixteenth of its heaps took 0.107 and 0.0065 s for 0.64 and 0.04
     /// of the model's seconds, and `max: 1` whole 0.333 s for 0.658. The
-    /// largest grows as its own copies did (×16.5 for ×16: 1.73 s at
+    /// largest grows as its own copies did (×16.5 for ×16: 1.76 s at
     /// 10.24, where it took 1.0 s), not as the pooled fit (3 s); the
     /// others follow the whole cases, `max: 1`'s and the largest's
     /// (`max: 15`, 5.1 of the model: 1.05 s, where it took 0.98 s), not
@@ -1032,7 +1057,7 @@ mod tests {
         assert!((1.6..1.9).contains(&top), "{top}");
         let f = whole_cases_fit(&out, (29, 10.24)).unwrap();
         assert_eq!((f.s0, f.m0), (10.24, top));
-        // 0.333 s to 1.73 s over 15.6× of the model: 0.6, kept within
+        // 0.333 s to 1.76 s over 15.6× of the model: 0.6, kept within
         // the exponents a span under 16× may say.
         assert_eq!(f.b, EXPONENT.0);
         assert!((0.9..1.2).contains(&f.secs(5.1)), "{}", f.secs(5.1));
@@ -1044,5 +1069,27 @@ mod tests {
         });
         assert_eq!(solved.own_secs(29, 10.24), Some(1.0));
         assert_eq!(whole_cases_fit(&solved, (29, 10.24)), None);
+        // One copy tells no growth of its own: the largest would follow
+        // the fit it makes, so no new fit.
+        let one = Sampled {
+            points: vec![copy(0.64, 0.107), whole],
+            ..out.clone()
+        };
+        assert_eq!(whole_cases_fit(&one, (29, 10.24)), None);
+        // Whole cases too short to time tell nothing.
+        let short = Sampled {
+            points: vec![copy(0.04, 0.0065), copy(0.64, 0.107), p(0.658, 0.001)],
+            ..out.clone()
+        };
+        assert_eq!(whole_cases_fit(&short, (29, 10.24)), None);
+        // A whole case stopped at the budget after 2 s raises the fit to
+        // at least that at its size.
+        let mut stopped = out.clone();
+        stopped.points.push(Point {
+            done: false,
+            ..p(5.1, 2.0)
+        });
+        let f = whole_cases_fit(&stopped, (29, 10.24)).unwrap();
+        assert!(f.secs(5.1) >= 2.0 - 1e-9, "{}", f.secs(5.1));
     }
 }
