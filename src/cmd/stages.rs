@@ -90,18 +90,8 @@ pub fn estimate(
     (render, report): (bool, bool),
     threads: usize,
 ) -> StageCost {
-    let unsampled: Vec<SweepEstimate> = ests
-        .iter()
-        .map(|e| &e.2)
-        .filter(|e| kept_of(e).is_empty())
-        .cloned()
-        .collect();
-    // The model's figure is the process's peak: its base and what the
-    // render holds.
-    let base = unsampled.iter().map(|e| e.base_bytes).max().unwrap_or(0);
     let ([model_cpu, model_wall], model_held) = if render {
-        let (secs, peak) = sweep::estimate::render_cost(&unsampled, threads);
-        (secs, peak.saturating_sub(base))
+        model_render(exps, ests, threads)
     } else {
         ([0.0; 2], 0)
     };
@@ -127,6 +117,30 @@ pub fn estimate(
         stages: std::array::from_fn(|i| cpu[i] + if i == 0 { model_cpu } else { 0.0 }),
         bytes: [levels.done.last().map_or(0.0, |l| l.bytes), full],
     }
+}
+
+/// The render stage of the sweeps not sampled, by the model
+/// ([`sweep::estimate::render_cost`]): seconds on one thread and on
+/// `threads` (an experiment's sweeps render side by side, the
+/// experiments one after another), and the memory held beyond the
+/// process's base at its peak.
+fn model_render(exps: &[Experiment], ests: &[Estimated<'_>], threads: usize) -> ([f64; 2], u64) {
+    let mut secs = [0.0; 2];
+    let mut held = 0u64;
+    for x in exps {
+        let unsampled: Vec<SweepEstimate> = ests
+            .iter()
+            .filter(|e| std::ptr::eq(e.0, x) && kept_of(&e.2).is_empty())
+            .map(|e| e.2.clone())
+            .collect();
+        // The model's figure is the process's peak: its base and what the
+        // render holds.
+        let base = unsampled.iter().map(|e| e.base_bytes).max().unwrap_or(0);
+        let ([cpu, wall], peak) = sweep::estimate::render_cost(&unsampled, threads);
+        secs = [secs[0] + cpu, secs[1] + wall];
+        held = held.max(peak.saturating_sub(base));
+    }
+    (secs, held)
 }
 
 /// Wall seconds to measure the stages in: [`BUDGET`] per experiment and
