@@ -274,21 +274,18 @@ fn measured_bytes(
     (rows, sizes): (&[f64], [&[f64]; 2]),
     read_back: bool,
 ) -> Vec<f64> {
-    let pooled = |pts: Vec<sample::Point>, by_rows: bool| {
+    let pooled = |pts: &[sample::Point], by_rows: bool| {
         let cases: Vec<sample::Point> = pts.iter().filter(|p| !p.scaled).copied().collect();
         sample::fit_bytes(&cases, read_back, by_rows)
-            .or_else(|| sample::fit_bytes(&pts, read_back, by_rows))
+            .or_else(|| sample::fit_bytes(pts, read_back, by_rows))
     };
     let at = |s: &Sampled, f: Option<sample::Fit>, (i, x): (usize, f64), by_rows: bool| {
         s.own_bytes(i, x, (read_back, by_rows), f)
             .or_else(|| f.map(|f| f.secs(x)))
     };
     let all: Vec<sample::Point> = a.points.iter().chain(&b.points).copied().collect();
-    let by_rows = pooled(all, true);
-    let by_size = [
-        pooled(a.points.clone(), false),
-        pooled(b.points.clone(), false),
-    ];
+    let by_rows = pooled(&all, true);
+    let by_size = [pooled(&a.points, false), pooled(&b.points, false)];
     if by_rows.is_none() && by_size.iter().all(Option::is_none) {
         return Vec::new();
     }

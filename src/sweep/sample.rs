@@ -393,9 +393,9 @@ impl Sampled {
         if let Some(p) = mine(false).next() {
             return Some(p.secs);
         }
-        let mut copies: Vec<&Point> = mine(true).filter(|p| p.size > 0.0).collect();
-        copies.sort_by(|a, b| a.size.total_cmp(&b.size));
-        let p = *copies.last()?;
+        let p = mine(true)
+            .filter(|p| p.size > 0.0)
+            .max_by(|a, b| a.size.total_cmp(&b.size))?;
         let b = self
             .copies_growth(i)
             .unwrap_or_else(|| self.fit.map_or(1.0, |f| f.b));
