@@ -294,8 +294,7 @@ pub fn extend(
     work: &mut AdaptiveWork,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    let par = Par::current();
-    par.on_pool(|| extend_with(code, g, n_max, (work, par), cancel))
+    extend_with(code, g, n_max, (work, Par::current()), cancel)
 }
 
 /// [`extend`] with the heap sizes shared as `par` says.

@@ -11,11 +11,15 @@
 //! one does, `G(n)` is computed again from every move, as one thread would.
 //! The values are those of one thread whatever the number of threads; the
 //! work columns count what the blocks did.
+//!
+//! The threads stay on the sequence from one block to the next
+//! ([`run_blocks`]): between blocks they spin, waiting for the next one,
+//! rather than being handed each block's heap sizes as new jobs. A block
+//! is a few hundred microseconds of work at 2^20; a fork and join per block
+//! (and a pool thread woken from sleep now and then) cost a tenth of it.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, RwLock};
 
 use super::code::Code;
 use super::kernel::SparseStop;
@@ -64,17 +68,6 @@ impl Par {
         }
     }
 
-    /// Runs `f` on one of the pool's threads when there are several (the
-    /// blocks then hand over between its threads, which wait for each other
-    /// spinning, not sleeping).
-    pub(super) fn on_pool<R: Send>(self, f: impl FnOnce() -> R + Send) -> R {
-        if self.threads > 1 && rayon::current_thread_index().is_none() {
-            rayon::scope(|_| f())
-        } else {
-            f()
-        }
-    }
-
     /// Is the heap size `n` the start of a block computed by threads?
     #[inline]
     pub(super) fn blocks_at(&self, n: usize) -> bool {
@@ -100,32 +93,196 @@ impl<S: Send> Scratch<S> {
         )
     }
 
-    /// For each heap size `n0 + j` of `out`, `out[j] = first(scratch, n0 + j)`,
-    /// the heap sizes shared among the pool's threads.
-    pub(super) fn each<T: Send>(
-        &self,
-        n0: usize,
-        out: &mut [T],
-        first: impl Fn(&mut S, usize) -> T + Sync,
-    ) {
-        let slots = &self.0;
-        // A heap size a job: a thread the system has paused holds up the
-        // block by one heap size at most.
-        out.par_iter_mut()
-            .enumerate()
-            .with_max_len(1)
-            .for_each(|(j, x)| {
-                let t = rayon::current_thread_index().unwrap_or(0) % slots.len();
-                let mut s = slots[t].0.lock().unwrap_or_else(|e| e.into_inner());
-                *x = first(&mut s, n0 + j);
-            });
-    }
-
     /// The scratch spaces, to gather what they counted.
     pub(super) fn into_inner(self) -> impl Iterator<Item = S> {
         self.0
             .into_iter()
             .map(|m| m.0.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// Where the threads of [`run_blocks`] stand.
+#[derive(Default)]
+struct Team {
+    /// Blocks handed out so far (a thread waits for it to change).
+    handed: AtomicUsize,
+    /// The next heap size of the block to take, as an offset.
+    next: AtomicUsize,
+    /// Heap sizes of the block done.
+    done: AtomicUsize,
+    /// No more blocks (or a thread panicked).
+    stop: AtomicBool,
+}
+
+/// The block being computed: its first heap size and its length.
+#[derive(Clone, Copy, Default)]
+struct Block {
+    n0: usize,
+    len: usize,
+}
+
+/// Computes the heap sizes `n..=n_max` in blocks of `block`: for each
+/// block, `first(state, scratch, (m, n0))` for every `m` of it on the
+/// pool's threads (one scratch of `pool` each), then `settle(state, n0,
+/// firsts)` on the calling thread, in order, with the state to itself. An
+/// error from `settle` ends the run.
+///
+/// The state is read by every thread during a block and written by
+/// `settle` alone between blocks (a read-write lock, taken once per block
+/// by each thread). The other threads take heap sizes from a shared count
+/// and wait for the next block spinning.
+pub(super) fn run_blocks<St, S, T, E>(
+    state: &mut St,
+    pool: &Scratch<S>,
+    (n, n_max, block): (usize, usize, usize),
+    first: impl Fn(&St, &mut S, (usize, usize)) -> T + Sync,
+    mut settle: impl FnMut(&mut St, usize, &[T]) -> Result<(), E> + Send,
+) -> Result<(), E>
+where
+    St: Send + Sync,
+    S: Send,
+    T: Copy + Default + Send,
+    E: Send,
+{
+    let crew = Crew {
+        team: Team::default(),
+        shared: RwLock::new((state, Block::default())),
+        out: (0..block).map(|_| Own(Mutex::default())).collect(),
+        pool,
+        first,
+    };
+    rayon::scope(|scope| {
+        for slot in 1..pool.0.len() {
+            let crew = &crew;
+            scope.spawn(move |_| crew.help(slot));
+        }
+        let _stop = StopOnDrop(&crew.team);
+        let mut firsts = vec![T::default(); block];
+        let mut n0 = n;
+        while n0 <= n_max {
+            let len = block.min(n_max + 1 - n0);
+            crew.hand_out(Block { n0, len });
+            crew.take(0);
+            crew.wait_for(len);
+            let mut guard = crew.shared.write().unwrap_or_else(|e| e.into_inner());
+            for (x, o) in firsts.iter_mut().zip(&crew.out[..len]) {
+                *x = *o.0.lock().unwrap_or_else(|e| e.into_inner());
+            }
+            settle(guard.0, n0, &firsts[..len])?;
+            n0 += len;
+        }
+        Ok(())
+    })
+}
+
+/// What the threads of [`run_blocks`] share.
+struct Crew<'a, St, S, T, F> {
+    team: Team,
+    /// The state, and the block being computed.
+    shared: RwLock<(&'a mut St, Block)>,
+    /// What `first` gave for each heap size of the block (each on cache
+    /// lines of its own: two threads write neighbouring heap sizes).
+    out: Vec<Own<Mutex<T>>>,
+    pool: &'a Scratch<S>,
+    first: F,
+}
+
+impl<St, S, T, F> Crew<'_, St, S, T, F>
+where
+    F: Fn(&St, &mut S, (usize, usize)) -> T,
+{
+    /// Makes `b` the block to compute.
+    fn hand_out(&self, b: Block) {
+        {
+            let mut guard = self.shared.write().unwrap_or_else(|e| e.into_inner());
+            guard.1 = b;
+            self.team.next.store(0, Ordering::Relaxed);
+            self.team.done.store(0, Ordering::Relaxed);
+        }
+        self.team.handed.fetch_add(1, Ordering::Release);
+    }
+
+    /// Takes the block's heap sizes one by one until none is left, with the
+    /// scratch of `slot`.
+    fn take(&self, slot: usize) {
+        let guard = self.shared.read().unwrap_or_else(|e| e.into_inner());
+        let (st, b) = (&*guard.0, guard.1);
+        let mut s = self.pool.0[slot]
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        loop {
+            let j = self.team.next.fetch_add(1, Ordering::Relaxed);
+            if j >= b.len {
+                break;
+            }
+            let x = (self.first)(st, &mut s, (b.n0 + j, b.n0));
+            *self.out[j].0.lock().unwrap_or_else(|e| e.into_inner()) = x;
+            self.team.done.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// A thread other than the caller's: takes heap sizes from each block
+    /// handed out until the run stops.
+    fn help(&self, slot: usize) {
+        let _stop = StopOnPanic(&self.team.stop);
+        let mut seen = 0;
+        while let Some(now) = wait_change(&self.team.handed, seen, &self.team.stop) {
+            seen = now;
+            self.take(slot);
+        }
+    }
+
+    /// Waits for the block's `len` heap sizes to be done.
+    fn wait_for(&self, len: usize) {
+        while self.team.done.load(Ordering::Acquire) < len {
+            let stopped = self.team.stop.load(Ordering::Relaxed);
+            assert!(!stopped, "a block thread panicked");
+            std::hint::spin_loop();
+        }
+    }
+}
+
+/// Waits for `count` to differ from `seen` (spinning a while, then
+/// yielding the core); `None` once `stop` is set.
+fn wait_change(count: &AtomicUsize, seen: usize, stop: &AtomicBool) -> Option<usize> {
+    let mut spins = 0u32;
+    loop {
+        if stop.load(Ordering::Acquire) {
+            return None;
+        }
+        let now = count.load(Ordering::Acquire);
+        if now != seen {
+            return Some(now);
+        }
+        if spins < 4096 {
+            spins += 1;
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Ends the other threads' wait when the run ends, however it ends.
+struct StopOnDrop<'a>(&'a Team);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::Release);
+        self.0.handed.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// Tells the calling thread that a block thread panicked (it would wait
+/// for the block forever).
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
     }
 }
 
@@ -163,7 +320,7 @@ pub(super) fn new_move_reaches<T: Copy + Into<u32>>(
 
 /// A kernel of 16-bit values (the sparse and the adaptive one), as
 /// [`extend_narrow`] runs it.
-pub(super) trait Narrow: Sync {
+pub(super) trait Narrow: Send + Sync {
     /// One thread's marks and counters.
     type Scratch: Send;
     /// The smallest value no move of `n` leaving heaps all below `old`
@@ -174,10 +331,37 @@ pub(super) trait Narrow: Sync {
     fn record(&mut self, g: &[u16], n_v: (usize, u32), s: &mut Self::Scratch);
 }
 
+/// What [`extend_narrow`] reads and writes: the kernel, the values and
+/// their reversed copy.
+struct NarrowState<'a, K> {
+    kernel: &'a mut K,
+    g: &'a mut Vec<u16>,
+    back: Vec<u16>,
+    n_max: usize,
+}
+
+impl<K: Narrow> NarrowState<'_, K> {
+    /// `G(n)` from every move.
+    fn gap(&self, n: usize, s: &mut K::Scratch) -> u32 {
+        self.kernel.gap((self.g, &self.back), (n, n), s)
+    }
+
+    /// Appends `G(n) = v`.
+    fn push(&mut self, n: usize, v: u32, s: &mut K::Scratch) -> Result<(), SparseStop> {
+        if v > u16::MAX as u32 {
+            return Err(SparseStop::TooLarge(n));
+        }
+        self.g.push(v as u16);
+        self.back[self.n_max - n] = v as u16;
+        self.kernel.record(self.g, (n, v), s);
+        Ok(())
+    }
+}
+
 /// Extends `g` (the first values) to `G(0..=n_max)` with `kernel`, the heap
 /// sizes shared as `par` says: on one thread a heap size at a time, on
 /// several by blocks (the module's note). `own` is the calling thread's
-/// scratch, `pool` the pool threads'.
+/// scratch, `pool` the block threads'.
 pub(super) fn extend_narrow<K: Narrow>(
     kernel: &mut K,
     (code, takes): (&Code, &[(usize, bool)]),
@@ -186,39 +370,43 @@ pub(super) fn extend_narrow<K: Narrow>(
     (own, pool): (&mut K::Scratch, &Scratch<K::Scratch>),
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    let mut back = reversed(g, n_max);
-    let mut gaps = vec![0u32; par.block];
     g.reserve((n_max + 1).saturating_sub(g.len()));
-    let mut n = g.len();
-    while n <= n_max {
-        let blocks = par.blocks_at(n);
-        if (blocks || n.is_multiple_of(65536)) && cancel.load(Ordering::Relaxed) {
+    let mut st = NarrowState {
+        back: reversed(g, n_max),
+        kernel,
+        g,
+        n_max,
+    };
+    let mut n = st.g.len();
+    while n <= n_max && !par.blocks_at(n) {
+        if n.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
             return Err(SparseStop::Cancelled);
         }
-        let end = if blocks {
-            (n + par.block).min(n_max + 1)
-        } else {
-            n + 1
-        };
-        let gaps = &mut gaps[..end - n];
-        if blocks {
-            let (known, k) = ((&g[..], &back[..]), &*kernel);
-            pool.each(n, gaps, |s, m| k.gap(known, (m, n), s));
-        }
-        for m in n..end {
-            let v = if !blocks || new_move_reaches(code, takes, g, (m, n), gaps[m - n]) {
-                kernel.gap((g, &back), (m, m), own)
-            } else {
-                gaps[m - n]
-            };
-            if v > u16::MAX as u32 {
-                return Err(SparseStop::TooLarge(m));
-            }
-            g.push(v as u16);
-            back[n_max - m] = v as u16;
-            kernel.record(g, (m, v), own);
-        }
-        n = end;
+        let v = st.gap(n, own);
+        st.push(n, v, own)?;
+        n += 1;
     }
-    Ok(())
+    if n > n_max {
+        return Ok(());
+    }
+    run_blocks(
+        &mut st,
+        pool,
+        (n, n_max, par.block),
+        |st, s, (m, n0)| st.kernel.gap((st.g, &st.back), (m, n0), s),
+        |st, n0, gaps| {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(SparseStop::Cancelled);
+            }
+            for (m, &gap) in (n0..).zip(gaps) {
+                let v = if new_move_reaches(code, takes, st.g, (m, n0), gap) {
+                    st.gap(m, own)
+                } else {
+                    gap
+                };
+                st.push(m, v, own)?;
+            }
+            Ok(())
+        },
+    )
 }

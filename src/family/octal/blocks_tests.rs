@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::adaptive::{self, AdaptiveWork};
-use super::blocks::{Par, new_move_reaches};
+use super::blocks::{Par, Scratch, new_move_reaches, run_blocks};
 use super::code::Code;
 use super::kernel;
 use super::tests::Rng;
@@ -165,5 +165,75 @@ fn a_blocks_new_moves_are_those_leaving_a_heap_past_its_start() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn a_block_run_computes_each_heap_size_once_in_order() {
+    let pool = pool();
+    let scratch = Scratch::new(2, || 0u64);
+    let mut got: Vec<(usize, usize)> = Vec::new();
+    // 100..=1000 in blocks of 8: the last block is short (901 = 112·8 + 5).
+    let run = pool.install(|| {
+        run_blocks(
+            &mut got,
+            &scratch,
+            (100, 1000, 8),
+            |got, s, (m, n0)| {
+                // Every heap size before the block is settled.
+                assert_eq!(got.len(), n0 - 100);
+                *s += 1;
+                (m, n0)
+            },
+            |got, n0, firsts| {
+                assert!(firsts.iter().all(|&(_, b)| b == n0));
+                got.extend_from_slice(firsts);
+                Ok::<(), ()>(())
+            },
+        )
+    });
+    assert_eq!(run, Ok(()));
+    let heaps: Vec<usize> = got.iter().map(|&(m, _)| m).collect();
+    assert_eq!(heaps, (100..=1000).collect::<Vec<_>>());
+    assert_eq!(got[900].1, 1000 - 4);
+    assert_eq!(scratch.into_inner().sum::<u64>(), 901);
+}
+
+#[test]
+fn a_block_run_ends_on_an_error_and_on_a_panic() {
+    let pool = pool();
+    let scratch = Scratch::new(2, || ());
+    let mut settled = Vec::new();
+    let run = pool.install(|| {
+        run_blocks(
+            &mut settled,
+            &scratch,
+            (100, 1000, 8),
+            |_, _, (m, _)| m,
+            |settled, n0, firsts| {
+                if n0 >= 116 {
+                    return Err(n0);
+                }
+                settled.extend_from_slice(firsts);
+                Ok(())
+            },
+        )
+    });
+    assert_eq!(run, Err(116));
+    assert_eq!(settled, (100..116).collect::<Vec<_>>());
+    // A panic on any thread reaches the caller; nothing waits forever.
+    for at in [3, 50, 99] {
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.install(|| {
+                run_blocks(
+                    &mut (),
+                    &scratch,
+                    (0, 99, 8),
+                    |_, _, (m, _)| assert_ne!(m, at, "a kernel's bug"),
+                    |_, _, _| Ok::<(), ()>(()),
+                )
+            })
+        }));
+        assert!(caught.is_err(), "a panic at {at}");
     }
 }

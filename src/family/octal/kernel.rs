@@ -20,7 +20,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::blocks::{Narrow, Par, Scratch, extend_narrow, new_move_reaches};
+use super::blocks::{Narrow, Par, Scratch, extend_narrow, new_move_reaches, run_blocks};
 use super::code::Code;
 use super::scan::{last_part, search};
 
@@ -156,8 +156,7 @@ pub fn naive(code: &Code, n_max: usize, cancel: &AtomicBool) -> Option<Vec<u32>>
 /// Extends `g` (the first values) to `G(0..=n_max)` with the naive kernel
 /// on the pool's threads ([`Par::current`]); `false` when cancelled.
 pub fn naive_extend(code: &Code, g: &mut Vec<u32>, n_max: usize, cancel: &AtomicBool) -> bool {
-    let par = Par::current();
-    par.on_pool(|| naive_extend_with(code, g, n_max, par, cancel))
+    naive_extend_with(code, g, n_max, Par::current(), cancel)
 }
 
 /// [`naive_extend`] with the heap sizes shared as `par` says (codes that
@@ -186,39 +185,43 @@ pub fn naive_extend_with(
         triples: &triples,
     };
     let mut seen = Seen::new();
-    let scratch = Scratch::new(par.threads, Seen::new);
-    let mut gaps = vec![[0u32; GAPS]; par.block];
     let mut n = g.len();
-    while n <= n_max {
-        if !par.blocks_at(n) {
-            if n.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
-                return false;
-            }
-            let v = moves.gaps::<1>(g, (n, n), &mut seen)[0];
-            g.push(v);
-            n += 1;
-            continue;
-        }
-        if cancel.load(Ordering::Relaxed) {
+    while n <= n_max && !par.blocks_at(n) {
+        if n.is_multiple_of(4096) && cancel.load(Ordering::Relaxed) {
             return false;
         }
-        let end = (n + par.block).min(n_max + 1);
-        let gaps = &mut gaps[..end - n];
-        let known: &[u32] = g;
-        scratch.each(n, gaps, |seen, m| moves.gaps(known, (m, n), seen));
-        for (m, first) in (n..end).zip(gaps.iter()) {
-            // The smallest of the first gaps no new move reaches, or else
-            // every move again.
-            let v = first
-                .iter()
-                .copied()
-                .find(|&v| !new_move_reaches(code, &splits, g, (m, n), v));
-            let v = v.unwrap_or_else(|| moves.gaps::<1>(g, (m, m), &mut seen)[0]);
-            g.push(v);
-        }
-        n = end;
+        let v = moves.gaps::<1>(g, (n, n), &mut seen)[0];
+        g.push(v);
+        n += 1;
     }
-    true
+    if n > n_max {
+        return true;
+    }
+    let scratch = Scratch::new(par.threads, Seen::new);
+    let mut st = (g, moves);
+    let blocks = run_blocks(
+        &mut st,
+        &scratch,
+        (n, n_max, par.block),
+        |(g, moves), seen, (m, n0)| moves.gaps::<GAPS>(g, (m, n0), seen),
+        |(g, moves), n0, gaps| {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(());
+            }
+            for (m, first) in (n0..).zip(gaps) {
+                // The smallest of the first gaps no new move reaches, or
+                // else every move again.
+                let v = first
+                    .iter()
+                    .copied()
+                    .find(|&v| !new_move_reaches(code, moves.splits, g, (m, n0), v));
+                let v = v.unwrap_or_else(|| moves.gaps::<1>(g, (m, m), &mut seen)[0]);
+                g.push(v);
+            }
+            Ok(())
+        },
+    );
+    blocks.is_ok()
 }
 
 /// Gaps (values no old move reaches) each thread hands on per heap size
@@ -236,7 +239,10 @@ struct NaiveMoves<'a> {
 impl NaiveMoves<'_> {
     /// The `K` smallest values no move of `n` leaving heaps all below
     /// `old` reaches (`old = n`: `G(n)` first); three heaps only when
-    /// `old = n`.
+    /// `old = n`. Never inlined: inlined into the blocks' loop, its loop
+    /// over the splits read `G`'s address from the stack at every split
+    /// (a third more time on 0.137 to 2^17, two threads).
+    #[inline(never)]
     fn gaps<const K: usize>(
         &self,
         g: &[u32],
@@ -331,8 +337,7 @@ pub fn sparse_extend(
     mask: u32,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    let par = Par::current();
-    par.on_pool(|| sparse_extend_with(code, g, (n_max, mask), par, cancel))
+    sparse_extend_with(code, g, (n_max, mask), Par::current(), cancel)
 }
 
 /// [`sparse_extend`] with the heap sizes shared as `par` says.
