@@ -144,6 +144,7 @@ where
     T: Copy + Default + Send,
     E: Send,
 {
+    assert!(block > 0, "blocks of no heap size");
     let crew = Crew {
         team: Team::default(),
         shared: RwLock::new((state, Block::default())),
@@ -235,18 +236,18 @@ where
 
     /// Waits for the block's `len` heap sizes to be done.
     fn wait_for(&self, len: usize) {
+        let mut backoff = Backoff::default();
         while self.team.done.load(Ordering::Acquire) < len {
             let stopped = self.team.stop.load(Ordering::Relaxed);
             assert!(!stopped, "a block thread panicked");
-            std::hint::spin_loop();
+            backoff.wait();
         }
     }
 }
 
-/// Waits for `count` to differ from `seen` (spinning a while, then
-/// yielding the core); `None` once `stop` is set.
+/// Waits for `count` to differ from `seen`; `None` once `stop` is set.
 fn wait_change(count: &AtomicUsize, seen: usize, stop: &AtomicBool) -> Option<usize> {
-    let mut spins = 0u32;
+    let mut backoff = Backoff::default();
     loop {
         if stop.load(Ordering::Acquire) {
             return None;
@@ -255,8 +256,20 @@ fn wait_change(count: &AtomicUsize, seen: usize, stop: &AtomicBool) -> Option<us
         if now != seen {
             return Some(now);
         }
-        if spins < 4096 {
-            spins += 1;
+        backoff.wait();
+    }
+}
+
+/// A wait in a loop: spinning a while (a block's heap size or its settling
+/// takes microseconds), then yielding the core (a thread the system paused,
+/// on a machine with more threads than cores, takes milliseconds).
+#[derive(Default)]
+struct Backoff(u32);
+
+impl Backoff {
+    fn wait(&mut self) {
+        if self.0 < 4096 {
+            self.0 += 1;
             std::hint::spin_loop();
         } else {
             std::thread::yield_now();

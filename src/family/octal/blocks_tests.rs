@@ -4,7 +4,9 @@
 //! a kernel, and has no threaded path), and the new moves of a block
 //! against every move listed by the rules.
 
-use std::sync::atomic::AtomicBool;
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::adaptive::{self, AdaptiveWork};
 use super::blocks::{Par, Scratch, new_move_reaches, run_blocks};
@@ -168,13 +170,28 @@ fn a_blocks_new_moves_are_those_leaving_a_heap_past_its_start() {
     }
 }
 
+/// Waits up to 10 s for `flag` (a test fails rather than hangs).
+fn wait_until(flag: &AtomicBool) -> bool {
+    let t = std::time::Instant::now();
+    while !flag.load(Ordering::Acquire) {
+        if t.elapsed().as_secs() >= 10 {
+            return false;
+        }
+        std::thread::yield_now();
+    }
+    true
+}
+
 #[test]
-fn a_block_run_computes_each_heap_size_once_in_order() {
+fn a_block_run_computes_each_heap_size_once_in_order_on_both_threads() {
     let pool = pool();
     let scratch = Scratch::new(2, || 0u64);
+    let threads = Mutex::new(HashSet::new());
+    let other = AtomicBool::new(false);
     let mut got: Vec<(usize, usize)> = Vec::new();
     // 100..=1000 in blocks of 8: the last block is short (901 = 112·8 + 5).
     let run = pool.install(|| {
+        let first_thread = std::thread::current().id();
         run_blocks(
             &mut got,
             &scratch,
@@ -182,6 +199,14 @@ fn a_block_run_computes_each_heap_size_once_in_order() {
             |got, s, (m, n0)| {
                 // Every heap size before the block is settled.
                 assert_eq!(got.len(), n0 - 100);
+                let me = std::thread::current().id();
+                threads.lock().unwrap().insert(me);
+                if me != first_thread {
+                    other.store(true, Ordering::Release);
+                } else if m == 100 {
+                    // The other thread takes a heap size of the first block.
+                    assert!(wait_until(&other), "no other thread took a heap size");
+                }
                 *s += 1;
                 (m, n0)
             },
@@ -193,6 +218,7 @@ fn a_block_run_computes_each_heap_size_once_in_order() {
         )
     });
     assert_eq!(run, Ok(()));
+    assert_eq!(threads.lock().unwrap().len(), 2);
     let heaps: Vec<usize> = got.iter().map(|&(m, _)| m).collect();
     assert_eq!(heaps, (100..=1000).collect::<Vec<_>>());
     assert_eq!(got[900].1, 1000 - 4);
@@ -200,7 +226,7 @@ fn a_block_run_computes_each_heap_size_once_in_order() {
 }
 
 #[test]
-fn a_block_run_ends_on_an_error_and_on_a_panic() {
+fn a_block_run_ends_on_an_error() {
     let pool = pool();
     let scratch = Scratch::new(2, || ());
     let mut settled = Vec::new();
@@ -221,19 +247,53 @@ fn a_block_run_ends_on_an_error_and_on_a_panic() {
     });
     assert_eq!(run, Err(116));
     assert_eq!(settled, (100..116).collect::<Vec<_>>());
-    // A panic on any thread reaches the caller; nothing waits forever.
-    for at in [3, 50, 99] {
+}
+
+#[test]
+fn a_panic_on_either_thread_reaches_the_caller() {
+    let pool = pool();
+    let scratch = Scratch::new(2, || ());
+    // On the calling thread (its settling), then on the other one: the
+    // calling thread takes no heap size of the second block until the
+    // other has taken one, and panicked.
+    for on_caller in [true, false] {
+        let (taken, caller) = (AtomicBool::new(false), Mutex::new(None));
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.install(|| {
                 run_blocks(
                     &mut (),
                     &scratch,
                     (0, 99, 8),
-                    |_, _, (m, _)| assert_ne!(m, at, "a kernel's bug"),
-                    |_, _, _| Ok::<(), ()>(()),
+                    |_, _, (_, n0)| {
+                        let me = std::thread::current().id();
+                        if n0 == 0 || on_caller {
+                            return;
+                        }
+                        if Some(me) == *caller.lock().unwrap() {
+                            assert!(wait_until(&taken), "no other thread took a heap size");
+                        } else {
+                            taken.store(true, Ordering::Release);
+                            panic!("a kernel's bug on the other thread");
+                        }
+                    },
+                    |_, n0, _| {
+                        *caller.lock().unwrap() = Some(std::thread::current().id());
+                        assert!(!on_caller || n0 < 16, "a bug in the settling");
+                        Ok::<(), ()>(())
+                    },
                 )
             })
         }));
-        assert!(caught.is_err(), "a panic at {at}");
+        let message = caught.expect_err("the panic reaches the caller");
+        let text = message
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| message.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let expected = if on_caller { "settling" } else { "thread" };
+        assert!(text.contains(expected), "{text}");
+        if !on_caller {
+            assert!(taken.load(Ordering::Acquire));
+        }
     }
 }
