@@ -406,8 +406,7 @@ impl Sampled {
             .filter(|p| p.case == Some(i) && !p.scaled && !p.done)
             .map(|p| p.secs)
             .fold(0.0, f64::max);
-        (p.size > 0.0 && 64.0 * p.size >= size)
-            .then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
+        (64.0 * p.size >= size).then(|| (p.secs * (size / p.size).max(1.0).powf(b)).max(stopped))
     }
 
     /// How case `i` grew between its two largest copies scaled down that

@@ -354,9 +354,10 @@ struct NarrowState<'a, K> {
 }
 
 impl<K: Narrow> NarrowState<'_, K> {
-    /// `G(n)` from every move.
-    fn gap(&self, n: usize, s: &mut K::Scratch) -> u32 {
-        self.kernel.gap((self.g, &self.back), (n, n), s)
+    /// The smallest value no move of `n` leaving heaps all below `old`
+    /// reaches (`old = n`: `G(n)`).
+    fn gap(&self, (n, old): (usize, usize), s: &mut K::Scratch) -> u32 {
+        self.kernel.gap((self.g, &self.back), (n, old), s)
     }
 
     /// Appends `G(n) = v`.
@@ -395,7 +396,7 @@ pub(super) fn extend_narrow<K: Narrow>(
         if n.is_multiple_of(65536) && cancel.load(Ordering::Relaxed) {
             return Err(SparseStop::Cancelled);
         }
-        let v = st.gap(n, own);
+        let v = st.gap((n, n), own);
         st.push(n, v, own)?;
         n += 1;
     }
@@ -406,14 +407,14 @@ pub(super) fn extend_narrow<K: Narrow>(
         &mut st,
         pool,
         (n, n_max, par.block),
-        |st, s, (m, n0)| st.kernel.gap((st.g, &st.back), (m, n0), s),
+        |st, s, m_n0| st.gap(m_n0, s),
         |st, n0, gaps| {
             if cancel.load(Ordering::Relaxed) {
                 return Err(SparseStop::Cancelled);
             }
             for (m, &gap) in (n0..).zip(gaps) {
                 let v = if new_move_reaches(code, takes, st.g, (m, n0), gap) {
-                    st.gap(m, own)
+                    st.gap((m, m), own)
                 } else {
                     gap
                 };
