@@ -36,6 +36,10 @@ pub enum Dtype {
 }
 
 impl Dtype {
+    /// Is it a list (of integers, strings or structs)?
+    pub fn is_list(self) -> bool {
+        matches!(self, Dtype::IntList | Dtype::StrList | Dtype::StructList(_))
+    }
     /// The type as the data docs write it.
     pub fn doc(self) -> String {
         match self {

@@ -400,10 +400,6 @@ impl Table {
             Values::repeat(Values::Dict(DictVec::repeat(label, 1)), n),
         )
     }
-    /// Keeps only the columns whose name `keep` accepts.
-    pub fn retain_columns(&mut self, keep: impl Fn(&str) -> bool) {
-        self.columns.retain(|(n, _)| keep(n));
-    }
     /// Holds every column that `which` accepts and that is null on every
     /// row as [`Values::Null`] (no storage); its cells read the same.
     pub fn compact_nulls(&mut self, which: impl Fn(&str) -> bool) {

@@ -43,16 +43,26 @@ pub fn render_experiment(exp: &Experiment, out: &Path) -> Result<Vec<(String, Ve
 pub fn render_sweep(sweep: &Sweep, dir: &SweepDir) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     let mut cache: Vec<(&str, Option<Table>)> = Vec::new();
-    for view in &sweep.views {
-        if sweep
-            .outputs
-            .as_ref()
-            .is_some_and(|o| !o.iter().any(|x| x == view.name))
-        {
-            continue;
-        }
+    let selected: Vec<&View> = sweep
+        .views
+        .iter()
+        .filter(|v| {
+            sweep
+                .outputs
+                .as_ref()
+                .is_none_or(|o| o.iter().any(|x| x == v.name))
+        })
+        .copied()
+        .collect();
+    for &view in &selected {
         if !cache.iter().any(|(n, _)| *n == view.dataset) {
-            cache.push((view.dataset, dir.read(view.dataset)?));
+            // Its columns of lists that no view drawn names stay unread.
+            let named = |c: &str| {
+                selected
+                    .iter()
+                    .any(|v| v.dataset == view.dataset && v.kind.columns().contains(&c))
+            };
+            cache.push((view.dataset, dir.read_lists_named(view.dataset, &named)?));
         }
         let Some((_, Some(table))) = cache.iter().find(|(n, _)| *n == view.dataset) else {
             continue;

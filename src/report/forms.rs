@@ -34,7 +34,7 @@ pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Resu
     for ds in dir.present() {
         let forms = ds.with_role(Role::ClosedForm);
         let Some(form) = forms.first() else { continue };
-        let Some(t) = dir.read(ds.name)? else {
+        let Some(t) = dir.read_lists_named(ds.name, &|n| n == form.name)? else {
             continue;
         };
         let status = ds.column(crate::period::STATUS);
@@ -112,7 +112,9 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         if plane(&head, ds).is_none() {
             continue;
         }
-        let Some(t) = dir.read(ds.name)? else {
+        // The fit reads the plane's coordinates, outcomes and labels:
+        // no column of lists (a position's winning moves).
+        let Some(t) = dir.read_lists_named(ds.name, &|_| false)? else {
             continue;
         };
         let Some((x, y, outcome)) = plane(&t, ds) else {

@@ -239,10 +239,24 @@ impl SweepDir {
     pub fn read(&self, dataset: &str) -> Result<Option<Table>> {
         self.read_columns(dataset, &|_| true, &|_| false)
     }
+    /// Reads a whole dataset but its columns of lists that `lists` does not
+    /// accept (a scatter of a two-heap sweep's P-positions reads no list
+    /// of winning moves, often most of the bytes); `None` if absent.
+    pub fn read_lists_named(
+        &self,
+        dataset: &str,
+        lists: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<Table>> {
+        let Some(ds) = self.dataset(dataset) else {
+            return Ok(None);
+        };
+        let keep = |n: &str| ds.column(n).is_none_or(|c| !c.dtype.is_list() || lists(n));
+        self.read_columns(dataset, &keep, &|_| false)
+    }
     /// Reads the columns of a dataset that `keep` accepts (all parts, in
-    /// sweep order; each part is read whole and cut before the next), a
-    /// column that `nulls` accepts held as [`crate::data::Values::Null`]
-    /// in a part where it is null on every row; `None` if absent.
+    /// sweep order; the others are not decoded), a column that `nulls`
+    /// accepts held as [`crate::data::Values::Null`] in a part where it is
+    /// null on every row; `None` if absent.
     pub fn read_columns(
         &self,
         dataset: &str,
@@ -258,8 +272,7 @@ impl SweepDir {
         }
         let mut t = Table::new();
         for p in parts {
-            let mut part = parquet::read_part(&p, ds)?;
-            part.retain_columns(keep);
+            let mut part = parquet::read_part_columns(&p, ds, keep)?;
             part.compact_nulls(nulls);
             t.append(&part)
                 .with_context(|| format!("while reading {}", p.display()))?;

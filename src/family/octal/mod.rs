@@ -106,6 +106,8 @@ impl Family for Octal {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             explains_moves: Some(explain::first_moves),
+            // What the moves' account reads besides the keys.
+            explained_columns: Some(|_| &["grundy", "outcome"]),
             ..Capabilities::NONE
         }
     }

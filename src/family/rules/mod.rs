@@ -89,6 +89,9 @@ impl Family for Rules {
     fn capabilities(&self) -> crate::family::Capabilities {
         crate::family::Capabilities {
             explains_moves: Some(explain::first_moves),
+            // What the moves' account reads besides the keys (it solves
+            // the position again for its moves).
+            explained_columns: Some(|_| &["outcome"]),
             ..crate::family::Capabilities::NONE
         }
     }
