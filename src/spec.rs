@@ -301,6 +301,17 @@ pub struct Experiment {
     pub text: String,
 }
 
+impl Experiment {
+    /// The datasets of sweep `sweep` that its conjectures read.
+    pub fn claimed(&self, sweep: &str) -> Vec<String> {
+        self.conjectures
+            .iter()
+            .filter(|c| c.sweep == sweep)
+            .map(|c| c.dataset.clone())
+            .collect()
+    }
+}
+
 /// A statement of the source that is not judged, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotJudged {

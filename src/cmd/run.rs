@@ -258,7 +258,9 @@ fn dry_run_text(
         } else {
             0.0
         };
-        let mut est = sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), sample);
+        let reads = sweep::sample::StagesRead::of(sw, &e.claimed(&sw.name));
+        let mut est =
+            sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), (sample, reads));
         // Chunked as the whole sweep is, not as its cases left would be.
         est.chunks = chunks[0];
         if !problems.is_empty() {

@@ -50,7 +50,7 @@ impl StageCost {
         }
         let [render, check, report] = self.stages.map(crate::cost::human_secs);
         let on = match self.measured {
-            0 => "by the model (no table was sampled)".to_string(),
+            0 => "by the model (no sampled table measured)".to_string(),
             n => format!(
                 "measured on {} of the sampled tables, up to {} of the run's ~{} read back",
                 if n == 1 {
@@ -69,12 +69,13 @@ impl StageCost {
     }
 }
 
-/// One measurement: the bytes read back of the tables stored, and per
-/// stage (render, check, report) its wall seconds and the growth of the
-/// process's peak memory.
+/// One measurement: the bytes read back of the tables stored, the most
+/// of one sweep, and per stage (render, check, report) its wall seconds
+/// and the growth of the process's peak memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Level {
     bytes: f64,
+    largest: f64,
     secs: [f64; 3],
     held: [f64; 3],
 }
@@ -90,8 +91,14 @@ pub fn estimate(
     (render, report): (bool, bool),
     threads: usize,
 ) -> StageCost {
+    let levels = measure(exps, ests, (render, report), budget(exps, ests)).unwrap_or_default();
+    // Nothing measured (the first size failed, or stopped at the budget:
+    // it takes at least what it had): every sweep by the model.
+    let by_model = levels.done.is_empty();
     let ([model_cpu, model_wall], model_held) = if render {
-        model_render(exps, ests, threads)
+        let at_least = levels.stopped.map_or(0.0, |(_, had)| had);
+        let ([cpu, wall], held) = model_render(exps, ests, threads, by_model);
+        ([cpu.max(at_least), wall.max(at_least)], held)
     } else {
         ([0.0; 2], 0)
     };
@@ -101,8 +108,8 @@ pub fn estimate(
         .filter(|e| !kept_of(e).is_empty())
         .map(read_bytes)
         .sum();
-    let levels = measure(exps, ests, (render, report), budget(exps, ests)).unwrap_or_default();
-    let (cpu, held) = extrapolate(&levels, full);
+    let cpu = extrapolate(&levels, full);
+    let held = held_at(&levels, held_at_once(exps, ests, threads));
     let width = exps
         .iter()
         .map(|e| e.sweeps.len())
@@ -119,18 +126,41 @@ pub fn estimate(
     }
 }
 
-/// The render stage of the sweeps not sampled, by the model
-/// ([`sweep::estimate::render_cost`]): seconds on one thread and on
-/// `threads` (an experiment's sweeps render side by side, the
-/// experiments one after another), and the memory held beyond the
+/// The bytes read back of the sweeps whose tables the stages hold at once:
+/// an experiment's largest sweeps, as many as it renders side by side on
+/// `threads` (the stages read one sweep's tables, or one dataset's, and
+/// free them before the next; the experiments one after another).
+fn held_at_once(exps: &[Experiment], ests: &[Estimated<'_>], threads: usize) -> f64 {
+    exps.iter()
+        .map(|x| {
+            let mut each: Vec<f64> = ests
+                .iter()
+                .filter(|e| std::ptr::eq(e.0, x) && !kept_of(&e.2).is_empty())
+                .map(|e| read_bytes(&e.2))
+                .collect();
+            each.sort_by(|a, b| b.total_cmp(a));
+            each.iter().take(threads.max(1)).sum::<f64>()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The render stage of the sweeps not sampled (of every sweep where
+/// `all`), by the model ([`sweep::estimate::render_cost`]): seconds on one
+/// thread and on `threads` (an experiment's sweeps render side by side,
+/// the experiments one after another), and the memory held beyond the
 /// process's base at its peak.
-fn model_render(exps: &[Experiment], ests: &[Estimated<'_>], threads: usize) -> ([f64; 2], u64) {
+fn model_render(
+    exps: &[Experiment],
+    ests: &[Estimated<'_>],
+    threads: usize,
+    all: bool,
+) -> ([f64; 2], u64) {
     let mut secs = [0.0; 2];
     let mut held = 0u64;
     for x in exps {
         let unsampled: Vec<SweepEstimate> = ests
             .iter()
-            .filter(|e| std::ptr::eq(e.0, x) && kept_of(&e.2).is_empty())
+            .filter(|e| std::ptr::eq(e.0, x) && (all || kept_of(&e.2).is_empty()))
             .map(|e| e.2.clone())
             .collect();
         // The model's figure is the process's peak: its base and what the
@@ -184,7 +214,7 @@ fn read_bytes(e: &SweepEstimate) -> f64 {
 }
 
 /// Measures the stages at some sizes within `budget`, in a scratch
-/// directory removed after; `None` when nothing could be measured. The
+/// directory removed after; `None` when no sweep kept tables. The
 /// first size (each sweep's smallest kept tables) pays what the stages pay
 /// once per process (fonts loaded); then the size nearest a quarter of the
 /// largest that fits ([`later_levels`]), then the largest that what it
@@ -236,7 +266,7 @@ fn measure(
         }
     }
     got.done.sort_by(|a, b| a.bytes.total_cmp(&b.bytes));
-    (!got.done.is_empty()).then_some(got)
+    Some(got)
 }
 
 /// The sizes to measure after the first (`first`), of `sizes` (bytes
@@ -364,10 +394,13 @@ impl Job {
             std::fs::create_dir_all(out.join(&e.name))?;
             if !output.is_empty() {
                 sweep::store_outputs(&dir, sw.declared(), output)?;
-                l.bytes += output
+                let lists = sweep::sample::StagesRead::of(sw, &e.claimed(&sw.name));
+                let bytes: f64 = output
                     .iter()
-                    .map(|o| sweep::sample::read_back(o))
-                    .sum::<f64>();
+                    .map(|o| sweep::sample::read_back(o, &lists))
+                    .sum();
+                l.bytes += bytes;
+                l.largest = l.largest.max(bytes);
             }
             if render {
                 stage(&mut l, (0, base), || {
@@ -415,8 +448,7 @@ fn stage(l: &mut Level, (i, base): (usize, u64), f: impl FnOnce() -> Result<()>)
     Ok(())
 }
 
-/// Each stage's seconds and the most memory held, extrapolated to `full`
-/// bytes read back. The first size's time is what the stages cost
+/// Each stage's seconds, extrapolated to `full` bytes read back. The first size's time is what the stages cost
 /// whatever the data (fonts loaded, files opened: where the second size
 /// took less, the first paid that difference once); what a larger size
 /// took beyond it grows past the largest size as it grew between the two
@@ -431,31 +463,22 @@ fn stage(l: &mut Level, (i, base): (usize, u64), f: impl FnOnce() -> Result<()>)
 /// grew as the bytes^0.61 from 0.6 to 9 MB read back, ^0.93 from 9 to 143
 /// MB; this line through 0.6 and 9 MB says 3.6 s at 143 MB, where it took
 /// 3.5 s). A size stopped at
-/// the budget raises the time to at least what it had there. Memory is
-/// the most held at the largest size, and past it grows by the bytes as it
-/// grew between the two largest sizes, from a largest of [`HELD_FROM`]
-/// bytes (else the model's per byte).
-fn extrapolate(got: &Levels, full: f64) -> ([f64; 3], f64) {
+/// the budget raises the time to at least what it had there.
+fn extrapolate(got: &Levels, full: f64) -> [f64; 3] {
     let Some((first, grown)) = got.done.split_first() else {
-        return ([0.0; 3], 0.0);
+        return [0.0; 3];
     };
-    let held = |l: &Level| l.held.iter().copied().fold(0.0, f64::max);
     let Some(top) = grown.last() else {
-        let secs = [
+        return [
             first.secs[0] + FALLBACK_SECS_PER_BYTE * full,
             first.secs[1],
             first.secs[2],
         ];
-        return (secs, held(first) + FALLBACK_HELD_PER_BYTE * full);
     };
     // What a size took beyond what the stages cost at any size: the
     // first's, less what it paid once (fonts) where the second took less.
     let base: [f64; 3] = std::array::from_fn(|i| first.secs[i].min(grown[0].secs[i]));
     let past = |l: &Level, i: usize| (l.secs[i] - base[i]).max(0.0);
-    let below = match grown {
-        [.., a, _] => a,
-        _ => first,
-    };
     let b = |i: usize| match grown {
         [.., a, z] => power(a.bytes, past(a, i), z.bytes, past(z, i)).clamp(EXPONENT.0, EXPONENT.1),
         _ => ONE_SIZE_EXPONENT,
@@ -490,13 +513,33 @@ fn extrapolate(got: &Levels, full: f64) -> ([f64; 3], f64) {
             });
         }
     }
-    let per_byte = if top.bytes >= HELD_FROM && top.bytes > below.bytes {
-        (held(top) - held(below)).max(0.0) / (top.bytes - below.bytes)
+    secs
+}
+
+/// The most memory the stages hold, extrapolated to `full` bytes read back
+/// of the tables held at once ([`held_at_once`]): the most held at the
+/// largest size, and past its largest sweep's bytes, grown by the bytes
+/// as it grew between the two largest sizes' largest sweeps, from one of
+/// [`HELD_FROM`] bytes (else the model's per byte). A size measured holds
+/// one sweep's tables at a time (its sweeps stored and rendered in turn).
+fn held_at(got: &Levels, full: f64) -> f64 {
+    let held = |l: &Level| l.held.iter().copied().fold(0.0, f64::max);
+    let Some((first, grown)) = got.done.split_first() else {
+        return 0.0;
+    };
+    let Some(top) = grown.last() else {
+        return held(first) + FALLBACK_HELD_PER_BYTE * full;
+    };
+    let below = match grown {
+        [.., a, _] => a,
+        _ => first,
+    };
+    let per_byte = if top.largest >= HELD_FROM && top.largest > below.largest {
+        (held(top) - held(below)).max(0.0) / (top.largest - below.largest)
     } else {
         FALLBACK_HELD_PER_BYTE
     };
-    let top_held = held(top).max(held(first));
-    (secs, top_held + per_byte * (full - top.bytes).max(0.0))
+    held(top).max(held(first)) + per_byte * (full - top.largest).max(0.0)
 }
 
 /// The exponent of growth from (`b1`, `c1`) to (`b2`, `c2`).
@@ -550,6 +593,7 @@ mod tests {
     fn level(bytes: f64, secs: f64, held: f64) -> Level {
         Level {
             bytes,
+            largest: bytes,
             secs: [secs, 0.0, 0.0],
             held: [held, 0.0, 0.0],
         }
@@ -575,7 +619,10 @@ mod tests {
             level(1e6, 0.2, 2e6),
             level(4e6, 0.5, 5e6),
         ];
-        let (secs, held) = extrapolate(&levels(&lin), 1.6e7);
+        let (secs, held) = (
+            extrapolate(&levels(&lin), 1.6e7),
+            held_at(&levels(&lin), 1.6e7),
+        );
         assert!((secs[0] - 1.7).abs() < 1e-9, "{secs:?}");
         // 4 MB is under [`HELD_FROM`]: the most held there and the
         // model's per byte past it.
@@ -586,11 +633,11 @@ mod tests {
             level(1e6, 0.15, 0.0),
             level(4e6, 0.5, 0.0),
         ];
-        let (secs, _) = extrapolate(&levels(&fast), 1.6e7);
+        let secs = extrapolate(&levels(&fast), 1.6e7);
         assert!((secs[0] - 3.3).abs() < 1e-9, "{secs:?}");
         let one = [level(1e3, 0.1, 0.0), level(1e6, 0.3, 0.0)];
         let want = 0.1 + 0.2 * 4f64.powf(ONE_SIZE_EXPONENT);
-        assert!((extrapolate(&levels(&one), 4e6).0[0] - want).abs() < 1e-9);
+        assert!((extrapolate(&levels(&one), 4e6)[0] - want).abs() < 1e-9);
         // A figure's fixed canvas: 0.6, 9 and 143 MB read back (a two-heap
         // take-away table's render) took 0.055, 0.262 and 3.45 s; the
         // power between the first two says 1.4 s, the line 3.6 s.
@@ -599,13 +646,17 @@ mod tests {
             level(570_497.0, 0.0548, 0.0),
             level(8_952_814.0, 0.2619, 0.0),
         ];
-        let (secs, _) = extrapolate(&levels(&canvas), 142_894_336.0);
+        let secs = extrapolate(&levels(&canvas), 142_894_336.0);
         assert!((secs[0] / 3.45 - 1.0).abs() < 0.1, "{secs:?}");
         let first = [level(10.0, 0.1, 1e6)];
-        let (secs, held) = extrapolate(&levels(&first), 1e6);
+        let (secs, held) = (
+            extrapolate(&levels(&first), 1e6),
+            held_at(&levels(&first), 1e6),
+        );
         assert!((secs[0] - (0.1 + FALLBACK_SECS_PER_BYTE * 1e6)).abs() < 1e-9);
         assert!((held - (1e6 + FALLBACK_HELD_PER_BYTE * 1e6)).abs() < 1e-3);
-        assert_eq!(extrapolate(&Levels::default(), 1e9), ([0.0; 3], 0.0));
+        assert_eq!(extrapolate(&Levels::default(), 1e9), [0.0; 3]);
+        assert_eq!(held_at(&Levels::default(), 1e9), 0.0);
     }
 
     /// The first size paid the fonts once (0.3 s where the second took
@@ -622,7 +673,7 @@ mod tests {
             level(1e6, 0.1, 2e6),
             level(4e6, 0.4, 5e6),
         ];
-        let (secs, _) = extrapolate(&levels(&fonts), 4e7);
+        let secs = extrapolate(&levels(&fonts), 4e7);
         assert!((secs[0] - 4.2).abs() < 1e-9, "{secs:?}");
         let mib = 1048576.0;
         let big = [
@@ -630,7 +681,7 @@ mod tests {
             level(mib, 0.2, 3e6),
             level(8.0 * mib, 0.4, 3e6 + 14.0 * mib),
         ];
-        let (_, held) = extrapolate(&levels(&big), 16.0 * mib);
+        let held = held_at(&levels(&big), 16.0 * mib);
         assert!((held - (3e6 + 30.0 * mib)).abs() < 1.0, "{held}");
         // Stopped at 16 MB after 3 s, where the fit says 1.7 s: the growth
         // is raised so that 16 MB take 3 s.
@@ -641,7 +692,7 @@ mod tests {
         ];
         let mut stopped = levels(&lin);
         stopped.stopped = Some((1.6e7, 3.0));
-        let (secs, _) = extrapolate(&stopped, 1.6e7);
+        let secs = extrapolate(&stopped, 1.6e7);
         assert!((secs[0] - 3.0).abs() < 1e-9, "{secs:?}");
     }
 
@@ -662,5 +713,27 @@ mod tests {
         let mid = level(4e6, 0.45, 0.0);
         assert_eq!(largest_within(&first, &mid, &sizes, 1.0), Some(4));
         assert_eq!(largest_within(&first, &mid, &sizes, 0.5), None);
+    }
+
+    /// A size holds one sweep's tables at a time: memory grows with its
+    /// largest sweep's bytes, not with the size's total. Three equal
+    /// sweeps a size, the largest 4 and 8 MiB (12 and 24 MiB in all),
+    /// held 6 and 10 MiB: a byte held per byte of one sweep, so 16 MiB of
+    /// tables held at once hold 10 + 8 MiB.
+    #[test]
+    fn memory_grows_with_the_tables_held_at_once() {
+        let mib = 1048576.0;
+        let l = |largest: f64, held: f64| Level {
+            bytes: 3.0 * largest,
+            largest,
+            secs: [0.1, 0.0, 0.0],
+            held: [held, 0.0, 0.0],
+        };
+        let got = levels(&[
+            l(0.01 * mib, mib),
+            l(4.0 * mib, 6.0 * mib),
+            l(8.0 * mib, 10.0 * mib),
+        ]);
+        assert!((held_at(&got, 16.0 * mib) - 18.0 * mib).abs() < 1.0);
     }
 }

@@ -80,16 +80,23 @@ pub fn estimate(
 
 /// [`estimate`] measured on the sweep's own cases: within `budget` wall
 /// seconds some of them are solved first and the case times follow what
-/// they measured ([`super::sample`]). The dry run's: a case the budget
+/// they measured ([`super::sample`]), their tables' bytes as the stages
+/// after solving read them (`reads`). The dry run's: a case the budget
 /// stops is left behind on its thread.
 pub fn estimate_sampled(
     sweep: &Sweep,
     plan: &Arc<Plan>,
     rates: &Rates,
     (threads, wrote): (usize, bool),
-    budget: f64,
+    (budget, reads): (f64, sample::StagesRead),
 ) -> SweepEstimate {
-    estimate_with(sweep, plan, rates, (threads, wrote), Some((plan, budget)))
+    estimate_with(
+        sweep,
+        plan,
+        rates,
+        (threads, wrote),
+        Some((plan, budget, reads)),
+    )
 }
 
 fn estimate_with(
@@ -97,7 +104,7 @@ fn estimate_with(
     plan: &Plan,
     rates: &Rates,
     (threads, wrote): (usize, bool),
-    sampling: Option<(&Arc<Plan>, f64)>,
+    sampling: Option<(&Arc<Plan>, f64, sample::StagesRead)>,
 ) -> SweepEstimate {
     let threads = threads.max(1);
     // What the process holds before sampling: a sampled case's memory (a
@@ -171,12 +178,13 @@ fn estimate_with(
 /// without a rate) by the fit against their size ([`Cost::size`]; the
 /// cases cost `costs`).
 fn measured_secs(
-    sampling: Option<(&Arc<Plan>, f64)>,
+    sampling: Option<(&Arc<Plan>, f64, sample::StagesRead)>,
     (rates, keep): (&Rates, Option<&[String]>),
     (costs, model, bound): (&[Cost], &[f64], &[f64]),
     shared: f64,
 ) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
-    let Some((plan, budget)) = sampling.filter(|(p, b)| *b > 0.0 && !p.cases.is_empty()) else {
+    let Some((plan, budget, lists)) = sampling.filter(|(p, b, _)| *b > 0.0 && !p.cases.is_empty())
+    else {
         return (model.to_vec(), bound.to_vec(), None);
     };
     let costed: Vec<f64> = model.iter().map(|&s| s.max(0.0)).collect();
@@ -206,14 +214,14 @@ fn measured_secs(
         .collect();
     let a = sample::sample(
         plan,
-        keep,
+        (keep, &lists),
         (&costed, &rows, true),
         &secs_of,
         (shared, share),
     );
     let b = sample::sample(
         plan,
-        keep,
+        (keep, &lists),
         (&uncosted, &rows, false),
         &cost_of,
         (0.0, budget - a.spent),
@@ -253,6 +261,7 @@ fn measured_secs(
         model_ratio: a.model_ratio,
         case_bytes,
         case_read_bytes,
+        lists,
     };
     (secs, at_most, Some(merged))
 }

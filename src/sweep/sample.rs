@@ -12,7 +12,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::data::Dataset;
 use crate::family::{Case, CaseCtx, Output, Plan};
+use crate::spec::Sweep;
+use crate::view::View;
 
 /// Cases shorter than this (process CPU seconds) are too short to time
 /// against their stated size: their time is dispatch and setup as much as
@@ -329,6 +332,9 @@ pub struct Sampled {
     /// The tables of the sweep's own cases that finished (case index,
     /// tables), while they stay within [`KEPT_BYTES`].
     pub planned: Vec<(usize, Kept)>,
+    /// The columns read back after solving, which the bytes read back
+    /// count.
+    pub lists: StagesRead,
 }
 
 impl Sampled {
@@ -362,8 +368,11 @@ impl Sampled {
         &mut self,
         [size, rows]: [f64; 2],
         (case, scaled): (usize, bool),
-        (secs, done, [bytes, read_bytes], output): Solved,
+        (secs, done, output): Solved,
     ) -> bool {
+        let [bytes, read_bytes] = output
+            .as_ref()
+            .map_or([0.0; 2], |o| table_bytes(o, &self.lists));
         let point = Point {
             size,
             secs,
@@ -519,13 +528,16 @@ const KEPT: usize = 5;
 /// with shared work is not sampled.
 pub fn sample(
     plan: &Arc<Plan>,
-    keep: Option<&[String]>,
+    (keep, lists): (Option<&[String]>, &StagesRead),
     (sizes, rows, seconds): (&[f64], &[f64], bool),
     size_of: &dyn Fn(&dyn Case) -> f64,
     (shared, budget): (f64, f64),
 ) -> Sampled {
     let started = Instant::now();
-    let mut out = Sampled::default();
+    let mut out = Sampled {
+        lists: lists.clone(),
+        ..Sampled::default()
+    };
     // Cases sharing work (a table built once for the sweep) are not
     // solved here: the first would build the shared work, which no
     // budget stops and every later case waits for.
@@ -734,7 +746,7 @@ enum Target {
 /// What [`solve_within`] measured: process CPU seconds, whether the case
 /// finished, its tables' bytes and bytes read back, and its tables (those
 /// the sweep keeps) when it finished.
-type Solved = (f64, bool, [f64; 2], Option<Output>);
+type Solved = (f64, bool, Option<Output>);
 
 /// Solves `case` (nothing written) on a thread of its own, given `limit`
 /// wall seconds (`None` when it failed). Past the limit its cancel flag is
@@ -764,34 +776,148 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<S
         let _ = tx.send((crate::mem::process_cpu(), out));
     });
     match rx.recv_timeout(Duration::from_secs_f64(limit.max(0.0))) {
-        Ok((end, Some(out))) => Some((end - cpu, true, table_bytes(&out), Some(out))),
+        Ok((end, Some(out))) => Some((end - cpu, true, Some(out))),
         Ok((_, None)) => None,
         Err(_) => {
             cancel.store(true, Ordering::Relaxed);
-            Some((crate::mem::process_cpu() - cpu, false, [0.0; 2], None))
+            Some((crate::mem::process_cpu() - cpu, false, None))
         }
     }
 }
 
-/// The bytes of a case's tables as read back from their files, lists
-/// weighted [`LIST_WEIGHT`].
-pub fn read_back(out: &Output) -> f64 {
-    table_bytes(out)[1]
+/// The bytes of a case's tables as read back from their files by the
+/// stages after solving (the columns they read, `lists`; lists weighted
+/// [`LIST_WEIGHT`]).
+pub fn read_back(out: &Output, lists: &StagesRead) -> f64 {
+    table_bytes(out, lists)[1]
 }
 
-/// The bytes of a case's tables, and as read back from their files with
-/// lists weighted [`LIST_WEIGHT`].
-fn table_bytes(out: &Output) -> [f64; 2] {
-    out.iter().fold([0.0, 0.0], |[b, r], (_, t)| {
-        let [lists, others] = t.read_back_bytes();
-        let read = lists as f64 * LIST_WEIGHT + others as f64;
+/// The bytes of a case's tables, and as [`read_back`].
+fn table_bytes(out: &Output, lists: &StagesRead) -> [f64; 2] {
+    out.iter().fold([0.0, 0.0], |[b, r], (ds, t)| {
+        let read: f64 = t
+            .columns()
+            .iter()
+            .filter(|(name, v)| lists.reads(ds, name, v.is_list()))
+            .map(|(_, v)| {
+                let w = if v.is_list() { LIST_WEIGHT } else { 1.0 };
+                v.read_back_bytes() as f64 * w
+            })
+            .sum();
         [b + t.bytes() as f64, r + read]
     })
+}
+
+/// The columns the stages after solving read of a sweep's tables: of the
+/// datasets its views drawn read, those views' columns of lists and the
+/// other columns; of the datasets its claims read, every column where its
+/// family does not say which its checks read, else the columns of lists
+/// they explain with and the others; of a dataset of the report's simple
+/// forms (a closed form, or a plane of outcomes), the columns that are not
+/// lists. The others stay unread: a scatter of a two-heap sweep's
+/// P-positions reads no list of winning moves, often most of its bytes,
+/// and a dataset no stage reads is not read back at all.
+#[derive(Clone, Debug, Default)]
+pub struct StagesRead {
+    /// (dataset, column) named by a view drawn.
+    named: Vec<(&'static str, &'static str)>,
+    /// The datasets claims read.
+    claimed: Vec<String>,
+    /// The checks' columns of each dataset; `None`: every column.
+    explained: Option<fn(&str) -> &'static [&'static str]>,
+}
+
+impl StagesRead {
+    /// What the stages read of `sweep`'s tables, with claims about its
+    /// datasets `claimed`.
+    pub fn of(sweep: &Sweep, claimed: &[String]) -> StagesRead {
+        let drawn = |v: &View| {
+            sweep
+                .outputs
+                .as_ref()
+                .is_none_or(|o| o.iter().any(|x| x == v.name))
+        };
+        StagesRead {
+            named: sweep
+                .views
+                .iter()
+                .filter(|v| drawn(v))
+                .flat_map(|v| v.kind.columns().into_iter().map(|c| (v.dataset, c)))
+                .collect(),
+            claimed: claimed.to_vec(),
+            explained: sweep.family.capabilities().explained_columns,
+        }
+    }
+
+    /// Do the stages read the column `column` of `ds` (a column of lists
+    /// where `list`)?
+    pub fn reads(&self, ds: &Dataset, column: &str, list: bool) -> bool {
+        let viewed = self.named.iter().any(|&(d, _)| d == ds.name);
+        let claimed = self.claimed.iter().any(|d| d == ds.name);
+        if !list {
+            return viewed || claimed || has_forms(ds);
+        }
+        let named = self.named.iter().any(|&(d, c)| d == ds.name && c == column);
+        let explained = self.explained.is_none_or(|f| f(ds.name).contains(&column));
+        named || (claimed && explained)
+    }
+}
+
+/// Does the report fit simple forms to `ds` (a closed form's column, or
+/// outcomes over two coordinates)?
+fn has_forms(ds: &Dataset) -> bool {
+    use crate::data::Role;
+    !ds.with_role(Role::ClosedForm).is_empty()
+        || (!ds.with_role(Role::Outcome).is_empty() && ds.with_role(Role::Position).len() >= 2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A two-heap octal sweep drawing the scatter of its P-positions, a
+    /// claim about them: the stages read its positions' coordinates and
+    /// outcomes, not their lists of winning splits (the scatter does not
+    /// name them, and an octal check explains with values and outcomes).
+    /// Without the scatter and the claim the report still fits the plane's
+    /// simple forms: the coordinates, no list.
+    #[test]
+    fn the_stages_read_what_they_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("two.yaml");
+        let text = "experiment: two\nsweeps:\n  - name: s\n    family: octal\n    code: [\"0.77\"]\n    heaps: 2\n    N: 0..20\n    datasets: [positions]\n    outputs: [OUT]\nconjectures:\n  - name: c\n    sweep: s\n    dataset: positions\n    claim: 'outcome == \"P\"'\n";
+        let positions = &crate::family::octal::datasets::POSITIONS;
+        for (outputs, claimed) in [("loss_scatter", true), ("", false)] {
+            let mut t = text.replace("OUT", outputs);
+            if !claimed {
+                t.truncate(t.find("conjectures").unwrap());
+            }
+            std::fs::write(&spec, t).unwrap();
+            let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
+            let reads = StagesRead::of(&e[0].sweeps[0], &e[0].claimed("s"));
+            assert!(reads.reads(positions, "N1", false), "{outputs}");
+            assert!(reads.reads(positions, "outcome", false), "{outputs}");
+            assert!(!reads.reads(positions, "winning_splits", true), "{outputs}");
+        }
+        // One heap: the table of winning moves reads them; with no view
+        // and no claim nothing reads the values (no plane, no closed form).
+        let values = &crate::family::octal::datasets::NIM_VALUES;
+        for (outputs, read) in [("winning_table", true), ("", false)] {
+            let t = text
+                .replace("OUT", outputs)
+                .replace("    heaps: 2\n", "")
+                .replace("[positions]", "[nim_values]");
+            std::fs::write(&spec, &t[..t.find("conjectures").unwrap()]).unwrap();
+            let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
+            let reads = StagesRead::of(&e[0].sweeps[0], &e[0].claimed("s"));
+            assert_eq!(
+                reads.reads(values, "winning_splits", true),
+                read,
+                "{outputs}"
+            );
+            assert_eq!(reads.reads(values, "grundy", false), read, "{outputs}");
+        }
+    }
 
     fn p(size: f64, secs: f64) -> Point {
         Point {
@@ -1007,7 +1133,7 @@ mod tests {
             .collect();
         let s = sample(
             &plan,
-            None,
+            (None, &StagesRead::default()),
             (&sizes, &rows, false),
             &|c| c.cost(None).size as f64,
             (0.0, 0.3),
