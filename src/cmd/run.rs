@@ -83,12 +83,19 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut phases = Vec::new();
     for e in &exps {
         let mut ph = Phases::default();
-        for r in sweep::run_experiment(e, opts, &cancel, &mut wrote)? {
+        let reports = sweep::run_experiment(e, opts, &cancel, &mut wrote)?;
+        for r in &reports {
             ph += r.phases;
         }
         ph.plan += upfront;
         if opts.shard.is_none() {
             errors += after_store(e, opts, !args.no_render, &mut ph)?;
+        }
+        let after = (ph.render.wall + ph.check.wall, rayon::current_num_threads());
+        if let Some(line) = sweep::estimate::beside_measured(&e.name, &reports, after)
+            && !opts.quiet
+        {
+            eprintln!("{line}");
         }
         phases.push(ph);
     }

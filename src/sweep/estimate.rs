@@ -558,22 +558,36 @@ pub fn above(expected: f64, bound: f64) -> Option<f64> {
     (bound > expected * (1.0 + 1e-9)).then_some(bound)
 }
 
-/// The summary's sentence after a run: the estimate beside the measured
-/// time and peak memory (`None` without estimates).
-pub fn beside_measured(experiment: &str, reports: &[super::SweepReport]) -> Option<String> {
-    let ests: Vec<&SweepEstimate> = reports.iter().filter_map(|r| r.estimate.as_ref()).collect();
+/// The summary's sentence after a run's stages that read an experiment
+/// (render, check): the estimate, the sweeps' and the model's render
+/// ([`render_cost`]), beside the time they took (`after`: the render's and
+/// the check's seconds) and the process's peak memory since the
+/// experiment started, theirs included (`None` without estimates).
+pub fn beside_measured(
+    experiment: &str,
+    reports: &[super::SweepReport],
+    (after, threads): (f64, usize),
+) -> Option<String> {
+    let ests: Vec<SweepEstimate> = reports.iter().filter_map(|r| r.estimate.clone()).collect();
     if ests.is_empty() {
         return None;
     }
-    let estimated: f64 = ests.iter().map(|e| e.wall_secs).sum();
-    let took: f64 = reports.iter().map(|r| r.wall_secs).sum();
-    let peak = ests.iter().map(|e| e.peak()).max().unwrap_or(0);
+    let ([_, render], render_peak) = render_cost(&ests, threads);
+    let estimated = ests.iter().map(|e| e.wall_secs).sum::<f64>() + render;
+    let took: f64 = reports.iter().map(|r| r.wall_secs).sum::<f64>() + after;
+    let peak = ests
+        .iter()
+        .map(|e| e.peak())
+        .max()
+        .unwrap_or(0)
+        .max(render_peak);
     let measured = crate::mem::peak_memory().map_or("unknown".to_string(), human_bytes);
     let reused: usize = reports.iter().map(|r| r.skipped).sum();
     Some(format!(
-        "{experiment}: estimated {}, took {}; peak memory estimated ~{}, measured {}{}",
+        "{experiment}: estimated {}, took {} (render and check {}); peak memory estimated ~{}, measured {} (the process's){}",
         cost::human_secs(estimated),
         cost::human_secs(took),
+        cost::human_secs(after),
         human_bytes(peak),
         measured,
         if reused > 0 {

@@ -155,9 +155,6 @@ pub fn run_experiment(
         for line in summary(&exp.name, &reports) {
             eprintln!("{line}");
         }
-        if let Some(line) = estimate::beside_measured(&exp.name, &reports) {
-            eprintln!("{line}");
-        }
     }
     manifest::write(
         exp,
