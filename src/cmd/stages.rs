@@ -535,7 +535,8 @@ fn held_at(got: &Levels, full: f64) -> f64 {
         _ => first,
     };
     let per_byte = if top.largest >= HELD_FROM && top.largest > below.largest {
-        (held(top) - held(below)).max(0.0) / (top.largest - below.largest)
+        let slope = (held(top) - held(below)).max(0.0) / (top.largest - below.largest);
+        slope.min(MAX_HELD_PER_BYTE)
     } else {
         FALLBACK_HELD_PER_BYTE
     };
@@ -570,6 +571,12 @@ const FALLBACK_SECS_PER_BYTE: f64 = sweep::estimate::RENDER_SECS_PER_BYTE;
 const FALLBACK_HELD_PER_BYTE: f64 = sweep::estimate::RENDER_HELD_PER_BYTE;
 /// See [`FALLBACK_HELD_PER_BYTE`].
 const HELD_FROM: f64 = 4.0 * 1048576.0;
+/// The most memory held per byte read back that a slope between two sizes
+/// measured may say: whole runs held 1.2 (parity's outcomes, Kayles'
+/// winning moves) to 1.8 bytes a byte (board sequences' winning runs),
+/// where slopes between sizes of 7 and 27 MiB said 4 to 5 (a two-heap
+/// take-away sweep whose run then held under 2).
+const MAX_HELD_PER_BYTE: f64 = 2.0;
 
 /// A scratch directory, removed when dropped.
 struct Scratch(PathBuf);

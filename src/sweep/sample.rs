@@ -863,12 +863,19 @@ impl StagesRead {
     }
 }
 
-/// Does the report fit simple forms to `ds` (a closed form's column, or
-/// outcomes over two coordinates)?
+/// Can the report fit simple forms to `ds`: a closed form's column, or
+/// outcomes over a plane (two integer coordinates filled on every row, as
+/// `report::forms` finds them: at least two, at most two never null)?
 fn has_forms(ds: &Dataset) -> bool {
-    use crate::data::Role;
+    use crate::data::{Dtype, Role};
+    let coordinates = ds.with_role(Role::Position);
+    let int: Vec<_> = coordinates
+        .iter()
+        .filter(|c| c.dtype == Dtype::Int)
+        .collect();
+    let filled = int.iter().filter(|c| !c.nullable).count();
     !ds.with_role(Role::ClosedForm).is_empty()
-        || (!ds.with_role(Role::Outcome).is_empty() && ds.with_role(Role::Position).len() >= 2)
+        || (!ds.with_role(Role::Outcome).is_empty() && int.len() >= 2 && filled <= 2)
 }
 
 #[cfg(test)]
