@@ -301,13 +301,22 @@ pub struct Experiment {
     pub text: String,
 }
 
-impl Experiment {
-    /// The datasets of sweep `sweep` that its conjectures read.
-    pub fn claimed(&self, sweep: &str) -> Vec<String> {
-        self.conjectures
+impl Conjecture {
+    /// Its expressions' texts (filter, claim, parts, `other:` and
+    /// `strategy:`), with the columns `other:` and `strategy:` name.
+    pub fn expressions(&self) -> Vec<String> {
+        let parts: Vec<String> = match &self.parts {
+            Parts::Whole => Vec::new(),
+            Parts::By(e) => vec![e.clone()],
+            Parts::Named(v) => v.iter().map(|(_, w)| w.clone()).collect(),
+        };
+        let pairs = self.other.iter().chain(&self.strategy);
+        self.filter
             .iter()
-            .filter(|c| c.sweep == sweep)
-            .map(|c| c.dataset.clone())
+            .cloned()
+            .chain([self.claim.clone()])
+            .chain(parts)
+            .chain(pairs.flat_map(|(k, e)| [k.clone(), e.clone()]))
             .collect()
     }
 }

@@ -53,7 +53,7 @@ pub(crate) const CHUNK: usize = 1 << 16;
 pub type Explain<'a> = dyn Fn(&Table, usize) -> Option<String> + Sync + 'a;
 
 use crate::data::{Dataset, Table};
-use crate::spec::{self, Conjecture, Experiment};
+use crate::spec::{Conjecture, Experiment};
 
 /// Options of a check.
 #[derive(Clone, Debug)]
@@ -572,23 +572,9 @@ fn columns_read(
     let explained = (family.capabilities().explained_columns?)(ds.name);
     let mut named = HashSet::new();
     for c in cs {
-        let parts: Vec<&str> = match &c.parts {
-            spec::Parts::Whole => Vec::new(),
-            spec::Parts::By(e) => vec![e.as_str()],
-            spec::Parts::Named(v) => v.iter().map(|(_, w)| w.as_str()).collect(),
-        };
-        let texts = c
-            .filter
-            .iter()
-            .map(String::as_str)
-            .chain([c.claim.as_str()])
-            .chain(parts)
-            .chain(c.other.iter().chain(&c.strategy).map(|(k, e)| {
-                named.insert(k.clone());
-                e.as_str()
-            }));
-        for t in texts.collect::<Vec<_>>() {
-            names_in(t, &mut named)?;
+        // The columns `other:` and `strategy:` name read as expressions.
+        for t in c.expressions() {
+            names_in(&t, &mut named)?;
         }
     }
     let mut read = named.clone();

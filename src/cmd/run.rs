@@ -91,7 +91,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         if opts.shard.is_none() {
             errors += after_store(e, opts, !args.no_render, &mut ph)?;
         }
-        let after = (ph.render.wall + ph.check.wall, rayon::current_num_threads());
+        let rendered = opts.shard.is_none() && !args.no_render;
+        let after = (
+            ph.render.wall + ph.check.wall,
+            rayon::current_num_threads(),
+            rendered,
+        );
         if let Some(line) = sweep::estimate::beside_measured(&e.name, &reports, after)
             && !opts.quiet
         {
@@ -265,7 +270,7 @@ fn dry_run_text(
         } else {
             0.0
         };
-        let reads = sweep::sample::StagesRead::of(sw, &e.claimed(&sw.name));
+        let reads = sweep::sample::StagesRead::of(sw, e);
         let mut est =
             sweep::estimate::estimate_sampled(sw, &plan, rates, (threads, wrote), (sample, reads));
         // Chunked as the whole sweep is, not as its cases left would be.

@@ -96,7 +96,8 @@ pub fn estimate(
     // it takes at least what it had): every sweep by the model.
     let by_model = levels.done.is_empty();
     let ([model_cpu, model_wall], model_held) = if render {
-        let at_least = levels.stopped.map_or(0.0, |(_, had)| had);
+        let stopped = levels.stopped.filter(|_| by_model);
+        let at_least = stopped.map_or(0.0, |(_, had)| had);
         let ([cpu, wall], held) = model_render(exps, ests, threads, by_model);
         ([cpu.max(at_least), wall.max(at_least)], held)
     } else {
@@ -394,7 +395,7 @@ impl Job {
             std::fs::create_dir_all(out.join(&e.name))?;
             if !output.is_empty() {
                 sweep::store_outputs(&dir, sw.declared(), output)?;
-                let lists = sweep::sample::StagesRead::of(sw, &e.claimed(&sw.name));
+                let lists = sweep::sample::StagesRead::of(sw, e);
                 let bytes: f64 = output
                     .iter()
                     .map(|o| sweep::sample::read_back(o, &lists))
@@ -742,5 +743,14 @@ mod tests {
             l(8.0 * mib, 10.0 * mib),
         ]);
         assert!((held_at(&got, 16.0 * mib) - 18.0 * mib).abs() < 1.0);
+        // 40 MiB more held for 8 MiB more of a sweep says 5 bytes a byte:
+        // at most [`MAX_HELD_PER_BYTE`] past the largest.
+        let steep = [
+            l(0.01 * mib, mib),
+            l(4.0 * mib, 6.0 * mib),
+            l(12.0 * mib, 46.0 * mib),
+        ];
+        let want = 46.0 * mib + MAX_HELD_PER_BYTE * 4.0 * mib;
+        assert!((held_at(&levels(&steep), 16.0 * mib) - want).abs() < 1.0);
     }
 }

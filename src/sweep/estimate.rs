@@ -560,19 +560,24 @@ pub fn above(expected: f64, bound: f64) -> Option<f64> {
 
 /// The summary's sentence after a run's stages that read an experiment
 /// (render, check): the estimate, the sweeps' and the model's render
-/// ([`render_cost`]), beside the time they took (`after`: the render's and
-/// the check's seconds) and the process's peak memory since the
-/// experiment started, theirs included (`None` without estimates).
+/// ([`render_cost`]) where `rendered`, beside the time they took (`after`:
+/// the render's and the check's seconds) and the process's peak memory
+/// since the experiment started, theirs included (`None` without
+/// estimates).
 pub fn beside_measured(
     experiment: &str,
     reports: &[super::SweepReport],
-    (after, threads): (f64, usize),
+    (after, threads, rendered): (f64, usize, bool),
 ) -> Option<String> {
     let ests: Vec<SweepEstimate> = reports.iter().filter_map(|r| r.estimate.clone()).collect();
     if ests.is_empty() {
         return None;
     }
-    let ([_, render], render_peak) = render_cost(&ests, threads);
+    let ([_, render], render_peak) = if rendered {
+        render_cost(&ests, threads)
+    } else {
+        ([0.0; 2], 0)
+    };
     let estimated = ests.iter().map(|e| e.wall_secs).sum::<f64>() + render;
     let took: f64 = reports.iter().map(|r| r.wall_secs).sum::<f64>() + after;
     let peak = ests

@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::data::Dataset;
+use crate::data::{Dataset, Role};
 use crate::family::{Case, CaseCtx, Output, Plan};
-use crate::spec::Sweep;
+use crate::spec::{Experiment, Sweep};
 use crate::view::View;
 
 /// Cases shorter than this (process CPU seconds) are too short to time
@@ -744,8 +744,7 @@ enum Target {
 }
 
 /// What [`solve_within`] measured: process CPU seconds, whether the case
-/// finished, its tables' bytes and bytes read back, and its tables (those
-/// the sweep keeps) when it finished.
+/// finished, and its tables (those the sweep keeps) when it finished.
 type Solved = (f64, bool, Option<Output>);
 
 /// Solves `case` (nothing written) on a thread of its own, given `limit`
@@ -812,7 +811,8 @@ fn table_bytes(out: &Output, lists: &StagesRead) -> [f64; 2] {
 /// datasets its views drawn read, those views' columns of lists and the
 /// other columns; of the datasets its claims read, every column where its
 /// family does not say which its checks read, else the columns of lists
-/// they explain with and the others; of a dataset of the report's simple
+/// they explain with, that a claim names, or that are not results, and the
+/// others; of a dataset of the report's simple
 /// forms (a closed form, or a plane of outcomes), the columns that are not
 /// lists. The others stay unread: a scatter of a two-heap sweep's
 /// P-positions reads no list of winning moves, often most of its bytes,
@@ -823,14 +823,20 @@ pub struct StagesRead {
     named: Vec<(&'static str, &'static str)>,
     /// The datasets claims read.
     claimed: Vec<String>,
+    /// The words of those claims' expressions (a column they name).
+    words: Vec<String>,
     /// The checks' columns of each dataset; `None`: every column.
     explained: Option<fn(&str) -> &'static [&'static str]>,
 }
 
 impl StagesRead {
-    /// What the stages read of `sweep`'s tables, with claims about its
-    /// datasets `claimed`.
-    pub fn of(sweep: &Sweep, claimed: &[String]) -> StagesRead {
+    /// What the stages read of `sweep`'s tables, with the claims of `exp`.
+    pub fn of(sweep: &Sweep, exp: &Experiment) -> StagesRead {
+        let claims: Vec<_> = exp
+            .conjectures
+            .iter()
+            .filter(|c| c.sweep == sweep.name)
+            .collect();
         let drawn = |v: &View| {
             sweep
                 .outputs
@@ -844,7 +850,12 @@ impl StagesRead {
                 .filter(|v| drawn(v))
                 .flat_map(|v| v.kind.columns().into_iter().map(|c| (v.dataset, c)))
                 .collect(),
-            claimed: claimed.to_vec(),
+            claimed: claims.iter().map(|c| c.dataset.clone()).collect(),
+            words: claims
+                .iter()
+                .flat_map(|c| c.expressions())
+                .flat_map(|t| words(&t))
+                .collect(),
             explained: sweep.family.capabilities().explained_columns,
         }
     }
@@ -858,16 +869,26 @@ impl StagesRead {
             return viewed || claimed || has_forms(ds);
         }
         let named = self.named.iter().any(|&(d, c)| d == ds.name && c == column);
-        let explained = self.explained.is_none_or(|f| f(ds.name).contains(&column));
-        named || (claimed && explained)
+        let checked = self.explained.is_none_or(|f| f(ds.name).contains(&column))
+            || self.words.iter().any(|w| w == column)
+            || ds.column(column).is_some_and(|c| c.role != Role::Result);
+        named || (claimed && checked)
     }
+}
+
+/// The words of an expression (the names it may read).
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Can the report fit simple forms to `ds`: a closed form's column, or
 /// outcomes over a plane (two integer coordinates filled on every row, as
 /// `report::forms` finds them: at least two, at most two never null)?
 fn has_forms(ds: &Dataset) -> bool {
-    use crate::data::{Dtype, Role};
+    use crate::data::Dtype;
     let coordinates = ds.with_role(Role::Position);
     let int: Vec<_> = coordinates
         .iter()
@@ -901,11 +922,19 @@ mod tests {
             }
             std::fs::write(&spec, t).unwrap();
             let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
-            let reads = StagesRead::of(&e[0].sweeps[0], &e[0].claimed("s"));
+            let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
             assert!(reads.reads(positions, "N1", false), "{outputs}");
             assert!(reads.reads(positions, "outcome", false), "{outputs}");
             assert!(!reads.reads(positions, "winning_splits", true), "{outputs}");
         }
+        // A claim that names the list reads it.
+        let t = text
+            .replace("OUT", "loss_scatter")
+            .replace("outcome == \"P\"", "len(winning_splits) >= 0");
+        std::fs::write(&spec, t).unwrap();
+        let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
+        let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
+        assert!(reads.reads(positions, "winning_splits", true));
         // One heap: the table of winning moves reads them; with no view
         // and no claim nothing reads the values (no plane, no closed form).
         let values = &crate::family::octal::datasets::NIM_VALUES;
@@ -916,7 +945,7 @@ mod tests {
                 .replace("[positions]", "[nim_values]");
             std::fs::write(&spec, &t[..t.find("conjectures").unwrap()]).unwrap();
             let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
-            let reads = StagesRead::of(&e[0].sweeps[0], &e[0].claimed("s"));
+            let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
             assert_eq!(
                 reads.reads(values, "winning_splits", true),
                 read,
