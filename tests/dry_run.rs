@@ -10,11 +10,12 @@ fn nimlab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_nimlab"))
 }
 
-/// Every shipped spec: `experiments/*.yaml` and `experiments/overnight/*.yaml`.
+/// Every shipped spec: `experiments/*.yaml`, `experiments/overnight/*.yaml`
+/// and a new user's, `experiments/trial/*.yaml`.
 fn shipped_specs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut specs = Vec::new();
-    for dir in ["experiments", "experiments/overnight"] {
+    for dir in ["experiments", "experiments/overnight", "experiments/trial"] {
         for f in std::fs::read_dir(root.join(dir)).unwrap() {
             let p = f.unwrap().path();
             if p.extension().is_some_and(|e| e == "yaml") {
