@@ -316,3 +316,33 @@ conjectures:
         );
     }
 }
+
+/// The stages read a column of lists only where they name it
+/// ([`crate::store::SweepDir::read_lists_named`]): without it the same
+/// rows and every other column, cell for cell; named, it is there too.
+#[test]
+fn a_list_not_named_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = run(dir.path());
+    let d = e.sweeps[0].dir(dir.path(), "toy");
+    let all = d.read("toy_piles").unwrap().unwrap();
+    let some = d
+        .read_lists_named("toy_piles", &|_| false)
+        .unwrap()
+        .unwrap();
+    assert!(all.column("good_grabs").is_some());
+    assert!(some.column("good_grabs").is_none());
+    assert_eq!(some.columns().len() + 1, all.columns().len());
+    assert_eq!(some.rows(), all.rows());
+    for (name, _) in some.columns() {
+        for row in 0..all.rows() {
+            assert_eq!(some.cell(name, row), all.cell(name, row), "{name} {row}");
+        }
+    }
+    let named = d
+        .read_lists_named("toy_piles", &|n| n == "good_grabs")
+        .unwrap()
+        .unwrap();
+    assert_eq!(named.columns().len(), all.columns().len());
+    assert_eq!(named.cell("good_grabs", 3), all.cell("good_grabs", 3));
+}
