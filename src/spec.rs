@@ -302,9 +302,18 @@ pub struct Experiment {
 }
 
 impl Conjecture {
+    /// The names its expressions read ([`names_in`]: with the columns
+    /// `other:` and `strategy:` name); `None` when one does not parse.
+    pub fn names_read(&self) -> Option<std::collections::HashSet<String>> {
+        let mut names = std::collections::HashSet::new();
+        for t in self.expressions() {
+            names_in(&t, &mut names)?;
+        }
+        Some(names)
+    }
     /// Its expressions' texts (filter, claim, parts, `other:` and
     /// `strategy:`), with the columns `other:` and `strategy:` name.
-    pub fn expressions(&self) -> Vec<String> {
+    fn expressions(&self) -> Vec<String> {
         let parts: Vec<String> = match &self.parts {
             Parts::Whole => Vec::new(),
             Parts::By(e) => vec![e.clone()],
@@ -319,6 +328,19 @@ impl Conjecture {
             .chain(pairs.flat_map(|(k, e)| [k.clone(), e.clone()]))
             .collect()
     }
+}
+
+/// The names an expression text reads (its syntax tree's free names), and
+/// `x` for `other_x`; `None` when it does not parse.
+pub(crate) fn names_in(text: &str, names: &mut std::collections::HashSet<String>) -> Option<()> {
+    let ast = crate::expr::parse::parse(text).ok()?;
+    for w in ast.free_names() {
+        names.insert(w.to_string());
+        if let Some(base) = w.strip_prefix("other_") {
+            names.insert(base.to_string());
+        }
+    }
+    Some(())
 }
 
 /// A statement of the source that is not judged, and why.

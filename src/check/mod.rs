@@ -53,6 +53,8 @@ pub(crate) const CHUNK: usize = 1 << 16;
 pub type Explain<'a> = dyn Fn(&Table, usize) -> Option<String> + Sync + 'a;
 
 use crate::data::{Dataset, Table};
+#[cfg(test)]
+use crate::spec::names_in;
 use crate::spec::{Conjecture, Experiment};
 
 /// Options of a check.
@@ -543,19 +545,6 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// The names an expression text reads (its syntax tree's free names), and
-/// `x` for `other_x`; `None` when it does not parse.
-fn names_in(text: &str, names: &mut HashSet<String>) -> Option<()> {
-    let ast = crate::expr::parse::parse(text).ok()?;
-    for w in ast.free_names() {
-        names.insert(w.to_string());
-        if let Some(base) = w.strip_prefix("other_") {
-            names.insert(base.to_string());
-        }
-    }
-    Some(())
-}
-
 /// Whether a check of the conjectures `cs` (all on one dataset) reads
 /// column `col`: every column but the results, closed forms and timings,
 /// and of those the ones an expression names, the sources they are derived
@@ -572,10 +561,7 @@ fn columns_read(
     let explained = (family.capabilities().explained_columns?)(ds.name);
     let mut named = HashSet::new();
     for c in cs {
-        // The columns `other:` and `strategy:` name read as expressions.
-        for t in c.expressions() {
-            names_in(&t, &mut named)?;
-        }
+        named.extend(c.names_read()?);
     }
     let mut read = named.clone();
     read.extend(explained.iter().map(|s| s.to_string()));

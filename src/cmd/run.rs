@@ -91,16 +91,16 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         if opts.shard.is_none() {
             errors += after_store(e, opts, !args.no_render, &mut ph)?;
         }
-        let rendered = opts.shard.is_none() && !args.no_render;
-        let after = (
-            ph.render.wall + ph.check.wall,
-            rayon::current_num_threads(),
-            rendered,
-        );
-        if let Some(line) = sweep::estimate::beside_measured(&e.name, &reports, after)
-            && !opts.quiet
-        {
-            eprintln!("{line}");
+        if !opts.quiet {
+            let rendered = opts.shard.is_none() && !args.no_render;
+            let after = (
+                ph.render.wall + ph.check.wall,
+                rayon::current_num_threads(),
+                rendered,
+            );
+            if let Some(line) = sweep::estimate::beside_measured(&e.name, &reports, after) {
+                eprintln!("{line}");
+            }
         }
         phases.push(ph);
     }

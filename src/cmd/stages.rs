@@ -352,15 +352,14 @@ fn stored(exps: &[Experiment], ests: &[Estimated<'_>], level: usize) -> Vec<Stor
         .filter_map(|(e, sw, est)| {
             let ei = exps.iter().position(|x| x.name == e.name)?;
             let si = e.sweeps.iter().position(|x| x.name == sw.name)?;
-            let outputs = pick(&kept_of(est), level).map(|k| k.outputs.clone());
-            Some((ei, si, outputs.unwrap_or_default()))
+            Some((ei, si, pick(&kept_of(est), level).cloned()))
         })
         .collect()
 }
 
 /// A sweep to store: its experiment's and its own index, its cases'
-/// tables.
-type Stored = (usize, usize, Vec<std::sync::Arc<crate::family::Output>>);
+/// tables (and their bytes read back, as the sampling counted them).
+type Stored = (usize, usize, Option<Kept>);
 
 /// One size to measure, owned by the thread that measures it.
 struct Job {
@@ -389,19 +388,14 @@ impl Job {
         let (render, report) = self.stages;
         let (out, base) = (self.out.as_path(), self.base);
         let mut l = Level::default();
-        for (ei, si, output) in &self.sweeps {
+        for (ei, si, kept) in &self.sweeps {
             let (e, sw) = (&self.exps[*ei], &self.exps[*ei].sweeps[*si]);
             let dir = sw.dir(out, &e.name);
             std::fs::create_dir_all(out.join(&e.name))?;
-            if !output.is_empty() {
-                sweep::store_outputs(&dir, sw.declared(), output)?;
-                let lists = sweep::sample::StagesRead::of(sw, e);
-                let bytes: f64 = output
-                    .iter()
-                    .map(|o| sweep::sample::read_back(o, &lists))
-                    .sum();
-                l.bytes += bytes;
-                l.largest = l.largest.max(bytes);
+            if let Some(k) = kept.as_ref().filter(|k| !k.outputs.is_empty()) {
+                sweep::store_outputs(&dir, sw.declared(), &k.outputs)?;
+                l.bytes += k.read_bytes;
+                l.largest = l.largest.max(k.read_bytes);
             }
             if render {
                 stage(&mut l, (0, base), || {

@@ -183,7 +183,7 @@ fn measured_secs(
     (costs, model, bound): (&[Cost], &[f64], &[f64]),
     shared: f64,
 ) -> (Vec<f64>, Vec<f64>, Option<Sampled>) {
-    let Some((plan, budget, lists)) = sampling.filter(|(p, b, _)| *b > 0.0 && !p.cases.is_empty())
+    let Some((plan, budget, reads)) = sampling.filter(|(p, b, _)| *b > 0.0 && !p.cases.is_empty())
     else {
         return (model.to_vec(), bound.to_vec(), None);
     };
@@ -214,14 +214,14 @@ fn measured_secs(
         .collect();
     let a = sample::sample(
         plan,
-        (keep, &lists),
+        (keep, &reads),
         (&costed, &rows, true),
         &secs_of,
         (shared, share),
     );
     let b = sample::sample(
         plan,
-        (keep, &lists),
+        (keep, &reads),
         (&uncosted, &rows, false),
         &cost_of,
         (0.0, budget - a.spent),
@@ -261,7 +261,7 @@ fn measured_secs(
         model_ratio: a.model_ratio,
         case_bytes,
         case_read_bytes,
-        lists,
+        reads,
     };
     (secs, at_most, Some(merged))
 }

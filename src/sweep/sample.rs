@@ -334,7 +334,7 @@ pub struct Sampled {
     pub planned: Vec<(usize, Kept)>,
     /// The columns read back after solving, which the bytes read back
     /// count.
-    pub lists: StagesRead,
+    pub reads: StagesRead,
 }
 
 impl Sampled {
@@ -372,7 +372,7 @@ impl Sampled {
     ) -> bool {
         let [bytes, read_bytes] = output
             .as_ref()
-            .map_or([0.0; 2], |o| table_bytes(o, &self.lists));
+            .map_or([0.0; 2], |o| table_bytes(o, &self.reads));
         let point = Point {
             size,
             secs,
@@ -528,14 +528,14 @@ const KEPT: usize = 5;
 /// with shared work is not sampled.
 pub fn sample(
     plan: &Arc<Plan>,
-    (keep, lists): (Option<&[String]>, &StagesRead),
+    (keep, reads): (Option<&[String]>, &StagesRead),
     (sizes, rows, seconds): (&[f64], &[f64], bool),
     size_of: &dyn Fn(&dyn Case) -> f64,
     (shared, budget): (f64, f64),
 ) -> Sampled {
     let started = Instant::now();
     let mut out = Sampled {
-        lists: lists.clone(),
+        reads: reads.clone(),
         ..Sampled::default()
     };
     // Cases sharing work (a table built once for the sweep) are not
@@ -784,20 +784,15 @@ fn solve_within(target: Target, keep: Option<&[String]>, limit: f64) -> Option<S
     }
 }
 
-/// The bytes of a case's tables as read back from their files by the
-/// stages after solving (the columns they read, `lists`; lists weighted
+/// The bytes of a case's tables, and as read back from their files by the
+/// stages after solving (the columns they read, `reads`; lists weighted
 /// [`LIST_WEIGHT`]).
-pub fn read_back(out: &Output, lists: &StagesRead) -> f64 {
-    table_bytes(out, lists)[1]
-}
-
-/// The bytes of a case's tables, and as [`read_back`].
-fn table_bytes(out: &Output, lists: &StagesRead) -> [f64; 2] {
+fn table_bytes(out: &Output, reads: &StagesRead) -> [f64; 2] {
     out.iter().fold([0.0, 0.0], |[b, r], (ds, t)| {
         let read: f64 = t
             .columns()
             .iter()
-            .filter(|(name, v)| lists.reads(ds, name, v.is_list()))
+            .filter(|(name, v)| reads.reads(ds, name, v.is_list()))
             .map(|(_, v)| {
                 let w = if v.is_list() { LIST_WEIGHT } else { 1.0 };
                 v.read_back_bytes() as f64 * w
@@ -823,8 +818,9 @@ pub struct StagesRead {
     named: Vec<(&'static str, &'static str)>,
     /// The datasets claims read.
     claimed: Vec<String>,
-    /// The words of those claims' expressions (a column they name).
-    words: Vec<String>,
+    /// The names those claims read; `None` where one does not parse
+    /// (then every list of their datasets).
+    claim_names: Option<Vec<String>>,
     /// The checks' columns of each dataset; `None`: every column.
     explained: Option<fn(&str) -> &'static [&'static str]>,
 }
@@ -851,11 +847,11 @@ impl StagesRead {
                 .flat_map(|v| v.kind.columns().into_iter().map(|c| (v.dataset, c)))
                 .collect(),
             claimed: claims.iter().map(|c| c.dataset.clone()).collect(),
-            words: claims
+            claim_names: claims
                 .iter()
-                .flat_map(|c| c.expressions())
-                .flat_map(|t| words(&t))
-                .collect(),
+                .map(|c| c.names_read())
+                .collect::<Option<Vec<_>>>()
+                .map(|v| v.into_iter().flatten().collect()),
             explained: sweep.family.capabilities().explained_columns,
         }
     }
@@ -870,18 +866,13 @@ impl StagesRead {
         }
         let named = self.named.iter().any(|&(d, c)| d == ds.name && c == column);
         let checked = self.explained.is_none_or(|f| f(ds.name).contains(&column))
-            || self.words.iter().any(|w| w == column)
+            || self
+                .claim_names
+                .as_ref()
+                .is_none_or(|n| n.iter().any(|w| w == column))
             || ds.column(column).is_some_and(|c| c.role != Role::Result);
         named || (claimed && checked)
     }
-}
-
-/// The words of an expression (the names it may read).
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
 }
 
 /// Can the report fit simple forms to `ds`: a closed form's column, or
