@@ -999,3 +999,38 @@ fn memory_counts_the_rows_only_where_positions_are_kept() {
     let kept = c.cost(Some(&["positions".to_string()]));
     assert_eq!(kept.memory_bound, all.memory_bound);
 }
+
+/// A copy scaled down to sample a one-heap case is computed to its own
+/// horizon and no further: `max: 152` in misère play under `no_repeat`
+/// proves its period only past 60,000 (the run extends it to 3,840,000 or
+/// more), and a copy extended as far would cost the sample what the case
+/// to its horizon does not.
+#[test]
+fn a_scaled_copy_is_not_extended() {
+    let rule = Rule {
+        take: TakeForm::Range(1, 152),
+        play: Play::Misere,
+        no_repeat: true,
+    };
+    let case = TakeCase::new(
+        rule,
+        Arc::new(vec![(0..=60000).collect()]),
+        "0..60000".into(),
+        60000,
+        10_000_000,
+    );
+    let copy = case.scaled(1.0 / 256.0).unwrap();
+    let cancel = AtomicBool::new(false);
+    let out = copy
+        .solve(&CaseCtx {
+            progress: &|_| {},
+            cancel: &cancel,
+            keep: None,
+        })
+        .unwrap();
+    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    let horizon: usize = col_text(t, "horizon", 0).parse().unwrap();
+    assert!((200..300).contains(&horizon), "{horizon}");
+    assert_eq!(col_text(t, "computed_to", 0), horizon.to_string());
+    assert_eq!(col_text(t, "extended", 0), "false");
+}
