@@ -6,7 +6,7 @@ use super::misere::{self, Misere};
 use super::rows::{game_columns, period_row};
 use super::sequence::{self, Horizon, Sequence};
 use crate::data::{EnumVec, StructListVec, Table, Values};
-use crate::family::{Case, CaseCtx, Cost, Interrupted, Output};
+use crate::family::{Case, CaseCtx, Cost, Interrupted, Output, TableBytes};
 use crate::game::{OUTCOMES, Play, outcome_code};
 
 /// One code, play and number of heaps on the sweep's heap sizes.
@@ -21,7 +21,18 @@ pub struct OctalCase {
     pub ns: Vec<u64>,
     /// How far to compute the sequence.
     pub horizon: Horizon,
+    /// The winning moves of its positions of several heaps, counted once
+    /// ([`OctalCase::winning_items`]).
+    pub items: std::sync::OnceLock<Option<u64>>,
 }
+
+/// A winning move in a `positions` row ([`SPLIT_FIELDS`], one integer each).
+const ITEM_BYTES: u64 = 8 * SPLIT_FIELDS.len() as u64;
+
+/// The naive kernel's moves up to which a case of several heaps counts its
+/// winning moves while planning ([`OctalCase::winning_items`]): two heaps
+/// to 4,096 of a code splitting on one take are 4 million.
+const ITEMS_WORK: u64 = 1 << 26;
 
 /// Rare parts assumed per splitting take and heap size in a sparse space
 /// (the sparse kernel's estimate: 0.454 has 16 rare positions, 0.16 49 in
@@ -81,6 +92,72 @@ impl OctalCase {
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
     }
+    /// Bytes of a `positions` row as its table holds it: the declared
+    /// columns, with its winning moves as counted
+    /// ([`OctalCase::winning_items`]) in place of the four a list is
+    /// declared with (the two-heap `0.71` to 700 holds 100 a row, `0.77`
+    /// 8.4: 3.4 GB against 0.24 GB).
+    fn position_row_bytes(&self) -> Option<u64> {
+        let items = self.winning_items()?;
+        let rows = (self.ns.len() as u64)
+            .saturating_pow(self.heaps as u32)
+            .max(1);
+        let declared_items = 4 * ITEM_BYTES;
+        Some(
+            POSITIONS.row_bytes() - declared_items
+                + items.saturating_mul(ITEM_BYTES).div_ceil(rows),
+        )
+    }
+
+    /// The winning moves of every position of several heaps, in all
+    /// (normal play; `None` for one heap, misère play, or values too far
+    /// to compute while planning). A position's winning moves in heap `j`
+    /// are the moves of `N_j` to the value of the others' nim-sum (a move
+    /// to `G(N_j)` itself there is none, so P-positions count none): over
+    /// every position, `heaps ×` the sum over heap sizes `a` and their
+    /// moves of how many positions of the other heaps have the move's value
+    /// as their nim-sum.
+    pub fn winning_items(&self) -> Option<u64> {
+        *self.items.get_or_init(|| {
+            let n_max = self.n_max() as usize;
+            let cheap = super::kernel::naive_work(&self.code, n_max) <= ITEMS_WORK;
+            if self.heaps < 2 || self.play != Play::Normal || !cheap {
+                return None;
+            }
+            let par = super::blocks::Par {
+                threads: 1,
+                ..super::blocks::Par::current()
+            };
+            let mut g = Vec::new();
+            let never = std::sync::atomic::AtomicBool::new(false);
+            super::kernel::naive_extend_with(&self.code, &mut g, n_max, par, &never);
+            let width = (g.iter().copied().max().unwrap_or(0) as usize + 1).next_power_of_two();
+            let mut one = vec![0u64; width];
+            for &n in &self.ns {
+                one[g[n as usize] as usize] += 1;
+            }
+            // Positions of the other heaps by nim-sum.
+            let mut others = one.clone();
+            for _ in 2..self.heaps {
+                let mut next = vec![0u64; width];
+                for (x, &a) in others.iter().enumerate().filter(|(_, a)| **a > 0) {
+                    for (y, &b) in one.iter().enumerate() {
+                        next[x ^ y] += a * b;
+                    }
+                }
+                others = next;
+            }
+            let value = |s: &Split| s.parts().fold(0, |x, h| x ^ g[h as usize]) as usize;
+            let per_heap: u64 = self
+                .ns
+                .iter()
+                .flat_map(|&a| self.code.moves(a))
+                .map(|s| others.get(value(&s)).copied().unwrap_or(0))
+                .sum();
+            Some(per_heap.saturating_mul(self.heaps as u64))
+        })
+    }
+
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let n = self.ns.len() as u64;
         if self.heaps == 1 {
@@ -109,6 +186,10 @@ impl Case for OctalCase {
             work: self.work(),
             memory_bound: self.memory(),
             rows: self.rows(),
+            table_bytes: self
+                .position_row_bytes()
+                .map(|b| vec![(POSITIONS.name, TableBytes::PerRow(b))])
+                .unwrap_or_default(),
             ..Cost::default()
         }
     }
@@ -127,6 +208,7 @@ impl Case for OctalCase {
                 sparse: cut(self.horizon.sparse).max(n_max),
             },
             ns,
+            items: std::sync::OnceLock::new(),
         }))
     }
     fn solve(&self, ctx: &CaseCtx<'_>) -> anyhow::Result<Output> {

@@ -104,6 +104,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                     heaps: d as usize,
                     ns: ns.clone(),
                     horizon: h,
+                    items: std::sync::OnceLock::new(),
                 }));
             }
         }

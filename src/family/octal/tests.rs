@@ -702,3 +702,46 @@ fn the_adaptive_kernel_on_0_6_and_in_the_stages() {
         }
     }
 }
+
+/// The winning moves a case of several heaps counts while planning are
+/// those its rows list: 40 random codes, two and three heaps, on random
+/// heap sizes.
+#[test]
+fn the_counted_winning_moves_are_those_the_rows_list() {
+    use crate::data::Values;
+    use crate::family::{Case, CaseCtx};
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    for k in 0..40 {
+        let c = rng.code(4);
+        let heaps = 2 + k % 2;
+        let n_max = if heaps == 2 { 40 } else { 14 };
+        let ns: Vec<u64> = (0..=n_max).filter(|_| !rng.next().is_multiple_of(3)).collect();
+        let case = super::cases::OctalCase {
+            code: c.clone(),
+            play: Play::Normal,
+            heaps,
+            ns,
+            horizon: Horizon {
+                naive: 64,
+                sparse: 64,
+            },
+            items: std::sync::OnceLock::new(),
+        };
+        let ctx = CaseCtx {
+            progress: &|_| {},
+            cancel: &NO,
+            keep: None,
+        };
+        let out = case.solve(&ctx).unwrap();
+        let listed = match out[0].1.column("winning_splits") {
+            Some(Values::StructList(m)) => *m.offsets().last().unwrap() as u64,
+            v => panic!("{v:?}"),
+        };
+        assert_eq!(
+            case.winning_items(),
+            Some(listed),
+            "{} heaps={heaps}",
+            c.text()
+        );
+    }
+}
