@@ -165,7 +165,18 @@ pub fn fit(points: &[Point]) -> Option<Fit> {
             b: 1.0,
         })
     })?;
-    for p in stopped {
+    // A stopped point too short to time, or no longer than a finished
+    // case at least its size took, tells nothing the finished ones do not
+    // (a case started with 3 ms of the budget left, stopped at 2.8 ms where
+    // cases of its size took 1.7–3 ms, raised a sweep's fit 4×).
+    let longest_from = |s: f64| {
+        finished
+            .iter()
+            .filter(|q| q.size >= s)
+            .map(|q| q.secs)
+            .fold(0.0, f64::max)
+    };
+    for p in stopped.filter(|p| p.secs >= FLOOR_SECS && p.secs > longest_from(p.size)) {
         let at = f.secs(p.size);
         if p.secs > at && at > 0.0 {
             f.m0 *= p.secs / at;
@@ -668,7 +679,8 @@ fn solve_planned(
     keep: Option<&[String]>,
     left: f64,
 ) -> Option<bool> {
-    if left <= 0.0 {
+    // Too little left to time a case.
+    if left < 2.0 * FLOOR_SECS {
         return None;
     }
     let solved = solve_within(Target::Planned(Arc::clone(plan), i), keep, left)?;
@@ -723,7 +735,7 @@ fn climb_scaled(
         let size = size_of(case.as_ref());
         let left = budget - started.elapsed().as_secs_f64();
         let guess = fit(&out.points).map_or(0.0, |f| f.secs(size));
-        if size <= 1.5 * measured(out) || guess > left / 3.0 || left <= 0.0 {
+        if size <= 1.5 * measured(out) || guess > left / 3.0 || left < 2.0 * FLOOR_SECS {
             continue;
         }
         let rows = declared_rows(&cost, keep);
@@ -992,6 +1004,18 @@ mod tests {
         let raised = fit(&[p(1.0, 0.1), p(4.0, 0.4), stopped]).unwrap();
         assert!((raised.secs(16.0) - 3.2).abs() < 1e-9);
         assert!((raised.secs(4.0) - 0.8).abs() < 1e-9);
+        // Not one no longer than a finished case at least its size took
+        // (a small case sets up as much as it works: the fit through the
+        // largest is below it).
+        let seen = Point {
+            size: 0.5,
+            secs: 0.09,
+            ..stopped
+        };
+        assert_eq!(
+            fit(&[p(1.0, 0.1), p(4.0, 0.4), seen]),
+            fit(&[p(1.0, 0.1), p(4.0, 0.4)])
+        );
         // A fit on a stopped case alone (or beside cases too short to
         // time that the model gave under [`BOUND_FROM`]) is a lower bound; beside a finished case timed, it is not.
         assert!(fit_is_lower_bound(&[stopped], true));
