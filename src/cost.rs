@@ -212,20 +212,26 @@ pub fn cache_name(binary: &str, cpu: &str) -> String {
 
 /// The cached rates of this binary on this CPU, if any, with a rate for
 /// each of `kernels`.
-pub fn cached(kernels: &[Kernel]) -> Option<Rates> {
+/// (`quick`: measured by the dry run's quick calibration, which a run
+/// measures again).
+pub fn cached(kernels: &[Kernel]) -> Option<(Rates, bool)> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
-    Rates::from_json(&serde_json::from_str(&text).ok()?, kernels)
+    let v: Value = serde_json::from_str(&text).ok()?;
+    let quick = v.get("quick").and_then(Value::as_bool).unwrap_or(false);
+    Some((Rates::from_json(&v, kernels)?, quick))
 }
 
 /// Saves the rates (a cache: failing to write it only costs a measurement
-/// next time).
-pub fn save(rates: &Rates) {
+/// next time), `quick` where the dry run's quick calibration measured them.
+pub fn save(rates: &Rates, quick: bool) {
     let Some(path) = cache_file() else { return };
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
     let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-    if std::fs::write(&tmp, rates.to_json().to_string()).is_ok() {
+    let mut v = rates.to_json();
+    v["quick"] = json!(quick);
+    if std::fs::write(&tmp, v.to_string()).is_ok() {
         let _ = std::fs::rename(&tmp, &path);
     }
     if let Some(dir) = path.parent() {

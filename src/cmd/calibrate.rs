@@ -17,10 +17,27 @@ use crate::mem::thread_cpu;
 
 /// Measures every kernel (one thread; about two and a half seconds in all).
 pub fn measure() -> Result<Rates> {
+    measure_in(Rounds::Full)
+}
+
+/// How many times each kernel's probe is run.
+#[derive(Clone, Copy, PartialEq)]
+enum Rounds {
+    /// Once untimed, then [`ROUNDS`] rounds: `nimlab calibrate` and a run.
+    Full,
+    /// One round, not warmed up (about a quarter of the time; rates a
+    /// little low where a probe's first use fills memory): a dry run, which
+    /// must answer in under 2 s and whose sampling measures the sweeps' own
+    /// cases.
+    Quick,
+}
+
+/// [`measure`] with each probe run as `rounds` says.
+fn measure_in(rounds: Rounds) -> Result<Rates> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     // First, while the process holds little: the writer's own memory.
     let writer_bytes = pool.install(writer_memory_probe)?;
-    let mut per_sec = pool.install(kernel_rates)?;
+    let mut per_sec = pool.install(|| kernel_rates(rounds))?;
     let (units, secs) = pool.install(writer_probe)?;
     per_sec.push((cost::WRITER, rate(units, secs)));
     let mut rates = Rates {
@@ -56,7 +73,7 @@ const ROUND_SECS: f64 = 0.01;
 
 /// Every family's kernels measured ([`ROUNDS`] rounds after one untimed,
 /// the median rate of each), on the current thread.
-fn kernel_rates() -> Result<Vec<(Kernel, f64)>> {
+fn kernel_rates(rounds: Rounds) -> Result<Vec<(Kernel, f64)>> {
     let probes: Vec<family::calibration::Probe> =
         FAMILIES.iter().flat_map(|f| f.probes()).collect();
     let mut kernels: Vec<Kernel> = Vec::new();
@@ -67,11 +84,12 @@ fn kernel_rates() -> Result<Vec<(Kernel, f64)>> {
     }
     // Each probe once, untimed: what a probe fills on first use (a memo
     // it keeps, fresh memory) is not what its kernel's unit costs.
-    for p in &probes {
+    for p in probes.iter().filter(|_| rounds == Rounds::Full) {
         (p.run)().with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
     }
+    let times = if rounds == Rounds::Full { ROUNDS } else { 1 };
     let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
-    for _ in 0..ROUNDS {
+    for _ in 0..times {
         // A kernel measured by several probes: their units over their time.
         let mut done = vec![(0u64, 0f64); kernels.len()];
         for p in &probes {
@@ -257,17 +275,26 @@ fn writer_probe() -> Result<(u64, f64)> {
 /// cached), saying so on standard error unless `quiet`; and whether they
 /// were measured now (the writer's probes then wrote Parquet parts in this
 /// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
-pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
-    if let Some(r) = cost::cached(&family::calibration::kernels()) {
+/// A dry run measures them quickly ([`Rounds::Quick`]) when none are
+/// cached, and a run measures again rates a dry run measured.
+pub fn rates(quiet: bool, dry_run: bool) -> Result<(Rates, bool)> {
+    if let Some((r, quick)) = cost::cached(&family::calibration::kernels())
+        && (dry_run || !quick)
+    {
         return Ok((r, false));
     }
     if !quiet {
         eprintln!(
-            "nimlab: measuring this machine's kernels for the estimates (once per binary and CPU; `nimlab calibrate` measures again)…"
+            "nimlab: measuring this machine's kernels for the estimates (once per binary and CPU{}; `nimlab calibrate` measures again)…",
+            if dry_run {
+                ", quickly for a dry run"
+            } else {
+                ""
+            }
         );
     }
-    let r = measure()?;
-    cost::save(&r);
+    let r = measure_in(if dry_run { Rounds::Quick } else { Rounds::Full })?;
+    cost::save(&r, dry_run);
     Ok((r, true))
 }
 
@@ -275,7 +302,7 @@ pub fn rates(quiet: bool) -> Result<(Rates, bool)> {
 pub fn calibrate() -> Result<ExitCode> {
     let t = Instant::now();
     let r = measure()?;
-    cost::save(&r);
+    cost::save(&r, false);
     let mut s = format!(
         "kernel rates on one thread ({}, {}), measured in {:.1} s:\n",
         r.cpu,

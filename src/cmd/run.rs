@@ -41,7 +41,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Every claim type-checked against its sweep's declared datasets.
     check::check_plan(&exps)?;
     if args.dry_run {
-        let (rates, wrote) = super::calibrate::rates(args.opts.quiet)?;
+        let (rates, wrote) = super::calibrate::rates(args.opts.quiet, true)?;
         let mut refused = false;
         let mut all: Vec<super::stages::Estimated<'_>> = Vec::new();
         for e in &exps {
@@ -73,7 +73,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     // Every sweep's estimates before anything is solved or written.
     sweep::guard::check_experiments(&exps)?;
-    let (rates, mut wrote) = super::calibrate::rates(args.opts.quiet)?;
+    let (rates, mut wrote) = super::calibrate::rates(args.opts.quiet, false)?;
     crate::cost::set_current(rates);
     // Loading and checking every spec: a share of each experiment's planning.
     let upfront = upfront.span().share(exps.len());
