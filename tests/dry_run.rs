@@ -1,7 +1,8 @@
 //! `nimlab run --dry-run` on every shipped spec: every sweep gets an
 //! estimate (never "time unknown"), nothing is solved or written (no output
 //! directory), and the kernel rates are measured once and cached under the
-//! user's cache directory (`XDG_CACHE_HOME`).
+//! user's cache directory (`XDG_CACHE_HOME`): quickly by a dry run, in full
+//! by a run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,7 +53,7 @@ fn assert_expected_and_bound_differ(text: &str) {
 
 /// The kernel rates were measured once, then read from the cache: one
 /// cache file, with a rate for every kernel.
-fn assert_one_cache_file(cache: &Path) {
+fn assert_one_cache_file(cache: &Path) -> serde_json::Value {
     let files: Vec<_> = std::fs::read_dir(cache.join("nimlab"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -76,6 +77,7 @@ fn assert_one_cache_file(cache: &Path) {
     ] {
         assert!(v["units_per_second"][k].as_f64().unwrap() > 0.0, "{k}: {v}");
     }
+    v
 }
 
 #[test]
@@ -115,7 +117,24 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
             out.display()
         );
     }
-    assert_one_cache_file(&cache);
+    // Measured quickly by the first dry run; a run measures them again,
+    // in full, in the same file.
+    assert_eq!(assert_one_cache_file(&cache)["quick"], true);
+    let spec = tmp.path().join("small.yaml");
+    std::fs::write(
+        &spec,
+        "experiment: small\nsweeps:\n  - name: a\n    family: takeaway\n    take: {max: 3}\n    N: 0..20\n",
+    )
+    .unwrap();
+    let o = nimlab()
+        .args(["run", "-q", "--no-report", "--no-render", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(assert_one_cache_file(&cache)["quick"], false);
 }
 
 #[test]
