@@ -212,8 +212,7 @@ pub fn cache_name(binary: &str, cpu: &str) -> String {
 
 /// The cached rates of this binary on this CPU, if any, with a rate for
 /// each of `kernels`.
-/// (`quick`: measured by the dry run's quick calibration, which a run
-/// measures again).
+/// (`quick`: measured by the dry run's quick calibration).
 pub fn cached(kernels: &[Kernel]) -> Option<(Rates, bool)> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;

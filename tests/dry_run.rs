@@ -2,7 +2,7 @@
 //! estimate (never "time unknown"), nothing is solved or written (no output
 //! directory), and the kernel rates are measured once and cached under the
 //! user's cache directory (`XDG_CACHE_HOME`): quickly by a dry run, in full
-//! by a run.
+//! by `nimlab calibrate`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -117,8 +117,9 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
             out.display()
         );
     }
-    // Measured quickly by the first dry run; a run measures them again,
-    // in full, in the same file.
+    // Measured quickly by the first dry run; a run reads them (it does
+    // not spend the 2 s of a full calibration its estimate does not count),
+    // `nimlab calibrate` measures them in full, in the same file.
     assert_eq!(assert_one_cache_file(&cache)["quick"], true);
     let spec = tmp.path().join("small.yaml");
     std::fs::write(
@@ -130,6 +131,13 @@ fn dry_runs_estimate_every_sweep_and_write_nothing() {
         .args(["run", "-q", "--no-report", "--no-render", "--out"])
         .arg(&out)
         .arg(&spec)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(assert_one_cache_file(&cache)["quick"], true);
+    let o = nimlab()
+        .arg("calibrate")
         .env("XDG_CACHE_HOME", &cache)
         .output()
         .unwrap();

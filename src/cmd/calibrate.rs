@@ -23,13 +23,18 @@ pub fn measure() -> Result<Rates> {
 /// How many times each kernel's probe is run.
 #[derive(Clone, Copy, PartialEq)]
 enum Rounds {
-    /// Once untimed, then [`ROUNDS`] rounds: `nimlab calibrate` and a run.
+    /// Once untimed, then [`ROUNDS`] rounds: `nimlab calibrate`, and a run
+    /// with none cached.
     Full,
-    /// One round, not warmed up (about a quarter of the time; rates a
-    /// little low where a probe's first use fills memory): a dry run, which
-    /// must answer in under 2 s and whose sampling measures the sweeps' own
-    /// cases.
-    Quick,
+    /// Once untimed, then one round, the probes shared among `threads`
+    /// threads (each probe on one thread, its time that thread's CPU
+    /// time): a dry run, which must answer in under 2 s (0.8 s on 2
+    /// threads). Unwarmed, the rates were 0.4–0.7× the full calibration's,
+    /// and 0.02× where a probe fills a table on first use.
+    Quick {
+        /// Threads measuring at once.
+        threads: usize,
+    },
 }
 
 /// [`measure`] with each probe run as `rounds` says.
@@ -82,25 +87,43 @@ fn kernel_rates(rounds: Rounds) -> Result<Vec<(Kernel, f64)>> {
             kernels.push(p.kernel);
         }
     }
-    // Each probe once, untimed: what a probe fills on first use (a memo
-    // it keeps, fresh memory) is not what its kernel's unit costs.
-    for p in probes.iter().filter(|_| rounds == Rounds::Full) {
-        (p.run)().with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
-    }
-    let times = if rounds == Rounds::Full { ROUNDS } else { 1 };
+    let threads = match rounds {
+        Rounds::Full => 0,
+        Rounds::Quick { threads } => threads,
+    };
+    let of = |p: &family::calibration::Probe| kernels.iter().position(|k| *k == p.kernel);
     let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
-    for _ in 0..times {
-        // A kernel measured by several probes: their units over their time.
-        let mut done = vec![(0u64, 0f64); kernels.len()];
-        for p in &probes {
-            let (units, secs) = repeated(p.run)
-                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
-            let i = kernels.iter().position(|k| *k == p.kernel).unwrap_or(0);
-            done[i].0 += units;
-            done[i].1 += secs;
+    // A kernel measured by several probes: their units over their time.
+    let mut add = |done: Vec<(usize, u64, f64)>| {
+        let mut sum = vec![(0u64, 0f64); kernels.len()];
+        for (i, units, secs) in done {
+            sum[i].0 += units;
+            sum[i].1 += secs;
         }
-        for (r, (units, secs)) in rounds.iter_mut().zip(done) {
+        for (r, (units, secs)) in rounds.iter_mut().zip(sum) {
             r.push(rate(units, secs));
+        }
+    };
+    let by_kernel = |done: Vec<(usize, u64, f64)>| {
+        done.into_iter()
+            .map(|(i, u, s)| (of(&probes[i]).unwrap_or(0), u, s))
+            .collect::<Vec<_>>()
+    };
+    if threads > 0 {
+        add(by_kernel(shared_round(&probes, threads)?));
+    } else {
+        // Each probe once, untimed: what a probe fills on first use (a
+        // memo it keeps, fresh memory) is not what its kernel's unit costs.
+        for p in &probes {
+            (p.run)().with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
+        }
+        for _ in 0..ROUNDS {
+            let done = probes
+                .iter()
+                .enumerate()
+                .map(|(i, p)| measured(p).map(|(u, s)| (i, u, s)))
+                .collect::<Result<Vec<_>>>()?;
+            add(by_kernel(done));
         }
     }
     Ok(kernels
@@ -108,6 +131,50 @@ fn kernel_rates(rounds: Rounds) -> Result<Vec<(Kernel, f64)>> {
         .zip(rounds)
         .map(|(k, r)| (k, median(r)))
         .collect())
+}
+
+/// A probe's round ([`repeated`]), its error naming its kernel.
+fn measured(p: &family::calibration::Probe) -> Result<(u64, f64)> {
+    repeated(p.run).with_context(|| format!("measuring the {} kernel", p.kernel.name()))
+}
+
+/// Every probe once untimed then one round ([`measured`]), the probes
+/// taken in turn by `threads` threads, each on a pool of one thread: each
+/// probe's index, units and seconds.
+fn shared_round(
+    probes: &[family::calibration::Probe],
+    threads: usize,
+) -> Result<Vec<(usize, u64, f64)>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, u64, f64)>> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+        let mut out = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(p) = probes.get(i) else {
+                return Ok(out);
+            };
+            pool.install(|| (p.run)())
+                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
+            let (units, secs) = pool.install(|| measured(p))?;
+            out.push((i, units, secs));
+        }
+    };
+    let done: Vec<Result<Vec<_>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a probe panicked")))
+            })
+            .collect()
+    });
+    let mut all = Vec::new();
+    for d in done {
+        all.extend(d?);
+    }
+    Ok(all)
 }
 
 /// A probe run again until it has spent [`ROUND_SECS`]: its units and
@@ -276,11 +343,10 @@ fn writer_probe() -> Result<(u64, f64)> {
 /// were measured now (the writer's probes then wrote Parquet parts in this
 /// process, which an estimate's memory needs: [`crate::sweep::estimate`]).
 /// A dry run measures them quickly ([`Rounds::Quick`]) when none are
-/// cached, and a run measures again rates a dry run measured.
+/// cached; a run reads those too (measuring them again would cost the run
+/// the 2 s its estimate does not count: `nimlab calibrate` does).
 pub fn rates(quiet: bool, dry_run: bool) -> Result<(Rates, bool)> {
-    if let Some((r, quick)) = cost::cached(&family::calibration::kernels())
-        && (dry_run || !quick)
-    {
+    if let Some((r, _)) = cost::cached(&family::calibration::kernels()) {
         return Ok((r, false));
     }
     if !quiet {
@@ -293,7 +359,13 @@ pub fn rates(quiet: bool, dry_run: bool) -> Result<(Rates, bool)> {
             }
         );
     }
-    let r = measure_in(if dry_run { Rounds::Quick } else { Rounds::Full })?;
+    let r = measure_in(if dry_run {
+        Rounds::Quick {
+            threads: rayon::current_num_threads(),
+        }
+    } else {
+        Rounds::Full
+    })?;
     cost::save(&r, dry_run);
     Ok((r, true))
 }
