@@ -65,6 +65,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         if !args.no_report {
             super::print(&report_estimate(&exps, &args.opts.out))?;
         }
+        super::stages::remove_scratch();
         return Ok(if refused {
             ExitCode::from(2)
         } else {

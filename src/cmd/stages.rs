@@ -9,6 +9,8 @@
 //! are priced by the model ([`sweep::estimate::render_cost`]).
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -247,6 +249,7 @@ fn measure(
             out: scratch.0.join(format!("level{l}")),
             stages,
             base,
+            abandoned: Arc::default(),
         };
         match job.run_within(left) {
             Some(Ok(lv)) => got.done.push(lv),
@@ -368,18 +371,41 @@ struct Job {
     out: PathBuf,
     stages: (bool, bool),
     base: u64,
+    /// Set when the dry run stopped waiting: the job stops at its next
+    /// stage and removes what it wrote.
+    abandoned: Arc<AtomicBool>,
 }
 
 impl Job {
     /// Measures on a thread of its own, given `limit` wall seconds;
-    /// `None` past them (the thread is left behind).
+    /// `None` past them (the thread is left behind, to stop at its next
+    /// stage: [`Job::go_on`]).
     fn run_within(self, limit: f64) -> Option<Result<Level>> {
         let (tx, rx) = std::sync::mpsc::channel();
+        let abandoned = Arc::clone(&self.abandoned);
         std::thread::spawn(move || {
-            let _ = tx.send(self.run());
+            let r = self.run();
+            if self.abandoned.load(Ordering::Relaxed) {
+                let _ = std::fs::remove_dir_all(&self.out);
+                if let Some(root) = self.out.parent() {
+                    let _ = std::fs::remove_dir(root);
+                }
+            }
+            let _ = tx.send(r);
         });
-        rx.recv_timeout(std::time::Duration::from_secs_f64(limit.max(0.0)))
-            .ok()
+        let r = rx
+            .recv_timeout(std::time::Duration::from_secs_f64(limit.max(0.0)))
+            .ok();
+        abandoned.store(r.is_none(), Ordering::Relaxed);
+        r
+    }
+
+    /// An error once the dry run stopped waiting for this job.
+    fn go_on(&self) -> Result<()> {
+        if self.abandoned.load(Ordering::Relaxed) {
+            anyhow::bail!("stopped at the budget");
+        }
+        Ok(())
     }
 
     /// Stores every sweep's tables under `out`, then renders, checks and
@@ -397,6 +423,7 @@ impl Job {
                 l.bytes += k.read_bytes;
                 l.largest = l.largest.max(k.read_bytes);
             }
+            self.go_on()?;
             if render {
                 stage(&mut l, (0, base), || {
                     render::render_sweep(sw, &dir).map(drop)
@@ -407,6 +434,7 @@ impl Job {
         stored.dedup();
         for &ei in &stored {
             let e = &self.exps[ei];
+            self.go_on()?;
             if !e.conjectures.is_empty() {
                 stage(&mut l, (1, base), || {
                     check::write_conjectures(e, out).map(drop)
@@ -419,6 +447,7 @@ impl Job {
                 quiet: true,
             };
             let exps: Vec<Experiment> = stored.iter().map(|&i| self.exps[i].clone()).collect();
+            self.go_on()?;
             stage(&mut l, (2, base), || {
                 report::write_report_with(&exps, out, opts).map(drop)
             })?;
@@ -573,12 +602,33 @@ const HELD_FROM: f64 = 4.0 * 1048576.0;
 /// take-away sweep whose run then held under 2).
 const MAX_HELD_PER_BYTE: f64 = 2.0;
 
-/// A scratch directory, removed when dropped.
+/// A scratch directory, removed when dropped, and again by
+/// [`remove_scratch`] (a job left behind may write there until its stage
+/// ends).
 struct Scratch(PathBuf);
+
+/// Every scratch directory this process made.
+static SCRATCH: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl Scratch {
     fn new() -> Result<Scratch> {
-        super::calibrate::fresh_dir(&std::env::temp_dir(), "nimlab-stages").map(Scratch)
+        let dir = super::calibrate::fresh_dir(&std::env::temp_dir(), "nimlab-stages")?;
+        if let Ok(mut all) = SCRATCH.lock() {
+            all.push(dir.clone());
+        }
+        Ok(Scratch(dir))
+    }
+}
+
+/// Removes the scratch directories of the stages' measurement, as the dry
+/// run ends: a job left behind at the budget writes there until its
+/// current stage ends (19 were left in the temporary directory by a day
+/// of dry runs).
+pub fn remove_scratch() {
+    if let Ok(all) = SCRATCH.lock() {
+        for d in all.iter() {
+            let _ = std::fs::remove_dir_all(d);
+        }
     }
 }
 
