@@ -139,11 +139,15 @@ impl Rule {
     }
     /// The takes worth trying from a heap of `n` (into `out`, ascending):
     /// the divisors of `n` when the condition demands `n % t == 0`, else
-    /// `1..=n`.
+    /// `1..=n`, or up to the bound the condition states.
     pub fn candidates(&self, n: u32, out: &mut Vec<u32>) {
         out.clear();
         if !self.mv.divisors_only() {
-            out.extend(1..=n);
+            // No take past the bound the condition states ([`Cond::take_bound`]:
+            // `t <= k` is false beyond `k`): `t <= 5` with splits to
+            // 8,000 tried 32 million takes a case where 40,000 can move.
+            let top = self.mv.take_bound(&self.env()).map_or(n, |b| b.min(n));
+            out.extend(1..=top);
             return;
         }
         let mut high = Vec::new();

@@ -259,6 +259,11 @@ fn normative_specs_agree_with_the_brute_force() {
         ("true", Some("true"), false, &[]),
         ("t <= k and t != last", None, false, &[("k", 3)]),
         ("t <= k and t != last", None, false, &[("k", 4)]),
+        // Bounds the candidates stop at (`Cond::take_bound`): through `or`,
+        // `? :`, a list and a range.
+        ("t < 4 or t == 6", None, true, &[]),
+        ("n > 5 ? t <= 2 : t in [1, 3]", None, false, &[]),
+        ("t in 2..5 and t != last", None, false, &[]),
     ];
     for &(mv, both, split, params) in specs {
         let params: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
