@@ -129,12 +129,16 @@ fn estimate_with(
         (&costs, &model, &model_bound),
         shared_secs,
     );
-    let chunks = super::chunks(&plan.cases).len();
+    let ranges: Vec<std::ops::Range<usize>> = super::chunks(&plan.cases)
+        .iter()
+        .map(|c| c.start..c.end)
+        .collect();
+    let chunks = ranges.len();
     let overhead = overhead_secs(sweep, (plan, &costs), chunks, rates);
     let fixed = shared_secs + writer + overhead;
     let splits: Vec<bool> = costs.iter().map(|c| c.splits).collect();
-    let (cases_cpu, wall) = cpu_and_wall(&case_secs, &splits, fixed, threads);
-    let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, &splits, fixed, threads);
+    let (cases_cpu, wall) = cpu_and_wall(&case_secs, (&splits, &ranges), fixed, threads);
+    let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, (&splits, &ranges), fixed, threads);
     let dominant = case_secs
         .iter()
         .enumerate()
@@ -150,7 +154,7 @@ fn estimate_with(
     let case_bytes = sampled.as_ref().map_or(&[][..], |s| &s.case_bytes[..]);
     let measured_output = case_bytes.iter().sum::<f64>() as u64;
     let output_bytes = output_bytes.max(measured_output);
-    held_as_measured(&mut memory, case_bytes);
+    held_as_measured(&mut memory, case_bytes, &ranges);
     SweepEstimate {
         cases: plan.cases.len(),
         chunks,
@@ -324,11 +328,17 @@ fn measured_bytes(
 const HELD_PER_TABLE_BYTE: f64 = 1.1;
 
 /// The memory figures raised to what the sampled cases' tables say
-/// (`case_bytes`, [`measured_bytes`]): the threads' largest cases each
-/// holding [`HELD_PER_TABLE_BYTE`] times its tables, beside the shared
-/// memory, where that is more than the model's.
-fn held_as_measured(memory: &mut MemoryFigures, case_bytes: &[f64]) {
-    let mut held: Vec<f64> = case_bytes.iter().map(|b| b * HELD_PER_TABLE_BYTE).collect();
+/// (`case_bytes`, [`measured_bytes`]): the threads' largest chunks
+/// (`chunks`, ranges of cases: a chunk's tables are held until it is
+/// written) each holding [`HELD_PER_TABLE_BYTE`] times its cases' tables,
+/// beside the shared memory, where that is more than the model's.
+fn held_as_measured(
+    memory: &mut MemoryFigures,
+    case_bytes: &[f64],
+    chunks: &[std::ops::Range<usize>],
+) {
+    let of = |r: &std::ops::Range<usize>| r.clone().filter_map(|i| case_bytes.get(i)).sum::<f64>();
+    let mut held: Vec<f64> = chunks.iter().map(|r| of(r) * HELD_PER_TABLE_BYTE).collect();
     held.sort_by(|a, b| b.total_cmp(a));
     let top: f64 = held.iter().take(memory.threads).sum();
     let measured = memory.shared.saturating_add(top as u64);
@@ -397,13 +407,30 @@ fn writer_bytes(rates: &Rates, written: bool) -> u64 {
 
 /// The cases' seconds on one thread, summed, and the sweep's wall seconds
 /// on `threads` with `fixed` seconds of work (shared, writer, overhead)
-/// spread over them: no sooner than its largest case (over the threads
-/// where the case `splits` its own work).
-fn cpu_and_wall(case_secs: &[f64], splits: &[bool], fixed: f64, threads: usize) -> (f64, f64) {
+/// spread over them: no sooner than its longest chunk (`chunks`, ranges
+/// of cases, whose cases one thread solves in turn; a case that `splits`
+/// its own work over the threads counts its seconds over them). Five
+/// rules cases of 2 s in one chunk took 10.3 s on 2 threads, estimated
+/// 2.7 s.
+fn cpu_and_wall(
+    case_secs: &[f64],
+    (splits, chunks): (&[bool], &[std::ops::Range<usize>]),
+    fixed: f64,
+    threads: usize,
+) -> (f64, f64) {
     let cpu: f64 = case_secs.iter().sum();
-    let own = |(s, split): (&f64, &bool)| if *split { s / threads as f64 } else { *s };
-    let largest = case_secs.iter().zip(splits).map(own).fold(0.0, f64::max);
-    let wall = (cpu / threads as f64).max(largest) + fixed / threads as f64;
+    let own = |i: usize| {
+        if splits[i] {
+            case_secs[i] / threads as f64
+        } else {
+            case_secs[i]
+        }
+    };
+    let longest = chunks
+        .iter()
+        .map(|r| r.clone().map(own).sum::<f64>())
+        .fold(0.0, f64::max);
+    let wall = (cpu / threads as f64).max(longest) + fixed / threads as f64;
     (cpu, wall)
 }
 
@@ -697,17 +724,29 @@ mod tests {
     /// cases' 5 s over 2 threads decide.
     #[test]
     fn a_case_that_splits_its_work_is_timed_over_the_threads() {
+        let apart = [0..1, 1..2];
         assert_eq!(
-            cpu_and_wall(&[4.0, 1.0], &[false, false], 1.0, 2),
+            cpu_and_wall(&[4.0, 1.0], (&[false, false], &apart), 1.0, 2),
             (5.0, 4.5)
         );
         assert_eq!(
-            cpu_and_wall(&[4.0, 1.0], &[true, false], 1.0, 2),
+            cpu_and_wall(&[4.0, 1.0], (&[true, false], &apart), 1.0, 2),
             (5.0, 3.0)
         );
         assert_eq!(
-            cpu_and_wall(&[4.0, 1.0], &[true, false], 1.0, 1),
+            cpu_and_wall(&[4.0, 1.0], (&[true, false], &apart), 1.0, 1),
             (5.0, 6.0)
+        );
+        // In one chunk, one thread solves both in turn: 5 s, then half
+        // the fixed work; the splitting case over the threads, 2 + 1 s.
+        let together = vec![std::ops::Range { start: 0, end: 2 }];
+        assert_eq!(
+            cpu_and_wall(&[4.0, 1.0], (&[false, false], &together), 1.0, 2),
+            (5.0, 5.5)
+        );
+        assert_eq!(
+            cpu_and_wall(&[4.0, 1.0], (&[true, false], &together), 1.0, 2),
+            (5.0, 3.5)
         );
     }
 

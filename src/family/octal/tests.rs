@@ -715,7 +715,9 @@ fn the_counted_winning_moves_are_those_the_rows_list() {
         let c = rng.code(4);
         let heaps = 2 + k % 2;
         let n_max = if heaps == 2 { 40 } else { 14 };
-        let ns: Vec<u64> = (0..=n_max).filter(|_| !rng.next().is_multiple_of(3)).collect();
+        let ns: Vec<u64> = (0..=n_max)
+            .filter(|_| !rng.next().is_multiple_of(3))
+            .collect();
         let case = super::cases::OctalCase {
             code: c.clone(),
             play: Play::Normal,
