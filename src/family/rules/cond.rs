@@ -163,9 +163,12 @@ fn fixed(op: &Op, env: &Env) -> Option<i64> {
 
 /// A bound on `t` that `op` being true (or null) implies, where the
 /// condition states one: `t <= e`, `t < e`, `t in [..]`, `t in a..b` with
-/// `e`, the items and `b` fixed, through `and` (the least), `or` and `? :`
-/// (the largest of both sides). Null allows: a bound holds only where the
-/// bounding comparison cannot be null, which fixed operands ensure.
+/// `e`, the items and both ends fixed, through `and` (the least), `or` and
+/// `? :` (the largest of both sides). Null allows: a bound holds only where
+/// the bounding comparison cannot be null, which fixed operands ensure,
+/// and a choice bounds only where it cannot be null ([`never_null`]: `t in
+/// last..5` and `100 / (n - t) > 1 ? t <= 2 : t <= 3` allow every take
+/// where `last` or the choice is null).
 fn bound(op: &Op, env: &Env) -> Option<i64> {
     let is_t = |x: &Op| matches!(x, Op::Var(T));
     match op {
@@ -174,15 +177,11 @@ fn bound(op: &Op, env: &Env) -> Option<i64> {
             (x, y) => x.or(y),
         },
         Op::Bin(BinOp::Or, a, b) => Some(bound(a, env)?.max(bound(b, env)?)),
-        // A null choice allows: only a choice that cannot be null (it reads
-        // no history) bounds.
-        Op::Cond(c, a, b) if !reads_any(c, &|s| s == LAST || s == MINE) => {
-            Some(bound(a, env)?.max(bound(b, env)?))
-        }
+        Op::Cond(c, a, b) if never_null(c) => Some(bound(a, env)?.max(bound(b, env)?)),
         Op::Bin(BinOp::Le, a, e) if is_t(a) => fixed(e, env),
-        Op::Bin(BinOp::Lt, a, e) if is_t(a) => fixed(e, env).map(|x| x - 1),
+        Op::Bin(BinOp::Lt, a, e) if is_t(a) => fixed(e, env).map(|x| x.saturating_sub(1)),
         Op::Bin(BinOp::Ge, e, a) if is_t(a) => fixed(e, env),
-        Op::Bin(BinOp::Gt, e, a) if is_t(a) => fixed(e, env).map(|x| x - 1),
+        Op::Bin(BinOp::Gt, e, a) if is_t(a) => fixed(e, env).map(|x| x.saturating_sub(1)),
         Op::Bin(BinOp::Eq, a, e) if is_t(a) => fixed(e, env),
         Op::InList(x, items, false) if is_t(x) => items
             .iter()
@@ -190,9 +189,28 @@ fn bound(op: &Op, env: &Env) -> Option<i64> {
             .collect::<Option<Vec<_>>>()?
             .into_iter()
             .max(),
-        Op::InRange(x, _, hi, false) if is_t(x) => fixed(hi, env),
+        Op::InRange(x, lo, hi, false) if is_t(x) => {
+            fixed(lo, env)?;
+            fixed(hi, env)
+        }
         Op::Lit(V::Bool(false)) => Some(0),
         _ => None,
+    }
+}
+
+/// Whether `op` can never be null, judged cautiously: literals, the heap,
+/// the take and the sweep's parameters, and comparisons, `and`, `or`,
+/// `not` and lists of such (no arithmetic, which overflows or divides by
+/// zero to null; no history, null on the first move).
+fn never_null(op: &Op) -> bool {
+    use BinOp::{And, Eq, Ge, Gt, Le, Lt, Ne, Or};
+    match op {
+        Op::Lit(v) => !matches!(v, V::Null),
+        Op::Var(s) => *s == N || *s == T || *s >= PARAMS,
+        Op::Not(a) => never_null(a),
+        Op::Bin(And | Or | Eq | Ne | Lt | Le | Gt | Ge, a, b) => never_null(a) && never_null(b),
+        Op::InList(x, items, _) => never_null(x) && items.iter().all(never_null),
+        _ => false,
     }
 }
 
@@ -605,6 +623,13 @@ mod tests {
         assert_eq!(c("is_square(t)").take_bound(&e), None);
         assert_eq!(c("t <= n").take_bound(&e), None);
         assert_eq!(c("t <= k or t > 9").take_bound(&e), None);
+        // Null allows: a range from the history, a choice that may be null.
+        assert_eq!(c("t in last..5").take_bound(&e), None);
+        assert_eq!(
+            c("100 / (n - t) > 1 ? t <= 2 : t <= 3").take_bound(&e),
+            None
+        );
+        assert_eq!(c("n > 5 ? t <= 2 : t in [1, 3]").take_bound(&e), Some(3));
         assert!(c("t in [1, 3, 4]").reads(T));
         assert!(c("n % t == 0 and t < n").divisors_only());
         assert!(c("t < n and 0 == mod(n, t)").divisors_only());

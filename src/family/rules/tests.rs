@@ -264,6 +264,10 @@ fn normative_specs_agree_with_the_brute_force() {
         ("t < 4 or t == 6", None, true, &[]),
         ("n > 5 ? t <= 2 : t in [1, 3]", None, false, &[]),
         ("t in 2..5 and t != last", None, false, &[]),
+        // No bound where null allows: a choice null when it divides by
+        // zero.
+        ("100 / (n - t) > 1 ? t <= 2 : t <= 3", None, false, &[]),
+        ("n % (t - 3) == 0 ? t <= 2 : t <= 4", None, false, &[]),
     ];
     for &(mv, both, split, params) in specs {
         let params: Vec<(String, i64)> = params.iter().map(|(k, v)| (k.to_string(), *v)).collect();
