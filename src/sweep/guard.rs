@@ -100,8 +100,9 @@ pub struct MemoryFigures {
     pub writer: u64,
     /// Threads solving at once.
     pub threads: usize,
-    /// The peak: the shared memory, then per thread one of the largest
-    /// cases (beyond the shared part) and one of the largest chunks' tables.
+    /// The peak: the shared memory, then per thread the largest case of
+    /// one of the chunks whose largest cases are largest (beyond the shared
+    /// part) and one of the largest chunks' tables.
     pub peak: u64,
     /// The peak the run will likely reach: as [`MemoryFigures::peak`] with
     /// each case's expected memory ([`Cost::expected_memory`]) for its bound
@@ -146,14 +147,24 @@ pub fn memory_figures(
         .enumerate()
         .max_by_key(|(_, c)| c.memory_bound)
         .map(|(i, c)| (plan.cases[i].key(), c.memory_bound));
+    let chunks = super::chunks(&plan.cases);
+    // A chunk's cases are solved in turn on one thread: its largest case
+    // at once (four sparse octal codes of 114 MiB each in one chunk, on 2
+    // threads, peaked at 128 MB; counted as two at once, 241 MiB).
     let own = |expected: bool| {
-        costs.iter().map(move |c| {
-            let m = if expected {
-                c.expected_memory()
-            } else {
-                c.memory_bound
-            };
-            m.saturating_sub(c.shared_memory)
+        chunks.iter().map(move |ch| {
+            costs[ch.start..ch.end]
+                .iter()
+                .map(|c| {
+                    let m = if expected {
+                        c.expected_memory()
+                    } else {
+                        c.memory_bound
+                    };
+                    m.saturating_sub(c.shared_memory)
+                })
+                .max()
+                .unwrap_or(0)
         })
     };
     // A case's kept tables: at most, twice (for the Parquet encoder) the
@@ -177,7 +188,6 @@ pub fn memory_figures(
             })
             .fold(0u64, u64::saturating_add)
     };
-    let chunks = super::chunks(&plan.cases);
     let chunk_tables = |expected: bool| {
         chunks.iter().map(move |ch| {
             costs[ch.start..ch.end]
