@@ -212,12 +212,10 @@ pub fn cache_name(binary: &str, cpu: &str) -> String {
 
 /// The cached rates of this binary on this CPU, if any, with a rate for
 /// each of `kernels`.
-/// (`quick`: measured by the dry run's quick calibration).
-pub fn cached(kernels: &[Kernel]) -> Option<(Rates, bool)> {
+/// (a dry run's quick calibration's too: `"quick": true` in the file).
+pub fn cached(kernels: &[Kernel]) -> Option<Rates> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    let quick = v.get("quick").and_then(Value::as_bool).unwrap_or(false);
-    Some((Rates::from_json(&v, kernels)?, quick))
+    Rates::from_json(&serde_json::from_str(&text).ok()?, kernels)
 }
 
 /// Saves the rates (a cache: failing to write it only costs a measurement

@@ -1,7 +1,8 @@
 //! `nimlab calibrate`: measures each kernel of the cost model on this
-//! machine ([`crate::cost`]) on fixed small inputs, one thread, and caches
-//! the rates; the dry run and the run's estimates read the cache (measuring
-//! first when there is none for this binary and CPU).
+//! machine ([`crate::cost`]) on fixed small inputs, each probe on one
+//! thread, and caches the rates; the dry run and the run's estimates read
+//! the cache (measuring first when there is none for this binary and CPU:
+//! quickly, the probes shared among the threads, for a dry run).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,9 +77,10 @@ const ROUNDS: usize = 3;
 /// interruption would decide their rate.
 const ROUND_SECS: f64 = 0.01;
 
-/// Every family's kernels measured ([`ROUNDS`] rounds after one untimed,
-/// the median rate of each), on the current thread.
-fn kernel_rates(rounds: Rounds) -> Result<Vec<(Kernel, f64)>> {
+/// Every family's kernels measured as `how` says: [`ROUNDS`] rounds after
+/// one untimed, the median rate of each, on the current thread; or one
+/// round after one untimed, shared among threads ([`shared_round`]).
+fn kernel_rates(how: Rounds) -> Result<Vec<(Kernel, f64)>> {
     let probes: Vec<family::calibration::Probe> =
         FAMILIES.iter().flat_map(|f| f.probes()).collect();
     let mut kernels: Vec<Kernel> = Vec::new();
@@ -87,7 +89,7 @@ fn kernel_rates(rounds: Rounds) -> Result<Vec<(Kernel, f64)>> {
             kernels.push(p.kernel);
         }
     }
-    let threads = match rounds {
+    let threads = match how {
         Rounds::Full => 0,
         Rounds::Quick { threads } => threads,
     };
@@ -346,7 +348,7 @@ fn writer_probe() -> Result<(u64, f64)> {
 /// cached; a run reads those too (measuring them again would cost the run
 /// the 2 s its estimate does not count: `nimlab calibrate` does).
 pub fn rates(quiet: bool, dry_run: bool) -> Result<(Rates, bool)> {
-    if let Some((r, _)) = cost::cached(&family::calibration::kernels()) {
+    if let Some(r) = cost::cached(&family::calibration::kernels()) {
         return Ok((r, false));
     }
     if !quiet {

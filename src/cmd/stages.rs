@@ -415,6 +415,7 @@ impl Job {
         let (out, base) = (self.out.as_path(), self.base);
         let mut l = Level::default();
         for (ei, si, kept) in &self.sweeps {
+            self.go_on()?;
             let (e, sw) = (&self.exps[*ei], &self.exps[*ei].sweeps[*si]);
             let dir = sw.dir(out, &e.name);
             std::fs::create_dir_all(out.join(&e.name))?;
@@ -423,7 +424,6 @@ impl Job {
                 l.bytes += k.read_bytes;
                 l.largest = l.largest.max(k.read_bytes);
             }
-            self.go_on()?;
             if render {
                 stage(&mut l, (0, base), || {
                     render::render_sweep(sw, &dir).map(drop)

@@ -153,7 +153,8 @@ pub fn fit_bytes(points: &[Point], read_back: bool, by_rows: bool) -> Option<Fit
 /// points above the floor (1 with one such point, which must then be
 /// [`ONE_POINT_SECS`] long). A point stopped at the budget is a lower
 /// bound: where it took longer than the fit says, the fit is raised to
-/// it. `None` when no point qualifies.
+/// it, if it was long enough to time and took longer than every finished
+/// point at least its size. `None` when no point qualifies.
 pub fn fit(points: &[Point]) -> Option<Fit> {
     let finished: Vec<Point> = points.iter().filter(|p| p.done).copied().collect();
     let stopped = points.iter().filter(|p| !p.done && p.size > 0.0);

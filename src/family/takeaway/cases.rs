@@ -317,8 +317,11 @@ impl Case for TakeCase {
         }
     }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {
-        // Each heap's sizes cut to their first part, the horizon and the
-        // cap with them: the same rule on the same kernel.
+        // Each heap's sizes cut to their first part, the horizon with
+        // them: the same rule on the same kernel. (A case whose period is
+        // proven only past its horizon costs its extensions beyond what the
+        // copies say: the estimate expected counts the horizons asked, its
+        // bound the extensions up to the cap.)
         let cut = |n| crate::family::scaled_count(n, factor);
         let sizes: Vec<Vec<u64>> = self
             .sizes
