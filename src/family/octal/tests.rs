@@ -711,13 +711,22 @@ fn the_counted_winning_moves_are_those_the_rows_list() {
     use crate::data::Values;
     use crate::family::{Case, CaseCtx};
     let mut rng = Rng(0x5851_f42d_4c95_7f2d);
-    for k in 0..40 {
-        let c = rng.code(4);
+    // Then codes leaving three heaps (hexadecimal digits), Grundy's game,
+    // and heap sizes given twice.
+    let fixed = ["0.8", "0.F", "0.B7", "4!.0"];
+    for k in 0..40 + 2 * fixed.len() {
+        let c = match k.checked_sub(40) {
+            Some(i) => code(fixed[i / 2]),
+            None => rng.code(4),
+        };
         let heaps = 2 + k % 2;
         let n_max = if heaps == 2 { 40 } else { 14 };
-        let ns: Vec<u64> = (0..=n_max)
+        let mut ns: Vec<u64> = (0..=n_max)
             .filter(|_| !rng.next().is_multiple_of(3))
             .collect();
+        if k >= 40 {
+            ns.extend([3, 3, n_max]);
+        }
         let case = super::cases::OctalCase {
             code: c.clone(),
             play: Play::Normal,
