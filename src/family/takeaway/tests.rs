@@ -770,15 +770,7 @@ fn proof_cap_reached_gives_observed_with_its_window() {
         1000,
         2000,
     );
-    let cancel = AtomicBool::new(false);
-    let out = case
-        .solve(&CaseCtx {
-            progress: &|_| {},
-            cancel: &cancel,
-            keep: None,
-        })
-        .unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    let t = &periods_of(&case);
     assert_eq!(col_text(t, "computed_to", 1), "2000");
     assert_eq!(col_text(t, "extended", 1), "true");
     assert_eq!(col_text(t, "status", 1), "observed");
@@ -1019,18 +1011,25 @@ fn a_scaled_copy_is_not_extended() {
         60000,
         10_000_000,
     );
-    let copy = case.scaled(1.0 / 256.0).unwrap();
+    let t = &periods_of(case.scaled(1.0 / 256.0).unwrap().as_ref());
+    let horizon: usize = col_text(t, "horizon", 0).parse().unwrap();
+    assert!((200..300).contains(&horizon), "{horizon}");
+    assert_eq!(col_text(t, "computed_to", 0), horizon.to_string());
+    assert_eq!(col_text(t, "extended", 0), "false");
+}
+
+/// The `periods` table `case` solves to.
+fn periods_of(case: &dyn Case) -> Table {
     let cancel = AtomicBool::new(false);
-    let out = copy
+    let out = case
         .solve(&CaseCtx {
             progress: &|_| {},
             cancel: &cancel,
             keep: None,
         })
         .unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
-    let horizon: usize = col_text(t, "horizon", 0).parse().unwrap();
-    assert!((200..300).contains(&horizon), "{horizon}");
-    assert_eq!(col_text(t, "computed_to", 0), horizon.to_string());
-    assert_eq!(col_text(t, "extended", 0), "false");
+    out.into_iter()
+        .find(|(d, _)| d.name == "periods")
+        .unwrap()
+        .1
 }
