@@ -53,7 +53,9 @@ fn the_memo_budget_and_horizon_extensions_are_counted_up_front() {
     // No_repeat joint tables: 21 bytes per heap size, to 2^28 heap sizes.
     let per_case = 21u64 << 28;
     let threads = (nimlab::mem::case_budget() / per_case + 1).to_string();
-    let proof = "sweeps:\n  - name: long\n    family: takeaway\n    take: {max: 2..80}\n    no_repeat: true\n    N: 0..100\n    proof_cap: 268435456\n";
+    // Heaps to 10^6, so that each case is a chunk of its own: a chunk's
+    // cases are solved in turn, one at a time.
+    let proof = "sweeps:\n  - name: long\n    family: takeaway\n    take: {max: 2..80}\n    no_repeat: true\n    N: 0..1000000\n    datasets: [periods]\n    proof_cap: 268435456\n";
     for (name, spec, needle, args) in [
         ("memo", memo, "Lower `memo_gib`", &[][..]),
         (
