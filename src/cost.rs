@@ -211,8 +211,8 @@ pub fn cache_name(binary: &str, cpu: &str) -> String {
 }
 
 /// The cached rates of this binary on this CPU, if any, with a rate for
-/// each of `kernels`.
-/// (a dry run's quick calibration's too: `"quick": true` in the file).
+/// each of `kernels` (a dry run's quick calibration's too: `"quick": true`
+/// in the file).
 pub fn cached(kernels: &[Kernel]) -> Option<Rates> {
     let text = std::fs::read_to_string(cache_file()?).ok()?;
     Rates::from_json(&serde_json::from_str(&text).ok()?, kernels)

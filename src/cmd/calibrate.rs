@@ -89,43 +89,39 @@ fn kernel_rates(how: Rounds) -> Result<Vec<(Kernel, f64)>> {
             kernels.push(p.kernel);
         }
     }
-    let threads = match how {
-        Rounds::Full => 0,
-        Rounds::Quick { threads } => threads,
+    let kernel_of: Vec<usize> = probes
+        .iter()
+        .map(|p| kernels.iter().position(|k| *k == p.kernel).unwrap_or(0))
+        .collect();
+    let rounds_done: Vec<Vec<(usize, u64, f64)>> = match how {
+        Rounds::Quick { threads } => vec![shared_round(&probes, threads)?],
+        Rounds::Full => {
+            // Each probe once, untimed: what a probe fills on first use (a
+            // memo it keeps, fresh memory) is not what its kernel's unit
+            // costs.
+            for p in &probes {
+                untimed(p)?;
+            }
+            let round = || -> Result<Vec<_>> {
+                let timed = probes.iter().map(measured);
+                timed
+                    .enumerate()
+                    .map(|(i, r)| r.map(|(u, s)| (i, u, s)))
+                    .collect()
+            };
+            (0..ROUNDS).map(|_| round()).collect::<Result<_>>()?
+        }
     };
-    let of = |p: &family::calibration::Probe| kernels.iter().position(|k| *k == p.kernel);
     let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
-    // A kernel measured by several probes: their units over their time.
-    let mut add = |done: Vec<(usize, u64, f64)>| {
+    for done in rounds_done {
+        // A kernel measured by several probes: their units over their time.
         let mut sum = vec![(0u64, 0f64); kernels.len()];
         for (i, units, secs) in done {
-            sum[i].0 += units;
-            sum[i].1 += secs;
+            sum[kernel_of[i]].0 += units;
+            sum[kernel_of[i]].1 += secs;
         }
         for (r, (units, secs)) in rounds.iter_mut().zip(sum) {
             r.push(rate(units, secs));
-        }
-    };
-    let by_kernel = |done: Vec<(usize, u64, f64)>| {
-        done.into_iter()
-            .map(|(i, u, s)| (of(&probes[i]).unwrap_or(0), u, s))
-            .collect::<Vec<_>>()
-    };
-    if threads > 0 {
-        add(by_kernel(shared_round(&probes, threads)?));
-    } else {
-        // Each probe once, untimed: what a probe fills on first use (a
-        // memo it keeps, fresh memory) is not what its kernel's unit costs.
-        for p in &probes {
-            (p.run)().with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
-        }
-        for _ in 0..ROUNDS {
-            let done = probes
-                .iter()
-                .enumerate()
-                .map(|(i, p)| measured(p).map(|(u, s)| (i, u, s)))
-                .collect::<Result<Vec<_>>>()?;
-            add(by_kernel(done));
         }
     }
     Ok(kernels
@@ -138,6 +134,13 @@ fn kernel_rates(how: Rounds) -> Result<Vec<(Kernel, f64)>> {
 /// A probe's round ([`repeated`]), its error naming its kernel.
 fn measured(p: &family::calibration::Probe) -> Result<(u64, f64)> {
     repeated(p.run).with_context(|| format!("measuring the {} kernel", p.kernel.name()))
+}
+
+/// A probe run once, untimed, its error naming its kernel.
+fn untimed(p: &family::calibration::Probe) -> Result<()> {
+    (p.run)()
+        .map(drop)
+        .with_context(|| format!("measuring the {} kernel", p.kernel.name()))
 }
 
 /// Every probe once untimed then one round ([`measured`]), the probes
@@ -156,8 +159,7 @@ fn shared_round(
             let Some(p) = probes.get(i) else {
                 return Ok(out);
             };
-            pool.install(|| (p.run)())
-                .with_context(|| format!("measuring the {} kernel", p.kernel.name()))?;
+            pool.install(|| untimed(p))?;
             let (units, secs) = pool.install(|| measured(p))?;
             out.push((i, units, secs));
         }

@@ -453,16 +453,10 @@ fn overhead_secs(
 /// octal `0.71` to 700 holds 100 winning moves a row, where a list is
 /// declared with four).
 fn output_bytes(sweep: &Sweep, costs: &[Cost]) -> u64 {
-    let keep = sweep.datasets.as_deref();
-    let declared = sweep.declared();
+    let (datasets, keep) = (sweep.declared(), sweep.datasets.as_deref());
     costs
         .iter()
-        .flat_map(|c| c.rows.iter().map(move |r| (c, r)))
-        .filter(|(_, (d, _))| keep.is_none_or(|k| k.iter().any(|x| x == d)))
-        .filter_map(|(c, &(d, n))| {
-            let ds = declared.iter().find(|x| x.name == d)?;
-            Some(c.table_bytes_of(ds, n))
-        })
+        .map(|c| super::guard::kept_table_bytes(c, datasets, keep))
         .fold(0, u64::saturating_add)
 }
 

@@ -64,6 +64,28 @@ pub fn costs(plan: &Plan, keep: Option<&[String]>) -> Vec<Cost> {
     plan.cases.iter().map(|c| c.cost(keep)).collect()
 }
 
+/// The datasets of `datasets` a case's cost declares rows of and the
+/// sweep keeps (`keep`; `None`: every one), with those rows.
+fn kept_rows<'a>(
+    c: &'a Cost,
+    datasets: &'a [&'a Dataset],
+    keep: Option<&'a [String]>,
+) -> impl Iterator<Item = (&'a Dataset, u64)> + 'a {
+    c.rows
+        .iter()
+        .filter(move |(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
+        .filter_map(move |&(d, n)| Some((*datasets.iter().find(|x| x.name == d)?, n)))
+}
+
+/// The bytes of a case's kept tables as it counts them
+/// ([`Cost::table_bytes_of`]: the declared columns' sizes, or what the
+/// case counts of a table).
+pub fn kept_table_bytes(c: &Cost, datasets: &[&Dataset], keep: Option<&[String]>) -> u64 {
+    kept_rows(c, datasets, keep)
+        .map(|(ds, n)| c.table_bytes_of(ds, n))
+        .fold(0u64, u64::saturating_add)
+}
+
 /// Estimated rows per kept dataset over the cases costing `costs`, in the
 /// family's declaration order.
 pub fn dataset_rows(costs: &[Cost], keep: Option<&[String]>) -> Vec<(&'static str, u64)> {
@@ -173,18 +195,14 @@ pub fn memory_figures(
     // than the rows; the encoder's own buffers are measured by `nimlab
     // calibrate`).
     let table_bytes = |c: &Cost, expected: bool| -> u64 {
-        c.rows
-            .iter()
-            .filter(|(d, _)| keep.is_none_or(|k| k.iter().any(|x| x == d)))
-            .filter_map(|&(d, n)| {
-                let ds = datasets.iter().find(|x| x.name == d)?;
-                Some(if expected {
-                    c.table_bytes_of(ds, n)
-                } else {
-                    n.saturating_mul(ds.row_bytes())
-                        .max(c.table_bytes_of(ds, n))
-                        .saturating_mul(2)
-                })
+        if expected {
+            return kept_table_bytes(c, datasets, keep);
+        }
+        kept_rows(c, datasets, keep)
+            .map(|(ds, n)| {
+                n.saturating_mul(ds.row_bytes())
+                    .max(c.table_bytes_of(ds, n))
+                    .saturating_mul(2)
             })
             .fold(0u64, u64::saturating_add)
     };

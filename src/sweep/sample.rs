@@ -17,7 +17,7 @@ use crate::family::{Case, CaseCtx, Output, Plan};
 use crate::spec::{Experiment, Sweep};
 use crate::view::View;
 
-/// Cases shorter than this (process CPU seconds) are too short to time
+/// Cases shorter than this (CPU seconds) are too short to time
 /// against their stated size: their time is dispatch and setup as much as
 /// work.
 const FLOOR_SECS: f64 = 0.005;
@@ -756,7 +756,8 @@ enum Target {
     Scaled(Box<dyn Case>),
 }
 
-/// What [`solve_within`] measured: process CPU seconds, whether the case
+/// What [`solve_within`] measured: CPU seconds (of its thread where it
+/// finished, of the process where it was stopped), whether the case
 /// finished, and its tables (those the sweep keeps) when it finished.
 type Solved = (f64, bool, Option<Output>);
 

@@ -124,13 +124,8 @@ impl OctalCase {
             if self.heaps < 2 || self.play != Play::Normal || !cheap {
                 return None;
             }
-            let par = super::blocks::Par {
-                threads: 1,
-                ..super::blocks::Par::current()
-            };
-            let mut g = Vec::new();
             let never = std::sync::atomic::AtomicBool::new(false);
-            super::kernel::naive_extend_with(&self.code, &mut g, n_max, par, &never);
+            let g = super::kernel::naive(&self.code, n_max, &never)?;
             let width = (g.iter().copied().max().unwrap_or(0) as usize + 1).next_power_of_two();
             let mut one = vec![0u64; width];
             for &n in &self.ns {
