@@ -758,18 +758,8 @@ fn no_repeat_losses_proven_by_induction_without_extension() {
 /// evidence says where it was observed and that the cap was reached.
 #[test]
 fn proof_cap_reached_gives_observed_with_its_window() {
-    let rule = Rule {
-        take: TakeForm::Set(vec![6, 16, 22, 25, 38, 42, 46]),
-        play: Play::Normal,
-        no_repeat: false,
-    };
-    let case = TakeCase::new(
-        rule,
-        Arc::new(vec![(0..=100).collect()]),
-        "0..100".into(),
-        1000,
-        2000,
-    );
+    let take = TakeForm::Set(vec![6, 16, 22, 25, 38, 42, 46]);
+    let case = one_heap((take, Play::Normal, false), 100, (1000, 2000));
     let t = &periods_of(&case);
     assert_eq!(col_text(t, "computed_to", 1), "2000");
     assert_eq!(col_text(t, "extended", 1), "true");
@@ -999,18 +989,8 @@ fn memory_counts_the_rows_only_where_positions_are_kept() {
 /// to its horizon does not.
 #[test]
 fn a_scaled_copy_is_not_extended() {
-    let rule = Rule {
-        take: TakeForm::Range(1, 152),
-        play: Play::Misere,
-        no_repeat: true,
-    };
-    let case = TakeCase::new(
-        rule,
-        Arc::new(vec![(0..=60000).collect()]),
-        "0..60000".into(),
-        60000,
-        10_000_000,
-    );
+    let take = TakeForm::Range(1, 152);
+    let case = one_heap((take, Play::Misere, true), 60000, (60000, 10_000_000));
     let t = &periods_of(case.scaled(1.0 / 256.0).unwrap().as_ref());
     let horizon: usize = col_text(t, "horizon", 0).parse().unwrap();
     assert!((200..300).contains(&horizon), "{horizon}");
@@ -1032,4 +1012,20 @@ fn periods_of(case: &dyn Case) -> Table {
         .find(|(d, _)| d.name == "periods")
         .unwrap()
         .1
+}
+
+/// A one-heap case of `take` (in `play`, under `no_repeat` or not) on the
+/// heaps `0..=n`, to `horizon`, extended up to `cap`.
+fn one_heap(
+    (take, play, no_repeat): (TakeForm, Play, bool),
+    n: u64,
+    (horizon, cap): (usize, usize),
+) -> TakeCase {
+    let rule = Rule {
+        take,
+        play,
+        no_repeat,
+    };
+    let sizes = Arc::new(vec![(0..=n).collect()]);
+    TakeCase::new(rule, sizes, format!("0..{n}"), horizon, cap)
 }
