@@ -699,15 +699,7 @@ fn long_joint_period_short_outcome_period_proven_by_extension() {
         1000,
         PROOF_CAP,
     );
-    let cancel = AtomicBool::new(false);
-    let out = case
-        .solve(&CaseCtx {
-            progress: &|_| {},
-            cancel: &cancel,
-            keep: None,
-        })
-        .unwrap();
-    let t = &out.iter().find(|(d, _)| d.name == "periods").unwrap().1;
+    let t = &periods_of(&case);
     for i in 0..2 {
         assert_eq!(col_text(t, "horizon", i), "1000");
         assert_eq!(col_text(t, "computed_to", i), "4000");
