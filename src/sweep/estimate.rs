@@ -263,6 +263,7 @@ fn measured_secs(
         fit: a.fit,
         spent: a.spent + b.spent,
         model_ratio: a.model_ratio,
+        by_model: a.by_model,
         case_bytes,
         case_read_bytes,
         reads,
