@@ -41,7 +41,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     // Every claim type-checked against its sweep's declared datasets.
     check::check_plan(&exps)?;
     if args.dry_run {
+        let t = std::time::Instant::now();
         let (rates, wrote) = super::calibrate::rates(args.opts.quiet, true)?;
+        if wrote {
+            // Measured now: the dry run's measurements share what is left.
+            sweep::sample::calibrated_in(t.elapsed().as_secs_f64());
+        }
         let mut refused = false;
         let mut all: Vec<super::stages::Estimated<'_>> = Vec::new();
         for e in &exps {

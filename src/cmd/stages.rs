@@ -176,7 +176,8 @@ fn model_render(
     (secs, held)
 }
 
-/// Wall seconds to measure the stages in: [`BUDGET`] per experiment and
+/// Wall seconds to measure the stages in: [`BUDGET`] per experiment (its
+/// share of what a calibration left, [`sweep::sample::share`]) and
 /// what its sampling left of its own budget, at most [`MAX_BUDGET`].
 fn budget(exps: &[Experiment], ests: &[Estimated<'_>]) -> f64 {
     let unspent: f64 = exps
@@ -190,7 +191,7 @@ fn budget(exps: &[Experiment], ests: &[Estimated<'_>]) -> f64 {
             (sweep::sample::budget(e.sweeps.len()) * e.sweeps.len() as f64 - spent).max(0.0)
         })
         .sum();
-    (BUDGET * exps.len() as f64 + unspent).min(MAX_BUDGET)
+    (sweep::sample::share() * BUDGET * exps.len() as f64 + unspent).min(MAX_BUDGET)
 }
 
 /// The tables a sweep's sampling kept, the smallest first, and last the

@@ -8,7 +8,7 @@
 //! nobody counted) shows here.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -38,13 +38,37 @@ const EXPERIMENT_BUDGET: f64 = 0.9;
 const SWEEP_BUDGET: f64 = 0.45;
 
 /// The sampling budget of each sweep of an experiment of `sweeps` sweeps
-/// (`NIMLAB_SAMPLE=0` turns sampling off: the cost model alone).
+/// (`NIMLAB_SAMPLE=0` turns sampling off: the cost model alone), its
+/// share of what a calibration left ([`share`]).
 pub fn budget(sweeps: usize) -> f64 {
     if std::env::var_os("NIMLAB_SAMPLE").is_some_and(|v| v == "0") {
         return 0.0;
     }
-    (EXPERIMENT_BUDGET / sweeps.max(1) as f64).min(SWEEP_BUDGET)
+    share() * (EXPERIMENT_BUDGET / sweeps.max(1) as f64).min(SWEEP_BUDGET)
 }
+
+/// Seconds the kernels' calibration took in this process, in µs.
+static CALIBRATED_US: AtomicU64 = AtomicU64::new(0);
+
+/// Records that this process calibrated the kernels in `secs` before its
+/// dry run: the dry run's own measurements then take their [`share`] of
+/// what is left of its 2 s (a fresh binary's first dry run of 318
+/// take-away cases took 0.94 s calibrating and 1.4 s measuring, 2.34 s).
+pub fn calibrated_in(secs: f64) {
+    CALIBRATED_US.store((secs * 1e6) as u64, Ordering::Relaxed);
+}
+
+/// The share of their budgets the dry run's measurements (sampling, the
+/// stages after solving) take: all of them, less what a calibration in
+/// this process took of [`DRY_RUN_SECS`], at least a fifth.
+pub fn share() -> f64 {
+    let spent = CALIBRATED_US.load(Ordering::Relaxed) as f64 / 1e6;
+    ((DRY_RUN_SECS - spent) / DRY_RUN_SECS).clamp(0.2, 1.0)
+}
+
+/// What a dry run's measurements and a calibration take together at most
+/// (seconds), the planning and printing left to the rest of its 2 s.
+const DRY_RUN_SECS: f64 = 1.6;
 
 /// How measured time grows with a case's stated size: `secs(s) = m0 ·
 /// (s / s0)^b`.
@@ -318,6 +342,10 @@ impl std::fmt::Debug for Kept {
     }
 }
 
+/// How far past its largest copy a case's own growth is followed
+/// ([`Sampled::own_secs`]).
+const FAR: f64 = 64.0;
+
 /// A copy that took within this factor of the model's seconds says the
 /// model counts its work ([`Sampled::copy_growth`]).
 const MODEL_AGREES: f64 = 2.0;
@@ -418,10 +446,12 @@ impl Sampled {
     /// Case `i`'s seconds at its stated size `size` as measured: its own
     /// solve's where it finished here; else, from the largest copy of it
     /// scaled down that finished, growing as its copies grew
-    /// ([`Sampled::copy_growth`]), at least 1/64 of its size unless it
-    /// grows as the model's seconds (then the case is the model's seconds
-    /// at the copy's share of them), and at least what the case had when
-    /// it was stopped at the budget.
+    /// ([`Sampled::copy_growth`]), and at least what the case had when it
+    /// was stopped at the budget. The copy is at least 1/[`FAR`] of the
+    /// size, unless the sizes are the model's seconds: then a case grows
+    /// faster than the model over [`FAR`]× at most, and as the model
+    /// beyond (two heaps with moves from both: a copy to 20 took 2.2 ms,
+    /// 88× the model's; the case, to 320, 5.0 s, 56×).
     pub fn own_secs(&self, i: usize, size: f64) -> Option<f64> {
         let mine = |scaled: bool| {
             self.points
@@ -441,9 +471,17 @@ impl Sampled {
             .filter(|p| p.case == Some(i) && !p.scaled && !p.done)
             .map(|p| p.secs)
             .fold(0.0, f64::max);
-        let (b, as_model) = self.copy_growth(i, p);
-        let grown = p.secs * (size / p.size).max(1.0).powf(b);
-        (64.0 * p.size >= size || as_model).then_some(grown.max(stopped))
+        let b = self.copy_growth(i, p);
+        let r = (size / p.size).max(1.0);
+        // Faster than the model's seconds, over at most what copies span
+        // (64×), and as the model beyond.
+        let grown = match self.by_model {
+            true if b > 1.0 => p.secs * r.min(FAR).powf(b) * (r / FAR).max(1.0),
+            true => p.secs * r.powf(b),
+            false if r <= FAR => p.secs * r.powf(b),
+            false => return None,
+        };
+        Some(grown.max(stopped))
     }
 
     /// The exponent case `i` grows with beyond its largest copy `top`:
@@ -457,8 +495,8 @@ impl Sampled {
     /// model counts pay a setup a larger case does not (0.74 to 300,000,
     /// naive: copies at 1/64 and 1/16 of its heaps took 1.6× and 0.89× the
     /// model, growing as the model^0.79; the whole case 1.01×, 71.6 s,
-    /// where ^0.79 said 20 s). Whether it grows as the model.
-    fn copy_growth(&self, i: usize, top: &Point) -> (f64, bool) {
+    /// where ^0.79 said 20 s).
+    fn copy_growth(&self, i: usize, top: &Point) -> f64 {
         let grown = self.copies_growth(i);
         let b = grown.map(|g| g.0).unwrap_or_else(|| match self.fit {
             Some(f) if !self.by_model => f.b,
@@ -468,9 +506,9 @@ impl Sampled {
         let agrees = (1.0 / MODEL_AGREES..=MODEL_AGREES).contains(&ratio);
         let spread = grown.map_or(0.0, |g| timing_spread(g.1));
         if self.by_model && agrees && b <= 1.0 + spread {
-            (1.0, true)
+            1.0
         } else {
-            (b, false)
+            b
         }
     }
 
@@ -617,12 +655,21 @@ pub fn sample(
     // its own solver path, and a fit that says which of the sweep's own
     // cases the budget affords.
     let top = order.last().copied();
-    if let Some(top) = top {
-        let group = tied(&order, sizes, top);
-        climb_scaled(&mut out, (plan, &group), keep, size_of, &started, budget);
+    let group = top.map_or_else(Vec::new, |top| tied(&order, sizes, top));
+    if !group.is_empty() {
+        // The largest as far as the budget goes, then the cases tied with
+        // it in turn.
+        let climb = |out: &mut Sampled, cases: &[usize]| {
+            climb_scaled(out, (plan, cases), keep, size_of, (&started, budget))
+        };
+        if climb(&mut out, &group[..1]) {
+            climb(&mut out, &group[1..]);
+        }
     }
     order.retain(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP);
-    let affordable = |pts: &[Point], s: f64| match fit_or_bound(pts, seconds) {
+    // Before any case is timed, the cases measured on copies say.
+    let own = whole_cases_fit(&out, (&group, sizes));
+    let affordable = |pts: &[Point], s: f64| match fit_or_bound(pts, seconds).or(own) {
         Some(f) => 3.0 * f.secs(s) <= left(&started),
         None => !seconds || 3.0 * s <= budget,
     };
@@ -676,45 +723,80 @@ pub fn sample(
     // The ratio at the largest case timed, before a fit over whole cases
     // moves the fit's reference to the largest as its copies say.
     out.model_ratio = out.fit.map(|f| f.m0 / f.s0);
-    if let Some(top) = top {
-        out.fit = whole_cases_fit(&out, (top, sizes[top])).or(out.fit);
-    }
+    out.fit = whole_cases_fit(&out, (&group, sizes)).or(out.fit);
+    out.fit = out.fit.map(|f| on_the_mean(f, &out.points));
     out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.spent = started.elapsed().as_secs_f64();
     out
 }
 
-/// The fit over whole cases alone, where the sweep's largest case `top`
-/// (of size `size`) was measured on copies of it scaled down that tell its
-/// growth ([`Sampled::copies_growth`]) and some other case was solved
-/// whole and timed: the cases solved (those stopped at the budget raising
-/// it, as in [`fit`]) and the largest as its copies say
-/// ([`Sampled::own_secs`]). The copies tell how one case grows with its
-/// own size; cases that differ in their rule can grow otherwise with the
-/// model's (two-heap take-away under `no_repeat`: `max: 1` to `max: 30` on
-/// the same heaps took 0.25 to 1.0 s, the model 30×).
-fn whole_cases_fit(out: &Sampled, (top, size): (usize, f64)) -> Option<Fit> {
-    if out.points.iter().any(|p| p.case == Some(top) && !p.scaled) {
-        return None;
+/// `f` raised to the mean of the sweep's own cases solved, where at
+/// least [`MEAN_FROM`] finished: their seconds in all over what `f` says
+/// of them, where that is more than 1. A fit through the typical case
+/// says less than the sum of cases whose cost has a long tail (318
+/// take-away cases of one rule, 22 of them proven only by extending the
+/// horizon 4× to 167×: 13.3 s of CPU, where the fit said 1.8 s).
+fn on_the_mean(f: Fit, points: &[Point]) -> Fit {
+    let solved: Vec<&Point> = points
+        .iter()
+        .filter(|p| p.done && !p.scaled && p.size > 0.0)
+        .collect();
+    if solved.len() < MEAN_FROM {
+        return f;
     }
-    out.copies_growth(top)?;
-    let top_secs = out.own_secs(top, size)?;
+    let took: f64 = solved.iter().map(|p| p.secs).sum();
+    let said: f64 = solved.iter().map(|p| f.secs(p.size)).sum();
+    if said > 0.0 && took > said {
+        Fit {
+            m0: f.m0 * took / said,
+            ..f
+        }
+    } else {
+        f
+    }
+}
+
+/// Cases solved whole from which their mean raises the fit
+/// ([`on_the_mean`]).
+const MEAN_FROM: usize = 8;
+
+/// The fit over whole cases, where cases of `group` (the sweep's largest
+/// and those tied with it, of sizes `sizes`) were measured on copies of
+/// their own: the cases solved (those stopped at the budget raising it, as
+/// in [`fit`]) and each of `group` not solved as its copies say
+/// ([`Sampled::own_secs`]). Where the sizes are not the model's seconds,
+/// only a case whose copies tell its growth ([`Sampled::copies_growth`])
+/// counts, and some other case must have been solved whole and timed. The
+/// copies tell how one case grows with its own size; cases that differ in
+/// their rule can grow otherwise with the model's (two-heap take-away
+/// under `no_repeat`: `max: 1` to `max: 30` on the same heaps took 0.25 to
+/// 1.0 s, the model 30×).
+fn whole_cases_fit(out: &Sampled, (group, sizes): (&[usize], &[f64])) -> Option<Fit> {
+    let solved = |i: usize| out.points.iter().any(|p| p.case == Some(i) && !p.scaled);
+    let own: Vec<Point> = group
+        .iter()
+        .filter(|&&i| !solved(i) && (out.by_model || out.copies_growth(i).is_some()))
+        .filter_map(|&i| {
+            Some(Point {
+                size: sizes[i],
+                secs: out.own_secs(i, sizes[i])?,
+                done: true,
+                case: Some(i),
+                ..Point::default()
+            })
+        })
+        .collect();
+    let smallest = own.iter().map(|p| p.size).reduce(f64::min)?;
     let mut whole: Vec<Point> = out
         .points
         .iter()
-        .filter(|p| !p.scaled && p.size < size)
+        .filter(|p| !p.scaled && p.size < smallest)
         .copied()
         .collect();
-    if !whole.iter().any(|p| p.done && p.secs >= FLOOR_SECS) {
+    if !out.by_model && !whole.iter().any(|p| p.done && p.secs >= FLOOR_SECS) {
         return None;
     }
-    whole.push(Point {
-        size,
-        secs: top_secs,
-        done: true,
-        case: Some(top),
-        ..Point::default()
-    });
+    whole.extend(own);
     fit(&whole)
 }
 
@@ -778,20 +860,20 @@ const TIED: f64 = 0.5;
 /// At most this many cases are measured on their own copies.
 const TIED_MAX: usize = 4;
 
-/// Solves scaled-down versions of the `cases` (the sweep's largest and
+/// Solves scaled-down versions of the `cases` (the sweep's largest, or
 /// those tied with it, [`tied`]) at 1/256, 1/64, 1/16, 1/4 of their sizes,
 /// each factor for every case before the next, each copy larger than what
-/// was measured of its case and when the fit so far says it takes at most
-/// a third of what is left: growth measured on the largest cases' own
-/// solver paths. The first copy stopped at the budget ends the climb.
+/// was measured of its case and when its copies so far say it takes at
+/// most a third of what is left: growth measured on the largest cases' own
+/// solver paths. The first copy stopped at the budget ends the climb
+/// (returns false).
 fn climb_scaled(
     out: &mut Sampled,
     (plan, cases): (&Plan, &[usize]),
     keep: Option<&[String]>,
     size_of: &dyn Fn(&dyn Case) -> f64,
-    started: &Instant,
-    budget: f64,
-) {
+    (started, budget): (&Instant, f64),
+) -> bool {
     let measured = |o: &Sampled, i: usize| {
         o.points
             .iter()
@@ -817,12 +899,13 @@ fn climb_scaled(
                 size_of,
                 budget - started.elapsed().as_secs_f64(),
             ) {
-                Climb::Stopped => return,
+                Climb::Stopped => return false,
                 Climb::Solved | Climb::Skipped => next.push(i),
             }
         }
         climbing = next;
     }
+    true
 }
 
 /// What [`climb_one`] did with a copy.
@@ -1259,8 +1342,8 @@ mod tests {
     /// 70.8. Copies that agree with the model grow as it does, so far as
     /// the timing can tell: 0.89 × 70.8 = 63 s, where ^0.79 said 20 s. A
     /// code whose copies take a tenth of the model (an adaptive kernel
-    /// the model counts as naive) grows as they do; so do sizes that are
-    /// not the model's seconds.
+    /// the model counts as naive) grows as they do, however far; sizes that
+    /// are not the model's seconds grow as measured up to 64×.
     #[test]
     fn copies_that_agree_with_the_model_grow_as_it_does() {
         let copy = |case: usize, size: f64, secs: f64| Point {
@@ -1282,28 +1365,77 @@ mod tests {
         assert!((naive - 0.246 / 0.277 * 70.8).abs() < 1e-9, "{naive}");
         let b = (0.03f64 / 0.006).ln() / (0.277f64 / 0.0173).ln();
         assert!(b < 0.75, "{b}");
-        let near = s.own_secs(1, 10.0).unwrap();
-        assert!((near - 0.03 * (10.0f64 / 0.277).powf(b)).abs() < 1e-9, "{near}");
-        // Beyond 64× its largest copy, the pooled fit says.
-        assert_eq!(s.own_secs(1, 70.8), None);
+        let far = s.own_secs(1, 70.8).unwrap();
+        let want = 0.03 * (70.8f64 / 0.277).powf(b);
+        assert!((far - want).abs() < 1e-9, "{far}");
         // Growth faster than the model by more than the timing tells is
-        // kept, the top copy at 1.5× the model: ×64 for ×16.
+        // kept, the top copy at 1.5× the model: ×64 for ×16, over 64× at
+        // most, then as the model.
         let steep = Sampled {
             points: vec![copy(0, 0.0173, 0.4155 / 64.0), copy(0, 0.277, 0.4155)],
             by_model: true,
             ..Sampled::default()
         };
-        let (b, as_model) = steep.copy_growth(0, &steep.points[1]);
-        assert!((b - 64f64.ln() / (0.277f64 / 0.0173).ln()).abs() < 1e-9, "{b}");
-        assert!(!as_model);
+        let b = steep.copy_growth(0, &steep.points[1]);
+        assert!(
+            (b - 64f64.ln() / (0.277f64 / 0.0173).ln()).abs() < 1e-9,
+            "{b}"
+        );
+        let far = steep.own_secs(0, 70.8).unwrap();
+        let want = 0.4155 * 64f64.powf(b) * (70.8 / 0.277 / 64.0);
+        assert!((far - want).abs() < 1e-6, "{far}");
         // Not the model's seconds: as measured, and no further than 64×.
         let sized = Sampled {
             by_model: false,
             ..s.clone()
         };
         let b0 = (0.246f64 / 0.027).ln() / (0.277f64 / 0.0173).ln();
-        assert!((sized.copy_growth(0, &sized.points[1]).0 - b0).abs() < 1e-9);
+        assert!((sized.copy_growth(0, &sized.points[1]) - b0).abs() < 1e-9);
+        let near = sized.own_secs(0, 10.0).unwrap();
+        assert!((near - 0.246 * (10.0f64 / 0.277).powf(b0)).abs() < 1e-9);
         assert_eq!(sized.own_secs(0, 70.8), None);
+    }
+
+    /// A new user's two-heap sweep of six rules, all of the model's 0.0888
+    /// s: copies to 20 of four took 1.8–2.2 ms (88× the model; too short
+    /// to tell growth), and a whole case was stopped at the budget after
+    /// 0.284 s. The four grow as the model from their copies (7.9 s; the
+    /// case took 5.0 s), and the fit the other two follow is theirs, not
+    /// the stopped case's 0.284 s.
+    #[test]
+    fn the_tied_cases_make_the_fit_where_no_whole_case_finished() {
+        let copy = |case: usize, secs: f64| Point {
+            case: Some(case),
+            scaled: true,
+            ..p(2.49e-5, secs)
+        };
+        let stopped = Point {
+            case: Some(0),
+            done: false,
+            ..p(0.0888, 0.284)
+        };
+        let sizes = [0.0888; 6];
+        let out = Sampled {
+            points: vec![
+                copy(5, 0.0022),
+                copy(4, 0.0019),
+                copy(3, 0.0018),
+                copy(2, 0.0019),
+                stopped,
+            ],
+            by_model: true,
+            ..Sampled::default()
+        };
+        let own = out.own_secs(5, 0.0888).unwrap();
+        assert!((own - 0.0022 * 0.0888 / 2.49e-5).abs() < 1e-9, "{own}");
+        let f = whole_cases_fit(&out, (&[5, 4, 3, 2], &sizes)).unwrap();
+        assert!((6.0..8.0).contains(&f.secs(0.0888)), "{f:?}");
+        // Not the model's seconds: copies that tell no growth make no fit.
+        let sized = Sampled {
+            by_model: false,
+            ..out
+        };
+        assert_eq!(whole_cases_fit(&sized, (&[5, 4, 3, 2], &sizes)), None);
     }
 
     /// The cases within half the largest's size are climbed on copies of
@@ -1444,6 +1576,8 @@ mod tests {
             ..p(0.658, 0.333)
         };
         let points = vec![copy(0.04, 0.0065), copy(0.64, 0.107), whole];
+        let mut sizes = vec![0.0; 30];
+        sizes[29] = 10.24;
         let out = Sampled {
             fit: fit(&points),
             points,
@@ -1453,7 +1587,7 @@ mod tests {
         let own_b = (0.107f64 / 0.0065).ln() / 16f64.ln();
         assert!((top - 0.107 * 16f64.powf(own_b)).abs() < 1e-9, "{top}");
         assert!((1.6..1.9).contains(&top), "{top}");
-        let f = whole_cases_fit(&out, (29, 10.24)).unwrap();
+        let f = whole_cases_fit(&out, (&[29], &sizes)).unwrap();
         assert_eq!((f.s0, f.m0), (10.24, top));
         // 0.333 s to 1.76 s over 15.6× of the model: 0.6, kept within
         // the exponents a span under 16× may say.
@@ -1466,20 +1600,20 @@ mod tests {
             ..p(10.24, 1.0)
         });
         assert_eq!(solved.own_secs(29, 10.24), Some(1.0));
-        assert_eq!(whole_cases_fit(&solved, (29, 10.24)), None);
+        assert_eq!(whole_cases_fit(&solved, (&[29], &sizes)), None);
         // One copy tells no growth of its own: the largest would follow
         // the fit it makes, so no new fit.
         let one = Sampled {
             points: vec![copy(0.64, 0.107), whole],
             ..out.clone()
         };
-        assert_eq!(whole_cases_fit(&one, (29, 10.24)), None);
+        assert_eq!(whole_cases_fit(&one, (&[29], &sizes)), None);
         // Whole cases too short to time tell nothing.
         let short = Sampled {
             points: vec![copy(0.04, 0.0065), copy(0.64, 0.107), p(0.658, 0.001)],
             ..out.clone()
         };
-        assert_eq!(whole_cases_fit(&short, (29, 10.24)), None);
+        assert_eq!(whole_cases_fit(&short, (&[29], &sizes)), None);
         // A whole case stopped at the budget after 2 s raises the fit to
         // at least that at its size.
         let mut stopped = out.clone();
@@ -1487,7 +1621,7 @@ mod tests {
             done: false,
             ..p(5.1, 2.0)
         });
-        let f = whole_cases_fit(&stopped, (29, 10.24)).unwrap();
+        let f = whole_cases_fit(&stopped, (&[29], &sizes)).unwrap();
         assert!(f.secs(5.1) >= 2.0 - 1e-9, "{}", f.secs(5.1));
     }
 }
