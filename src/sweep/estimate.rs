@@ -537,8 +537,8 @@ impl SweepEstimate {
             return (s.spent >= 0.01).then(|| format!("no case sampled ({:.2} s)", s.spent));
         }
         let n = s.points.len();
-        // The points are the sweep's cases or copies of its largest scaled
-        // down on the same solver ([`crate::family::Case::scaled`]).
+        // The points are the sweep's cases or copies of its largest cases
+        // scaled down on the same solver ([`crate::family::Case::scaled`]).
         let mut t = format!(
             "measured by {n} solve{} of the sweep's cases or smaller copies of them ({:.2} s)",
             if n == 1 { "" } else { "s" },
