@@ -475,17 +475,11 @@ impl Sampled {
     /// beyond (two heaps with moves from both: a copy to 20 took 2.2 ms,
     /// 88× the model's; the case, to 320, 5.0 s, 56×).
     pub fn own_secs(&self, i: usize, size: f64) -> Option<f64> {
-        let mine = |scaled: bool| {
-            self.points
-                .iter()
-                .filter(move |p| p.case == Some(i) && p.scaled == scaled && p.done)
-        };
-        if let Some(p) = mine(false).next() {
+        let solved = |p: &&Point| p.case == Some(i) && !p.scaled && p.done;
+        if let Some(p) = self.points.iter().find(solved) {
             return Some(p.secs);
         }
-        let p = mine(true)
-            .filter(|p| p.size > 0.0)
-            .max_by(|a, b| a.size.total_cmp(&b.size))?;
+        let p = self.copies(i).max_by(|a, b| a.size.total_cmp(&b.size))?;
         // At least what the case itself had when stopped at the budget.
         let stopped = self
             .points
@@ -511,16 +505,17 @@ impl Sampled {
     /// [`SETUP_SECS`] and [`WORK_GROWTH`]× its smallest copy (copies to 1,
     /// 5 and 20 of two heaps to 320 took 0.03, 0.1 and 2.2 ms).
     fn copies_work(&self, i: usize) -> bool {
-        let secs: Vec<f64> = self
-            .points
-            .iter()
-            .filter(|p| p.case == Some(i) && p.scaled && p.done && p.size > 0.0)
-            .map(|p| p.secs)
-            .collect();
-        let (least, most) = secs
-            .iter()
-            .fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+        let (least, most) = self.copies(i).fold((f64::MAX, 0.0f64), |(a, b), p| {
+            (a.min(p.secs), b.max(p.secs))
+        });
         most >= FLOOR_SECS || (most >= SETUP_SECS && most >= WORK_GROWTH * least)
+    }
+
+    /// Case `i`'s copies scaled down that finished, of sizes above 0.
+    fn copies(&self, i: usize) -> impl Iterator<Item = &Point> {
+        self.points
+            .iter()
+            .filter(move |p| p.case == Some(i) && p.scaled && p.done && p.size > 0.0)
     }
 
     /// The largest size case `i` or a copy of it was measured at.
@@ -565,11 +560,7 @@ impl Sampled {
     /// time (within the exponents their span may tell, as [`fit`]'s), and
     /// their span.
     fn copies_growth(&self, i: usize) -> Option<(f64, f64)> {
-        let mut copies: Vec<&Point> = self
-            .points
-            .iter()
-            .filter(|p| p.case == Some(i) && p.scaled && p.done && p.size > 0.0)
-            .collect();
+        let mut copies: Vec<&Point> = self.copies(i).collect();
         copies.sort_by(|a, b| a.size.total_cmp(&b.size));
         let [.., a, z] = copies[..] else {
             return None;
@@ -1256,6 +1247,15 @@ mod tests {
         }
     }
 
+    /// A finished copy of case `case` scaled down.
+    fn copy(case: usize, size: f64, secs: f64) -> Point {
+        Point {
+            case: Some(case),
+            scaled: true,
+            ..p(size, secs)
+        }
+    }
+
     fn p(size: f64, secs: f64) -> Point {
         Point {
             size,
@@ -1408,11 +1408,6 @@ mod tests {
     /// are not the model's seconds grow as measured up to 64×.
     #[test]
     fn copies_that_agree_with_the_model_grow_as_it_does() {
-        let copy = |case: usize, size: f64, secs: f64| Point {
-            case: Some(case),
-            scaled: true,
-            ..p(size, secs)
-        };
         let s = Sampled {
             points: vec![
                 copy(0, 0.0173, 0.027),
@@ -1467,11 +1462,6 @@ mod tests {
     /// s. Copies that took no longer than setting up tell nothing.
     #[test]
     fn the_tied_cases_make_the_fit_where_no_whole_case_finished() {
-        let copy = |case: usize, size: f64, secs: f64| Point {
-            case: Some(case),
-            scaled: true,
-            ..p(size, secs)
-        };
         let stopped = Point {
             case: Some(0),
             done: false,
