@@ -165,8 +165,30 @@ fn rules(r: &mut Rng) -> String {
         (2, r.int(20, 120))
     };
     let play = r.pick(&["normal", "misere"]);
+    // The options (a split, a move from two heaps, three heaps) from a
+    // stream of their own, so the other families' specs of a seed stay as
+    // they were drawn before the options were.
+    let mut o = Rng(r.0.rotate_left(17) ^ 0x5bd1_e995);
+    let (extra, heaps, n, play) = match o.int(0, 5) {
+        // Kayles-like: what a take leaves may be cut in two (misère play
+        // is searched on the whole position, to 40 tokens).
+        0 if play == "misere" => ("    split: true\n".to_string(), 1, o.int(10, 30), play),
+        0 => ("    split: true\n".to_string(), 1, o.int(200, 3000), play),
+        // Wythoff-like: a take from both heaps at once.
+        1 => {
+            let both = o.pick(&["true", "t <= 2", "t <= n1"]);
+            (format!("    both: \"{both}\"\n"), 2, o.int(20, 150), play)
+        }
+        2 => (String::new(), 3, o.int(8, 30), play),
+        _ => (String::new(), heaps, n, play),
+    };
+    let cond = if extra.contains("split") {
+        o.pick(&["t <= 3", "t in [1, 2]", "t in [1, 3]", "t == 2"])
+    } else {
+        cond
+    };
     format!(
-        "    family: rules\n    move: \"{cond}\"\n    heaps: {heaps}\n    N: 0..{n}\n    play: {play}\n"
+        "    family: rules\n    move: \"{cond}\"\n{extra}    heaps: {heaps}\n    N: 0..{n}\n    play: {play}\n"
     )
 }
 

@@ -481,3 +481,21 @@ fn a_parameter_name_that_cannot_be_one_is_refused() {
         assert!(e.message.contains(says), "{field}: {}", e.message);
     }
 }
+
+/// The model's size of a case counts the moves tried: a take set's grow
+/// with the heaps, a split's also with the ways to cut what is left in two
+/// (about n/2 per take), so 4× the heaps is about 16× the work.
+#[test]
+fn a_splitting_rules_size_counts_its_cuts() {
+    let size = |extra: &str, n: u32| {
+        let yaml = format!("move: \"t <= 2\"\n{extra}N: 0..{n}\n");
+        let v = crate::params::parse_yaml(&yaml, "s.yaml").unwrap();
+        let node = crate::params::Node::root(&v, "s.yaml");
+        let plan = Rules.plan(&node, crate::family::Planning::SOLVE).unwrap();
+        plan.cases[0].cost(None).size as f64
+    };
+    let split = size("split: true\n", 4000) / size("split: true\n", 1000);
+    let takes = size("", 4000) / size("", 1000);
+    assert!((15.0..17.0).contains(&split), "{split}");
+    assert!((3.5..4.5).contains(&takes), "{takes}");
+}
