@@ -494,6 +494,15 @@ impl Table {
         }
         Ok(())
     }
+    /// [`Table::append`], taking `other`: a table with no columns becomes
+    /// `other` without a copy (a part file read in one batch).
+    pub fn append_owned(&mut self, other: Table) -> anyhow::Result<()> {
+        if self.columns.is_empty() {
+            *self = other;
+            return Ok(());
+        }
+        self.append(&other)
+    }
     /// The rows at the given indices, in that order.
     pub fn take_rows(&self, rows: &[usize]) -> Table {
         self.take_rows_of(rows, |_| true)

@@ -274,7 +274,7 @@ impl SweepDir {
         for p in parts {
             let mut part = parquet::read_part_columns(&p, ds, keep)?;
             part.compact_nulls(nulls);
-            t.append(&part)
+            t.append_owned(part)
                 .with_context(|| format!("while reading {}", p.display()))?;
         }
         Ok(Some(t))

@@ -33,8 +33,8 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnDescPtr;
 
 use crate::data::{
-    Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, StrListVec, StrVec, StructListVec, Table,
-    Values,
+    Column, Dataset, DictVec, Dtype, EnumVec, IntListVec, StrListVec, StrVec, StructField,
+    StructListVec, Table, Values,
 };
 
 use super::atomic::write_atomic_with;
@@ -291,7 +291,7 @@ pub fn read_part_columns(path: &Path, ds: &Dataset, keep: &dyn Fn(&str) -> bool)
         let batch = batch.with_context(|| format!("cannot read Parquet {}", path.display()))?;
         let part =
             from_batch(&batch, ds).with_context(|| format!("while reading {}", path.display()))?;
-        t.append(&part)?;
+        t.append_owned(part)?;
     }
     Ok(t)
 }
@@ -588,24 +588,36 @@ fn read_struct_list(a: &dyn Array, fields: &'static [&'static str]) -> Result<St
                 .with_context(|| format!("no integer field {f}"))
         })
         .collect::<Result<_>>()?;
-    let mut out = StructListVec::new(fields, rows.len());
-    let mut item = vec![0i64; fields.len()];
-    for (s, e) in rows.into_iter().map(|r| r.unwrap_or((0, 0))) {
-        for k in s..e {
-            for (x, c) in item.iter_mut().zip(&cols) {
-                *x = c[k];
-            }
-            out.push_item(&item);
-        }
-        out.end_row();
+    // Each row's items, a null list read as an empty one.
+    let ranges: Vec<(usize, usize)> = rows.into_iter().map(|r| r.unwrap_or((0, 0))).collect();
+    let mut offsets = Vec::with_capacity(ranges.len() + 1);
+    offsets.push(0);
+    for &(s, e) in &ranges {
+        offsets.push(offsets[offsets.len() - 1] + (e - s));
     }
-    Ok(out)
+    // Each field copied once, at its size; a field of one value throughout
+    // (the heap of one-heap moves) is held as that value, as it was written.
+    let field = |c: &[i64]| {
+        let mut items = ranges.iter().flat_map(|&(s, e)| &c[s..e]);
+        match items.next() {
+            Some(&x) if items.all(|&y| y == x) => StructField::Same(x),
+            _ => {
+                let mut v = Vec::with_capacity(offsets[offsets.len() - 1]);
+                ranges
+                    .iter()
+                    .for_each(|&(s, e)| v.extend_from_slice(&c[s..e]));
+                StructField::Items(v)
+            }
+        }
+    };
+    let values = cols.iter().map(|c| field(c)).collect();
+    Ok(StructListVec::from_fields(fields, offsets, values))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{Cell, Role, StructField};
+    use crate::data::{Cell, FieldItems, Role};
 
     static VOCAB: &[&str] = &["P", "N"];
     static FIELDS: &[&str] = &["heap", "take"];
@@ -788,6 +800,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A field of the structs with one value throughout is read back held
+    /// as that value (as the families hold a one-heap move's heap), the
+    /// others one value per struct; the reader's copy is the values'
+    /// size, whatever the rows.
+    #[test]
+    fn a_field_of_one_value_is_read_back_held_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.parquet");
+        // Table 1: odd, its heap field stored once; rows with 0–3 structs.
+        write_part(&path, &TEST, ("x", "s"), vec![table(1, 1000)]).unwrap();
+        let t = read_part(&path, &TEST).unwrap();
+        let Some(Values::StructList(s)) = t.column("s") else {
+            panic!("no struct list read back");
+        };
+        assert_eq!(s.stored(0), FieldItems::Same(1));
+        let FieldItems::Items(takes) = s.stored(1) else {
+            panic!("the takes vary: {:?}", s.stored(1));
+        };
+        // Rows i with (i + 1) % 4 structs: 0 + 1 + 2 + 3 per four rows.
+        assert_eq!(takes.len(), 1000 / 4 * 6);
+        assert_eq!(s.field(2, 1), &[2, 1, 0]);
     }
 
     /// `n` rows of row `at` of `t`, each column's value held once
