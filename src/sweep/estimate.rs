@@ -625,7 +625,8 @@ pub fn beside_measured(
         human_bytes(peak),
         measured,
         if reused > 0 {
-            format!(" ({reused} chunks reused: the estimate is for them all)")
+            let reused = crate::progress::counted(reused as u64, "chunk");
+            format!(" ({reused} reused: the estimate is for them all)")
         } else {
             String::new()
         }
