@@ -727,6 +727,12 @@ impl StructListVec {
         let base = self.items();
         for f in 0..self.values.len() {
             match (&self.values[f], &other.values[f]) {
+                // No struct yet (rows of empty lists): the field as the
+                // other holds it, one value held once staying so.
+                (_, FieldVec::Same(..) | FieldVec::Items(_)) if base == 0 => {
+                    self.values[f] = other.values[f].clone();
+                    continue;
+                }
                 (FieldVec::Same(a, _), FieldVec::Same(b, _)) if a == b => {}
                 (FieldVec::Counting(..), FieldVec::Counting(b, _)) => {
                     if let FieldVec::Counting(a, _) = &mut self.values[f] {
@@ -938,6 +944,17 @@ mod tests {
             (c.len(), c.row_len(1), c.stored(0)),
             (2, 0, FieldItems::Same(1))
         );
+        // Rows of empty lists (a first batch read back without a struct)
+        // take the field as the column appended holds it.
+        let mut e = StructListVec::new(F, 2);
+        e.end_row();
+        e.end_row();
+        e.extend_from(&once(vec![0, 2], vec![5, 6]));
+        assert_eq!(
+            (e.stored(0), e.stored(1)),
+            (FieldItems::Same(1), FieldItems::Items(&[5, 6]))
+        );
+        assert_eq!((e.len(), e.row_len(1), e.field(2, 1)), (3, 0, &[5, 6][..]));
     }
 
     /// A field stored as each row's first value, counting up by one, reads,

@@ -163,8 +163,10 @@ impl Values {
         }
     }
     /// Bytes the values take read back from a file, where a value held
-    /// once for many rows (a repeated constant, a counting or constant
-    /// field of structs) is one per row again.
+    /// once for many rows (a repeated constant, a counting field of
+    /// structs) is one per row again; a field of structs of one value,
+    /// held once when read back, is counted one per struct too (the
+    /// render's figures per byte are measured on this count).
     pub fn read_back_bytes(&self) -> usize {
         match self {
             Values::StructList(v) => v.expanded_bytes(),

@@ -579,13 +579,20 @@ fn read_struct_list(a: &dyn Array, fields: &'static [&'static str]) -> Result<St
     let st = values
         .as_struct_opt()
         .context("expected a list of structs")?;
+    if st.null_count() > 0 {
+        bail!("a list holds a null struct; its fields {fields:?} are integers");
+    }
     let cols: Vec<&[i64]> = fields
         .iter()
         .map(|f| {
-            st.column_by_name(f)
+            let c = st
+                .column_by_name(f)
                 .and_then(|c| c.as_primitive_opt::<Int64Type>())
-                .map(|c| c.values().as_ref())
-                .with_context(|| format!("no integer field {f}"))
+                .with_context(|| format!("no integer field {f}"))?;
+            if c.null_count() > 0 {
+                bail!("field {f} of the structs holds nulls; it is an integer");
+            }
+            Ok(c.values().as_ref())
         })
         .collect::<Result<_>>()?;
     // Each row's items, a null list read as an empty one.

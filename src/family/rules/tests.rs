@@ -488,7 +488,7 @@ fn a_parameter_name_that_cannot_be_one_is_refused() {
 #[test]
 fn a_splitting_rules_size_counts_its_cuts() {
     let size = |extra: &str, n: u32| {
-        let yaml = format!("move: \"t <= 2\"\n{extra}N: 0..{n}\n");
+        let yaml = format!("move: \"t <= 2\"\n{extra}N: {n}\n");
         let v = crate::params::parse_yaml(&yaml, "s.yaml").unwrap();
         let node = crate::params::Node::root(&v, "s.yaml");
         let plan = Rules.plan(&node, crate::family::Planning::SOLVE).unwrap();
@@ -498,4 +498,10 @@ fn a_splitting_rules_size_counts_its_cuts() {
     let takes = size("", 4000) / size("", 1000);
     assert!((15.0..17.0).contains(&split), "{split}");
     assert!((3.5..4.5).contains(&takes), "{takes}");
+    // Every take and cut of heaps to 2^24 - 1: beyond 2^64, held there.
+    let yaml = "move: \"t >= 1\"\nsplit: true\nN: [16777215]\n";
+    let v = crate::params::parse_yaml(yaml, "s.yaml").unwrap();
+    let node = crate::params::Node::root(&v, "s.yaml");
+    let plan = Rules.plan(&node, crate::family::Planning::SOLVE).unwrap();
+    assert_eq!(plan.cases[0].cost(None).size, u64::MAX);
 }
