@@ -91,6 +91,13 @@ fn octal(r: &mut Rng) -> String {
         .map(|c| format!("\"{c}\""))
         .collect::<Vec<_>>()
         .join(", ");
+    // The long sequences (the sparse, adaptive and three-heap kernels,
+    // Grundy's game, surveys of codes) from a stream of their own, so the
+    // other families' specs of a seed stay as they were drawn before.
+    let mut o = Rng(r.0.rotate_left(29) ^ 0x27d4_eb2f);
+    if o.int(0, 2) == 0 {
+        return long_octal(&mut o);
+    }
     match r.int(0, 2) {
         0 => format!(
             "    family: octal\n    code: [{list}]\n    heaps: 2\n    N: 0..{}\n",
@@ -106,6 +113,41 @@ fn octal(r: &mut Rng) -> String {
             r.int(4096, 40_000)
         ),
     }
+}
+
+/// A one-heap octal sweep to a long horizon, as a researcher writes one:
+/// a sparse space far out, a code without one (the adaptive kernel),
+/// hexadecimal codes, Grundy's game, or a survey of codes by `?`.
+fn long_octal(r: &mut Rng) -> String {
+    let (code, horizon, sparse) = match r.int(0, 5) {
+        // A sparse space far out (0.16 is proven at 524,288).
+        0 => (
+            r.pick(&["0.16", "0.454"]),
+            r.int(4096, 20_000),
+            r.int(100_000, 2_000_000),
+        ),
+        // No fixed sparse space: the adaptive kernel.
+        1 => ("0.6", r.int(16_384, 200_000), 0),
+        // Grundy's game and another `!` code: the sparse kernel, observed.
+        2 => (r.pick(&["4!.0", "grundy", "0.4!"]), r.int(2000, 60_000), 0),
+        // Three heaps left: the naive kernel, over pairs of parts.
+        3 => (r.pick(&["0.F", "0.8", "0.1F"]), r.int(300, 3000), 0),
+        4 => (r.pick(&["0.?4", "0.4?", "0.?7"]), r.int(2000, 12_000), 0),
+        _ => (
+            r.pick(&["0.77", "0.137", "0.7777"]),
+            r.int(20_000, 100_000),
+            0,
+        ),
+    };
+    let sparse = if sparse > 0 {
+        format!("    sparse_horizon: {sparse}\n")
+    } else {
+        String::new()
+    };
+    format!(
+        "    family: octal\n    code: \"{code}\"\n    N: 0..{}\n    horizon: {horizon}\n{sparse}",
+        r.int(20, 200)
+    )
 }
 
 /// A lines sweep: a board shape and its sizes, a rule, normal or misère

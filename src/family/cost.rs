@@ -57,6 +57,13 @@ pub struct Cost {
     /// board solved by a parallel kernel), so that on `T` threads it takes
     /// about its time over `T` rather than holding one thread.
     pub splits: bool,
+    /// Whether it spreads its own work over the pool's threads when it is
+    /// its sweep's only chunk: the driver solves a lone chunk on the
+    /// calling thread, where a kernel may share each heap size's work
+    /// among the pool's threads (the octal kernels), while cases solved
+    /// beside others hold one thread each (0.6 to 200,000: 1.27 s on one
+    /// thread, 0.63 s on two, alone; two such cases 2.18 and 1.06 s).
+    pub splits_alone: bool,
 }
 
 /// How a case counts the bytes of one of its tables ([`Cost::table_bytes`]).

@@ -136,7 +136,7 @@ fn estimate_with(
     let chunks = ranges.len();
     let overhead = overhead_secs(sweep, (plan, &costs), chunks, rates);
     let fixed = shared_secs + writer + overhead;
-    let splits: Vec<bool> = costs.iter().map(|c| c.splits).collect();
+    let splits = spreading(&costs, chunks);
     let (cases_cpu, wall) = cpu_and_wall(&case_secs, (&splits, &ranges), fixed, threads);
     let (bound_cpu, bound_wall) = cpu_and_wall(&bound_secs, (&splits, &ranges), fixed, threads);
     let dominant = case_secs
@@ -413,6 +413,16 @@ fn writer_bytes(rates: &Rates, written: bool) -> u64 {
 /// its own work over the threads counts its seconds over them). Five
 /// rules cases of 2 s in one chunk took 10.3 s on 2 threads, estimated
 /// 2.7 s.
+/// Which cases spread their work over the threads: those that always do,
+/// and where the sweep is one chunk, those that do alone
+/// ([`Cost::splits_alone`]).
+fn spreading(costs: &[Cost], chunks: usize) -> Vec<bool> {
+    costs
+        .iter()
+        .map(|c| c.splits || (chunks == 1 && c.splits_alone))
+        .collect()
+}
+
 fn cpu_and_wall(
     case_secs: &[f64],
     (splits, chunks): (&[bool], &[std::ops::Range<usize>]),
@@ -801,6 +811,33 @@ mod tests {
     /// A sweep not sampled is rendered as the tables its cases count: a
     /// board sequence's winning runs, beyond the declared rows; a sweep
     /// renders on one thread, so two threads finish no sooner than it.
+    /// A case that spreads alone (the octal kernels' blocks) takes its time
+    /// over the threads only where its sweep is one chunk: beside other
+    /// chunks it holds one thread (0.6 to 200,000 alone: 1.27 s on one
+    /// thread, 0.63 s on two; two such cases in two chunks: 2.18 and
+    /// 1.06 s). A case that always spreads does so in any sweep.
+    #[test]
+    fn a_case_spreads_alone_only_in_a_sweep_of_one_chunk() {
+        let alone = Cost {
+            splits_alone: true,
+            ..Cost::default()
+        };
+        let always = Cost {
+            splits: true,
+            ..Cost::default()
+        };
+        assert_eq!(spreading(std::slice::from_ref(&alone), 1), [true]);
+        assert_eq!(spreading(&[alone.clone(), alone], 2), [false, false]);
+        assert_eq!(spreading(&[always.clone(), always], 2), [true, true]);
+        // 1.2 s alone on 2 threads: 0.6 s; beside a 1.0 s case in its own
+        // chunk, the longer chunk's 1.2 s.
+        let whole = 0..1;
+        let one = cpu_and_wall(&[1.2], (&[true], std::slice::from_ref(&whole)), 0.0, 2);
+        assert_eq!(one, (1.2, 0.6));
+        let two = cpu_and_wall(&[1.2, 1.0], (&[false, false], &[0..1, 1..2]), 0.0, 2);
+        assert_eq!(two, (2.2, 1.2));
+    }
+
     #[test]
     fn a_sweep_not_sampled_renders_the_tables_its_cases_count() {
         let text = "sweeps:\n  - name: a\n    family: lines\n    board: [{parallelogram: [5, 1..2000]}]\n    take: maximal\n    along: y\n  - name: b\n    family: takeaway\n    take: {max: 2}\n    N: 0..9\n";

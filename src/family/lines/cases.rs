@@ -410,6 +410,7 @@ impl Case for LinesCase {
             table_bytes: self.table_bytes(),
             unbounded: self.unbounded(),
             splits: self.splits(),
+            splits_alone: false,
         }
     }
     fn scaled(&self, factor: f64) -> Option<Box<dyn Case>> {

@@ -42,7 +42,7 @@ const BLOCK: usize = 32;
 
 /// Heap sizes before the first block (each heap size's work is then a
 /// few microseconds at least).
-const FROM: usize = 8192;
+pub(super) const FROM: usize = 8192;
 
 impl Par {
     /// One thread.

@@ -89,6 +89,15 @@ impl OctalCase {
         let moves = rows.saturating_mul(per_heap * self.heaps as u64);
         vec![(super::kernels::OCTAL, seq.saturating_add(moves))]
     }
+    /// Whether its sequence runs long enough in blocks for the kernels
+    /// to share heap sizes among threads when the case is alone
+    /// ([`Cost::splits_alone`]): normal play, no digit leaving three heaps
+    /// (their kernel runs on one thread), three quarters of the heap sizes
+    /// or more past where the blocks start.
+    fn spreads(&self) -> bool {
+        let h = self.horizon.naive.max(self.horizon.sparse);
+        self.play == Play::Normal && !self.code.triples() && h >= 4 * super::blocks::FROM
+    }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
     }
@@ -185,6 +194,7 @@ impl Case for OctalCase {
                 .position_row_bytes()
                 .map(|b| vec![(POSITIONS.name, TableBytes::PerRow(b))])
                 .unwrap_or_default(),
+            splits_alone: self.spreads(),
             ..Cost::default()
         }
     }

@@ -756,3 +756,30 @@ fn the_counted_winning_moves_are_those_the_rows_list() {
         );
     }
 }
+
+/// A lone case's kernels share its heap sizes among threads in blocks
+/// from 8,192 on: normal play to a horizon of 32,768 or more spreads, a
+/// short sequence, misère play and a code leaving three heaps (its kernel
+/// on one thread) do not.
+#[test]
+fn long_sequences_spread_when_alone() {
+    let spreads = |c: &str, play: Play, h: usize| {
+        let case = super::cases::OctalCase {
+            code: code(c),
+            play,
+            heaps: 1,
+            ns: vec![0, 10],
+            horizon: Horizon {
+                naive: h,
+                sparse: h,
+            },
+            items: std::sync::OnceLock::new(),
+        };
+        crate::family::Case::cost(&case, None).splits_alone
+    };
+    assert!(spreads("0.6", Play::Normal, 200_000));
+    assert!(spreads("0.07", Play::Normal, 32_768));
+    assert!(!spreads("0.07", Play::Normal, 20_000));
+    assert!(!spreads("0.07", Play::Misere, 200_000));
+    assert!(!spreads("0.F", Play::Normal, 200_000));
+}
