@@ -80,8 +80,12 @@ impl OctalCase {
             Play::Normal => self.horizon.naive.max(self.horizon.sparse),
         };
         let n_max = self.n_max() as usize;
-        let seq =
-            super::kernel::naive_work(&self.code, h.max(n_max)).saturating_add(self.sparse_work());
+        let seq = match self.adaptive_past_probe(h) {
+            Some(rate) => super::kernel::naive_work(&self.code, sequence::ADAPTIVE_FROM)
+                .saturating_add(adaptive_work(rate, h)),
+            None => super::kernel::naive_work(&self.code, h.max(n_max)),
+        };
+        let seq = seq.saturating_add(self.sparse_work());
         // Each row reads the moves of its heaps: on average those of a heap
         // size up to the largest.
         let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;
@@ -97,6 +101,19 @@ impl OctalCase {
     fn spreads(&self) -> bool {
         let h = self.horizon.naive.max(self.horizon.sparse);
         self.play == Play::Normal && !self.code.triples() && h >= 4 * super::blocks::FROM
+    }
+    /// The adaptive kernel's rate per heap size in its trial, where a
+    /// normal-play sequence to `h` goes on with it past the probe stage
+    /// ([`sequence::adaptive_rate`]). A code is probed for a sequence of
+    /// 32,768 heaps or more (there the naive kernel's count is 4× the
+    /// adaptive kernel's work or more, 0.6 to 32,768: 0.12 s, and the
+    /// probe's 3 ms a trifle beside it); a shorter one, a copy of such a
+    /// case among them, is counted as the code's probe said, if any.
+    fn adaptive_past_probe(&self, h: usize) -> Option<f64> {
+        let past = self.play == Play::Normal && h > sequence::ADAPTIVE_FROM;
+        let probe = h >= 4 * super::blocks::FROM;
+        past.then(|| sequence::adaptive_rate(&self.code, probe))
+            .flatten()
     }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
@@ -170,6 +187,18 @@ impl OctalCase {
             vec![("positions", n.saturating_pow(self.heaps as u32))]
         }
     }
+}
+
+/// The adaptive kernel's splits examined from the probe stage to heap
+/// size `h`, from its trial's `rate` per heap size: the rate grows as
+/// (n / 2048)^0.15, slowing as the heaps grow (0.6 on one thread: 0.02,
+/// 0.12, 0.60 and 2.36 s to 8,192, 32,768, 131,072 and 524,288 heaps, a
+/// heap size's time ×1.5, ×1.25, ×1.0 per ×4; the naive kernel's grows
+/// ×4): the sum of `rate · (n / 2048)^0.15` over `n` from 2048 to `h`.
+fn adaptive_work(rate: f64, h: usize) -> u64 {
+    let from = sequence::ADAPTIVE_FROM as f64;
+    let x = h as f64 / from;
+    (rate * from * (x.powf(1.15) - 1.0) / 1.15) as u64
 }
 
 impl Case for OctalCase {

@@ -216,19 +216,77 @@ fn next_stage(target: usize, top: usize) -> usize {
 /// with a rare part, splits checked, positions relisted by rebuilds) per
 /// heap size at most [`TRIAL_MARGIN`] times the naive kernel's moves there.
 fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
+    adaptive_trial(code, g).is_some()
+}
+
+/// The adaptive kernel's trial ([`adaptive_pays`]): what it examined per
+/// heap size, where it pays.
+fn adaptive_trial(code: &Code, g: &[u32]) -> Option<f64> {
     const HALF: usize = PROBE / 2;
     if g.len() <= PROBE || g.iter().any(|&v| v > u16::MAX as u32) {
-        return false;
+        return None;
     }
     let mut trial: Vec<u16> = g[..=HALF].iter().map(|&v| v as u16).collect();
     let mut work = AdaptiveWork::default();
     let never = AtomicBool::new(false);
-    if adaptive::extend(code, &mut trial, PROBE, &mut work, &never).is_err() {
-        return false;
-    }
+    adaptive::extend(code, &mut trial, PROBE, &mut work, &never).ok()?;
     let spent = work.rare_splits + work.check_splits + work.rebuild_work;
-    spent as f64 / (PROBE - HALF) as f64 <= TRIAL_MARGIN * naive_rate(code, HALF, PROBE)
+    let rate = spent as f64 / (PROBE - HALF) as f64;
+    (rate <= TRIAL_MARGIN * naive_rate(code, HALF, PROBE)).then_some(rate)
 }
+
+/// Where a run of `code` to a horizon past the probe stage goes on with
+/// the adaptive kernel, as the run decides it on its first 2049 values
+/// (no period proven, no sparse space, the trial pays): what the trial
+/// examined per heap size; else `None`. About 3 ms a code, done once per
+/// code in a process (the plan asks for each of its cases), for the first
+/// [`MAX_PROBES`] codes asked (a survey of 511 codes would take 1.7 s to
+/// plan; past them, `None`: the naive kernel's count).
+/// Where `probe` is false, only a code probed before is answered (a case's
+/// copies scaled down, planned after it, count their work as it does).
+pub fn adaptive_rate(code: &Code, probe: bool) -> Option<f64> {
+    type Seen = std::sync::Mutex<std::collections::HashMap<String, Option<f64>>>;
+    static SEEN: std::sync::OnceLock<Seen> = std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    let key = code.text();
+    match seen.lock().ok().map(|m| (m.get(&key).copied(), m.len())) {
+        Some((Some(r), _)) => return r,
+        Some((None, n)) if n >= MAX_PROBES || !probe => return None,
+        _ => {}
+    }
+    let r = probe_adaptive(code);
+    if let Ok(mut m) = seen.lock() {
+        m.insert(key, r);
+    }
+    r
+}
+
+/// [`adaptive_rate`], computed: the run's probe stage, naive to 2048.
+fn probe_adaptive(code: &Code) -> Option<f64> {
+    if !code.splits() || code.triples() {
+        return None;
+    }
+    let never = AtomicBool::new(false);
+    let g = kernel::naive(code, PROBE, &never)?;
+    if periods::proven_code(code, &g).is_some() {
+        return None;
+    }
+    if published_mask(code, &g)
+        .or_else(|| sparse_mask(&g))
+        .is_some()
+    {
+        return None;
+    }
+    adaptive_trial(code, &g)
+}
+
+/// Codes a process probes at most ([`adaptive_rate`]); the unit tests,
+/// one process planning many codes, have no cap.
+const MAX_PROBES: usize = if cfg!(test) { 1 << 20 } else { 64 };
+
+/// The first heap size past the probe stage, from which the adaptive
+/// kernel runs ([`adaptive_rate`]).
+pub const ADAPTIVE_FROM: usize = PROBE;
 
 /// The adaptive kernel from the probe stage on, by stages of ×4, to `top`
 /// (the naive horizon: the same values, sooner); the naive kernel takes

@@ -783,3 +783,42 @@ fn long_sequences_spread_when_alone() {
     assert!(!spreads("0.07", Play::Misere, 200_000));
     assert!(!spreads("0.F", Play::Normal, 200_000));
 }
+
+/// The plan asks the probe the run makes on the first 2049 values: the
+/// adaptive kernel goes on for 0.6 and 0.643 (their trials pay, per
+/// `sequence::TRIAL_MARGIN`'s measurements), not for 0.74 (its trial
+/// examines more than the naive kernel), 0.16 (a sparse space), Kayles
+/// (proven at 71 + 2·12 + 2) nor a code that leaves no two heaps. Where it
+/// goes on, the case counts its work, a tenth of the naive kernel's or
+/// less at 200,000 heaps (0.6: 1.2 s of CPU there, naive about 50 s), and
+/// a copy of it to 12,500 heaps counts the same way.
+#[test]
+fn the_plan_counts_the_adaptive_kernel_where_the_run_takes_it() {
+    use super::sequence::adaptive_rate;
+    assert!(adaptive_rate(&code("0.6"), true).is_some());
+    assert!(adaptive_rate(&code("0.643"), true).is_some());
+    for c in ["0.74", "0.16", "0.77", "0.07", "0.3"] {
+        assert_eq!(adaptive_rate(&code(c), true), None, "{c}");
+    }
+    let work = |c: &str, h: usize| {
+        let case = super::cases::OctalCase {
+            code: code(c),
+            play: Play::Normal,
+            heaps: 1,
+            ns: vec![0, 10],
+            horizon: Horizon {
+                naive: h,
+                sparse: h,
+            },
+            items: std::sync::OnceLock::new(),
+        };
+        let w = crate::family::Case::cost(&case, None).work;
+        w.iter().map(|(_, u)| *u).sum::<u64>() as f64
+    };
+    let naive = |h: usize| super::kernel::naive_work(&code("0.6"), h) as f64;
+    assert!(work("0.6", 200_000) < naive(200_000) / 10.0);
+    assert!(work("0.6", 12_500) < naive(12_500) / 2.0);
+    // 0.74 stays naive: its count is the naive kernel's.
+    let n74 = super::kernel::naive_work(&code("0.74"), 200_000) as f64;
+    assert!(work("0.74", 200_000) >= n74);
+}
