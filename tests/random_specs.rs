@@ -92,13 +92,11 @@ fn octal(r: &mut Rng) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     // The long sequences (the sparse, adaptive and three-heap kernels,
-    // Grundy's game, surveys of codes) from a stream of their own, so the
-    // other families' specs of a seed stay as they were drawn before.
+    // Grundy's game, surveys of codes) from a stream of their own, drawn
+    // after the spec they replace, so the other specs of a seed stay as
+    // they were drawn before.
     let mut o = Rng(r.0.rotate_left(29) ^ 0x27d4_eb2f);
-    if o.int(0, 2) == 0 {
-        return long_octal(&mut o);
-    }
-    match r.int(0, 2) {
+    let drawn = match r.int(0, 2) {
         0 => format!(
             "    family: octal\n    code: [{list}]\n    heaps: 2\n    N: 0..{}\n",
             r.int(50, 400)
@@ -112,7 +110,11 @@ fn octal(r: &mut Rng) -> String {
             r.int(50, 3000),
             r.int(4096, 40_000)
         ),
+    };
+    if o.int(0, 2) == 0 {
+        return long_octal(&mut o);
     }
+    drawn
 }
 
 /// A one-heap octal sweep to a long horizon, as a researcher writes one:

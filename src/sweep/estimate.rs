@@ -406,13 +406,6 @@ fn writer_bytes(rates: &Rates, written: bool) -> u64 {
     }
 }
 
-/// The cases' seconds on one thread, summed, and the sweep's wall seconds
-/// on `threads` with `fixed` seconds of work (shared, writer, overhead)
-/// spread over them: no sooner than its longest chunk (`chunks`, ranges
-/// of cases, whose cases one thread solves in turn; a case that `splits`
-/// its own work over the threads counts its seconds over them). Five
-/// rules cases of 2 s in one chunk took 10.3 s on 2 threads, estimated
-/// 2.7 s.
 /// Which cases spread their work over the threads: those that always do,
 /// and where the sweep is one chunk, those that do alone
 /// ([`Cost::splits_alone`]).
@@ -423,6 +416,13 @@ fn spreading(costs: &[Cost], chunks: usize) -> Vec<bool> {
         .collect()
 }
 
+/// The cases' seconds on one thread, summed, and the sweep's wall seconds
+/// on `threads` with `fixed` seconds of work (shared, writer, overhead)
+/// spread over them: no sooner than its longest chunk (`chunks`, ranges
+/// of cases, whose cases one thread solves in turn; a case that `splits`
+/// its own work over the threads counts its seconds over them). Five
+/// rules cases of 2 s in one chunk took 10.3 s on 2 threads, estimated
+/// 2.7 s.
 fn cpu_and_wall(
     case_secs: &[f64],
     (splits, chunks): (&[bool], &[std::ops::Range<usize>]),
@@ -808,9 +808,6 @@ mod tests {
         assert_eq!(fresh.cpu_secs, after.cpu_secs);
     }
 
-    /// A sweep not sampled is rendered as the tables its cases count: a
-    /// board sequence's winning runs, beyond the declared rows; a sweep
-    /// renders on one thread, so two threads finish no sooner than it.
     /// A case that spreads alone (the octal kernels' blocks) takes its time
     /// over the threads only where its sweep is one chunk: beside other
     /// chunks it holds one thread (0.6 to 200,000 alone: 1.27 s on one
@@ -838,6 +835,27 @@ mod tests {
         assert_eq!(two, (2.2, 1.2));
     }
 
+    /// What [`spreading`] rests on: the driver's `par_iter` over the
+    /// chunks to do runs one chunk on the calling thread (outside the
+    /// pool, where a kernel may use every pool thread) and two or more on
+    /// the pool's threads.
+    #[test]
+    fn one_chunk_runs_on_the_calling_thread() {
+        use rayon::prelude::*;
+        let on = |n: usize| -> Vec<Option<usize>> {
+            let chunks: Vec<usize> = (0..n).collect();
+            chunks
+                .par_iter()
+                .map(|_| rayon::current_thread_index())
+                .collect()
+        };
+        assert_eq!(on(1), [None]);
+        assert!(on(2).iter().all(Option::is_some));
+    }
+
+    /// A sweep not sampled is rendered as the tables its cases count: a
+    /// board sequence's winning runs, beyond the declared rows; a sweep
+    /// renders on one thread, so two threads finish no sooner than it.
     #[test]
     fn a_sweep_not_sampled_renders_the_tables_its_cases_count() {
         let text = "sweeps:\n  - name: a\n    family: lines\n    board: [{parallelogram: [5, 1..2000]}]\n    take: maximal\n    along: y\n  - name: b\n    family: takeaway\n    take: {max: 2}\n    N: 0..9\n";

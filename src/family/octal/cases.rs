@@ -80,12 +80,14 @@ impl OctalCase {
             Play::Normal => self.horizon.naive.max(self.horizon.sparse),
         };
         let n_max = self.n_max() as usize;
+        // Where the probe hands the code to the adaptive kernel, no sparse
+        // space was found: the sparse kernel does not run.
         let seq = match self.adaptive_past_probe(h) {
             Some(rate) => super::kernel::naive_work(&self.code, sequence::ADAPTIVE_FROM)
                 .saturating_add(adaptive_work(rate, h)),
-            None => super::kernel::naive_work(&self.code, h.max(n_max)),
+            None => super::kernel::naive_work(&self.code, h.max(n_max))
+                .saturating_add(self.sparse_work()),
         };
-        let seq = seq.saturating_add(self.sparse_work());
         // Each row reads the moves of its heaps: on average those of a heap
         // size up to the largest.
         let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;
@@ -95,12 +97,21 @@ impl OctalCase {
     }
     /// Whether its sequence runs long enough in blocks for the kernels
     /// to share heap sizes among threads when the case is alone
-    /// ([`Cost::splits_alone`]): normal play, no digit leaving three heaps
-    /// (their kernel runs on one thread), three quarters of the heap sizes
-    /// or more past where the blocks start.
+    /// ([`Cost::splits_alone`]): one heap (the rows of several are listed
+    /// on one thread) in normal play, no digit leaving three heaps (their
+    /// kernel runs on one thread), three quarters of the heap sizes or
+    /// more past where the blocks start: the adaptive kernel's horizon,
+    /// else the further of the two (a splitting code's sparse horizon as
+    /// if a sparse space were found, which only the run's probe tells).
     fn spreads(&self) -> bool {
-        let h = self.horizon.naive.max(self.horizon.sparse);
-        self.play == Play::Normal && !self.code.triples() && h >= 4 * super::blocks::FROM
+        let h = match self.code.splits() {
+            true if self.adaptive_past_probe(self.horizon.naive).is_some() => self.horizon.naive,
+            true if self.horizon.sparse > self.horizon.naive => self.horizon.sparse,
+            true => self.horizon.naive,
+            false => self.horizon.naive.max(self.horizon.sparse),
+        };
+        let one = self.heaps == 1 && self.play == Play::Normal;
+        one && !self.code.triples() && h >= 4 * super::blocks::FROM
     }
     /// The adaptive kernel's rate per heap size in its trial, where a
     /// normal-play sequence to `h` goes on with it past the probe stage

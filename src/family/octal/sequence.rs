@@ -249,15 +249,21 @@ pub fn adaptive_rate(code: &Code, probe: bool) -> Option<f64> {
     static SEEN: std::sync::OnceLock<Seen> = std::sync::OnceLock::new();
     let seen = SEEN.get_or_init(Default::default);
     let key = code.text();
-    match seen.lock().ok().map(|m| (m.get(&key).copied(), m.len())) {
-        Some((Some(r), _)) => return r,
-        Some((None, n)) if n >= MAX_PROBES || !probe => return None,
-        _ => {}
+    let lock = || {
+        seen.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let (known, probed) = {
+        let m = lock();
+        (m.get(&key).copied(), m.len())
+    };
+    match known {
+        Some(r) => return r,
+        None if probed >= MAX_PROBES || !probe => return None,
+        None => {}
     }
     let r = probe_adaptive(code);
-    if let Ok(mut m) = seen.lock() {
-        m.insert(key, r);
-    }
+    lock().insert(key, r);
     r
 }
 
