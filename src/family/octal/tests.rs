@@ -757,26 +757,29 @@ fn the_counted_winning_moves_are_those_the_rows_list() {
     }
 }
 
+/// The cost of a one-heap case of code `c` to horizon `h` (both kernels').
+fn one_heap_cost(c: &str, play: Play, h: usize) -> crate::family::Cost {
+    let case = super::cases::OctalCase {
+        code: code(c),
+        play,
+        heaps: 1,
+        ns: vec![0, 10],
+        horizon: Horizon {
+            naive: h,
+            sparse: h,
+        },
+        items: std::sync::OnceLock::new(),
+    };
+    crate::family::Case::cost(&case, None)
+}
+
 /// A lone case's kernels share its heap sizes among threads in blocks
 /// from 8,192 on: normal play to a horizon of 32,768 or more spreads, a
 /// short sequence, misère play and a code leaving three heaps (its kernel
 /// on one thread) do not.
 #[test]
 fn long_sequences_spread_when_alone() {
-    let spreads = |c: &str, play: Play, h: usize| {
-        let case = super::cases::OctalCase {
-            code: code(c),
-            play,
-            heaps: 1,
-            ns: vec![0, 10],
-            horizon: Horizon {
-                naive: h,
-                sparse: h,
-            },
-            items: std::sync::OnceLock::new(),
-        };
-        crate::family::Case::cost(&case, None).splits_alone
-    };
+    let spreads = |c: &str, play: Play, h: usize| one_heap_cost(c, play, h).splits_alone;
     assert!(spreads("0.6", Play::Normal, 200_000));
     assert!(spreads("0.6", Play::Normal, 32_768));
     assert!(!spreads("0.6", Play::Normal, 20_000));
@@ -788,7 +791,8 @@ fn long_sequences_spread_when_alone() {
 /// adaptive kernel goes on for 0.6 and 0.643 (their trials pay, per
 /// `sequence::TRIAL_MARGIN`'s measurements), not for 0.74 (its trial
 /// examines more than the naive kernel), 0.16 (a sparse space), Kayles
-/// (proven at 71 + 2·12 + 2) nor a code that leaves no two heaps. Where it
+/// and Dawson's Kayles (periods proven within the first 2049 values) nor
+/// a code that leaves no two heaps. Where it
 /// goes on, the case counts its work, a tenth of the naive kernel's or
 /// less at 200,000 heaps (0.6: 1.2 s of CPU there, naive about 50 s), and
 /// a copy of it to 12,500 heaps counts the same way.
@@ -801,18 +805,7 @@ fn the_plan_counts_the_adaptive_kernel_where_the_run_takes_it() {
         assert_eq!(adaptive_rate(&code(c), true), None, "{c}");
     }
     let work = |c: &str, h: usize| {
-        let case = super::cases::OctalCase {
-            code: code(c),
-            play: Play::Normal,
-            heaps: 1,
-            ns: vec![0, 10],
-            horizon: Horizon {
-                naive: h,
-                sparse: h,
-            },
-            items: std::sync::OnceLock::new(),
-        };
-        let w = crate::family::Case::cost(&case, None).work;
+        let w = one_heap_cost(c, Play::Normal, h).work;
         w.iter().map(|(_, u)| *u).sum::<u64>() as f64
     };
     let naive = |h: usize| super::kernel::naive_work(&code("0.6"), h) as f64;
