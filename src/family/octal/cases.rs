@@ -4,7 +4,7 @@ use super::code::{Code, Split};
 use super::datasets::{NIM_VALUES, PERIODS, POSITIONS, SPLIT_FIELDS};
 use super::misere::{self, Misere};
 use super::rows::{game_columns, period_row};
-use super::sequence::{self, Horizon, Sequence};
+use super::sequence::{self, Horizon, Path, Sequence};
 use crate::data::{EnumVec, StructListVec, Table, Values};
 use crate::family::{Case, CaseCtx, Cost, Interrupted, Output, TableBytes};
 use crate::game::{OUTCOMES, Play, outcome_code};
@@ -44,15 +44,11 @@ impl OctalCase {
     fn n_max(&self) -> u64 {
         self.ns.iter().copied().max().unwrap_or(0)
     }
-    /// The sparse kernel's moves past the naive horizon, where the sweep
-    /// lets a splitting code go further: per heap size its takes and
-    /// [`RARE_PARTS`] rare parts per splitting take (an upper bound when the
-    /// first values show no sparse space: then the sparse kernel never runs).
-    fn sparse_work(&self) -> u64 {
-        if self.play != Play::Normal || !self.code.splits() {
-            return 0;
-        }
-        let extra = self.horizon.sparse.saturating_sub(self.horizon.naive) as u64;
+    /// The sparse kernel's moves from heap size `from` to the sparse
+    /// horizon: per heap size its takes and [`RARE_PARTS`] rare parts per
+    /// splitting take.
+    fn sparse_work(&self, from: usize) -> u64 {
+        let extra = self.horizon.sparse.saturating_sub(from) as u64;
         let per_n = self.code.max_take() as u64 + RARE_PARTS * self.code.split_takes().len() as u64;
         extra.saturating_mul(per_n)
     }
@@ -71,60 +67,68 @@ impl OctalCase {
         seq.max(1).saturating_add(rows)
     }
     fn work(&self) -> crate::cost::Work {
-        // The naive kernel's moves to the horizon (a proof may stop it
-        // sooner, and the adaptive kernel does less, which only solving
-        // tells), the sparse kernel's past it, and the rows' moves.
-        let h = match self.play {
-            Play::Misere => self.n_max() as usize,
-            Play::Normal if self.code.splits() => self.horizon.naive,
-            Play::Normal => self.horizon.naive.max(self.horizon.sparse),
-        };
         let n_max = self.n_max() as usize;
-        // Where the probe hands the code to the adaptive kernel, no sparse
-        // space was found: the sparse kernel does not run.
-        let seq = match self.adaptive_past_probe(h) {
-            Some(rate) => super::kernel::naive_work(&self.code, sequence::ADAPTIVE_FROM)
-                .saturating_add(adaptive_work(rate, h)),
-            None => super::kernel::naive_work(&self.code, h.max(n_max))
-                .saturating_add(self.sparse_work()),
+        let naive = |h: usize| super::kernel::naive_work(&self.code, h);
+        // The sequence's kernels past the probe stage, as the run's probe
+        // chooses them (a proof may stop them sooner, which only solving
+        // tells). Not probed: the naive kernel's moves to the naive horizon
+        // and the sparse kernel's past it, where the sweep lets a splitting
+        // code go further (an upper bound: the sparse kernel may not run).
+        let from = sequence::ADAPTIVE_FROM;
+        let path = self.path();
+        let trial = path.map_or(0, |p| sequence::trial_work(&self.code, self.horizon, p));
+        let seq = match (self.play, path) {
+            (Play::Misere, _) => naive(n_max),
+            (Play::Normal, Some(Path::Adaptive(rate))) => {
+                naive(from).saturating_add(adaptive_work(rate, self.horizon.naive))
+            }
+            (Play::Normal, Some(Path::Sparse(_))) => {
+                naive(from).saturating_add(self.sparse_work(from))
+            }
+            (Play::Normal, Some(Path::Naive)) => {
+                naive(sequence::naive_top(&self.code, self.horizon))
+            }
+            (Play::Normal, Some(Path::Proven(stage))) => naive(stage),
+            (Play::Normal, None) if self.code.splits() => {
+                naive(self.horizon.naive).saturating_add(self.sparse_work(self.horizon.naive))
+            }
+            (Play::Normal, None) => naive(self.horizon.naive.max(self.horizon.sparse)),
         };
         // Each row reads the moves of its heaps: on average those of a heap
         // size up to the largest.
-        let per_heap = super::kernel::naive_work(&self.code, n_max) / (n_max as u64 + 1) + 1;
+        let per_heap = naive(n_max) / (n_max as u64 + 1) + 1;
         let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
         let moves = rows.saturating_mul(per_heap * self.heaps as u64);
-        vec![(super::kernels::OCTAL, seq.saturating_add(moves))]
+        let all = seq.saturating_add(trial).saturating_add(moves);
+        vec![(super::kernels::OCTAL, all)]
     }
     /// Whether its sequence runs long enough in blocks for the kernels
     /// to share heap sizes among threads when the case is alone
     /// ([`Cost::splits_alone`]): one heap (the rows of several are listed
     /// on one thread) in normal play, no digit leaving three heaps (their
     /// kernel runs on one thread), three quarters of the heap sizes or
-    /// more past where the blocks start: the adaptive kernel's horizon,
-    /// else the further of the two (a splitting code's sparse horizon as
-    /// if a sparse space were found, which only the run's probe tells).
+    /// more past where the blocks start: to the horizon of the kernel the
+    /// probe chooses (not probed: the further horizon).
     fn spreads(&self) -> bool {
-        let h = match self.code.splits() {
-            true if self.adaptive_past_probe(self.horizon.naive).is_some() => self.horizon.naive,
-            true if self.horizon.sparse > self.horizon.naive => self.horizon.sparse,
-            true => self.horizon.naive,
-            false => self.horizon.naive.max(self.horizon.sparse),
+        let h = match self.path() {
+            Some(Path::Sparse(_)) | None => self.horizon.naive.max(self.horizon.sparse),
+            Some(Path::Adaptive(_)) => self.horizon.naive,
+            Some(Path::Naive) => sequence::naive_top(&self.code, self.horizon),
+            Some(Path::Proven(stage)) => stage,
         };
         let one = self.heaps == 1 && self.play == Play::Normal;
         one && !self.code.triples() && h >= 4 * super::blocks::FROM
     }
-    /// The adaptive kernel's rate per heap size in its trial, where a
-    /// normal-play sequence to `h` goes on with it past the probe stage
-    /// ([`sequence::adaptive_rate`]). A code is probed for a sequence of
-    /// 32,768 heaps or more (there the naive kernel's count is 4× the
-    /// adaptive kernel's work or more, 0.6 to 32,768: 0.12 s, and the
-    /// probe's 3 ms a trifle beside it); a shorter one, a copy of such a
-    /// case among them, is counted as the code's probe said, if any.
-    fn adaptive_past_probe(&self, h: usize) -> Option<f64> {
-        let past = self.play == Play::Normal && h > sequence::ADAPTIVE_FROM;
-        let probe = h >= 4 * super::blocks::FROM;
-        past.then(|| sequence::adaptive_rate(&self.code, probe))
-            .flatten()
+    /// Where its normal-play sequence stops or goes on past the probe
+    /// stage, as the stages a plan makes again say
+    /// ([`sequence::planned_path`]; their work is at most the case's own);
+    /// `None` where they do not tell, and in misère play (its values are
+    /// computed otherwise).
+    fn path(&self) -> Option<Path> {
+        if self.play == Play::Misere {
+            return None;
+        }
+        sequence::planned_path(&self.code, self.horizon)
     }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)

@@ -114,8 +114,8 @@ fn published_mask(code: &Code, g: &[u32]) -> Option<(u32, usize)> {
 }
 
 /// Computes `code`'s sequence: stages of ×4 until a period is proven or the
-/// horizon is reached; a splitting code whose first 2049 values show a
-/// sparse space goes on with the sparse kernel. `None` when cancelled.
+/// horizon is reached; past the probe stage (the first 2049 values) a
+/// splitting code goes on as [`choose`] says.
 pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence> {
     compute_to(code, h, true, cancel)
 }
@@ -125,18 +125,9 @@ pub fn compute(code: &Code, h: Horizon, cancel: &AtomicBool) -> Option<Sequence>
 /// solver that does not look for periods, for comparisons).
 pub fn compute_to(code: &Code, h: Horizon, prove: bool, cancel: &AtomicBool) -> Option<Sequence> {
     let t0 = Instant::now();
-    // A splitting code is computed naively to the horizon, and at least to
-    // the probe stage when the sparse horizon is further.
-    let top = if !code.splits() {
-        h.naive.max(h.sparse)
-    } else if h.sparse > h.naive {
-        h.naive.max(PROBE.min(h.sparse))
-    } else {
-        h.naive
-    };
+    let top = naive_top(code, h);
     let mut g: Vec<u32> = Vec::new();
     let mut target = FIRST.min(top.max(h.sparse));
-    let mut probed = false;
     loop {
         if !kernel::naive_extend(code, &mut g, target, cancel) {
             return None;
@@ -145,22 +136,93 @@ pub fn compute_to(code: &Code, h: Horizon, prove: bool, cancel: &AtomicBool) -> 
         if period.is_some() {
             return Some(done(Values::Wide(g), Kernel::Naive, None, period, t0));
         }
-        // Three common parts xor to a common value: the sparse and adaptive
-        // kernels are for codes that leave at most two heaps.
-        if code.splits() && !code.triples() && !probed && target >= PROBE {
-            probed = true;
-            let probe = published_mask(code, &g).or_else(|| sparse_mask(&g));
-            if let Some(probe) = probe.filter(|_| h.sparse > target) {
-                return sparse_stages(code, g, probe, (h.sparse, prove), cancel, t0);
-            }
-            if top > target && adaptive_pays(code, &g) {
-                return adaptive_stages(code, g, (top, prove), cancel, t0);
+        // The stages reach the probe stage exactly (128, 512, 2048).
+        if target == PROBE {
+            let past = Past::of(code, h);
+            match choose(mask_of(code, &g, past), past, || adaptive_trial(code, &g)) {
+                Path::Sparse(mask) => {
+                    return sparse_stages(code, g, mask, (h.sparse, prove), cancel, t0);
+                }
+                Path::Adaptive(_) => return adaptive_stages(code, g, (top, prove), cancel, t0),
+                Path::Naive | Path::Proven(_) => {}
             }
         }
         if target >= top {
             return Some(done(Values::Wide(g), Kernel::Naive, None, None, t0));
         }
         target = (target * 4).min(top);
+    }
+}
+
+/// How far the naive kernel runs: a splitting code to its naive horizon,
+/// and at least to the probe stage when the sparse horizon is further;
+/// another code to the further of the two.
+pub fn naive_top(code: &Code, h: Horizon) -> usize {
+    if !code.splits() {
+        h.naive.max(h.sparse)
+    } else if h.sparse > h.naive {
+        h.naive.max(PROBE.min(h.sparse))
+    } else {
+        h.naive
+    }
+}
+
+/// Where a sequence to a horizon goes on past the probe stage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Path {
+    /// The naive kernel (or it stops in the probe stage).
+    Naive,
+    /// The sparse kernel, with the mask and its rare positions among the
+    /// first 2049 values.
+    Sparse((u32, usize)),
+    /// The adaptive kernel, with what its trial examined per heap size.
+    Adaptive(f64),
+    /// No further: a period is proven at this stage, up to the probe stage
+    /// (a plan's answer, [`planned_path`]).
+    Proven(usize),
+}
+
+/// Which kernels may go on past the probe stage: those of a code leaving
+/// at most two heaps (three common parts xor to a common value), where
+/// their horizon is further.
+#[derive(Clone, Copy)]
+struct Past {
+    sparse: bool,
+    adaptive: bool,
+}
+
+impl Past {
+    fn of(code: &Code, h: Horizon) -> Past {
+        let top = naive_top(code, h);
+        let probes = code.splits() && !code.triples() && top >= PROBE;
+        Past {
+            sparse: probes && h.sparse > PROBE,
+            adaptive: probes && top > PROBE,
+        }
+    }
+}
+
+/// The mask of a sparse space in the first 2049 values `g`, where a
+/// kernel may go on past them.
+fn mask_of(code: &Code, g: &[u32], past: Past) -> Option<(u32, usize)> {
+    let probes = past.sparse || past.adaptive;
+    probes
+        .then(|| published_mask(code, g).or_else(|| sparse_mask(g)))
+        .flatten()
+}
+
+/// The run's choice past the probe stage (no period proven there): the
+/// sparse kernel where a sparse space shows and its horizon is further,
+/// else the adaptive kernel where its `trial` pays ([`adaptive_trial`]),
+/// else the naive kernel. The run and the plan ([`planned_path`]) both
+/// decide here.
+fn choose(mask: Option<(u32, usize)>, past: Past, trial: impl FnOnce() -> Option<f64>) -> Path {
+    if let Some(mask) = mask.filter(|_| past.sparse) {
+        return Path::Sparse(mask);
+    }
+    match past.adaptive.then(trial).flatten() {
+        Some(rate) => Path::Adaptive(rate),
+        None => Path::Naive,
     }
 }
 
@@ -215,12 +277,7 @@ fn next_stage(target: usize, top: usize) -> usize {
 /// computing `G(1025..=2048)` again from the first 1025, it examines (splits
 /// with a rare part, splits checked, positions relisted by rebuilds) per
 /// heap size at most [`TRIAL_MARGIN`] times the naive kernel's moves there.
-fn adaptive_pays(code: &Code, g: &[u32]) -> bool {
-    adaptive_trial(code, g).is_some()
-}
-
-/// The adaptive kernel's trial ([`adaptive_pays`]): what it examined per
-/// heap size, where it pays.
+/// What it examined per heap size, where it pays.
 fn adaptive_trial(code: &Code, g: &[u32]) -> Option<f64> {
     const HALF: usize = PROBE / 2;
     if g.len() <= PROBE || g.iter().any(|&v| v > u16::MAX as u32) {
@@ -235,63 +292,150 @@ fn adaptive_trial(code: &Code, g: &[u32]) -> Option<f64> {
     (rate <= TRIAL_MARGIN * naive_rate(code, HALF, PROBE)).then_some(rate)
 }
 
-/// Where a run of `code` to a horizon past the probe stage goes on with
-/// the adaptive kernel, as the run decides it on its first 2049 values
-/// (no period proven, no sparse space, the trial pays): what the trial
-/// examined per heap size; else `None`. About 3 ms a code, done once per
-/// code in a process (the plan asks for each of its cases), for the first
-/// [`MAX_PROBES`] codes asked (a survey of 511 codes would take 1.7 s to
-/// plan; past them, `None`: the naive kernel's count).
-/// Where `probe` is false, only a code probed before is answered (a case's
-/// copies scaled down, planned after it, count their work as it does).
-pub fn adaptive_rate(code: &Code, probe: bool) -> Option<f64> {
-    type Seen = std::sync::Mutex<std::collections::HashMap<String, Option<f64>>>;
-    static SEEN: std::sync::OnceLock<Seen> = std::sync::OnceLock::new();
-    let seen = SEEN.get_or_init(Default::default);
-    let key = code.text();
+/// What the stages of `code` up to `reached` (512 or the probe stage)
+/// show, whatever the horizon: the stage a period is proven at, else,
+/// where they reach the probe stage, the mask of a sparse space and, where
+/// none shows, the adaptive kernel's trial (a sweep's sparse horizon is
+/// never short of its naive one: with a sparse space the adaptive kernel
+/// is never tried).
+#[derive(Clone, Copy, Debug)]
+struct Probed {
+    reached: usize,
+    proven_at: Option<usize>,
+    mask: Option<(u32, usize)>,
+    rate: Option<f64>,
+}
+
+/// The stage the first, cheap probe reaches ([`planned_path`]).
+const EARLY: usize = 512;
+
+/// [`Probed`], computed: the run's stages to `to` (128, 512, 2048, a proof
+/// tried after each: a code proven at 128 takes µs, one going on to 512
+/// about 0.2 ms, to 2048 about 3 ms and its trial as much).
+fn probe(code: &Code, to: usize) -> Probed {
+    let h = Horizon {
+        naive: to,
+        sparse: to,
+    };
+    let never = AtomicBool::new(false);
+    let mut found = Probed {
+        reached: to,
+        proven_at: None,
+        mask: None,
+        rate: None,
+    };
+    match compute(code, h, &never).map(|s| (s.period, s.values)) {
+        Some((None, Values::Wide(g))) if to == PROBE => {
+            let all = Past {
+                sparse: true,
+                adaptive: true,
+            };
+            found.mask = mask_of(code, &g, all);
+            let tried = found.mask.is_none() && code.splits() && !code.triples();
+            found.rate = tried.then(|| adaptive_trial(code, &g)).flatten();
+        }
+        Some((Some(_), values)) => found.proven_at = Some(values.len() - 1),
+        _ => {}
+    }
+    found
+}
+
+/// Codes probed in this process, and the seconds spent on each probe.
+struct Probes {
+    found: std::collections::HashMap<String, Probed>,
+    spent: [f64; 2],
+}
+
+/// The path a normal-play run of `code` to `h` takes, decided as the run
+/// decides it ([`choose`]) on the stages a plan makes again: the run stops
+/// where a period was proven, else goes on past the probe stage as
+/// [`choose`] says. Each code whose run reaches 512 is probed once in a
+/// process: to 512 while the process has spent less than [`PROBE_SECS`]
+/// on such probes, then, where the horizon goes past the probe stage and no
+/// period was proven, to the probe stage while it has spent less than as
+/// much on those (a survey of 511 codes to 10^5 takes 0.1 s to 512, 2.5 s
+/// of CPU to 2048: half of them go on past 512). `None` where the probes
+/// made do not tell (a case's copies scaled down, planned after it, count
+/// their work as the probe of its code says).
+pub fn planned_path(code: &Code, h: Horizon) -> Option<Path> {
+    static SEEN: std::sync::OnceLock<std::sync::Mutex<Probes>> = std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(|| {
+        std::sync::Mutex::new(Probes {
+            found: Default::default(),
+            spent: [0.0; 2],
+        })
+    });
     let lock = || {
         seen.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     };
-    let (known, probed) = {
-        let m = lock();
-        (m.get(&key).copied(), m.len())
-    };
-    match known {
-        Some(r) => return r,
-        None if probed >= MAX_PROBES || !probe => return None,
-        None => {}
+    let (past, top) = (Past::of(code, h), naive_top(code, h));
+    let far = past.sparse || past.adaptive;
+    let key = code.text();
+    let mut found = lock().found.get(&key).copied();
+    for (level, to) in [EARLY, PROBE].into_iter().enumerate() {
+        let wanted = (to == EARLY && top >= EARLY) || far;
+        let told = found.is_some_and(|f| f.reached >= to || f.proven_at.is_some());
+        if !wanted || told || lock().spent[level] >= PROBE_SECS {
+            continue;
+        }
+        let t0 = Instant::now();
+        let f = probe(code, to);
+        let mut m = lock();
+        m.found.insert(key.clone(), f);
+        m.spent[level] += t0.elapsed().as_secs_f64();
+        found = Some(f);
     }
-    let r = probe_adaptive(code);
-    lock().insert(key, r);
-    r
+    match found.and_then(|f| path_of(f, top, past)) {
+        Some(path) => Some(path),
+        None => (!far).then_some(Path::Naive),
+    }
 }
 
-/// [`adaptive_rate`], computed: the run's probe stage, naive to 2048.
-fn probe_adaptive(code: &Code) -> Option<f64> {
-    if !code.splits() || code.triples() {
-        return None;
+/// The path of a run to `top` with the naive kernel (past the probe stage
+/// as `past` allows), from what the stages a probe made showed: a proof at
+/// a stage within `top` stops it there (the stages below the probe stage
+/// are the same for every horizon past them); `None` where the run goes
+/// further than the probe did.
+fn path_of(found: Probed, top: usize, past: Past) -> Option<Path> {
+    match found.proven_at {
+        Some(stage) if stage <= top => Some(Path::Proven(stage)),
+        Some(_) => Some(Path::Naive),
+        None if found.reached == PROBE => Some(choose(found.mask, past, || found.rate)),
+        None => (top <= found.reached).then_some(Path::Naive),
     }
-    let never = AtomicBool::new(false);
-    let g = kernel::naive(code, PROBE, &never)?;
-    if periods::proven_code(code, &g).is_some() {
-        return None;
-    }
-    if published_mask(code, &g)
-        .or_else(|| sparse_mask(&g))
-        .is_some()
-    {
-        return None;
-    }
-    adaptive_trial(code, &g)
 }
 
-/// Codes a process probes at most ([`adaptive_rate`]); the unit tests,
-/// one process planning many codes, have no cap.
-const MAX_PROBES: usize = if cfg!(test) { 1 << 20 } else { 64 };
+/// The adaptive kernel's trial's work in a run of `code` to `h` that goes
+/// along `path`: what it examined where it pays, else the naive kernel's
+/// moves over the same heap sizes (it examined more); none where no trial
+/// is made. A copy to 3,000 heaps pays it as much as the case to 12,000.
+pub fn trial_work(code: &Code, h: Horizon, path: Path) -> u64 {
+    const HALF: usize = PROBE / 2;
+    match path {
+        Path::Adaptive(rate) => (rate * (PROBE - HALF) as f64) as u64,
+        Path::Naive if Past::of(code, h).adaptive => {
+            kernel::naive_work(code, PROBE) - kernel::naive_work(code, HALF)
+        }
+        _ => 0,
+    }
+}
+
+/// [`planned_path`] without the memo: the probe made again (for tests
+/// drawing many codes).
+#[cfg(test)]
+pub fn probed_path(code: &Code, h: Horizon) -> Option<Path> {
+    path_of(probe(code, PROBE), naive_top(code, h), Past::of(code, h))
+}
+
+/// The seconds a process spends at most on each kind of probe
+/// ([`planned_path`]): a dry run stays well under 2 s with them made. The
+/// unit tests, one process planning for many tests at once, have no
+/// limit (a test's plan is then the same alone or among the others).
+const PROBE_SECS: f64 = if cfg!(test) { f64::INFINITY } else { 0.3 };
 
 /// The first heap size past the probe stage, from which the adaptive
-/// kernel runs ([`adaptive_rate`]).
+/// kernel runs ([`Path::Adaptive`]).
 pub const ADAPTIVE_FROM: usize = PROBE;
 
 /// The adaptive kernel from the probe stage on, by stages of ×4, to `top`

@@ -789,8 +789,9 @@ fn long_sequences_spread_when_alone() {
 
 /// The plan asks the probe the run makes on the first 2049 values: the
 /// adaptive kernel goes on for 0.6 and 0.643 (their trials pay, per
-/// `sequence::TRIAL_MARGIN`'s measurements), not for 0.74 (its trial
-/// examines more than the naive kernel), 0.16 (a sparse space), Kayles
+/// `sequence::TRIAL_MARGIN`'s measurements), 0.16 goes on with the sparse
+/// kernel, and the naive kernel for 0.74 (its trial examines more than the
+/// naive kernel), Kayles
 /// and Dawson's Kayles (periods proven within the first 2049 values) nor
 /// a code that leaves no two heaps. Where it
 /// goes on, the case counts its work, a tenth of the naive kernel's or
@@ -798,12 +799,23 @@ fn long_sequences_spread_when_alone() {
 /// a copy of it to 12,500 heaps counts the same way.
 #[test]
 fn the_plan_counts_the_adaptive_kernel_where_the_run_takes_it() {
-    use super::sequence::adaptive_rate;
-    assert!(adaptive_rate(&code("0.6"), true).is_some());
-    assert!(adaptive_rate(&code("0.643"), true).is_some());
-    for c in ["0.74", "0.16", "0.77", "0.07", "0.3"] {
-        assert_eq!(adaptive_rate(&code(c), true), None, "{c}");
-    }
+    use super::sequence::{Path, probed_path};
+    let long = Horizon {
+        naive: 200_000,
+        sparse: 200_000,
+    };
+    let path = |c: &str| probed_path(&code(c), long).unwrap();
+    assert!(matches!(path("0.6"), Path::Adaptive(_)));
+    assert!(matches!(path("0.643"), Path::Adaptive(_)));
+    assert!(matches!(path("0.16"), Path::Sparse(_)));
+    assert_eq!(path("0.74"), Path::Naive);
+    // The theorem needs twice the preperiod and period and the largest
+    // take: Kayles's period 12 from 71 (168 values) and Dawson's Kayles's
+    // 34 from 53 (177) are proven at the stage of 512 values, 0.3's 2 (from
+    // 0) at the first, 128.
+    assert_eq!(path("0.77"), Path::Proven(512));
+    assert_eq!(path("0.07"), Path::Proven(512));
+    assert_eq!(path("0.3"), Path::Proven(128));
     let work = |c: &str, h: usize| {
         let w = one_heap_cost(c, Play::Normal, h).work;
         w.iter().map(|(_, u)| *u).sum::<u64>() as f64
@@ -819,7 +831,7 @@ fn the_plan_counts_the_adaptive_kernel_where_the_run_takes_it() {
 /// The plan's probe decides as the run does: on 120 random codes (up to
 /// three digits, some splitting without a take, some proven early, some
 /// with sparse spaces), computed to 4096 heaps, the run went on with the
-/// adaptive kernel exactly where the plan's probe says it will.
+/// kernel the plan's probe says it will (the adaptive kernel among them).
 #[test]
 fn the_plans_probe_agrees_with_the_runs_kernel_on_random_codes() {
     let mut rng = Rng(0x5eed_0ad0);
@@ -832,14 +844,22 @@ fn the_plans_probe_agrees_with_the_runs_kernel_on_random_codes() {
             sparse: 4096,
         };
         let seq = super::sequence::compute(&c, h, &never).unwrap();
-        let ran = seq.adaptive.is_some();
-        assert_eq!(
-            super::sequence::adaptive_rate(&c, true).is_some(),
-            ran,
-            "{}",
-            c.text()
-        );
-        if ran { adaptive += 1 } else { other += 1 }
+        let ran = match sequence::probed_path(&c, h).unwrap() {
+            sequence::Path::Adaptive(_) => Kernel::Adaptive,
+            sequence::Path::Sparse((mask, _)) => Kernel::Sparse(mask),
+            sequence::Path::Naive => Kernel::Naive,
+            sequence::Path::Proven(stage) => {
+                assert!(seq.period.is_some(), "{}", c.text());
+                assert_eq!(seq.values.len() - 1, stage, "{}", c.text());
+                Kernel::Naive
+            }
+        };
+        assert_eq!(ran, seq.kernel, "{}", c.text());
+        if ran == Kernel::Adaptive {
+            adaptive += 1
+        } else {
+            other += 1
+        }
     }
     // Both kinds were drawn.
     assert!(
