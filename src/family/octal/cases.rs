@@ -108,9 +108,12 @@ impl OctalCase {
     /// on one thread) in normal play, no digit leaving three heaps (their
     /// kernel runs on one thread), three quarters of the heap sizes or
     /// more past where the blocks start: to the horizon of the kernel the
-    /// probe chooses (not probed: the further horizon).
+    /// probe chooses (not probed: the further horizon), the sparse kernel
+    /// only where its heap sizes are worth sharing
+    /// ([`super::kernel::sparse_shares`]).
     fn spreads(&self) -> bool {
         let h = match self.path() {
+            Some(Path::Sparse((_, rare))) if !super::kernel::sparse_shares(&self.code, rare) => 0,
             Some(Path::Sparse(_)) | None => self.horizon.naive.max(self.horizon.sparse),
             Some(Path::Adaptive(_)) => self.horizon.naive,
             Some(Path::Naive) => sequence::naive_top(&self.code, self.horizon),

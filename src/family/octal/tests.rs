@@ -785,6 +785,11 @@ fn long_sequences_spread_when_alone() {
     assert!(!spreads("0.6", Play::Normal, 20_000));
     assert!(!spreads("0.6", Play::Misere, 200_000));
     assert!(!spreads("0.F", Play::Normal, 200_000));
+    // The sparse kernel shares heap sizes only with many splits with a
+    // rare part per heap size: Grundy's game (360 rare positions in the
+    // first 2049 values, one splitting take) does, 0.454 (16, three) not.
+    assert!(spreads("4!.0", Play::Normal, 200_000));
+    assert!(!spreads("0.454", Play::Normal, 200_000));
 }
 
 /// The plan asks the probe the run makes on the first 2049 values: the
