@@ -35,9 +35,8 @@ const ITEM_BYTES: u64 = 8 * SPLIT_FIELDS.len() as u64;
 const ITEMS_WORK: u64 = 1 << 26;
 
 /// Rare parts assumed per splitting take and heap size in a sparse space
-/// (the sparse kernel's estimate: 0.454 has 16 rare positions, 0.16 49 in
-/// its first 2049 values; the kernel runs only when they are at most 1 in 16
-/// there and die out).
+/// not probed (0.454 has 16 rare positions, 0.16 49, Grundy's game 360 in
+/// their first 2049 values; the kernel runs only when a mask shows).
 const RARE_PARTS: u64 = 64;
 
 impl OctalCase {
@@ -45,11 +44,13 @@ impl OctalCase {
         self.ns.iter().copied().max().unwrap_or(0)
     }
     /// The sparse kernel's moves from heap size `from` to the sparse
-    /// horizon: per heap size its takes and [`RARE_PARTS`] rare parts per
-    /// splitting take.
-    fn sparse_work(&self, from: usize) -> u64 {
-        let extra = self.horizon.sparse.saturating_sub(from) as u64;
-        let per_n = self.code.max_take() as u64 + RARE_PARTS * self.code.split_takes().len() as u64;
+    /// horizon: per heap size its takes and `rare` rare parts per splitting
+    /// take (the rare positions among the first 2049 values, where the
+    /// probe found them: a heap size's time follows them, 0.454 with 16
+    /// and Grundy's game with 360 to 1273 took about 6 ns a part).
+    fn sparse_work(&self, from: usize, rare: u64) -> u64 {
+        let extra = self.run_horizon().sparse.saturating_sub(from) as u64;
+        let per_n = self.code.max_take() as u64 + rare * self.code.split_takes().len() as u64;
         extra.saturating_mul(per_n)
     }
 }
@@ -66,6 +67,15 @@ impl OctalCase {
         let rows = (self.ns.len() as u64).saturating_pow(self.heaps as u32);
         seq.max(1).saturating_add(rows)
     }
+    /// How far its normal-play sequence is computed: the horizons, at
+    /// least to the largest heap size.
+    fn run_horizon(&self) -> Horizon {
+        let n_max = self.n_max() as usize;
+        Horizon {
+            naive: self.horizon.naive.max(n_max),
+            sparse: self.horizon.sparse.max(n_max),
+        }
+    }
     fn work(&self) -> crate::cost::Work {
         let n_max = self.n_max() as usize;
         let naive = |h: usize| super::kernel::naive_work(&self.code, h);
@@ -75,24 +85,21 @@ impl OctalCase {
         // and the sparse kernel's past it, where the sweep lets a splitting
         // code go further (an upper bound: the sparse kernel may not run).
         let from = sequence::ADAPTIVE_FROM;
-        let path = self.path();
-        let trial = path.map_or(0, |p| sequence::trial_work(&self.code, self.horizon, p));
+        let (path, h) = (self.path(), self.run_horizon());
+        let trial = path.map_or(0, |p| sequence::trial_work(&self.code, h, p));
         let seq = match (self.play, path) {
             (Play::Misere, _) => naive(n_max),
             (Play::Normal, Some(Path::Adaptive(rate))) => {
-                naive(from).saturating_add(adaptive_work(rate, self.horizon.naive))
+                naive(from).saturating_add(adaptive_work(rate, h.naive))
             }
-            (Play::Normal, Some(Path::Sparse(_))) => {
-                naive(from).saturating_add(self.sparse_work(from))
+            (Play::Normal, Some(Path::Sparse((_, rare)))) => {
+                naive(from).saturating_add(self.sparse_work(from, rare as u64))
             }
-            (Play::Normal, Some(Path::Naive)) => {
-                naive(sequence::naive_top(&self.code, self.horizon))
-            }
+            (Play::Normal, Some(Path::Naive)) => naive(sequence::naive_top(&self.code, h)),
             (Play::Normal, Some(Path::Proven(stage))) => naive(stage),
-            (Play::Normal, None) if self.code.splits() => {
-                naive(self.horizon.naive).saturating_add(self.sparse_work(self.horizon.naive))
-            }
-            (Play::Normal, None) => naive(self.horizon.naive.max(self.horizon.sparse)),
+            // Only a splitting code goes past the probe stage unprobed.
+            (Play::Normal, None) => naive(sequence::naive_top(&self.code, h))
+                .saturating_add(self.sparse_work(h.naive, RARE_PARTS)),
         };
         // Each row reads the moves of its heaps: on average those of a heap
         // size up to the largest.
@@ -112,11 +119,12 @@ impl OctalCase {
     /// only where its heap sizes are worth sharing
     /// ([`super::kernel::sparse_shares`]).
     fn spreads(&self) -> bool {
+        let h = self.run_horizon();
         let h = match self.path() {
             Some(Path::Sparse((_, rare))) if !super::kernel::sparse_shares(&self.code, rare) => 0,
-            Some(Path::Sparse(_)) | None => self.horizon.naive.max(self.horizon.sparse),
-            Some(Path::Adaptive(_)) => self.horizon.naive,
-            Some(Path::Naive) => sequence::naive_top(&self.code, self.horizon),
+            Some(Path::Sparse(_)) | None => h.naive.max(h.sparse),
+            Some(Path::Adaptive(_)) => h.naive,
+            Some(Path::Naive) => sequence::naive_top(&self.code, h),
             Some(Path::Proven(stage)) => stage,
         };
         let one = self.heaps == 1 && self.play == Play::Normal;
@@ -131,7 +139,7 @@ impl OctalCase {
         if self.play == Play::Misere {
             return None;
         }
-        sequence::planned_path(&self.code, self.horizon)
+        sequence::planned_path(&self.code, self.run_horizon())
     }
     fn memory(&self) -> u64 {
         (self.horizon.sparse.max(self.horizon.naive) as u64).saturating_mul(4)
@@ -267,10 +275,7 @@ impl Case for OctalCase {
         let out = match self.play {
             Play::Misere => self.misere()?,
             Play::Normal => {
-                let h = Horizon {
-                    naive: self.horizon.naive.max(self.n_max() as usize),
-                    sparse: self.horizon.sparse.max(self.n_max() as usize),
-                };
+                let h = self.run_horizon();
                 let seq = sequence::compute(&self.code, h, ctx.cancel).ok_or(Interrupted)?;
                 if self.heaps == 1 {
                     let mut out = Vec::new();

@@ -329,8 +329,7 @@ pub fn sparse(
 }
 
 /// Extends `g` (the first values) to `G(0..=n_max)` with the sparse kernel
-/// on the pool's threads ([`Par::current`]) where each heap size has work
-/// enough to share ([`sparse_shares`]), else on one thread.
+/// on the pool's threads ([`Par::current`]).
 pub fn sparse_extend(
     code: &Code,
     g: &mut Vec<u16>,
@@ -338,21 +337,17 @@ pub fn sparse_extend(
     mask: u32,
     cancel: &AtomicBool,
 ) -> Result<(), SparseStop> {
-    let rare = g.iter().skip(1).filter(|&&v| rare(v as u32, mask)).count();
-    let par = match sparse_shares(code, rare) {
-        true => Par::current(),
-        false => Par::ONE,
-    };
-    sparse_extend_with(code, g, (n_max, mask), par, cancel)
+    sparse_extend_with(code, g, (n_max, mask), Par::current(), cancel)
 }
 
-/// Whether the sparse kernel's heap sizes are worth sharing among threads
-/// with `rare` rare positions so far: where the splits with a rare part
+/// Whether the sparse kernel's heap sizes are worth sharing among threads,
+/// judged on the `rare` rare positions among the first 2049 values (the
+/// run and the plan both judge there): where the splits with a rare part
 /// per heap size, `rare` per splitting take, are [`SPARSE_SHARED`] or more
 /// (about a microsecond). Fewer, the hand-over costs more than it saves:
-/// 0.454 (16 rare positions, 3 splitting takes) to 10^7 took 2.42 s on one
-/// thread, 3.34 s on two; Grundy's game (360 rare positions at 2048, 1273
-/// at 2^22) to 2^22 18.5 s on one, 10.3 s on two.
+/// 0.454 (16 rare positions, 3 splitting takes) to 10^7 took 1.67 s on
+/// one thread, 3.50 s on two; Grundy's game (360 rare positions at 2048,
+/// 1273 at 2^22) to 2^22 23.1 s on one, 13.9 s on two.
 pub fn sparse_shares(code: &Code, rare: usize) -> bool {
     rare.saturating_mul(code.split_takes().len()) >= SPARSE_SHARED
 }

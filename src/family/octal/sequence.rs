@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::adaptive::{self, AdaptiveWork};
+use super::blocks::Par;
 use super::code::Code;
 use super::kernel::{self, Kernel, SparseStop};
 use super::periods;
@@ -141,7 +142,7 @@ pub fn compute_to(code: &Code, h: Horizon, prove: bool, cancel: &AtomicBool) -> 
             let past = Past::of(code, h);
             match choose(mask_of(code, &g, past), past, || adaptive_trial(code, &g)) {
                 Path::Sparse(mask) => {
-                    return sparse_stages(code, g, mask, (h.sparse, prove), cancel, t0);
+                    return sparse_stages(code, g, mask, (h, prove), cancel, t0);
                 }
                 Path::Adaptive(_) => return adaptive_stages(code, g, (top, prove), cancel, t0),
                 Path::Naive | Path::Proven(_) => {}
@@ -349,9 +350,10 @@ struct Probes {
 /// The path a normal-play run of `code` to `h` takes, decided as the run
 /// decides it ([`choose`]) on the stages a plan makes again: the run stops
 /// where a period was proven, else goes on past the probe stage as
-/// [`choose`] says. Each code whose run reaches 512 is probed once in a
-/// process: to 512 while the process has spent less than [`PROBE_SECS`]
-/// on such probes, then, where the horizon goes past the probe stage and no
+/// [`choose`] says. Each code whose run reaches 512 is probed in a
+/// process, once to each level: to 512 while the process has spent less than [`PROBE_SECS`]
+/// on such probes, then, where a kernel may go on past the probe stage (a
+/// splitting code leaving at most two heaps, its horizon past 2048) and no
 /// period was proven, to the probe stage while it has spent less than as
 /// much on those (a survey of 511 codes to 10^5 takes 0.1 s to 512, 2.5 s
 /// of CPU to 2048: half of them go on past 512). `None` where the probes
@@ -382,9 +384,14 @@ pub fn planned_path(code: &Code, h: Horizon) -> Option<Path> {
         let t0 = Instant::now();
         let f = probe(code, to);
         let mut m = lock();
-        m.found.insert(key.clone(), f);
         m.spent[level] += t0.elapsed().as_secs_f64();
-        found = Some(f);
+        // Another thread may have probed further meanwhile: the entry
+        // that tells more stays.
+        let kept = m.found.entry(key.clone()).or_insert(f);
+        if f.reached > kept.reached && kept.proven_at.is_none() {
+            *kept = f;
+        }
+        found = Some(*kept);
     }
     match found.and_then(|f| path_of(f, top, past)) {
         Some(path) => Some(path),
@@ -401,6 +408,9 @@ fn path_of(found: Probed, top: usize, past: Past) -> Option<Path> {
     match found.proven_at {
         Some(stage) if stage <= top => Some(Path::Proven(stage)),
         Some(_) => Some(Path::Naive),
+        // With a sparse space the trial was not made: where the run would
+        // make it (no sparse horizon past the probe stage), not told.
+        None if found.mask.is_some() && !past.sparse && past.adaptive => None,
         None if found.reached == PROBE => Some(choose(found.mask, past, || found.rate)),
         None => (top <= found.reached).then_some(Path::Naive),
     }
@@ -480,39 +490,50 @@ fn adaptive_stages(
     }
 }
 
-/// The sparse kernel from the first stage on, by stages of ×4; falls back
-/// to the naive values of the first stage if a value does not fit 16 bits.
+/// The sparse kernel from the first stage on, by stages of ×4 to the sparse
+/// horizon, its heap sizes shared among the pool's threads where the first
+/// stage's rare positions say it pays ([`kernel::sparse_shares`], as the
+/// plan judges it); where a value does not fit 16 bits, the naive kernel
+/// from the first stage to the naive horizon instead.
 fn sparse_stages(
     code: &Code,
     first: Vec<u32>,
     probe: (u32, usize),
-    (top, prove): (usize, bool),
+    (h, prove): (Horizon, bool),
     cancel: &AtomicBool,
     t0: Instant,
 ) -> Option<Sequence> {
-    let naive = |first: Vec<u32>| done(Values::Wide(first), Kernel::Naive, Some(probe), None, t0);
+    let naive = |first: Vec<u32>| {
+        let mut s = naive_stages(code, first, (naive_top(code, h), prove), cancel, t0)?;
+        s.probe = Some(probe);
+        Some(s)
+    };
     if first.iter().any(|&v| v > u16::MAX as u32) {
-        return Some(naive(first));
+        return naive(first);
     }
+    let par = match kernel::sparse_shares(code, probe.1) {
+        true => Par::current(),
+        false => Par::ONE,
+    };
     let mut g: Vec<u16> = first.iter().map(|&v| v as u16).collect();
     let mut target = first.len() - 1;
     loop {
-        target = (target * 4).min(top);
-        match kernel::sparse_extend(code, &mut g, target, probe.0, cancel) {
+        target = (target * 4).min(h.sparse);
+        match kernel::sparse_extend_with(code, &mut g, (target, probe.0), par, cancel) {
             Ok(()) => {}
             Err(SparseStop::Cancelled) => return None,
-            Err(SparseStop::TooLarge(_)) => return Some(naive(first)),
+            Err(SparseStop::TooLarge(_)) => return naive(first),
         }
         let period = proven(code, &g, prove);
-        if period.is_some() || target >= top {
+        if period.is_some() || target >= h.sparse {
             let kernel = Kernel::Sparse(probe.0);
             return Some(done(Values::Narrow(g), kernel, Some(probe), period, t0));
         }
     }
 }
 
-/// The naive kernel from `g` on, by stages of ×4 to `top` (the adaptive
-/// kernel's fallback when a value does not fit 16 bits).
+/// The naive kernel from `g` on, by stages of ×4 to `top` (the sparse and
+/// adaptive kernels' fallback when a value does not fit 16 bits).
 fn naive_stages(
     code: &Code,
     mut g: Vec<u32>,

@@ -792,16 +792,15 @@ fn long_sequences_spread_when_alone() {
     assert!(!spreads("0.454", Play::Normal, 200_000));
 }
 
-/// The plan asks the probe the run makes on the first 2049 values: the
+/// The plan makes the stages the run makes to the first 2049 values: the
 /// adaptive kernel goes on for 0.6 and 0.643 (their trials pay, per
-/// `sequence::TRIAL_MARGIN`'s measurements), 0.16 goes on with the sparse
-/// kernel, and the naive kernel for 0.74 (its trial examines more than the
-/// naive kernel), Kayles
-/// and Dawson's Kayles (periods proven within the first 2049 values) nor
-/// a code that leaves no two heaps. Where it
-/// goes on, the case counts its work, a tenth of the naive kernel's or
-/// less at 200,000 heaps (0.6: 1.2 s of CPU there, naive about 50 s), and
-/// a copy of it to 12,500 heaps counts the same way.
+/// `sequence::TRIAL_MARGIN`'s measurements), the sparse kernel for 0.16,
+/// the naive kernel for 0.74 (its trial examines more than the naive
+/// kernel); Kayles, Dawson's Kayles and 0.3 stop at the stage their
+/// periods are proven at. Where the adaptive kernel goes on, the case
+/// counts its work, a tenth of the naive kernel's or less at 200,000 heaps
+/// (0.6: 1.2 s of CPU there, naive about 50 s), and a copy of it to 12,500
+/// heaps counts the same way.
 #[test]
 fn the_plan_counts_the_adaptive_kernel_where_the_run_takes_it() {
     use super::sequence::{Path, probed_path};
@@ -871,4 +870,50 @@ fn the_plans_probe_agrees_with_the_runs_kernel_on_random_codes() {
         adaptive >= 3 && other >= 3,
         "{adaptive} adaptive, {other} not"
     );
+}
+
+/// The plan's answer through its memo (`sequence::planned_path`, probes to
+/// 512 and to 2048 made once per code) agrees with the run at every
+/// horizon, asked the smallest first: below 512, between 512 and 2048, at
+/// 2048 with a sparse horizon past it, past 2048 and with the sparse
+/// horizon further. The run stops at the stage a proven path names, and
+/// otherwise goes on with the kernel it names.
+#[test]
+fn the_plans_memo_agrees_with_the_run_at_every_horizon() {
+    let mut rng = Rng(0x0dd_5eed);
+    let never = AtomicBool::new(false);
+    let horizons = [
+        (300, 300),
+        (1000, 1000),
+        (1000, 8192),
+        (2048, 2048),
+        (2048, 8192),
+        (4096, 4096),
+    ];
+    let mut kinds = HashMap::new();
+    for _ in 0..40 {
+        let c = rng.code(3);
+        for (naive, sparse) in horizons {
+            let h = Horizon { naive, sparse };
+            let seq = sequence::compute(&c, h, &never).unwrap();
+            let path = sequence::planned_path(&c, h);
+            let what = format!("{} to {h:?}: {path:?}", c.text());
+            match path {
+                Some(sequence::Path::Proven(stage)) => {
+                    assert!(seq.period.is_some(), "{what}");
+                    assert_eq!(seq.values.len() - 1, stage, "{what}");
+                }
+                Some(sequence::Path::Naive) => assert_eq!(seq.kernel, Kernel::Naive, "{what}"),
+                Some(sequence::Path::Sparse((mask, _))) => {
+                    assert_eq!(seq.kernel, Kernel::Sparse(mask), "{what}")
+                }
+                Some(sequence::Path::Adaptive(_)) => assert!(seq.adaptive.is_some(), "{what}"),
+                None => panic!("not told (no budget in tests): {what}"),
+            }
+            let kind = path.map(|p| std::mem::discriminant(&p));
+            *kinds.entry(kind).or_insert(0) += 1;
+        }
+    }
+    // Proven, naive, sparse and adaptive paths were all drawn.
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
 }
