@@ -76,7 +76,8 @@ impl OctalCase {
             sparse: self.horizon.sparse.max(n_max),
         }
     }
-    fn work(&self) -> crate::cost::Work {
+    /// Its work, its sequence going along `path` ([`OctalCase::path`]).
+    fn work(&self, path: Option<Path>) -> crate::cost::Work {
         let n_max = self.n_max() as usize;
         let naive = |h: usize| super::kernel::naive_work(&self.code, h);
         // The sequence's kernels past the probe stage, as the run's probe
@@ -85,7 +86,7 @@ impl OctalCase {
         // and the sparse kernel's past it, where the sweep lets a splitting
         // code go further (an upper bound: the sparse kernel may not run).
         let from = sequence::ADAPTIVE_FROM;
-        let (path, h) = (self.path(), self.run_horizon());
+        let h = self.run_horizon();
         let trial = path.map_or(0, |p| sequence::trial_work(&self.code, h, p));
         let seq = match (self.play, path) {
             (Play::Misere, _) => naive(n_max),
@@ -118,9 +119,9 @@ impl OctalCase {
     /// probe chooses (not probed: the further horizon), the sparse kernel
     /// only where its heap sizes are worth sharing
     /// ([`super::kernel::sparse_shares`]).
-    fn spreads(&self) -> bool {
+    fn spreads(&self, path: Option<Path>) -> bool {
         let h = self.run_horizon();
-        let h = match self.path() {
+        let h = match path {
             Some(Path::Sparse((_, rare))) if !super::kernel::sparse_shares(&self.code, rare) => 0,
             Some(Path::Sparse(_)) | None => h.naive.max(h.sparse),
             Some(Path::Adaptive(_)) => h.naive,
@@ -240,16 +241,17 @@ impl Case for OctalCase {
         )
     }
     fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        let path = self.path();
         Cost {
             size: self.size(),
-            work: self.work(),
+            work: self.work(path),
             memory_bound: self.memory(),
             rows: self.rows(),
             table_bytes: self
                 .position_row_bytes()
                 .map(|b| vec![(POSITIONS.name, TableBytes::PerRow(b))])
                 .unwrap_or_default(),
-            splits_alone: self.spreads(),
+            splits_alone: self.spreads(path),
             ..Cost::default()
         }
     }

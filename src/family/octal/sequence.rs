@@ -195,12 +195,19 @@ struct Past {
 impl Past {
     fn of(code: &Code, h: Horizon) -> Past {
         let top = naive_top(code, h);
-        let probes = code.splits() && !code.triples() && top >= PROBE;
+        let probes = two_heap_kernels(code) && top >= PROBE;
         Past {
             sparse: probes && h.sparse > PROBE,
             adaptive: probes && top > PROBE,
         }
     }
+}
+
+/// Whether the sparse and adaptive kernels may run for `code`: it splits,
+/// and leaves at most two heaps (three common parts xor to a common
+/// value).
+fn two_heap_kernels(code: &Code) -> bool {
+    code.splits() && !code.triples()
 }
 
 /// The mask of a sparse space in the first 2049 values `g`, where a
@@ -326,14 +333,11 @@ fn probe(code: &Code, to: usize) -> Probed {
         rate: None,
     };
     match compute(code, h, &never).map(|s| (s.period, s.values)) {
-        Some((None, Values::Wide(g))) if to == PROBE => {
-            let all = Past {
-                sparse: true,
-                adaptive: true,
-            };
-            found.mask = mask_of(code, &g, all);
-            let tried = found.mask.is_none() && code.splits() && !code.triples();
-            found.rate = tried.then(|| adaptive_trial(code, &g)).flatten();
+        Some((None, Values::Wide(g))) if to == PROBE && two_heap_kernels(code) => {
+            found.mask = published_mask(code, &g).or_else(|| sparse_mask(&g));
+            if found.mask.is_none() {
+                found.rate = adaptive_trial(code, &g);
+            }
         }
         Some((Some(_), values)) => found.proven_at = Some(values.len() - 1),
         _ => {}
@@ -351,8 +355,9 @@ struct Probes {
 /// decides it ([`choose`]) on the stages a plan makes again: the run stops
 /// where a period was proven, else goes on past the probe stage as
 /// [`choose`] says. Each code whose run reaches 512 is probed in a
-/// process, once to each level: to 512 while the process has spent less than [`PROBE_SECS`]
-/// on such probes, then, where a kernel may go on past the probe stage (a
+/// process, once to each level: to 512 while the process has spent less
+/// than [`PROBE_SECS`] on such probes, then, where a kernel may go on
+/// past the probe stage (a
 /// splitting code leaving at most two heaps, its horizon past 2048) and no
 /// period was proven, to the probe stage while it has spent less than as
 /// much on those (a survey of 511 codes to 10^5 takes 0.1 s to 512, 2.5 s
@@ -429,13 +434,6 @@ pub fn trial_work(code: &Code, h: Horizon, path: Path) -> u64 {
         }
         _ => 0,
     }
-}
-
-/// [`planned_path`] without the memo: the probe made again (for tests
-/// drawing many codes).
-#[cfg(test)]
-pub fn probed_path(code: &Code, h: Horizon) -> Option<Path> {
-    path_of(probe(code, PROBE), naive_top(code, h), Past::of(code, h))
 }
 
 /// The seconds a process spends at most on each kind of probe
