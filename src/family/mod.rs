@@ -218,6 +218,34 @@ pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
     items[..keep.min(items.len())].to_vec()
 }
 
+/// Checks that each dataset a sweep names in `datasets:` is among those
+/// its parameters make it write (`written`), else an error at that name
+/// saying `why` (which parameters write which datasets): a sweep asking
+/// only for a dataset it does not write would solve every case and store
+/// nothing. A sweep without `datasets:` passes, and a name the family
+/// does not declare (`declared`) is left to `datasets:`'s own check.
+pub fn check_datasets_written(
+    sweep: &Node<'_>,
+    (declared, written): (&[&Dataset], &[&str]),
+    why: &str,
+) -> Result<(), SpecError> {
+    let Some(d) = sweep.get("datasets") else {
+        return Ok(());
+    };
+    for item in d.items() {
+        if let Some(name) = item.value().as_str()
+            && declared.iter().any(|d| d.name == name)
+            && !written.contains(&name)
+        {
+            return Err(item.err(format!(
+                "this sweep does not write the `{name}` dataset ({why}); it writes: {}",
+                written.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The expansion of one sweep.
 pub struct Plan {
     /// The cases, in the sweep's natural order.

@@ -884,6 +884,7 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let solver = (&hex, hex_side, n_boards);
     let censuses = census_cases(&cases, &counted, combos, solver, &shared_work);
     let has_census = !censuses.is_empty();
+    check_census_datasets(sweep, has_census)?;
     let mut boxed: Vec<Box<dyn Case>> = cases
         .into_iter()
         .map(|c| Box::new(c) as Box<dyn Case>)
@@ -907,6 +908,30 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
         notes,
         grid: Vec::new(),
     })
+}
+
+/// The hexagon census's datasets asked for are written only by a sweep
+/// with a census (hexagons listed by `hexagons:`, or regular ones).
+fn check_census_datasets(sweep: &Node<'_>, has_census: bool) -> Result<(), SpecError> {
+    use super::datasets::{DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
+    if has_census {
+        return Ok(());
+    }
+    let census = [
+        HEXAGON_VALUES.name,
+        HEXAGON_BOUNDS.name,
+        HEXAGON_P_POSITIONS.name,
+    ];
+    let written: Vec<&str> = DATASETS
+        .iter()
+        .map(|d| d.name)
+        .filter(|n| !census.contains(n))
+        .collect();
+    crate::family::check_datasets_written(
+        sweep,
+        (DATASETS, &written),
+        "the hexagon census's datasets are written for a sweep of hexagons",
+    )
 }
 
 /// One case per group of listed boards and rule, all sharing the sweep's

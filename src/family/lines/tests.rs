@@ -621,6 +621,22 @@ fn plan_err(yaml: &str) -> SpecError {
     }
 }
 
+/// The census's datasets asked of boards without a census would store
+/// nothing: the dataset is named instead.
+#[test]
+fn census_datasets_are_asked_of_a_census_only() {
+    let e = plan_err("board: {triangle: 4}\ndatasets: [positions, hexagon_values]");
+    assert_eq!(e.field, "datasets[1]");
+    assert!(e.message.contains("`hexagon_values`"), "{e}");
+    let v = crate::params::parse_yaml(
+        "board: {hexagons: {max_side: 4}}\ntake: maximal\ndatasets: [hexagon_values]",
+        "t.yaml",
+    )
+    .unwrap();
+    let plan = Lines.plan(&Node::root(&v, "t.yaml"), crate::family::Planning::SOLVE);
+    assert!(plan.is_ok(), "{:?}", plan.err());
+}
+
 #[test]
 fn bad_boards_get_clear_errors() {
     let e = plan_err("board: {hexagon: [3, 3, 3, 3, 3, 2]}");

@@ -89,6 +89,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         naive: horizon,
         sparse,
     };
+    check_datasets(sweep, &heaps)?;
     for &play in &plays {
         if play == Play::Misere {
             check_misere(sweep, &codes, &heaps, n_max)?;
@@ -129,6 +130,24 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
         notes,
         grid: Vec::new(),
     })
+}
+
+/// The datasets asked for are written by some heap count of the sweep:
+/// one heap's values and periods, several heaps' positions.
+fn check_datasets(sweep: &Node<'_>, heaps: &[i64]) -> Result<(), SpecError> {
+    use super::datasets::{NIM_VALUES, PERIODS, POSITIONS};
+    let mut written = Vec::new();
+    if heaps.contains(&1) {
+        written.extend([NIM_VALUES.name, PERIODS.name]);
+    }
+    if heaps.iter().any(|&d| d > 1) {
+        written.push(POSITIONS.name);
+    }
+    crate::family::check_datasets_written(
+        sweep,
+        (super::datasets::DATASETS, &written),
+        "`nim_values` and `periods` are written for `heaps: 1`, `positions` for `heaps: 2` or `3`",
+    )
 }
 
 /// Misère play: one heap only; a splitting code to heap sizes up to

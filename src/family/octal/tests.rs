@@ -397,6 +397,40 @@ fn codes_are_validated_with_what_is_allowed() {
     assert_eq!((all.len(), empty), (511, 1));
 }
 
+/// A sweep asking only for datasets its heap counts do not write would
+/// solve every position and store nothing: the dataset is named instead.
+#[test]
+fn a_dataset_the_heaps_do_not_write_is_named() {
+    let f = family::by_name("octal").unwrap();
+    let plan = |yaml: &str| {
+        let v = params::parse_yaml(yaml, "x.yaml").unwrap();
+        f.plan(&Node::root(&v, "x.yaml"), crate::family::Planning::SOLVE)
+            .err()
+            .map(|e| e.to_string())
+    };
+    let e = plan("code: '0.77'\nheaps: 2\nN: 0..10\ndatasets: [nim_values]\n").unwrap();
+    assert!(
+        e.starts_with("x.yaml: field `datasets[0]`: this sweep does not write the `nim_values`")
+            && e.ends_with("it writes: positions"),
+        "{e}"
+    );
+    let e = plan("code: '0.77'\nN: 0..10\ndatasets: [periods, positions]\n").unwrap();
+    assert!(
+        e.contains("`datasets[1]`") && e.contains("`positions`"),
+        "{e}"
+    );
+    // Each dataset written by one of the heap counts; a name the family
+    // does not declare is left to `datasets:`'s own check.
+    assert_eq!(
+        plan("code: '0.77'\nheaps: [1, 2]\nN: 0..10\ndatasets: [periods, positions]\n"),
+        None
+    );
+    assert_eq!(
+        plan("code: '0.77'\nN: 0..10\ndatasets: [nim_valeus]\n"),
+        None
+    );
+}
+
 #[test]
 fn a_spec_mistake_names_the_field() {
     let f = family::by_name("octal").unwrap();
