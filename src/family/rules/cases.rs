@@ -26,6 +26,10 @@ pub struct RulesCase {
     pub sizes: Vec<u32>,
     /// One heap: its sequence is computed to here for the period.
     pub horizon: usize,
+    /// The joint states reached to 64 and 128, once measured
+    /// ([`RulesCase::probed_states`]; shared with its copies scaled down:
+    /// the same rule).
+    pub probe: std::sync::Arc<std::sync::OnceLock<(f64, f64)>>,
 }
 
 impl RulesCase {
@@ -350,6 +354,75 @@ impl RulesCase {
         };
         vec![(kernel, self.size())]
     }
+    /// The joint-state solver's memo in bytes, expected and at most
+    /// (`(0, 0)` where the case is solved otherwise): an entry per state
+    /// reached ([`RulesCase::joint_states`]), 33 bytes a bucket of a table
+    /// at most 7/8 full that doubles as it grows, both tables held while it
+    /// does. Expected: 75 bytes a state (`first ? t < n : t <= 2 * last` to
+    /// 2,000: 2.0 million states, 212 MB peak; `t <= 6 and t != mine` to
+    /// 20,000: 754,054 states, 61 MB); at most 113 (a full table doubling).
+    fn memo_bytes(&self) -> (u64, u64) {
+        let solved_jointly = !self.by_grundy()
+            && self
+                .rule
+                .no_repeat_takes(self.max_n() as usize + 1)
+                .is_none();
+        if !solved_jointly {
+            return (0, 0);
+        }
+        let states = self.joint_states();
+        (states.saturating_mul(75), states.saturating_mul(113))
+    }
+    /// The joint states (heaps sorted, the history the rule reads) a solve
+    /// reaches, counted: several heaps, their multisets times the
+    /// histories; one heap whose takes have a bound, the pairs (heap `m`,
+    /// last take `l ≤ bound`) with `m + l ≤ N`, times the takes `mine` may
+    /// be. One heap reading a last take without a bound (`t <= last + 1`
+    /// reaches a few thousand of the million pairs to 1,500, `t <= 2 *
+    /// last` half of them): measured, solving the heap sizes to 64 and 128
+    /// as the case would, grown as they grew (between linear and
+    /// quadratic), at most the count.
+    pub(super) fn joint_states(&self) -> u64 {
+        let n = self.max_n().max(self.horizon as u32) as u64 + 1;
+        let r = &self.rule.mv;
+        let bound = r.take_bound(&self.rule.env());
+        let per = bound.map_or(n, |b| (b as u64).min(n)).max(1);
+        let last = r.reads(cond::LAST) || r.reads(cond::MINE);
+        let mine = if r.reads(cond::MINE) { per + 1 } else { 1 };
+        let first = u64::from(r.reads(cond::FIRST)) + 1;
+        if self.heaps > 1 || !last {
+            let heaps: u64 =
+                (1..=self.heaps as u64).fold(1u64, |a, k| a.saturating_mul(n + k - 1) / k);
+            let hist = if last { per + 1 } else { first };
+            return heaps.saturating_mul(hist).saturating_mul(mine);
+        }
+        let l = per.min(n - 1);
+        let counted = ((l + 1) * n - l * (l + 1) / 2).saturating_mul(mine);
+        if bound.is_some() {
+            return counted;
+        }
+        self.probed_states(n).min(counted)
+    }
+    /// The states one heap's solve reaches to `n − 1`, measured to 64 and
+    /// 128 and grown as the count grew between them.
+    fn probed_states(&self, n: u64) -> u64 {
+        const PROBE: u64 = 128;
+        let reach = |top: u64| {
+            let mut j = Joint::new(&self.rule);
+            for h in 0..=top as u32 {
+                if !j.loses(&[h], Default::default()) {
+                    j.winning_moves(&[h]);
+                }
+            }
+            j.states() as f64
+        };
+        if n <= PROBE + 1 {
+            return reach(n - 1) as u64;
+        }
+        let (a, b) = *self.probe.get_or_init(|| (reach(PROBE / 2), reach(PROBE)));
+        let grows = (b / a.max(1.0)).log2().clamp(1.0, 2.0);
+        (b * (n as f64 / (PROBE + 1) as f64).powf(grows)) as u64
+    }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut v = vec![("rule_positions", self.positions_count())];
         if self.heaps == 1 {
@@ -374,9 +447,12 @@ impl Case for RulesCase {
         )
     }
     fn cost(&self, _keep: Option<&[String]>) -> Cost {
+        let memo = self.memo_bytes();
         Cost {
             size: self.size(),
             work: self.work(),
+            memory_bound: memo.1,
+            memory_expected: Some(memo.0),
             rows: self.rows(),
             ..Cost::default()
         }

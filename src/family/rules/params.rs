@@ -282,6 +282,7 @@ pub fn plan(sweep: &Node<'_>) -> Result<Plan, SpecError> {
                 rule: rule.clone(),
                 heaps,
                 sizes,
+                probe: Default::default(),
             };
             case.check().map_err(|m| nnode.err(m))?;
             cases.push(Box::new(case));

@@ -505,3 +505,46 @@ fn a_splitting_rules_size_counts_its_cuts() {
     let plan = Rules.plan(&node, crate::family::Planning::SOLVE).unwrap();
     assert_eq!(plan.cases[0].cost(None).size, u64::MAX);
 }
+
+/// The joint-state solver's states, as the plan counts them for its
+/// memory, against the states a solve of every heap size reaches: within
+/// a fifth below and half again above (the history's pairs the takes can
+/// reach are counted, or measured on small heaps where the takes have no
+/// bound: which of them the game reaches is not known before).
+#[test]
+fn the_joint_states_counted_bound_those_reached() {
+    for (cond, n) in [
+        ("first ? t < n : t <= 2 * last", 300u32),
+        ("t <= 6 and t != mine", 3000),
+        ("t <= 9 and abs(t - last) != 1", 2000),
+        ("first ? t <= 3 : t <= last + 1", 1500),
+    ] {
+        let yaml = format!("move: \"{cond}\"\nN: 0..{n}\n");
+        let v = crate::params::parse_yaml(&yaml, "s.yaml").unwrap();
+        let node = crate::params::Node::root(&v, "s.yaml");
+        let f = super::params::fields(&node).unwrap();
+        let rule = super::params::rules(&f, &node, n).unwrap().remove(0);
+        let case = super::cases::RulesCase {
+            rule: rule.clone(),
+            heaps: 1,
+            sizes: (0..=n).collect(),
+            horizon: n as usize,
+            probe: Default::default(),
+        };
+        let mut joint = super::solver::Joint::new(&rule);
+        // As the solve does: each heap size's outcome, then its winning
+        // moves (every move tried).
+        for h in 0..=n {
+            if !joint.loses(&[h], Default::default()) {
+                joint.winning_moves(&[h]);
+            }
+        }
+        let reached = joint.states() as f64;
+        let counted = case.joint_states();
+        let ratio = counted as f64 / reached;
+        assert!(
+            (0.8..=1.5).contains(&ratio),
+            "{cond}: {counted} for {reached}"
+        );
+    }
+}
