@@ -245,7 +245,6 @@ fn multisets_to(n: usize) -> u64 {
     p.iter().fold(0u64, |a, &x| a.saturating_add(x))
 }
 
-
 /// The adaptive kernel's splits examined from the probe stage to heap
 /// size `h`, from its trial's `rate` per heap size: the rate grows as
 /// (n / 2048)^0.15, slowing as the heaps grow (0.6 on one thread: 0.02,
