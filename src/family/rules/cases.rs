@@ -26,10 +26,10 @@ pub struct RulesCase {
     pub sizes: Vec<u32>,
     /// One heap: its sequence is computed to here for the period.
     pub horizon: usize,
-    /// The joint states reached to 64 and 128, once measured
-    /// ([`RulesCase::probed_states`]; shared with its copies scaled down:
-    /// the same rule).
-    pub probe: std::sync::Arc<std::sync::OnceLock<(f64, f64)>>,
+    /// The joint states reached to each heap size measured
+    /// ([`RulesCase::reached`]; shared with its copies scaled down: the
+    /// same rule).
+    pub probe: std::sync::Arc<std::sync::Mutex<Vec<(u64, f64)>>>,
 }
 
 impl RulesCase {
@@ -45,10 +45,15 @@ impl RulesCase {
     }
     /// Refuses misère play of a splitting rule beyond its search's reach.
     pub fn check(&self) -> Result<(), String> {
-        let tokens = self.max_n() as u64 * self.heaps as u64;
+        // One heap's sequence runs to the horizon.
+        let top = match self.heaps {
+            1 => self.max_n().max(self.horizon as u32),
+            _ => self.max_n(),
+        };
+        let tokens = top as u64 * self.heaps as u64;
         if self.rule.split && !self.by_grundy() && tokens > SPLIT_MISERE_TOKENS {
             return Err(format!(
-                "a splitting rule in misère play (or with a history) is not a sum of heaps: it is solved on the whole position, which this search does to {SPLIT_MISERE_TOKENS} tokens in all; this sweep reaches {tokens} (use smaller N or fewer heaps)"
+                "a splitting rule in misère play (or with a history) is not a sum of heaps: it is solved on the whole position, which this search does to {SPLIT_MISERE_TOKENS} tokens in all; this sweep reaches {tokens} (use smaller N, a smaller horizon or fewer heaps)"
             ));
         }
         Ok(())
@@ -301,6 +306,10 @@ fn move_fields(m: &Move) -> [i64; 4] {
     ]
 }
 
+/// The joint states a probe of a case's memo may find at most
+/// ([`RulesCase::probed_states`]): a few milliseconds of solving.
+const PROBE_STATES: u64 = 20_000;
+
 impl RulesCase {
     /// The case's size ([`Cost::size`]): the positions and moves tried.
     fn size(&self) -> u64 {
@@ -374,14 +383,15 @@ impl RulesCase {
         (states.saturating_mul(75), states.saturating_mul(113))
     }
     /// The joint states (heaps sorted, the history the rule reads) a solve
-    /// reaches, counted: several heaps, their multisets times the
-    /// histories; one heap whose takes have a bound, the pairs (heap `m`,
-    /// last take `l ≤ bound`) with `m + l ≤ N`, times the takes `mine` may
-    /// be. One heap reading a last take without a bound (`t <= last + 1`
-    /// reaches a few thousand of the million pairs to 1,500, `t <= 2 *
-    /// last` half of them): measured, solving the heap sizes to 64 and 128
-    /// as the case would, grown as they grew (between linear and
-    /// quadratic), at most the count.
+    /// reaches, counted: several heaps (or a splitting rule's), their
+    /// multisets times the histories; one heap whose takes have a bound,
+    /// the pairs (heap `m`, last take `l ≤ bound`) with `m + l ≤ N`, times
+    /// the takes `mine` may be. One heap reading a last take without a
+    /// bound (`first ? t <= 3 : t <= last + 1` reaches a few thousand of
+    /// the million pairs to 1,500, `t <= 2 * last` half of them): measured,
+    /// solving the heap sizes to 64 and 128 as the case would, grown as they
+    /// grew (at least linearly, at most as the pairs, or the triples with
+    /// `mine`), at most the count.
     pub(super) fn joint_states(&self) -> u64 {
         let n = self.max_n().max(self.horizon as u32) as u64 + 1;
         let r = &self.rule.mv;
@@ -390,7 +400,7 @@ impl RulesCase {
         let last = r.reads(cond::LAST) || r.reads(cond::MINE);
         let mine = if r.reads(cond::MINE) { per + 1 } else { 1 };
         let first = u64::from(r.reads(cond::FIRST)) + 1;
-        if self.heaps > 1 || !last {
+        if self.heaps > 1 || !last || self.rule.split {
             let heaps: u64 =
                 (1..=self.heaps as u64).fold(1u64, |a, k| a.saturating_mul(n + k - 1) / k);
             let hist = if last { per + 1 } else { first };
@@ -401,27 +411,49 @@ impl RulesCase {
         if bound.is_some() {
             return counted;
         }
-        self.probed_states(n).min(counted)
+        let most = if r.reads(cond::MINE) { 3.0 } else { 2.0 };
+        self.probed_states(n, most).min(counted)
     }
-    /// The states one heap's solve reaches to `n − 1`, measured to 64 and
-    /// 128 and grown as the count grew between them.
-    fn probed_states(&self, n: u64) -> u64 {
-        const PROBE: u64 = 128;
-        let reach = |top: u64| {
-            let mut j = Joint::new(&self.rule);
-            for h in 0..=top as u32 {
-                if !j.loses(&[h], Default::default()) {
-                    j.winning_moves(&[h]);
-                }
-            }
-            j.states() as f64
+    /// The states one heap's solve reaches to `n − 1`: measured to there
+    /// where `n` is within the probe's reach, else to half of it and to
+    /// it, and grown as the count grew between them (an exponent from 1 to
+    /// `most`). The probe reaches 128 heap sizes, or fewer where the
+    /// history makes more than [`PROBE_STATES`] states possible there
+    /// (`mine` read: 32), so that a plan of many such cases stays quick.
+    fn probed_states(&self, n: u64, most: f64) -> u64 {
+        let possible = |t: u64| {
+            let pairs = (t + 1) * (t + 2) / 2;
+            pairs * if most > 2.0 { t + 2 } else { 1 }
         };
-        if n <= PROBE + 1 {
-            return reach(n - 1) as u64;
+        let top = [128u64, 64, 32, 16]
+            .into_iter()
+            .find(|&t| possible(t) <= PROBE_STATES)
+            .unwrap_or(16);
+        if n <= top + 1 {
+            return self.reached(n - 1) as u64;
         }
-        let (a, b) = *self.probe.get_or_init(|| (reach(PROBE / 2), reach(PROBE)));
-        let grows = (b / a.max(1.0)).log2().clamp(1.0, 2.0);
-        (b * (n as f64 / (PROBE + 1) as f64).powf(grows)) as u64
+        let (a, b) = (self.reached(top / 2), self.reached(top));
+        let span = (top + 1) as f64 / (top / 2 + 1) as f64;
+        let grows = ((b / a.max(1.0)).ln() / span.ln()).clamp(1.0, most);
+        (b * (n as f64 / (top + 1) as f64).powf(grows)) as u64
+    }
+    /// The states a solve of the heap sizes to `top` reaches (each one's
+    /// outcome, then its winning moves), measured once per `top`
+    /// ([`RulesCase::probe`]: the plan asks a case's cost many times).
+    fn reached(&self, top: u64) -> f64 {
+        let mut done = self.probe.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, s)) = done.iter().find(|(t, _)| *t == top) {
+            return s;
+        }
+        let mut j = Joint::new(&self.rule);
+        for h in 0..=top as u32 {
+            if !j.loses(&[h], Default::default()) {
+                j.winning_moves(&[h]);
+            }
+        }
+        let s = j.states() as f64;
+        done.push((top, s));
+        s
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut v = vec![("rule_positions", self.positions_count())];

@@ -518,6 +518,7 @@ fn the_joint_states_counted_bound_those_reached() {
         ("t <= 6 and t != mine", 3000),
         ("t <= 9 and abs(t - last) != 1", 2000),
         ("first ? t <= 3 : t <= last + 1", 1500),
+        ("t != mine", 150),
     ] {
         let yaml = format!("move: \"{cond}\"\nN: 0..{n}\n");
         let v = crate::params::parse_yaml(&yaml, "s.yaml").unwrap();
@@ -547,4 +548,15 @@ fn the_joint_states_counted_bound_those_reached() {
             "{cond}: {counted} for {reached}"
         );
     }
+}
+
+/// A splitting rule searched on the whole position counts its sequence's
+/// horizon in the tokens it may reach: a horizon past the search's 40
+/// tokens is refused when the spec is read (it was planned, then never
+/// finished).
+#[test]
+fn a_splitting_rules_horizon_is_within_the_search() {
+    let e = refused("move: \"t <= last + 1\"\nsplit: true\nN: 0..20\nhorizon: 200\n");
+    assert_eq!(e.field, "N");
+    assert!(e.message.contains("reaches 200"), "{e}");
 }
