@@ -238,7 +238,7 @@ pub fn check_datasets_written(
             && !written.contains(&name)
         {
             return Err(item.err(format!(
-                "this sweep does not write the `{name}` dataset ({why}); it writes: {}",
+                "this sweep does not write the `{name}` dataset ({why}); its datasets: {}",
                 written.join(", ")
             )));
         }

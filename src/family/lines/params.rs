@@ -911,7 +911,7 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
 }
 
 /// The hexagon census's datasets asked for are written only by a sweep
-/// with a census (hexagons listed by `hexagons:`, or regular ones).
+/// with a census (`board: {hexagons: …}`, chord-solved).
 fn check_census_datasets(sweep: &Node<'_>, has_census: bool) -> Result<(), SpecError> {
     use super::datasets::{DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
     if has_census {
@@ -930,7 +930,7 @@ fn check_census_datasets(sweep: &Node<'_>, has_census: bool) -> Result<(), SpecE
     crate::family::check_datasets_written(
         sweep,
         (DATASETS, &written),
-        "the hexagon census's datasets are written for a sweep of hexagons",
+        "the hexagon census's datasets are written for `board: {hexagons: …}` in normal play with maximal runs",
     )
 }
 

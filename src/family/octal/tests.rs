@@ -411,7 +411,7 @@ fn a_dataset_the_heaps_do_not_write_is_named() {
     let e = plan("code: '0.77'\nheaps: 2\nN: 0..10\ndatasets: [nim_values]\n").unwrap();
     assert!(
         e.starts_with("x.yaml: field `datasets[0]`: this sweep does not write the `nim_values`")
-            && e.ends_with("it writes: positions"),
+            && e.ends_with("its datasets: positions"),
         "{e}"
     );
     let e = plan("code: '0.77'\nN: 0..10\ndatasets: [periods, positions]\n").unwrap();
