@@ -220,14 +220,14 @@ pub fn scaled_prefix<T: Clone>(items: &[T], factor: f64) -> Vec<T> {
 
 /// Checks that each dataset a sweep names in `datasets:` is among those
 /// its parameters make it write (`written`), else an error at that name
-/// saying `why` (which parameters write which datasets): a sweep asking
+/// saying `why` it is not (which parameters write it): a sweep asking
 /// only for a dataset it does not write would solve every case and store
 /// nothing. A sweep without `datasets:` passes, and a name the family
 /// does not declare (`declared`) is left to `datasets:`'s own check.
 pub fn check_datasets_written(
     sweep: &Node<'_>,
     (declared, written): (&[&Dataset], &[&str]),
-    why: &str,
+    why: impl Fn(&str) -> String,
 ) -> Result<(), SpecError> {
     let Some(d) = sweep.get("datasets") else {
         return Ok(());
@@ -238,7 +238,8 @@ pub fn check_datasets_written(
             && !written.contains(&name)
         {
             return Err(item.err(format!(
-                "this sweep does not write the `{name}` dataset ({why}); its datasets: {}",
+                "this sweep does not write the `{name}` dataset ({}); its datasets: {}",
+                why(name),
                 written.join(", ")
             )));
         }

@@ -884,7 +884,15 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     let solver = (&hex, hex_side, n_boards);
     let censuses = census_cases(&cases, &counted, combos, solver, &shared_work);
     let has_census = !censuses.is_empty();
-    check_census_datasets(sweep, has_census)?;
+    let written = Written {
+        census: has_census,
+        periods: has_seq,
+        counts: p.counts,
+        cells: pictures,
+        regions: p.regions,
+        cuts: p.cuts,
+    };
+    check_datasets(sweep, written)?;
     let mut boxed: Vec<Box<dyn Case>> = cases
         .into_iter()
         .map(|c| Box::new(c) as Box<dyn Case>)
@@ -910,28 +918,59 @@ pub fn plan(sweep: &Node<'_>, mode: Mode) -> Result<Plan, SpecError> {
     })
 }
 
-/// The hexagon census's datasets asked for are written only by a sweep
-/// with a census (`board: {hexagons: …}`, chord-solved).
-fn check_census_datasets(sweep: &Node<'_>, has_census: bool) -> Result<(), SpecError> {
-    use super::datasets::{DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES};
-    if has_census {
-        return Ok(());
-    }
+/// Which of the family's datasets a sweep writes beside `positions` and
+/// `class_counts` (always): the census's, with `board: {hexagons: …}`
+/// chord-solved; `periods` along a coordinate; the others when switched on.
+#[derive(Clone, Copy)]
+struct Written {
+    census: bool,
+    periods: bool,
+    counts: bool,
+    cells: bool,
+    regions: bool,
+    cuts: bool,
+}
+
+/// The datasets asked for are among those the sweep writes ([`Written`]).
+fn check_datasets(sweep: &Node<'_>, w: Written) -> Result<(), SpecError> {
+    use super::datasets::{
+        CELLS, CLASS_COUNTS, COUNTS, CUTS, DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS,
+        HEXAGON_VALUES, PERIODS, REGIONS,
+    };
     let census = [
         HEXAGON_VALUES.name,
         HEXAGON_BOUNDS.name,
         HEXAGON_P_POSITIONS.name,
     ];
+    let switched = [
+        (PERIODS.name, w.periods),
+        (COUNTS.name, w.counts),
+        (CELLS.name, w.cells),
+        (REGIONS.name, w.regions),
+        (CUTS.name, w.cuts),
+    ];
     let written: Vec<&str> = DATASETS
         .iter()
         .map(|d| d.name)
-        .filter(|n| !census.contains(n))
+        .filter(|n| {
+            if census.contains(n) {
+                return w.census;
+            }
+            switched
+                .iter()
+                .find(|(s, _)| s == n)
+                .is_none_or(|(_, on)| *on)
+        })
         .collect();
-    crate::family::check_datasets_written(
-        sweep,
-        (DATASETS, &written),
-        "the hexagon census's datasets are written for `board: {hexagons: …}` in normal play with maximal runs",
-    )
+    debug_assert!(written.contains(&CLASS_COUNTS.name));
+    crate::family::check_datasets_written(sweep, (DATASETS, &written), |name| {
+        match name {
+            "periods" => "it is written for boards `along:` a coordinate".to_string(),
+            "cells" => "it is written with `pictures: true`".to_string(),
+            n if census.contains(&n) => "the hexagon census's datasets are written for `board: {hexagons: …}` in normal play with maximal runs".to_string(),
+            n => format!("it is written with `{n}: true`"),
+        }
+    })
 }
 
 /// One case per group of listed boards and rule, all sharing the sweep's

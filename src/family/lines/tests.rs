@@ -621,13 +621,22 @@ fn plan_err(yaml: &str) -> SpecError {
     }
 }
 
-/// The census's datasets asked of boards without a census would store
-/// nothing: the dataset is named instead.
+/// The census's datasets asked of boards without a census (or a dataset
+/// its switch is off for) would store nothing: the dataset is named
+/// instead.
 #[test]
 fn census_datasets_are_asked_of_a_census_only() {
     let e = plan_err("board: {triangle: 4}\ndatasets: [positions, hexagon_values]");
     assert_eq!(e.field, "datasets[1]");
     assert!(e.message.contains("`hexagon_values`"), "{e}");
+    // A dataset written only when switched on, or along a coordinate.
+    let e = plan_err("board: {triangle: 4}\ndatasets: [regions]");
+    assert!(e.message.contains("`regions: true`"), "{e}");
+    let e = plan_err("board: {triangle: 4}\ndatasets: [positions, periods]");
+    assert!(
+        e.field == "datasets[1]" && e.message.contains("`along:`"),
+        "{e}"
+    );
     let v = crate::params::parse_yaml(
         "board: {hexagons: {max_side: 4}}\ntake: maximal\ndatasets: [hexagon_values]",
         "t.yaml",

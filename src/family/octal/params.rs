@@ -143,11 +143,10 @@ fn check_datasets(sweep: &Node<'_>, heaps: &[i64]) -> Result<(), SpecError> {
     if heaps.iter().any(|&d| d > 1) {
         written.push(POSITIONS.name);
     }
-    crate::family::check_datasets_written(
-        sweep,
-        (super::datasets::DATASETS, &written),
-        "`nim_values` and `periods` are written for `heaps: 1`, `positions` for `heaps: 2` or `3`",
-    )
+    crate::family::check_datasets_written(sweep, (super::datasets::DATASETS, &written), |_| {
+        "`nim_values` and `periods` are written for `heaps: 1`, `positions` for `heaps: 2` or `3`"
+            .to_string()
+    })
 }
 
 /// Misère play: one heap only; a splitting code to heap sizes up to
