@@ -934,8 +934,8 @@ struct Written {
 /// The datasets asked for are among those the sweep writes ([`Written`]).
 fn check_datasets(sweep: &Node<'_>, w: Written) -> Result<(), SpecError> {
     use super::datasets::{
-        CELLS, CLASS_COUNTS, COUNTS, CUTS, DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS,
-        HEXAGON_VALUES, PERIODS, REGIONS,
+        CELLS, COUNTS, CUTS, DATASETS, HEXAGON_BOUNDS, HEXAGON_P_POSITIONS, HEXAGON_VALUES,
+        PERIODS, REGIONS,
     };
     let census = [
         HEXAGON_VALUES.name,
@@ -962,11 +962,10 @@ fn check_datasets(sweep: &Node<'_>, w: Written) -> Result<(), SpecError> {
                 .is_none_or(|(_, on)| *on)
         })
         .collect();
-    debug_assert!(written.contains(&CLASS_COUNTS.name));
     crate::family::check_datasets_written(sweep, (DATASETS, &written), |name| {
         match name {
-            "periods" => "it is written for boards `along:` a coordinate".to_string(),
-            "cells" => "it is written with `pictures: true`".to_string(),
+            n if n == PERIODS.name => "it is written for boards `along:` a coordinate".to_string(),
+            n if n == CELLS.name => "it is written with `pictures: true`".to_string(),
             n if census.contains(&n) => "the hexagon census's datasets are written for `board: {hexagons: …}` in normal play with maximal runs".to_string(),
             n => format!("it is written with `{n}: true`"),
         }

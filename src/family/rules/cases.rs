@@ -341,9 +341,16 @@ impl RulesCase {
             states.saturating_mul(per).saturating_mul(self.heaps as u64)
         }
     }
+    /// The takes of a rule `takeaway`'s no-repeat solver answers, to the
+    /// horizon (at least the largest heap): the one question the solve,
+    /// its work and its memory ask.
+    fn no_repeat_takes(&self) -> Option<Vec<u32>> {
+        let top = self.max_n().max(self.horizon as u32) as usize;
+        self.rule.no_repeat_takes(top + 1)
+    }
     fn work(&self) -> Work {
         let n = self.max_n().max(self.horizon as u32) as u64 + 1;
-        if let Some(takes) = self.rule.no_repeat_takes(n as usize) {
+        if let Some(takes) = self.no_repeat_takes() {
             // `takeaway`'s solver, in its own units.
             return if self.heaps == 1 && self.rule.play == Play::Normal {
                 vec![(crate::family::takeaway::kernels::NO_REPEAT, n)]
@@ -371,12 +378,7 @@ impl RulesCase {
     /// 2,000: 2.0 million states, 212 MB peak; `t <= 6 and t != mine` to
     /// 20,000: 754,054 states, 61 MB); at most 113 (a full table doubling).
     fn memo_bytes(&self) -> (u64, u64) {
-        let solved_jointly = !self.by_grundy()
-            && self
-                .rule
-                .no_repeat_takes(self.max_n() as usize + 1)
-                .is_none();
-        if !solved_jointly {
+        if self.by_grundy() || self.no_repeat_takes().is_some() {
             return (0, 0);
         }
         let states = self.joint_states();
@@ -503,7 +505,7 @@ impl Case for RulesCase {
         let periods = self.heaps == 1 && ctx.wants("rule_periods");
         let horizon = self.horizon.max(len - 1);
         let mut joint = Joint::new(&self.rule);
-        let (mut how, seq) = if let Some(takes) = self.rule.no_repeat_takes(horizon + 1) {
+        let (mut how, seq) = if let Some(takes) = self.no_repeat_takes() {
             // One heap whose period is asked: one table to the period's
             // horizon (at least the largest heap) serves the positions too.
             let dims = if periods {
