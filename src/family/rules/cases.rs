@@ -9,7 +9,7 @@ use super::solver::{Grundy, Joint, SPLIT_MISERE_TOKENS, grundy_values, grundy_wi
 use crate::cost::Work;
 use crate::data::{DictVec, EnumVec, StructField, StructListVec, Table, Values};
 use crate::family::takeaway::solver::{Joint as TakeJoint, MULTI};
-use crate::family::{Case, CaseCtx, Cost, Output};
+use crate::family::{Case, CaseCtx, Cost, Output, TableBytes};
 use crate::game::{OUTCOMES, PLAYS, Play, outcome_code};
 use crate::period::PeriodRows;
 
@@ -328,17 +328,14 @@ impl RulesCase {
                 .saturating_mul(cuts)
                 .saturating_add(self.positions_count())
         } else {
-            // The joint state: the heaps, and each take of the history the
-            // condition reads (up to the largest take, else to the heap).
-            let r = &self.rule.mv;
-            let hist = |read: bool| if read { per + 1 } else { 1 };
-            let first = u64::from(r.reads(cond::FIRST)) + 1;
-            let states = n
-                .saturating_pow(self.heaps as u32)
-                .saturating_mul(hist(r.reads(cond::LAST) || r.reads(cond::MINE)))
-                .saturating_mul(hist(r.reads(cond::MINE)))
-                .saturating_mul(first);
-            states.saturating_mul(per).saturating_mul(self.heaps as u64)
+            // The joint states reached ([`RulesCase::joint_states`]: the
+            // heaps and the history the rule reads), each trying its takes
+            // on each heap (`first ? t <= 3 : t <= last + 1` to 3,000
+            // reaches 12,000 of the 18 million states its history allows;
+            // counted as those, the dry run said 16 s for 0.8 s).
+            self.joint_states()
+                .saturating_mul(per)
+                .saturating_mul(self.heaps as u64)
         }
     }
     /// The takes of a rule `takeaway`'s no-repeat solver answers, to the
@@ -370,15 +367,27 @@ impl RulesCase {
         };
         vec![(kernel, self.size())]
     }
-    /// The joint-state solver's memo in bytes, expected and at most
-    /// (`(0, 0)` where the case is solved otherwise): an entry per state
+    /// The solver's table in bytes, expected and at most: the no-repeat
+    /// solver's codes; the joint-state solver's memo, an entry per state
     /// reached ([`RulesCase::joint_states`]), 33 bytes a bucket of a table
     /// at most 7/8 full that doubles as it grows, both tables held while it
     /// does. Expected: 75 bytes a state (`first ? t < n : t <= 2 * last` to
     /// 2,000: 2.0 million states, 212 MB peak; `t <= 6 and t != mine` to
     /// 20,000: 754,054 states, 61 MB); at most 113 (a full table doubling).
+    /// None by Grundy values (a value a heap size).
     fn memo_bytes(&self) -> (u64, u64) {
-        if self.by_grundy() || self.no_repeat_takes().is_some() {
+        if self.no_repeat_takes().is_some() {
+            // `takeaway`'s table: a code of 4 bytes per position (three
+            // heaps to 300: 109 MB), one heap's to the period's horizon.
+            let len = u64::from(self.max_n()) + 1;
+            let cells = if self.heaps == 1 {
+                len.max(self.horizon as u64 + 1)
+            } else {
+                len.saturating_pow(self.heaps as u32)
+            };
+            return (cells.saturating_mul(4), cells.saturating_mul(4));
+        }
+        if self.by_grundy() {
             return (0, 0);
         }
         let states = self.joint_states();
@@ -457,10 +466,25 @@ impl RulesCase {
         done.push((top, s));
         s
     }
+    /// A `rule_positions` row of one heap as the typed vectors hold it, where
+    /// the family counts it ([`Cost::table_bytes`]): the heap size and the
+    /// Grundy value (16 bytes each, nullable), the outcome (1), the winning
+    /// moves' offset (8) and one move, 8 bytes a field that varies
+    /// ([`MoveRows`]: the take; the split with `split`); the rule's columns
+    /// are held once per case. Declared, a row counts four moves of four
+    /// fields and every heap column (39 rules to 20,000 counted 76 MiB of
+    /// tables where the run peaked at 53 MB). With several heaps the
+    /// declared sizes stay: positions of two heaps with `both:` have more
+    /// winning moves (four rules to 500: 201 MiB so counted where the run
+    /// peaked at 337 MB).
+    fn position_row_bytes(&self) -> Option<u64> {
+        let varying = 1 + u64::from(self.rule.split);
+        (self.heaps == 1).then_some(16 + 16 + 1 + 8 + 8 * varying)
+    }
     fn rows(&self) -> Vec<(&'static str, u64)> {
-        let mut v = vec![("rule_positions", self.positions_count())];
+        let mut v = vec![(super::datasets::POSITIONS.name, self.positions_count())];
         if self.heaps == 1 {
-            v.push(("rule_periods", 1));
+            v.push((super::datasets::PERIODS.name, 1));
         }
         v
     }
@@ -488,6 +512,11 @@ impl Case for RulesCase {
             memory_bound: memo.1,
             memory_expected: Some(memo.0),
             rows: self.rows(),
+            table_bytes: self
+                .position_row_bytes()
+                .map(|b| (super::datasets::POSITIONS.name, TableBytes::PerRow(b)))
+                .into_iter()
+                .collect(),
             ..Cost::default()
         }
     }

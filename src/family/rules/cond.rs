@@ -244,11 +244,9 @@ impl Cond {
         implies_divides(&self.op)
     }
     /// `A and t != last` (either order) with `A` reading only `t` and
-    /// parameters: `A`, the take set of a `takeaway` rule with `no_repeat`.
+    /// parameters: `A`, the take set of a `takeaway` rule with `no_repeat`;
+    /// `t != last` alone: every take (`take: any`).
     pub fn no_repeat_part(&self) -> Option<Cond> {
-        let Op::Bin(BinOp::And, a, b) = &self.op else {
-            return None;
-        };
         let is_ne = |x: &Op| match x {
             Op::Bin(BinOp::Ne, l, r) => matches!(
                 (&**l, &**r),
@@ -256,9 +254,14 @@ impl Cond {
             ),
             _ => false,
         };
-        let rest = match (is_ne(a), is_ne(b)) {
-            (true, false) => b,
-            (false, true) => a,
+        let any = Op::Lit(V::Bool(true));
+        let rest = match &self.op {
+            op if is_ne(op) => &any,
+            Op::Bin(BinOp::And, a, b) => match (is_ne(a), is_ne(b)) {
+                (true, false) => &**b,
+                (false, true) => &**a,
+                _ => return None,
+            },
             _ => return None,
         };
         if reads_any(rest, &|s| s < PARAMS && s != T) {
@@ -269,7 +272,7 @@ impl Cond {
         reads[PARAMS..].copy_from_slice(&self.reads[PARAMS..]);
         Some(Cond {
             source: self.source.clone(),
-            op: (**rest).clone(),
+            op: rest.clone(),
             reads,
         })
     }
@@ -641,6 +644,11 @@ mod tests {
         assert!(c("last != t and t in [2, 5]").no_repeat_part().is_some());
         assert!(c("t <= n and t != last").no_repeat_part().is_none());
         assert!(c("t <= 5 and t != mine").no_repeat_part().is_none());
+        // Alone: every take.
+        let any = c("t != last").no_repeat_part().unwrap();
+        assert_eq!(any.take_bound(&e), None);
+        assert!(any.allows(&env(7, 5, Some(5), None)));
+        assert!(c("t != last or t == 1").no_repeat_part().is_none());
         assert!(!c("t in [1, 3, 4]").reads(N));
     }
 
