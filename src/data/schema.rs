@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::table::{Table, Values};
+use super::table::{Cell, Table, Values};
 
 /// How a family writes the text of a cell where the generic text of
 /// [`super::Cell`] is not what the reports print (e.g. winning moves `A3,B4`).
@@ -368,6 +368,24 @@ impl Dataset {
             }
         }
         Ok(())
+    }
+    /// The loss set's plane of `t`, when its rows are points of one: the
+    /// two integer position columns filled on every row, and the outcome
+    /// column (what the report fits simple forms to; a dataset of one heap
+    /// with nullable columns for more is no plane).
+    pub fn plane(&self, t: &Table) -> Option<(&'static str, &'static str, &'static str)> {
+        let outcome = self.with_role(Role::Outcome).first()?.name;
+        let filled: Vec<&str> = self
+            .with_role(Role::Position)
+            .into_iter()
+            .filter(|c| c.dtype == Dtype::Int)
+            .filter(|c| (0..t.rows()).all(|i| matches!(t.cell(c.name, i), Some(Cell::Int(_)))))
+            .map(|c| c.name)
+            .collect();
+        match filled[..] {
+            [x, y] => Some((x, y, outcome)),
+            _ => None,
+        }
     }
     /// A table with no rows and every stored column (provenance included),
     /// each of the kind the store reads back for its declared type: what a

@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::blocks::{Block, MAX_TABLE_ROWS, cell, code, href, rel};
-use crate::data::{Cell, Dataset, Dtype, Role, Table, cell_text};
+use crate::data::{Dataset, Dtype, Role, Table, cell_text};
 use crate::fit;
 use crate::store::{SweepDir, write_atomic};
 
@@ -78,23 +78,6 @@ pub fn closed_forms(dir: &SweepDir, out: &Path, blocks: &mut Vec<Block>) -> Resu
     Ok(())
 }
 
-/// The two position columns that are filled on every row of `t` (and the
-/// outcome column), when a dataset's rows are points of a plane.
-fn plane<'a>(t: &Table, ds: &'a Dataset) -> Option<(&'a str, &'a str, &'a str)> {
-    let outcome = ds.with_role(Role::Outcome).first()?.name;
-    let filled: Vec<&str> = ds
-        .with_role(Role::Position)
-        .into_iter()
-        .filter(|c| c.dtype == Dtype::Int)
-        .filter(|c| (0..t.rows()).all(|i| matches!(t.cell(c.name, i), Some(Cell::Int(_)))))
-        .map(|c| c.name)
-        .collect();
-    match filled[..] {
-        [x, y] => Some((x, y, outcome)),
-        _ => None,
-    }
-}
-
 /// Two-coordinate loss sets: the simple forms, written to `forms.md` beside
 /// the sweep's tables and listed inline.
 pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Block>) -> Result<()> {
@@ -109,7 +92,7 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         let Some(head) = dir.read_first(ds.name, &is_position)? else {
             continue;
         };
-        if plane(&head, ds).is_none() {
+        if ds.plane(&head).is_none() {
             continue;
         }
         // The fit reads the plane's coordinates, outcomes and labels:
@@ -117,7 +100,7 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         let Some(t) = dir.read_lists_named(ds.name, &|_| false)? else {
             continue;
         };
-        let Some((x, y, outcome)) = plane(&t, ds) else {
+        let Some((x, y, outcome)) = ds.plane(&t) else {
             continue;
         };
         let sp = fit::FitSpec {
