@@ -564,7 +564,7 @@ fn held_at(got: &Levels, full: f64) -> f64 {
     };
     let per_byte = if top.largest >= HELD_FROM && top.largest > below.largest {
         let slope = (held(top) - held(below)).max(0.0) / (top.largest - below.largest);
-        slope.min(MAX_HELD_PER_BYTE)
+        slope.clamp(MIN_HELD_PER_BYTE, MAX_HELD_PER_BYTE)
     } else {
         FALLBACK_HELD_PER_BYTE
     };
@@ -612,6 +612,12 @@ const HELD_FROM: f64 = 4.0 * 1048576.0;
 /// where slopes between sizes of 7 and 27 MiB said 4 to 5 (a two-heap
 /// take-away sweep whose run then held under 2).
 const MAX_HELD_PER_BYTE: f64 = 2.0;
+/// The least memory held per byte read back that a slope between two
+/// sizes measured may say: the stages hold what they read (two heaps of
+/// `t != last` to 1,500, both plays: 1.4 GiB read back, the run held 1.1
+/// GB), where a slope between sizes of 3 and 11 MiB said 0.03 in one dry
+/// run (45 MiB held) and 1.2 in another.
+const MIN_HELD_PER_BYTE: f64 = 0.6;
 
 /// A scratch directory, removed when dropped, and again by
 /// [`remove_scratch`] (a job left behind may write there until its stage
@@ -793,7 +799,8 @@ mod tests {
     /// largest sweep's bytes, not with the size's total. Three equal
     /// sweeps a size, the largest 4 and 8 MiB (12 and 24 MiB in all),
     /// held 6 and 10 MiB: a byte held per byte of one sweep, so 16 MiB of
-    /// tables held at once hold 10 + 8 MiB.
+    /// tables held at once hold 10 + 8 MiB; a slope past the bounds is
+    /// held to them.
     #[test]
     fn memory_grows_with_the_tables_held_at_once() {
         let mib = 1048576.0;
@@ -818,5 +825,14 @@ mod tests {
         ];
         let want = 46.0 * mib + MAX_HELD_PER_BYTE * 4.0 * mib;
         assert!((held_at(&levels(&steep), 16.0 * mib) - want).abs() < 1.0);
+        // Nothing more held for 8 MiB more: at least
+        // [`MIN_HELD_PER_BYTE`] past the largest.
+        let flat = [
+            l(0.01 * mib, mib),
+            l(4.0 * mib, 6.0 * mib),
+            l(12.0 * mib, 6.0 * mib),
+        ];
+        let want = 6.0 * mib + MIN_HELD_PER_BYTE * 4.0 * mib;
+        assert!((held_at(&levels(&flat), 16.0 * mib) - want).abs() < 1.0);
     }
 }
