@@ -466,20 +466,24 @@ impl RulesCase {
         done.push((top, s));
         s
     }
-    /// A `rule_positions` row of one heap as the typed vectors hold it, where
-    /// the family counts it ([`Cost::table_bytes`]): the heap size and the
+    /// A `rule_positions` row as the typed vectors hold it, where the
+    /// family counts it ([`Cost::table_bytes`]): the heap sizes and the
     /// Grundy value (16 bytes each, nullable), the outcome (1), the winning
     /// moves' offset (8) and one move, 8 bytes a field that varies
-    /// ([`MoveRows`]: the take; the split with `split`); the rule's columns
-    /// are held once per case. Declared, a row counts four moves of four
-    /// fields and every heap column (39 rules to 20,000 counted 76 MiB of
-    /// tables where the run peaked at 53 MB). With several heaps the
-    /// declared sizes stay: positions of two heaps with `both:` have more
-    /// winning moves (four rules to 500: 201 MiB so counted where the run
-    /// peaked at 337 MB).
+    /// ([`MoveRows`]: the take; the heap with several heaps; the split with
+    /// `split`); the rule's columns are held once per case. Declared, a row
+    /// counts four moves of four fields and every heap column (39 rules to
+    /// 20,000 counted 76 MiB of tables where the run peaked at 53 MB; three
+    /// heaps to 300, 5.5 GiB for 3.3 GB). With `both:` the declared sizes
+    /// stay: a position has more winning moves (four rules of two heaps to
+    /// 500 counted so: 201 MiB where the run peaked at 337 MB).
     fn position_row_bytes(&self) -> Option<u64> {
-        let varying = 1 + u64::from(self.rule.split);
-        (self.heaps == 1).then_some(16 + 16 + 1 + 8 + 8 * varying)
+        let varying = 1 + u64::from(self.heaps > 1) + u64::from(self.rule.split);
+        let heaps = 16 * self.heaps as u64;
+        self.rule
+            .both
+            .is_none()
+            .then_some(heaps + 16 + 1 + 8 + 8 * varying)
     }
     fn rows(&self) -> Vec<(&'static str, u64)> {
         let mut v = vec![(super::datasets::POSITIONS.name, self.positions_count())];
