@@ -922,14 +922,15 @@ const TIED: f64 = 0.5;
 const TIED_MAX: usize = 4;
 
 /// Solves scaled-down versions of the `cases` (the sweep's largest, or
-/// those tied with it, [`tied`]) at 1/256, 1/64, 1/16, 1/8, 1/4 of their
-/// sizes (1/8: where 1/4 is beyond the budget, a copy twice as near; a
-/// history rule to 1,500 growing as n³, read from its copy to 94, was 2.1×
-/// over, from its copy to 188 0.6–0.7×),
+/// those tied with it, [`tied`]) at 1/256, 1/64, 1/16, 1/4 of their sizes,
 /// each factor for every case before the next, each copy larger than what
 /// was measured of its case and when its copies so far say it takes at
 /// most a third of what is left: growth measured on the largest cases' own
-/// solver paths. The first copy stopped ([`Climb::Stopped`]: at the
+/// solver paths. Where the copy at 1/4 is beyond that, one at 1/8 is
+/// tried (a history rule to 1,500 growing as n³, read from its copy to
+/// 94, was 2.1× over; from its copy to 188, 0.6–0.7×; climbing 1/8 before
+/// 1/4 always left parity's `k: 100..400` to 40,000 without its 1/4 copy:
+/// 2 s for 14 s). The first copy stopped ([`Climb::Stopped`]: at the
 /// budget, too little left, not solvable here) ends the climb (returns
 /// false).
 fn climb_scaled(
@@ -944,19 +945,21 @@ fn climb_scaled(
         .copied()
         .filter(|&i| size_of(plan.cases[i].as_ref()) > 2.0 * out.measured(i))
         .collect();
-    for factor in [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.125, 0.25] {
+    for factor in [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.25] {
         let mut next = Vec::with_capacity(climbing.len());
+        let left = || budget - started.elapsed().as_secs_f64();
         for &i in &climbing {
             let Some(case) = plan.cases[i].scaled(factor) else {
                 continue;
             };
-            match climb_one(
-                out,
-                (i, case),
-                keep,
-                size_of,
-                budget - started.elapsed().as_secs_f64(),
-            ) {
+            let mut climb = climb_one(out, (i, case), keep, size_of, left());
+            if factor == 0.25
+                && matches!(climb, Climb::Skipped)
+                && let Some(nearer) = plan.cases[i].scaled(0.125)
+            {
+                climb = climb_one(out, (i, nearer), keep, size_of, left());
+            }
+            match climb {
                 Climb::Stopped => return false,
                 Climb::Solved | Climb::Skipped => next.push(i),
             }
