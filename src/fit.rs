@@ -42,6 +42,10 @@ pub struct FitSpec<'a> {
     pub member: &'a str,
     /// One loss set per value of this column (`rule`), if given.
     pub group: Option<&'a str>,
+    /// And per value of these (the parameters, `play`): a label that
+    /// leaves one out (a rule's in both plays) is two sets, each named
+    /// with the values that tell them apart.
+    pub split: &'a [&'a str],
 }
 
 /// A candidate parameter of forms 1–3.
@@ -446,24 +450,26 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         Some(g) => Some(table.column(g).with_context(|| format!("no column {g}"))?),
         None => None,
     };
-    let mut order: Vec<String> = Vec::new();
-    let mut groups: BTreeMap<String, Vec<(usize, i64, i64, bool)>> = BTreeMap::new();
+    let split: Vec<&Values> = sp.split.iter().filter_map(|c| table.column(c)).collect();
+    let mut order: Vec<GroupKey> = Vec::new();
+    let mut groups: BTreeMap<GroupKey, Vec<(usize, i64, i64, bool)>> = BTreeMap::new();
     for i in 0..table.rows() {
         let (Cell::Int(x), Cell::Int(y)) = (xs.cell(i), ys.cell(i)) else {
             continue;
         };
         let m = oc.cell(i).to_string() == sp.member;
         let g = gc.map(|c| c.cell(i).to_string()).unwrap_or_default();
-        if !groups.contains_key(&g) {
-            order.push(g.clone());
+        let key = (g, split.iter().map(|c| c.cell(i).to_string()).collect());
+        if !groups.contains_key(&key) {
+            order.push(key.clone());
         }
-        groups.entry(g).or_default().push((i, x, y, m));
+        groups.entry(key).or_default().push((i, x, y, m));
     }
     let sets: Vec<(String, Set)> = order
-        .into_iter()
-        .map(|g| {
-            let pts = groups.remove(&g).unwrap_or_default();
-            (g, Set::new(pts))
+        .iter()
+        .map(|key| {
+            let pts = groups.remove(key).unwrap_or_default();
+            (group_name(key, &order, sp.split), Set::new(pts))
         })
         .collect();
     // Groups are independent: fitted in parallel, kept in order.
@@ -472,6 +478,34 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         .map(|(g, set)| fit_one(sp, g, set))
         .collect();
     Ok(fits.into_iter().flatten().collect())
+}
+
+/// A loss set's group: its label, and its values of [`FitSpec::split`].
+type GroupKey = (String, Vec<String>);
+
+/// The name of the group `key` among `all`: its label, and where another
+/// group has the same label, the split columns' values that differ
+/// (`t != last (play=misere)`).
+fn group_name((label, values): &GroupKey, all: &[GroupKey], split: &[&str]) -> String {
+    let twins: Vec<&Vec<String>> = all
+        .iter()
+        .filter(|(l, v)| l == label && v != values)
+        .map(|(_, v)| v)
+        .collect();
+    if twins.is_empty() {
+        return label.clone();
+    }
+    let differ: Vec<String> = split
+        .iter()
+        .zip(values)
+        .enumerate()
+        .filter(|(j, _)| twins.iter().any(|t| t[*j] != values[*j]))
+        .map(|(_, (c, v))| format!("{c}={v}"))
+        .collect();
+    match label.is_empty() {
+        true => differ.join(", "),
+        false => format!("{label} ({})", differ.join(", ")),
+    }
 }
 
 /// The fits as a table: `group`, `form`, `parameters`, `fits`,
@@ -546,10 +580,69 @@ mod tests {
         outcome: "member",
         member: "P",
         group: Some("group"),
+        split: &[],
     };
 
     fn get<'a>(f: &'a [FormFit], prefix: &str) -> &'a FormFit {
         f.iter().find(|x| x.form.starts_with(prefix)).unwrap()
+    }
+
+    /// One label in two plays (a rule whose label leaves the play out):
+    /// with the play among the split columns, two sets, each named with
+    /// its play and fitting its own form (x ≡ y mod 3 in one, mod 5 in
+    /// the other); without, one set of both, which no congruence fits.
+    #[test]
+    fn a_label_in_two_plays_is_two_sets() {
+        let normal = table(20, "t != last", |x, y| x % 3 == y % 3);
+        let misere = table(20, "t != last", |x, y| x % 5 == y % 5);
+        let mut both = Table::new();
+        for (name, a) in normal.columns() {
+            let b = misere.column(name).unwrap();
+            let v = match (a, b) {
+                (Values::Int(a), Values::Int(b)) => Values::Int([a.clone(), b.clone()].concat()),
+                (Values::Str(a), Values::Str(b)) => {
+                    let mut v = StrVec::default();
+                    for i in 0..a.len() + b.len() {
+                        let c = if i < a.len() {
+                            a.get(i)
+                        } else {
+                            b.get(i - a.len())
+                        };
+                        v.push(c);
+                    }
+                    Values::Str(v)
+                }
+                _ => unreachable!("the test's columns"),
+            };
+            both.push(name, v);
+        }
+        let mut play = StrVec::default();
+        for i in 0..both.rows() {
+            play.push(if i < normal.rows() {
+                "normal"
+            } else {
+                "misere"
+            });
+        }
+        both.push("play", Values::Str(play));
+        let sp = FitSpec {
+            split: &["play"],
+            ..SP
+        };
+        let f = fit_forms(&both, &sp).unwrap();
+        let congruent = |group: &str| {
+            f.iter()
+                .find(|x| x.group == group && x.form.starts_with("x ≡ y (mod q)"))
+                .unwrap()
+                .clone()
+        };
+        let n = congruent("t != last (play=normal)");
+        assert!(n.fits && n.parameters.starts_with("q = 3"), "{n:?}");
+        let m = congruent("t != last (play=misere)");
+        assert!(m.fits && m.parameters.starts_with("q = 5"), "{m:?}");
+        let mixed = fit_forms(&both, &SP).unwrap();
+        assert!(mixed.iter().all(|x| x.group == "t != last"));
+        assert!(!get(&mixed, "x ≡ y (mod q)").fits);
     }
 
     #[test]

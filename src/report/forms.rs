@@ -103,12 +103,16 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         let Some((x, y, outcome)) = ds.plane(&t) else {
             continue;
         };
+        // A label that leaves out a parameter (a rule's `play`) is a set
+        // per value of it.
+        let parameters: Vec<&str> = ds.with_role(Role::Param).iter().map(|c| c.name).collect();
         let sp = fit::FitSpec {
             x,
             y,
             outcome,
             member: "P",
             group: ds.with_role(Role::Label).first().map(|c| c.name),
+            split: &parameters,
         };
         let fits = fit::fit_forms(&t, &sp)?;
         let md = fit::render_markdown(&format!("Simple forms of the loss sets — {title}"), &fits);
