@@ -548,7 +548,8 @@ fn extrapolate(got: &Levels, full: f64) -> [f64; 3] {
 /// of the tables held at once ([`held_at_once`]): the most held at the
 /// largest size, and past its largest sweep's bytes, grown by the bytes
 /// as it grew between the two largest sizes' largest sweeps, from one of
-/// [`HELD_FROM`] bytes (else the model's per byte). A size measured holds
+/// [`HELD_FROM`] bytes, within [`MIN_HELD_PER_BYTE`] and
+/// [`MAX_HELD_PER_BYTE`] (else the model's per byte). A size measured holds
 /// one sweep's tables at a time (its sweeps stored and rendered in turn).
 fn held_at(got: &Levels, full: f64) -> f64 {
     let held = |l: &Level| l.held.iter().copied().fold(0.0, f64::max);

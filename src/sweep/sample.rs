@@ -1096,10 +1096,11 @@ fn one_thread_pool(fresh: bool) -> Option<Arc<rayon::ThreadPool>> {
 /// [`LIST_WEIGHT`]).
 fn table_bytes(out: &Output, reads: &StagesRead) -> [f64; 2] {
     out.iter().fold([0.0, 0.0], |[b, r], (ds, t)| {
+        let forms = has_forms(ds, t);
         let read: f64 = t
             .columns()
             .iter()
-            .filter(|(name, v)| reads.reads((ds, t), name, v.is_list()))
+            .filter(|(name, v)| reads.reads((ds, forms), name, v.is_list()))
             .map(|(_, v)| {
                 let w = if v.is_list() { LIST_WEIGHT } else { 1.0 };
                 v.read_back_bytes() as f64 * w
@@ -1167,12 +1168,13 @@ impl StagesRead {
     }
 
     /// Do the stages read the column `column` (a column of lists where
-    /// `list`) of the table `t` of `ds`?
-    pub fn reads(&self, (ds, t): (&Dataset, &Table), column: &str, list: bool) -> bool {
+    /// `list`) of a table of `ds` (to which the report fits simple forms
+    /// where `forms`, [`has_forms`])?
+    pub fn reads(&self, (ds, forms): (&Dataset, bool), column: &str, list: bool) -> bool {
         let viewed = self.named.iter().any(|&(d, _)| d == ds.name);
         let claimed = self.claimed.iter().any(|d| d == ds.name);
         if !list {
-            return viewed || claimed || has_forms(ds, t);
+            return viewed || claimed || forms;
         }
         let named = self.named.iter().any(|&(d, c)| d == ds.name && c == column);
         let checked = self.explained.is_none_or(|f| f(ds.name).contains(&column))
@@ -1226,14 +1228,18 @@ mod tests {
             std::fs::write(&spec, t).unwrap();
             let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
             let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
-            let pos = (positions, &two_heaps);
+            let pos = (positions, has_forms(positions, &two_heaps));
             assert!(reads.reads(pos, "N1", false), "{outputs}");
             assert!(reads.reads(pos, "outcome", false), "{outputs}");
             assert!(!reads.reads(pos, "winning_splits", true), "{outputs}");
             // Rows of one heap are no plane: nothing to fit, nothing read
             // unless a view or a claim reads it.
             assert_eq!(
-                reads.reads((positions, &one_heap), "outcome", false),
+                reads.reads(
+                    (positions, has_forms(positions, &one_heap)),
+                    "outcome",
+                    false
+                ),
                 claimed,
                 "{outputs}"
             );
@@ -1245,7 +1251,7 @@ mod tests {
         std::fs::write(&spec, t).unwrap();
         let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
         let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
-        assert!(reads.reads((positions, &two_heaps), "winning_splits", true));
+        assert!(reads.reads((positions, true), "winning_splits", true));
         // One heap: the table of winning moves reads them; with no view
         // and no claim nothing reads the values (no plane, no closed form).
         let values = &crate::family::octal::datasets::NIM_VALUES;
@@ -1257,7 +1263,7 @@ mod tests {
             std::fs::write(&spec, &t[..t.find("conjectures").unwrap()]).unwrap();
             let e = crate::spec::load_specs(std::slice::from_ref(&spec)).unwrap();
             let reads = StagesRead::of(&e[0].sweeps[0], &e[0]);
-            let values = (values, &one_heap);
+            let values = (values, has_forms(values, &one_heap));
             assert_eq!(
                 reads.reads(values, "winning_splits", true),
                 read,

@@ -378,14 +378,16 @@ impl RulesCase {
     fn memo_bytes(&self) -> (u64, u64) {
         if self.no_repeat_takes().is_some() {
             // `takeaway`'s table: a code of 4 bytes per position (three
-            // heaps to 300: 109 MB), one heap's to the period's horizon.
+            // heaps to 300: 109 MB); one heap's to the period's horizon
+            // with the pass's ring and the values, 21 bytes a heap size as
+            // `takeaway` counts the same solver.
             let len = u64::from(self.max_n()) + 1;
-            let cells = if self.heaps == 1 {
-                len.max(self.horizon as u64 + 1)
+            let bytes = if self.heaps == 1 {
+                len.max(self.horizon as u64 + 1).saturating_mul(21)
             } else {
-                len.saturating_pow(self.heaps as u32)
+                len.saturating_pow(self.heaps as u32).saturating_mul(4)
             };
-            return (cells.saturating_mul(4), cells.saturating_mul(4));
+            return (bytes, bytes);
         }
         if self.by_grundy() {
             return (0, 0);
