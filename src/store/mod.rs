@@ -223,17 +223,22 @@ impl SweepDir {
         v.sort();
         v
     }
-    /// Reads the columns that `keep` accepts of the first part of a dataset
-    /// (a sample of its rows; the other columns are not decoded); `None` if
-    /// absent.
-    pub fn read_first(&self, dataset: &str, keep: &dyn Fn(&str) -> bool) -> Result<Option<Table>> {
+    /// Reads the columns that `keep` accepts of the first `rows` rows of a
+    /// dataset's first part (a sample of its rows: the rest of the part is
+    /// not decoded, nor are the other columns); `None` if absent.
+    pub fn read_first(
+        &self,
+        dataset: &str,
+        keep: &dyn Fn(&str) -> bool,
+        rows: usize,
+    ) -> Result<Option<Table>> {
         let (Some(ds), Some(p)) = (
             self.dataset(dataset),
             self.parts(dataset).into_iter().next(),
         ) else {
             return Ok(None);
         };
-        parquet::read_part_columns(&p, ds, keep).map(Some)
+        parquet::read_part_head(&p, ds, keep, rows).map(Some)
     }
     /// Reads a whole dataset (all parts, in sweep order); `None` if absent.
     pub fn read(&self, dataset: &str) -> Result<Option<Table>> {
