@@ -226,6 +226,17 @@ pub fn resident_memory() -> Option<u64> {
     kib_bytes(&proc_field("/proc/self/status", "VmRSS")?)
 }
 
+/// Gives the memory the allocator keeps but no longer uses back to the
+/// system (glibc's `malloc_trim`; elsewhere nothing), so that what the
+/// process then holds is what it uses.
+pub fn release_unused() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `malloc_trim` only returns free pages to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Peak resident memory of this process so far, in bytes (Linux), if known.
 pub fn peak_memory() -> Option<u64> {
     kib_bytes(&proc_field("/proc/self/status", "VmHWM")?)
