@@ -944,6 +944,18 @@ fn counterexamples_are_explained_by_their_moves() {
     );
 }
 
+/// Two heaps of `0..=n` each under `rule`, no horizon.
+fn two_heaps(rule: Rule, n: u64) -> TakeCase {
+    let heap: Vec<u64> = (0..=n).collect();
+    TakeCase::new(
+        rule,
+        Arc::new(vec![heap.clone(), heap]),
+        format!("0..{n}"),
+        0,
+        2000,
+    )
+}
+
 /// A two-heap case holds its joint codes (4 bytes a state) and, where the
 /// sweep keeps `positions`, each position's row while it is made (80
 /// bytes): to 3,000 on both heaps, 3001² states, 36 MB keeping `lattices`
@@ -956,14 +968,7 @@ fn memory_counts_the_rows_only_where_positions_are_kept() {
         play: Play::Normal,
         no_repeat: true,
     };
-    let heap: Vec<u64> = (0..=3000).collect();
-    let c = TakeCase::new(
-        rule,
-        Arc::new(vec![heap.clone(), heap]),
-        "0..3000".into(),
-        0,
-        2000,
-    );
+    let c = two_heaps(rule, 3000);
     let states = 3001u64 * 3001;
     let lattices = c.cost(Some(&["lattices".to_string()]));
     assert_eq!(lattices.memory_expected, Some(states * 4));
@@ -985,15 +990,7 @@ fn a_sum_holds_one_heaps_values_and_its_lattice_bits() {
         play: Play::Normal,
         no_repeat: false,
     };
-    let heap: Vec<u64> = (0..=6000).collect();
-    let c = TakeCase::new(
-        rule,
-        Arc::new(vec![heap.clone(), heap]),
-        "0..6000".into(),
-        0,
-        2000,
-    )
-    .with_lattices(true);
+    let c = two_heaps(rule, 6000).with_lattices(true);
     let lattices = c.cost(Some(&["lattices".to_string()]));
     let want = 6001 * 8 + (6001u64 * 6001).div_ceil(8);
     assert_eq!(lattices.memory_expected, Some(want));
