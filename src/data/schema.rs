@@ -375,17 +375,26 @@ impl Dataset {
     /// with nullable columns for more is no plane).
     pub fn plane(&self, t: &Table) -> Option<(&'static str, &'static str, &'static str)> {
         let outcome = self.with_role(Role::Outcome).first()?.name;
-        let filled: Vec<&str> = self
-            .with_role(Role::Position)
+        match self.filled_positions(t)[..] {
+            [x, y] => Some((x, y, outcome)),
+            _ => None,
+        }
+    }
+    /// Could a table whose first rows are `head` be a plane ([`Dataset::plane`])?
+    /// Two integer position columns at least filled on every row of it (a
+    /// column filled on every row of the table is on the head's; the head
+    /// of three heaps' rows before two heaps' fills three).
+    pub fn may_be_plane(&self, head: &Table) -> bool {
+        !self.with_role(Role::Outcome).is_empty() && self.filled_positions(head).len() >= 2
+    }
+    /// The integer position columns filled on every row of `t`.
+    fn filled_positions(&self, t: &Table) -> Vec<&'static str> {
+        self.with_role(Role::Position)
             .into_iter()
             .filter(|c| c.dtype == Dtype::Int)
             .filter(|c| (0..t.rows()).all(|i| matches!(t.cell(c.name, i), Some(Cell::Int(_)))))
             .map(|c| c.name)
-            .collect();
-        match filled[..] {
-            [x, y] => Some((x, y, outcome)),
-            _ => None,
-        }
+            .collect()
     }
     /// A table with no rows and every stored column (provenance included),
     /// each of the kind the store reads back for its declared type: what a
@@ -488,6 +497,47 @@ mod tests {
             .with("N", Values::Int(vec![0, 1]))
             .with("outcome", Values::Enum(e))
             .with("grundy", Values::OptInt(vec![Some(0), None]))
+    }
+
+    static HEAPS: &[Column] = &[
+        Column::new("N1", Dtype::Int, Role::Position, "heap 1"),
+        Column::new("N2", Dtype::Int, Role::Position, "heap 2").nullable(),
+        Column::new("N3", Dtype::Int, Role::Position, "heap 3").nullable(),
+        Column::new("outcome", Dtype::Enum(L), Role::Outcome, "P or N"),
+    ];
+    static PLANES: Dataset = Dataset {
+        name: "positions",
+        doc: "one row per position",
+        groups: &[HEAPS],
+    };
+
+    /// Rows of heaps `n1`, `n2`, `n3` (none: an absent heap).
+    fn heaps(rows: &[(i64, Option<i64>, Option<i64>)]) -> Table {
+        let mut e = crate::data::EnumVec::new(L, rows.len());
+        rows.iter().for_each(|_| e.push(0));
+        Table::new()
+            .with("N1", Values::Int(rows.iter().map(|r| r.0).collect()))
+            .with("N2", Values::OptInt(rows.iter().map(|r| r.1).collect()))
+            .with("N3", Values::OptInt(rows.iter().map(|r| r.2).collect()))
+            .with("outcome", Values::Enum(e))
+    }
+
+    /// A plane is two integer position columns filled on every row; its
+    /// first rows may fill a third (three heaps' rows before two heaps'),
+    /// so they are judged only as "may be one", by at least two.
+    #[test]
+    fn a_plane_and_what_its_head_may_say() {
+        let two = heaps(&[(0, Some(1), None), (2, Some(3), None)]);
+        assert_eq!(PLANES.plane(&two), Some(("N1", "N2", "outcome")));
+        let three_then_two = heaps(&[(0, Some(1), Some(2)), (2, Some(3), None)]);
+        assert_eq!(PLANES.plane(&three_then_two), Some(("N1", "N2", "outcome")));
+        let head = heaps(&[(0, Some(1), Some(2))]);
+        assert_eq!(PLANES.plane(&head), None);
+        assert!(PLANES.may_be_plane(&head));
+        let one = heaps(&[(0, None, None), (1, None, None)]);
+        assert_eq!(PLANES.plane(&one), None);
+        assert!(!PLANES.may_be_plane(&one));
+        assert!(!DS.may_be_plane(&good()));
     }
 
     #[test]

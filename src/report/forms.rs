@@ -96,7 +96,7 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         let Some(head) = dir.read_first(ds.name, &is_position, HEAD_ROWS)? else {
             continue;
         };
-        if ds.plane(&head).is_none() {
+        if !ds.may_be_plane(&head) {
             continue;
         }
         // The fit reads the plane's coordinates, outcomes and labels:

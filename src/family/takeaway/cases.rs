@@ -151,14 +151,19 @@ impl TakeCase {
             // state); a lattice is drawn on a grid of a bit a position of
             // its plane (two heaps of `{2, 5, 7}` to 6,000 peaked at 16 MB,
             // counted 137 MiB as 4 bytes a state).
+            // The lattice's proof extends one heap's values until their
+            // period is proven (to `len` at most).
             let maxs = self.max_sizes();
-            let solve = if self.rule.has_grundy_values() {
-                (maxs.iter().max().copied().unwrap_or(0) as u64 + 1).saturating_mul(8)
-            } else {
-                self.states().saturating_mul(4)
+            let top = maxs.iter().max().copied().unwrap_or(0) + 1;
+            let solve = match (self.rule.has_grundy_values(), self.lattices) {
+                (true, Some(_)) => (top.max(len) as u64).saturating_mul(8),
+                (true, None) => (top as u64).saturating_mul(8),
+                (false, _) => self.states().saturating_mul(4),
             };
             let grid = match self.lattices {
-                Some(_) => ((maxs[0] as u64 + 1) * (maxs[1] as u64 + 1)).div_ceil(8),
+                Some(_) => (maxs[0] as u64 + 1)
+                    .saturating_mul(maxs[1] as u64 + 1)
+                    .div_ceil(8),
                 None => 0,
             };
             solve
