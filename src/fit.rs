@@ -46,6 +46,9 @@ pub struct FitSpec<'a> {
     /// leaves one out (a rule's in both plays) is two sets, each named
     /// with the values that tell them apart.
     pub split: &'a [&'a str],
+    /// Position columns beyond `x` and `y`: a row with one of them filled
+    /// (three heaps' rows beside two heaps') is no point of the plane.
+    pub others: &'a [&'a str],
 }
 
 /// A candidate parameter of forms 1–3.
@@ -450,13 +453,23 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         Some(g) => Some(table.column(g).with_context(|| format!("no column {g}"))?),
         None => None,
     };
-    let split: Vec<&Values> = sp.split.iter().filter_map(|c| table.column(c)).collect();
+    let names: Vec<&str> = sp
+        .split
+        .iter()
+        .copied()
+        .filter(|c| table.column(c).is_some())
+        .collect();
+    let split: Vec<&Values> = names.iter().filter_map(|c| table.column(c)).collect();
+    let others: Vec<&Values> = sp.others.iter().filter_map(|c| table.column(c)).collect();
     let mut order: Vec<GroupKey> = Vec::new();
     let mut groups: BTreeMap<GroupKey, Vec<(usize, i64, i64, bool)>> = BTreeMap::new();
     for i in 0..table.rows() {
         let (Cell::Int(x), Cell::Int(y)) = (xs.cell(i), ys.cell(i)) else {
             continue;
         };
+        if others.iter().any(|c| matches!(c.cell(i), Cell::Int(_))) {
+            continue;
+        }
         let m = oc.cell(i).to_string() == sp.member;
         let g = gc.map(|c| c.cell(i).to_string()).unwrap_or_default();
         let key = (g, split.iter().map(|c| c.cell(i).to_string()).collect());
@@ -469,7 +482,7 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         .iter()
         .map(|key| {
             let pts = groups.remove(key).unwrap_or_default();
-            (group_name(key, &order, sp.split), Set::new(pts))
+            (group_name(key, &order, &names), Set::new(pts))
         })
         .collect();
     // Groups are independent: fitted in parallel, kept in order.
@@ -581,6 +594,7 @@ mod tests {
         member: "P",
         group: Some("group"),
         split: &[],
+        others: &[],
     };
 
     fn get<'a>(f: &'a [FormFit], prefix: &str) -> &'a FormFit {
@@ -643,6 +657,32 @@ mod tests {
         let mixed = fit_forms(&both, &SP).unwrap();
         assert!(mixed.iter().all(|x| x.group == "t != last"));
         assert!(!get(&mixed, "x ≡ y (mod q)").fits);
+        // A parameter the table lacks names nothing (it named the next
+        // one's values: `no_repeat=3` for `heaps=3`).
+        let sp = FitSpec {
+            split: &["heaps", "play"],
+            ..SP
+        };
+        let g: Vec<String> = fit_forms(&both, &sp)
+            .unwrap()
+            .into_iter()
+            .map(|x| x.group)
+            .collect();
+        assert!(g.contains(&"t != last (play=misere)".to_string()), "{g:?}");
+        // Rows with a third position filled (three heaps' beside two
+        // heaps') are no points of the plane: the normal rows alone.
+        let z: Vec<Option<i64>> = (0..both.rows())
+            .map(|i| (i >= normal.rows()).then_some(1))
+            .collect();
+        both.push("z", Values::OptInt(z));
+        let sp = FitSpec {
+            others: &["z"],
+            ..SP
+        };
+        let only = fit_forms(&both, &sp).unwrap();
+        let c = get(&only, "x ≡ y (mod q)");
+        assert!(c.fits && c.parameters.starts_with("q = 3"), "{c:?}");
+        assert_eq!(c.rows, normal.rows());
     }
 
     #[test]

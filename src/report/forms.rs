@@ -110,6 +110,12 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
         // A label that leaves out a parameter (a rule's `play`) is a set
         // per value of it.
         let parameters: Vec<&str> = ds.with_role(Role::Param).iter().map(|c| c.name).collect();
+        let others: Vec<&str> = ds
+            .with_role(Role::Position)
+            .iter()
+            .map(|c| c.name)
+            .filter(|&c| c != x && c != y)
+            .collect();
         let sp = fit::FitSpec {
             x,
             y,
@@ -117,6 +123,7 @@ pub fn plane_forms(dir: &SweepDir, title: &str, out: &Path, blocks: &mut Vec<Blo
             member: "P",
             group: ds.with_role(Role::Label).first().map(|c| c.name),
             split: &parameters,
+            others: &others,
         };
         let fits = fit::fit_forms(&t, &sp)?;
         let md = fit::render_markdown(&format!("Simple forms of the loss sets — {title}"), &fits);
