@@ -453,13 +453,11 @@ pub fn fit_forms(table: &Table, sp: &FitSpec<'_>) -> Result<Vec<FormFit>> {
         Some(g) => Some(table.column(g).with_context(|| format!("no column {g}"))?),
         None => None,
     };
-    let names: Vec<&str> = sp
+    let (names, split): (Vec<&str>, Vec<&Values>) = sp
         .split
         .iter()
-        .copied()
-        .filter(|c| table.column(c).is_some())
-        .collect();
-    let split: Vec<&Values> = names.iter().filter_map(|c| table.column(c)).collect();
+        .filter_map(|&c| Some((c, table.column(c)?)))
+        .unzip();
     let others: Vec<&Values> = sp.others.iter().filter_map(|c| table.column(c)).collect();
     let mut order: Vec<GroupKey> = Vec::new();
     let mut groups: BTreeMap<GroupKey, Vec<(usize, i64, i64, bool)>> = BTreeMap::new();

@@ -383,7 +383,8 @@ impl RulesCase {
             // `takeaway` counts the same solver.
             let len = u64::from(self.max_n()) + 1;
             let bytes = if self.heaps == 1 {
-                len.max(self.horizon as u64 + 1).saturating_mul(21)
+                len.max(self.horizon as u64 + 1)
+                    .saturating_mul(crate::family::takeaway::cases::JOINT_BYTES_PER_HEAP_SIZE)
             } else {
                 len.saturating_pow(self.heaps as u32).saturating_mul(4)
             };

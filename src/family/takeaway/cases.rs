@@ -29,6 +29,11 @@ pub struct TakeCase {
     lattices: Option<usize>,
 }
 
+/// Bytes a heap size of one heap's joint-state pass holds (misère or
+/// `no_repeat`): its code, the outcome and the zeros or the single winning
+/// take's pair (185 MB for a `no_repeat` case extended to 10^7).
+pub(crate) const JOINT_BYTES_PER_HEAP_SIZE: u64 = 21;
+
 impl TakeCase {
     /// The case of `rule` on heaps of the given sizes (`sizes_key` names
     /// them in the case key), one-heap sequences computed to `horizon` and
@@ -141,7 +146,11 @@ impl TakeCase {
             // joint code (4), the outcome, and the zeros or, for a single
             // winning take, its (y + a, y) pair (16): measured 185 MB for a
             // no_repeat case extended to 10^7 (cond13-long-proofs, one thread).
-            let per = if self.rule.has_grundy_values() { 8 } else { 21 };
+            let per = if self.rule.has_grundy_values() {
+                8
+            } else {
+                JOINT_BYTES_PER_HEAP_SIZE
+            };
             (len as u64)
                 .saturating_mul(per)
                 .saturating_add(self.sizes[0].len() as u64 * per_row)
