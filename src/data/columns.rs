@@ -213,6 +213,10 @@ impl DictVec {
     pub fn is_empty(&self) -> bool {
         self.codes.is_empty()
     }
+    /// Room for `more` rows' codes.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.codes.reserve_exact(more);
+    }
     pub(crate) fn extend_from(&mut self, other: &DictVec) {
         let map: Vec<u32> = other.levels.iter().map(|l| self.code(l)).collect();
         self.codes

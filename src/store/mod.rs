@@ -275,12 +275,17 @@ impl SweepDir {
         if parts.is_empty() {
             return Ok(None);
         }
+        let rows = parts
+            .iter()
+            .map(|p| parquet::part_rows(p))
+            .sum::<Result<usize>>()?;
         let mut t = Table::new();
         for p in parts {
             let mut part = parquet::read_part_columns(&p, ds, keep)?;
             part.compact_nulls(nulls);
             t.append_owned(part)
                 .with_context(|| format!("while reading {}", p.display()))?;
+            t.reserve_rows(rows);
         }
         Ok(Some(t))
     }

@@ -284,6 +284,7 @@ pub fn read_part_head(
     rows: usize,
 ) -> Result<Table> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut total = 0;
     let reader = ParquetRecordBatchReaderBuilder::try_new(f)
         .and_then(|b| {
             let roots = b
@@ -293,6 +294,7 @@ pub fn read_part_head(
                 .enumerate()
                 .filter(|(_, f)| keep(f.name()))
                 .map(|(i, _)| i);
+            total = usize::try_from(b.metadata().file_metadata().num_rows()).unwrap_or(0);
             let mask = ProjectionMask::roots(b.parquet_schema(), roots);
             b.with_projection(mask)
                 .with_batch_size(rows.clamp(1, 1 << 16))
@@ -306,8 +308,17 @@ pub fn read_part_head(
         let part =
             from_batch(&batch, ds).with_context(|| format!("while reading {}", path.display()))?;
         t.append_owned(part)?;
+        t.reserve_rows(total.min(rows));
     }
     Ok(t)
+}
+
+/// The rows of a part file, from its footer (nothing decoded).
+pub fn part_rows(path: &Path) -> Result<usize> {
+    let f = std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(f)
+        .with_context(|| format!("cannot read Parquet {}", path.display()))?;
+    Ok(usize::try_from(b.metadata().file_metadata().num_rows()).unwrap_or(0))
 }
 
 /// The Arrow type of a declared column.

@@ -137,6 +137,7 @@ pub fn run_experiment(
     crate::mem::restart_peak_memory();
     let mut reports = Vec::new();
     for sweep in &exp.sweeps {
+        crate::mem::release_unused();
         let planning = phases::Timer::start();
         let plan = sweep.plan()?;
         guard::check_plan(&exp.name, sweep, &plan)?;
