@@ -3,6 +3,8 @@
 //! has used (resident and peak memory, CPU clocks, storage I/O), read by
 //! the sweep's manifests and estimates, calibration and `nimlab board`.
 
+pub mod heap;
+
 /// A zeroed vector whose pages the kernel may back with 2 MiB huge pages
 /// (Linux transparent huge pages, on request): a 10^8-value Grundy sequence
 /// otherwise spends a third of its time in page faults, and a 2^28-position

@@ -80,6 +80,8 @@ struct Level {
     largest: f64,
     secs: [f64; 3],
     held: [f64; 3],
+    /// Per stage, the most its heap grew ([`mem::heap::growth_during`]).
+    heap: [f64; 3],
 }
 
 /// A sweep the run would solve, with its estimate.
@@ -462,8 +464,10 @@ fn stage(l: &mut Level, i: usize, f: impl FnOnce() -> Result<()>) -> Result<()> 
     let before = mem::resident_memory();
     let restarted = mem::restart_peak_memory();
     let t0 = Instant::now();
-    f()?;
+    let (done, grown) = mem::heap::growth_during(f);
+    done?;
     l.secs[i] += t0.elapsed().as_secs_f64();
+    l.heap[i] = l.heap[i].max(grown as f64);
     if let (true, Some(before)) = (restarted, before) {
         let peak = mem::peak_memory().unwrap_or(before);
         l.held[i] = l.held[i].max(peak.saturating_sub(before) as f64);
@@ -561,11 +565,17 @@ fn held_at(got: &Levels, full: f64) -> f64 {
         [.., a, _] => a,
         _ => first,
     };
-    let per_byte = if top.largest >= HELD_FROM && top.largest > below.largest {
-        let slope = (held(top) - held(below)).max(0.0) / (top.largest - below.largest);
-        slope.clamp(MIN_HELD_PER_BYTE, MAX_HELD_PER_BYTE)
-    } else {
+    let heap = |l: &Level| l.heap.iter().copied().fold(0.0, f64::max);
+    let slope = |of: &dyn Fn(&Level) -> f64| {
+        let per_byte = (of(top) - of(below)).max(0.0) / (top.largest - below.largest);
+        per_byte.clamp(MIN_HELD_PER_BYTE, MAX_HELD_PER_BYTE)
+    };
+    let per_byte = if top.largest <= below.largest {
         FALLBACK_HELD_PER_BYTE
+    } else if top.largest >= HELD_FROM {
+        slope(&held)
+    } else {
+        slope(&heap)
     };
     held(top).max(held(first)) + per_byte * (full - top.largest).max(0.0)
 }
@@ -664,6 +674,15 @@ mod tests {
             largest: bytes,
             secs: [secs, 0.0, 0.0],
             held: [held, 0.0, 0.0],
+            heap: [0.0; 3],
+        }
+    }
+
+    /// [`level`] whose stage grew the heap by `heap` bytes at most.
+    fn counted(bytes: f64, secs: f64, held: f64, heap: f64) -> Level {
+        Level {
+            heap: [0.0, 0.0, heap],
+            ..level(bytes, secs, held)
         }
     }
 
@@ -687,15 +706,18 @@ mod tests {
             level(1e6, 0.2, 2e6),
             level(4e6, 0.5, 5e6),
         ];
-        let (secs, held) = (
-            extrapolate(&levels(&lin), 1.6e7),
-            held_at(&levels(&lin), 1.6e7),
-        );
+        let secs = extrapolate(&levels(&lin), 1.6e7);
         assert!((secs[0] - 1.7).abs() < 1e-9, "{secs:?}");
-        // 4 MB is under [`HELD_FROM`]: the most held there and the
-        // model's per byte past it.
-        let want = 5e6 + FALLBACK_HELD_PER_BYTE * 1.2e7;
-        assert!((held - want).abs() < 1.0, "{held}");
+        // 4 MB is under [`HELD_FROM`]: the most held there and, past it,
+        // what the heap grew a byte between the two largest (the report's
+        // 1.5 bytes a byte), not the resident memory's 1 (whole pages).
+        let heap = [
+            counted(1e3, 0.1, 1e6, 1e5),
+            counted(1e6, 0.2, 2e6, 2e6),
+            counted(4e6, 0.5, 5e6, 6.5e6),
+        ];
+        let want = 5e6 + 1.5 * 1.2e7;
+        assert!((held_at(&levels(&heap), 1.6e7) - want).abs() < 1.0);
         let fast = [
             level(1e3, 0.1, 0.0),
             level(1e6, 0.15, 0.0),
@@ -808,6 +830,7 @@ mod tests {
             largest,
             secs: [0.1, 0.0, 0.0],
             held: [held, 0.0, 0.0],
+            heap: [0.0; 3],
         };
         let got = levels(&[
             l(0.01 * mib, mib),
