@@ -146,7 +146,7 @@ pub(super) fn after_store(
     if render {
         let t = Timer::start();
         // Each stage starts as the dry run measures it: the memory the
-        // solving freed given back (a two-heap spec peaked 15 % lower).
+        // solving freed given back (a trial spec peaked 15 % lower).
         crate::mem::release_unused();
         render_stage(e, opts)?;
         phases.render += t.span();

@@ -549,10 +549,13 @@ fn extrapolate(got: &Levels, full: f64) -> [f64; 3] {
 /// The most memory the stages hold, extrapolated to `full` bytes read back
 /// of the tables held at once ([`held_at_once`]): the most held at the
 /// largest size, and past its largest sweep's bytes, grown by the bytes
-/// as it grew between the two largest sizes' largest sweeps, from one of
-/// [`HELD_FROM`] bytes, within [`MIN_HELD_PER_BYTE`] and
-/// [`MAX_HELD_PER_BYTE`] (else the model's per byte). A size measured holds
-/// one sweep's tables at a time (its sweeps stored and rendered in turn).
+/// as it grew between the two largest sizes' largest sweeps: the
+/// process's resident memory from a largest sweep of [`HELD_FROM`] bytes,
+/// below it the heap's growth (whole pages and the allocator's keeping
+/// tell nothing there), within [`MIN_HELD_PER_BYTE`] and
+/// [`MAX_HELD_PER_BYTE`]; the model's per byte where one size alone was
+/// measured or the largest sweep did not grow. A size measured holds one
+/// sweep's tables at a time (its sweeps stored and rendered in turn).
 fn held_at(got: &Levels, full: f64) -> f64 {
     let held = |l: &Level| l.held.iter().copied().fold(0.0, f64::max);
     let Some((first, grown)) = got.done.split_first() else {
@@ -608,10 +611,12 @@ const EXPONENT: (f64, f64) = (0.3, 1.5);
 /// measured: the model's.
 const FALLBACK_SECS_PER_BYTE: f64 = sweep::estimate::RENDER_SECS_PER_BYTE;
 
-/// The memory held per byte read back where no size of [`HELD_FROM`]
-/// bytes was measured: the model's ([`sweep::estimate::render_cost`]).
-/// Memory measured on small tables is the allocator's as much as the
-/// rows' (1 MB of take-away rows held 3 MB more; 142 MB of them, 2.9×).
+/// The memory held per byte read back where no growth was measured (one
+/// size, or a largest sweep no larger than the size below's): the model's
+/// ([`sweep::estimate::render_cost`]). Resident memory measured on small
+/// tables is the allocator's as much as the rows' (1 MB of take-away rows
+/// held 3 MB more; 142 MB of them, 2.9×): below [`HELD_FROM`] the heap's
+/// growth is read instead.
 const FALLBACK_HELD_PER_BYTE: f64 = sweep::estimate::RENDER_HELD_PER_BYTE;
 /// See [`FALLBACK_HELD_PER_BYTE`].
 const HELD_FROM: f64 = 4.0 * 1048576.0;
@@ -718,6 +723,15 @@ mod tests {
         ];
         let want = 5e6 + 1.5 * 1.2e7;
         assert!((held_at(&levels(&heap), 1.6e7) - want).abs() < 1.0);
+        // The two largest sizes' largest sweeps alike: no growth to read,
+        // the model's per byte.
+        let flat = [
+            counted(1e3, 0.1, 1e6, 1e5),
+            counted(4e6, 0.2, 2e6, 2e6),
+            counted(4e6, 0.5, 5e6, 6.5e6),
+        ];
+        let want = 5e6 + FALLBACK_HELD_PER_BYTE * 1.2e7;
+        assert!((held_at(&levels(&flat), 1.6e7) - want).abs() < 1.0);
         let fast = [
             level(1e3, 0.1, 0.0),
             level(1e6, 0.15, 0.0),

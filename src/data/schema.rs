@@ -384,9 +384,9 @@ impl Dataset {
     /// Two integer position columns at least filled on every row of it (a
     /// column filled on every row of the table is on the head's; the head
     /// of three heaps' rows before two heaps' fills three).
-    /// Three columns declared never null fill every row: no plane (the
-    /// outcomes of parity's hands by pile and two parities, 514 MB read
-    /// whole to find that).
+    /// Three columns declared never null fill every row: no plane (rows
+    /// keyed by a pile and two parities, never null, were read whole, 514
+    /// MB, to find that).
     pub fn may_be_plane(&self, head: &Table) -> bool {
         let filled = self.filled_positions(head);
         let always = filled

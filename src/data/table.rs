@@ -146,7 +146,7 @@ impl Values {
     }
     /// Room for `more` rows, where a row has a fixed width (numbers,
     /// vocabularies' codes): a table read part by part grows once, not by
-    /// doubling (a report read 283 MiB of two-heap rows with 759 MB
+    /// doubling (a report read 283 MiB of rows with 759 MB
     /// allocated at once).
     fn reserve(&mut self, more: usize) {
         match self {
@@ -298,7 +298,9 @@ impl Values {
             (Values::OptInt(a), Values::Int(b)) => a.extend(b.iter().map(|&x| Some(x))),
             (s @ Values::Int(_), Values::OptInt(b)) => {
                 let Values::Int(a) = s else { unreachable!() };
-                let mut v: Vec<Option<i64>> = a.iter().map(|&x| Some(x)).collect();
+                // The room reserved for the rows to come is kept.
+                let mut v = Vec::with_capacity(a.capacity().max(a.len() + b.len()));
+                v.extend(a.iter().map(|&x| Some(x)));
                 v.extend_from_slice(b);
                 *s = Values::OptInt(v);
             }
@@ -308,7 +310,8 @@ impl Values {
             (Values::OptFloat(a), Values::Float(b)) => a.extend(b.iter().map(|&x| Some(x))),
             (s @ Values::Float(_), Values::OptFloat(b)) => {
                 let Values::Float(a) = s else { unreachable!() };
-                let mut v: Vec<Option<f64>> = a.iter().map(|&x| Some(x)).collect();
+                let mut v = Vec::with_capacity(a.capacity().max(a.len() + b.len()));
+                v.extend(a.iter().map(|&x| Some(x)));
                 v.extend_from_slice(b);
                 *s = Values::OptFloat(v);
             }

@@ -68,10 +68,16 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
-            // Counted as a new block beside the old, then the old freed:
-            // both are held at once where the block moves.
-            grew(new_size);
-            shrank(layout.size());
+            let old = layout.size();
+            if p == ptr {
+                // Grown or shrunk where it lies.
+                grew(new_size.saturating_sub(old));
+                shrank(old.saturating_sub(new_size));
+            } else {
+                // Moved: a new block beside the old, then the old freed.
+                grew(new_size);
+                shrank(old);
+            }
         }
         p
     }
@@ -85,7 +91,17 @@ pub fn growth_during<T>(f: impl FnOnce() -> T) -> (T, u64) {
     NET.store(0, Ordering::Relaxed);
     PEAK.store(0, Ordering::Relaxed);
     COUNTING.store(true, Ordering::SeqCst);
+    let counting = Counted;
     let out = f();
-    COUNTING.store(false, Ordering::SeqCst);
+    drop(counting);
     (out, PEAK.load(Ordering::Relaxed).max(0) as u64)
+}
+
+/// Stops the count when dropped, also where the closure counted panics.
+struct Counted;
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        COUNTING.store(false, Ordering::SeqCst);
+    }
 }
