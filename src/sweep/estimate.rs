@@ -267,6 +267,12 @@ fn measured_secs(
         case_bytes,
         case_read_bytes,
         reads,
+        byte_points: a
+            .byte_points
+            .iter()
+            .chain(&b.byte_points)
+            .copied()
+            .collect(),
     };
     (secs, at_most, Some(merged))
 }
@@ -722,6 +728,37 @@ mod tests {
         let sizes = ([1.0, 0.0, 2.0, 4.0], [0.0, 1.0, 0.0, 0.0]);
         let got = measured_bytes((&a, &b), (&rows, [&sizes.0, &sizes.1]), false);
         assert_eq!(got, vec![1e6, 5e6, 2e6, 4e6]);
+    }
+
+    /// A case measured on copies of its own for its bytes only
+    /// ([`Sampled::byte_points`]) grows from them: copies of 500 and 1,000
+    /// rows of 0.25 and 1 MB grow as rows², so 4,000 rows hold 16 MB,
+    /// where the largest case's copies (its 1,000 rows: 0.2 MB, growing as
+    /// the rows) would say 0.8 MB for it. The copies do not enter the fit
+    /// of time.
+    #[test]
+    fn a_case_with_copies_for_its_bytes_grows_as_they_did() {
+        let copy = |case, rows: f64, bytes| sample::Point {
+            size: rows / 1000.0,
+            secs: 0.01,
+            done: true,
+            bytes,
+            read_bytes: bytes,
+            rows,
+            case: Some(case),
+            scaled: true,
+        };
+        let a = Sampled {
+            points: vec![copy(0, 500.0, 0.1e6), copy(0, 1000.0, 0.2e6)],
+            byte_points: vec![copy(1, 500.0, 0.25e6), copy(1, 1000.0, 1e6)],
+            ..Sampled::default()
+        };
+        let b = Sampled::default();
+        let (rows, secs, none) = ([4000.0, 4000.0], [4.0, 4.0], [0.0; 2]);
+        let got = measured_bytes((&a, &b), (&rows, [&secs, &none]), false);
+        assert!((got[0] - 0.8e6).abs() < 1.0, "{got:?}");
+        assert!((got[1] - 16e6).abs() < 1.0, "{got:?}");
+        assert!(a.own_secs(1, 4.0).is_none());
     }
 
     /// On 2 threads, cases of 4 s and 1 s of work and 1 s of fixed work:

@@ -412,6 +412,10 @@ pub struct Sampled {
     pub reads: StagesRead,
     /// The sizes are the cost model's seconds.
     pub by_model: bool,
+    /// Copies of cases the model ranks below the largest, which tell
+    /// their tables' bytes only ([`climb_others`]): small copies of many
+    /// cases would lower a fit of time drawn through the sweep's largest.
+    pub byte_points: Vec<Point>,
 }
 
 impl Sampled {
@@ -591,6 +595,7 @@ impl Sampled {
         let mine = |scaled: bool| {
             self.points
                 .iter()
+                .chain(&self.byte_points)
                 .filter(move |p| p.case == Some(i) && p.scaled == scaled && p.done)
         };
         if let Some(p) = mine(false).next() {
@@ -753,6 +758,17 @@ pub fn sample(
             break;
         }
     }
+    // A third of the budget at most: what sampling leaves measures the
+    // stages after solving.
+    let others = Instant::now();
+    let room = left(&started).min(budget / 3.0);
+    climb_others(
+        &mut out,
+        (plan, &order, &group),
+        keep,
+        size_of,
+        (&others, room),
+    );
     fit_all(&mut out, (&group, sizes));
     out.kept = keep_spread(std::mem::take(&mut out.kept));
     out.spent = started.elapsed().as_secs_f64();
@@ -773,11 +789,50 @@ fn climb_largest(
         return Vec::new();
     };
     let group = tied(order, sizes, top);
-    if climb_scaled(out, (plan, &group[..1]), keep, size_of, clock) {
-        climb_scaled(out, (plan, &group[1..]), keep, size_of, clock);
+    if climb_scaled(out, (plan, &group[..1], &FACTORS), keep, size_of, clock) {
+        climb_scaled(out, (plan, &group[1..], &FACTORS), keep, size_of, clock);
     }
     group
 }
+
+/// Within `clock`'s budget, copies of the cases neither solved whole nor in
+/// the `group` climbed first ([`climb_largest`]), the largest first, at
+/// most [`OTHERS_MAX`], for their tables' bytes ([`Sampled::byte_points`]):
+/// cases the model ranks below the largest can hold
+/// far larger tables (a splitting rule `t <= k` to 8,000: 8.1 million
+/// winning moves with `k = 1`, 0.76 million with `k = 3`, the largest by
+/// the model; measured on `k = 3` alone, the dry run said 63 MiB where the
+/// run peaked at 456 MB).
+fn climb_others(
+    out: &mut Sampled,
+    (plan, order, group): (&Plan, &[usize], &[usize]),
+    keep: Option<&[String]>,
+    size_of: &dyn Fn(&dyn Case) -> f64,
+    clock: (&Instant, f64),
+) {
+    let solved = |i: usize| out.points.iter().any(|p| p.case == Some(i) && !p.scaled);
+    let others: Vec<usize> = order
+        .iter()
+        .rev()
+        .copied()
+        .filter(|i| !group.contains(i) && !solved(*i))
+        .take(OTHERS_MAX)
+        .collect();
+    let mut side = Sampled {
+        reads: out.reads.clone(),
+        by_model: out.by_model,
+        ..Sampled::default()
+    };
+    // Copies of 1/16 and 1/4 of their sizes: smaller ones hold too few
+    // bytes to tell their growth ([`FLOOR_BYTES`]).
+    let factors = [1.0 / 16.0, 0.25];
+    climb_scaled(&mut side, (plan, &others, &factors), keep, size_of, clock);
+    out.byte_points = side.points;
+}
+
+/// At most this many cases beyond the largest and those tied with it are
+/// measured on their own copies ([`climb_others`]).
+const OTHERS_MAX: usize = 6;
 
 /// The sweep's fit once sampling is done: over every point (the model's
 /// ratio read there, at the largest case timed), then over whole cases and
@@ -922,7 +977,7 @@ const TIED: f64 = 0.5;
 const TIED_MAX: usize = 4;
 
 /// Solves scaled-down versions of the `cases` (the sweep's largest, or
-/// those tied with it, [`tied`]) at 1/256, 1/64, 1/16, 1/4 of their sizes,
+/// those tied with it, [`tied`]) at `factors` of their sizes ([`FACTORS`]),
 /// each factor for every case before the next, each copy larger than what
 /// was measured of its case and when its copies so far say it takes at
 /// most a third of what is left: growth measured on the largest cases' own
@@ -935,7 +990,7 @@ const TIED_MAX: usize = 4;
 /// false).
 fn climb_scaled(
     out: &mut Sampled,
-    (plan, cases): (&Plan, &[usize]),
+    (plan, cases, factors): (&Plan, &[usize], &[f64]),
     keep: Option<&[String]>,
     size_of: &dyn Fn(&dyn Case) -> f64,
     (started, budget): (&Instant, f64),
@@ -945,7 +1000,7 @@ fn climb_scaled(
         .copied()
         .filter(|&i| size_of(plan.cases[i].as_ref()) > 2.0 * out.measured(i))
         .collect();
-    for factor in [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.25] {
+    for &factor in factors {
         let mut next = Vec::with_capacity(climbing.len());
         let left = || budget - started.elapsed().as_secs_f64();
         for &i in &climbing {
@@ -968,6 +1023,9 @@ fn climb_scaled(
     }
     true
 }
+
+/// The sizes of the copies of a case climbed, as shares of its own.
+const FACTORS: [f64; 4] = [1.0 / 256.0, 1.0 / 64.0, 1.0 / 16.0, 0.25];
 
 /// What [`climb_one`] did with a copy.
 enum Climb {
