@@ -569,6 +569,13 @@ impl SweepEstimate {
         if s.points.iter().any(|p| !p.done) {
             t += "; the largest stopped at the budget (its time is at least that)";
         }
+        let more = s.byte_points.len();
+        if more > 0 {
+            t += &format!(
+                "; {more} more cop{} of other cases measured their tables",
+                if more == 1 { "y" } else { "ies" }
+            );
+        }
         Some(t)
     }
     /// The dominant case, as a sentence.
