@@ -306,7 +306,10 @@ fn measured_bytes(
     let all: Vec<sample::Point> = a.points.iter().chain(&b.points).copied().collect();
     let by_rows = pooled(&all, true);
     let by_size = [pooled(&a.points, false), pooled(&b.points, false)];
-    if by_rows.is_none() && by_size.iter().all(Option::is_none) {
+    // Nothing of some size measured: no figure (the copies of other cases
+    // may have measured theirs).
+    let copies = a.byte_copies() + b.byte_copies();
+    if by_rows.is_none() && by_size.iter().all(Option::is_none) && copies == 0 {
         return Vec::new();
     }
     (0..rows.len())
@@ -569,7 +572,7 @@ impl SweepEstimate {
         if s.points.iter().any(|p| !p.done) {
             t += "; the largest stopped at the budget (its time is at least that)";
         }
-        let more = s.byte_points.len();
+        let more = s.byte_copies();
         if more > 0 {
             t += &format!(
                 "; {more} more cop{} of other cases measured their tables",
@@ -766,6 +769,18 @@ mod tests {
         assert!((got[0] - 0.8e6).abs() < 1.0, "{got:?}");
         assert!((got[1] - 16e6).abs() < 1.0, "{got:?}");
         assert!(a.own_secs(1, 4.0).is_none());
+        // The largest case's tables too small to tell anything (under 64
+        // KiB): the other case's copies still give its bytes, and the
+        // largest none.
+        let small = Sampled {
+            points: vec![copy(0, 500.0, 1e3), copy(0, 1000.0, 2e3)],
+            byte_points: a.byte_points.clone(),
+            ..Sampled::default()
+        };
+        let got = measured_bytes((&small, &b), (&rows, [&secs, &none]), false);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!((got[1] - 16e6).abs() < 1.0, "{got:?}");
+        assert_eq!(got[0], 0.0);
     }
 
     /// On 2 threads, cases of 4 s and 1 s of work and 1 s of fixed work:

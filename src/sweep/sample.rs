@@ -412,9 +412,10 @@ pub struct Sampled {
     pub reads: StagesRead,
     /// The sizes are the cost model's seconds.
     pub by_model: bool,
-    /// Copies of cases the model ranks below the largest, which tell
-    /// their tables' bytes only ([`climb_others`]): small copies of many
-    /// cases would lower a fit of time drawn through the sweep's largest.
+    /// Copies of cases the model ranks below the largest (neither those
+    /// climbed first nor those solved whole), which tell their tables'
+    /// bytes only ([`climb_others`]): small copies of many cases would
+    /// lower a fit of time drawn through the sweep's largest.
     pub byte_points: Vec<Point>,
 }
 
@@ -523,6 +524,23 @@ impl Sampled {
     }
 
     /// The largest size case `i` or a copy of it was measured at.
+    /// Whether the plan's case `i` itself was solved here (`finished`:
+    /// to its end), not a copy of it.
+    fn tried_whole(&self, i: usize, finished: bool) -> bool {
+        self.points
+            .iter()
+            .any(|p| p.case == Some(i) && !p.scaled && (p.done || !finished))
+    }
+
+    /// The copies of other cases that measured their tables: finished,
+    /// with tables of [`FLOOR_BYTES`] at least ([`Sampled::byte_points`]).
+    pub fn byte_copies(&self) -> usize {
+        self.byte_points
+            .iter()
+            .filter(|p| p.done && p.bytes >= FLOOR_BYTES)
+            .count()
+    }
+
     fn measured(&self, i: usize) -> f64 {
         self.points
             .iter()
@@ -661,10 +679,12 @@ const KEPT: usize = 5;
 
 /// Solves cases of `plan` (sizes `sizes`, 0 for none to sample; the
 /// model's seconds when `seconds`; the rows they declare `rows`) within
-/// `budget` wall seconds, the smallest first, then each time the largest
-/// the fit so far says takes at most a third of what is left; returns what
-/// was measured. `shared` is the shared work's modelled seconds: a sweep
-/// with shared work is not sampled.
+/// `budget` wall seconds: copies of the largest scaled down
+/// ([`climb_largest`]), the cases themselves the smallest first, then each
+/// time the largest the fit so far says takes at most a third of what is
+/// left ([`solve_whole`]), then copies of other cases for their tables
+/// ([`climb_others`]); returns what was measured. `shared` is the shared
+/// work's modelled seconds: a sweep with shared work is not sampled.
 pub fn sample(
     plan: &Arc<Plan>,
     (keep, reads): (Option<&[String]>, &StagesRead),
@@ -705,11 +725,52 @@ pub fn sample(
         size_of,
         (&started, budget),
     );
-    order.retain(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP);
+    solve_whole(
+        &mut out,
+        (plan, &order, [sizes, rows]),
+        keep,
+        &group,
+        (&started, budget),
+    );
+    // Half of what is left: the rest measures the stages after solving.
+    let room = left(&started).max(0.0) / 2.0;
+    climb_others(
+        &mut out,
+        (plan, &order, &group),
+        keep,
+        size_of,
+        (&Instant::now(), room),
+    );
+    fit_all(&mut out, (&group, sizes));
+    out.kept = keep_spread(std::mem::take(&mut out.kept));
+    out.spent = started.elapsed().as_secs_f64();
+    out
+}
+
+/// The sweep's own cases solved whole within `budget` (its `started`
+/// clock), those of `order` (ascending sizes `sizes`, declared rows `rows`)
+/// within [`MEMORY_CAP`]: the smallest first, then each time the largest
+/// the fit so far (or the `group`'s copies, [`whole_cases_fit`]) says takes
+/// at most a third of what is left; then the cases left, the smallest
+/// first, while each takes at most a third of what is left.
+fn solve_whole(
+    out: &mut Sampled,
+    (plan, order, [sizes, rows]): (&Arc<Plan>, &[usize], [&[f64]; 2]),
+    keep: Option<&[String]>,
+    group: &[usize],
+    (started, budget): (&Instant, f64),
+) {
+    let seconds = out.by_model;
+    let left = |t: &Instant| budget - t.elapsed().as_secs_f64();
+    let order: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| plan.cases[i].cost(keep).memory_bound <= MEMORY_CAP)
+        .collect();
     // Before any case is timed, the cases measured on copies say.
-    let own = whole_cases_fit(&out, (&group, sizes));
+    let own = whole_cases_fit(out, (group, sizes));
     let affordable = |pts: &[Point], s: f64| match fit_or_bound(pts, seconds).or(own) {
-        Some(f) => 3.0 * f.secs(s) <= left(&started),
+        Some(f) => 3.0 * f.secs(s) <= left(started),
         None => !seconds || 3.0 * s <= budget,
     };
     let mut next = order
@@ -717,12 +778,7 @@ pub fn sample(
         .copied()
         .filter(|&i| affordable(&out.points, sizes[i]));
     while let Some(i) = next {
-        match solve_planned(
-            &mut out,
-            (plan, i, [sizes[i], rows[i]]),
-            keep,
-            left(&started),
-        ) {
+        match solve_planned(out, (plan, i, [sizes[i], rows[i]]), keep, left(started)) {
             // A case that cannot be solved here (an estimating plan's
             // stand-in): try the next larger.
             None => {
@@ -734,7 +790,7 @@ pub fn sample(
             }
             Some(false) => break,
             Some(true) => {
-                let room = left(&started) / 3.0;
+                let room = left(started) / 3.0;
                 let f = fit_or_bound(&out.points, seconds).or(own);
                 next = next_larger(&order, sizes, (i, f), (room, seconds));
             }
@@ -744,35 +800,15 @@ pub fn sample(
     // most a third of what is left: a small sweep is solved whole, and its
     // stages measured on what the run will write.
     for &i in &order {
-        if out.points.iter().any(|p| p.case == Some(i) && !p.scaled) {
+        if out.tried_whole(i, false) {
             continue;
         }
         if !affordable(&out.points, sizes[i])
-            || solve_planned(
-                &mut out,
-                (plan, i, [sizes[i], rows[i]]),
-                keep,
-                left(&started),
-            ) != Some(true)
+            || solve_planned(out, (plan, i, [sizes[i], rows[i]]), keep, left(started)) != Some(true)
         {
             break;
         }
     }
-    // A third of the budget at most: what sampling leaves measures the
-    // stages after solving.
-    let others = Instant::now();
-    let room = left(&started).min(budget / 3.0);
-    climb_others(
-        &mut out,
-        (plan, &order, &group),
-        keep,
-        size_of,
-        (&others, room),
-    );
-    fit_all(&mut out, (&group, sizes));
-    out.kept = keep_spread(std::mem::take(&mut out.kept));
-    out.spent = started.elapsed().as_secs_f64();
-    out
 }
 
 /// The largest case of `order` (sizes `sizes`) climbed on copies of it as
@@ -810,17 +846,22 @@ fn climb_others(
     size_of: &dyn Fn(&dyn Case) -> f64,
     clock: (&Instant, f64),
 ) {
-    let solved = |i: usize| out.points.iter().any(|p| p.case == Some(i) && !p.scaled);
+    if clock.1 < 2.0 * FLOOR_SECS {
+        return;
+    }
     let others: Vec<usize> = order
         .iter()
         .rev()
         .copied()
-        .filter(|i| !group.contains(i) && !solved(*i))
+        .filter(|&i| !group.contains(&i) && !out.tried_whole(i, true))
         .take(OTHERS_MAX)
         .collect();
+    // A case's first copy guessed by the fit so far of the sweep's own
+    // cases and copies.
     let mut side = Sampled {
         reads: out.reads.clone(),
         by_model: out.by_model,
+        fit: fit_or_bound(&out.points, out.by_model),
         ..Sampled::default()
     };
     // Copies of 1/16 and 1/4 of their sizes: smaller ones hold too few
@@ -888,7 +929,7 @@ const MEAN_FROM: usize = 8;
 /// under `no_repeat`: `max: 1` to `max: 30` on the same heaps took 0.25 to
 /// 1.0 s, the model 30×).
 fn whole_cases_fit(out: &Sampled, (group, sizes): (&[usize], &[f64])) -> Option<Fit> {
-    let solved = |i: usize| out.points.iter().any(|p| p.case == Some(i) && !p.scaled);
+    let solved = |i: usize| out.tried_whole(i, false);
     let own: Vec<Point> = group
         .iter()
         .filter(|&&i| {
@@ -977,11 +1018,12 @@ const TIED: f64 = 0.5;
 const TIED_MAX: usize = 4;
 
 /// Solves scaled-down versions of the `cases` (the sweep's largest, or
-/// those tied with it, [`tied`]) at `factors` of their sizes ([`FACTORS`]),
-/// each factor for every case before the next, each copy larger than what
-/// was measured of its case and when its copies so far say it takes at
-/// most a third of what is left: growth measured on the largest cases' own
-/// solver paths. Where the copy at 1/4 is beyond that, one at 1/8 is
+/// those tied with it, [`tied`]; others for their tables,
+/// [`climb_others`]) at `factors` of their sizes ([`FACTORS`]), each
+/// factor for every case before the next, each copy larger than what was
+/// measured of its case and when its copies so far say it takes at most a
+/// third of what is left: growth measured on the cases' own solver paths.
+/// Where the copy at 1/4 (a factor given) is beyond that, one at 1/8 is
 /// tried (a history rule to 1,500 growing as n³, read from its copy to
 /// 94, was 2.1× over; from its copy to 188, 0.6–0.7×; climbing 1/8 before
 /// 1/4 always left parity's `k: 100..400` to 40,000 without its 1/4 copy:
@@ -1042,7 +1084,9 @@ enum Climb {
 /// Solves `case`, a copy of the plan's case `i`, within `left` seconds
 /// where it is larger than what was measured of `i`, within
 /// [`MEMORY_CAP`], and takes at most a third of `left` as `i`'s copies so
-/// far say ([`Sampled::own_secs`]; else the fit of every point).
+/// far say ([`Sampled::own_secs`]; else `out`'s fit where it has one, the
+/// sweep's for the copies of [`climb_others`], else the fit of every
+/// point).
 fn climb_one(
     out: &mut Sampled,
     (i, case): (usize, Box<dyn Case>),
@@ -1055,7 +1099,7 @@ fn climb_one(
     let measured = out.measured(i);
     let guess = out
         .own_secs(i, size)
-        .or_else(|| fit(&out.points).map(|f| f.secs(size)))
+        .or_else(|| out.fit.or_else(|| fit(&out.points)).map(|f| f.secs(size)))
         .unwrap_or(0.0);
     if cost.memory_bound > MEMORY_CAP || size <= 1.5 * measured || guess > left / 3.0 {
         return Climb::Skipped;
