@@ -2,7 +2,7 @@
 //! in a test binary of its own: the count is the whole process's, and the
 //! library's tests allocate beside one another.
 
-use nimlab::mem::heap::growth_during;
+use nimlab::mem::heap::{counting, growth_during};
 
 /// A vector of 3 MiB held, then one of 1 MiB after it was freed: the heap
 /// grew by 3 MiB (what was held at once), give or take this test's own
@@ -41,9 +41,11 @@ fn the_most_held_at_once_is_counted() {
     assert!(grown <= (3 * mib as u64) / 2 + (64 << 10), "{grown}");
     drop(v);
 
-    // A panic inside leaves the next count working (its lock poisoned).
+    // A panic inside stops the count (every allocation after would be
+    // counted) and leaves the next count working (its lock poisoned).
     let caught = std::panic::catch_unwind(|| growth_during(|| panic!("inside")));
     assert!(caught.is_err());
+    assert!(!counting());
     let ((), grown) = growth_during(|| {});
     assert!(grown < 64 << 10, "{grown}");
 }

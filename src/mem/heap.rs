@@ -97,6 +97,12 @@ pub fn growth_during<T>(f: impl FnOnce() -> T) -> (T, u64) {
     (out, PEAK.load(Ordering::Relaxed).max(0) as u64)
 }
 
+/// Whether allocations are counted now (outside [`growth_during`], never:
+/// not even after a closure counted panicked).
+pub fn counting() -> bool {
+    COUNTING.load(Ordering::SeqCst)
+}
+
 /// Stops the count when dropped, also where the closure counted panics.
 struct Counted;
 

@@ -523,7 +523,6 @@ impl Sampled {
             .filter(move |p| p.case == Some(i) && p.scaled && p.done && p.size > 0.0)
     }
 
-    /// The largest size case `i` or a copy of it was measured at.
     /// Whether the plan's case `i` itself was solved here (`finished`:
     /// to its end), not a copy of it.
     fn tried_whole(&self, i: usize, finished: bool) -> bool {
@@ -541,6 +540,7 @@ impl Sampled {
             .count()
     }
 
+    /// The largest size case `i` or a copy of it was measured at.
     fn measured(&self, i: usize) -> f64 {
         self.points
             .iter()
@@ -929,12 +929,11 @@ const MEAN_FROM: usize = 8;
 /// under `no_repeat`: `max: 1` to `max: 30` on the same heaps took 0.25 to
 /// 1.0 s, the model 30×).
 fn whole_cases_fit(out: &Sampled, (group, sizes): (&[usize], &[f64])) -> Option<Fit> {
-    let solved = |i: usize| out.tried_whole(i, false);
     let own: Vec<Point> = group
         .iter()
         .filter(|&&i| {
             let told = out.by_model && out.copies_work(i);
-            !solved(i) && (told || out.copies_growth(i).is_some())
+            !out.tried_whole(i, false) && (told || out.copies_growth(i).is_some())
         })
         .filter_map(|&i| {
             Some(Point {
